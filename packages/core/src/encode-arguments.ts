@@ -1,0 +1,104 @@
+import { isPlainObject, setOwn } from "./define-property.js";
+import { type SerializeOptions, serializeJson } from "./serialize-json.js";
+import { type ArgumentsMapping, RAW_ARGUMENTS_KEY } from "./types.js";
+
+/** What to write for a mapping that is only a raw sentinel `{ _raw_arguments: X }`. */
+export type RawPolicy = "preserve" | "verbatim" | "empty";
+
+export interface EncodeOptions {
+  /** `preserve` (default): JSON text of the sentinel object. `verbatim`: X itself when it is a string. `empty`: `"{}"`. */
+  rawPolicy?: RawPolicy;
+  /** `compact` (default): `JSON.stringify` bytes. `python`: `json.dumps(x, ensure_ascii=False)` bytes. */
+  style?: "compact" | "python";
+  /** Escape non-ASCII as `\uXXXX` (Python's `ensure_ascii`). */
+  ensureAscii?: boolean;
+  /** Sort keys by code point (Python's `sort_keys`). */
+  sortKeys?: boolean;
+}
+
+/** True when `value` is a mapping whose only key is `_raw_arguments`. */
+export function isRawSentinel(value: unknown): value is { _raw_arguments: unknown } {
+  if (!isPlainObject(value)) return false;
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === RAW_ARGUMENTS_KEY;
+}
+
+export type EncodeResult = { ok: true; text: string } | { ok: false; error: string };
+
+/**
+ * Encodes arguments to wire text, reporting a value that cannot be JSON (a cycle, nesting too deep, a throwing
+ * getter) instead of throwing.
+ *
+ * @example
+ * safeEncodeArguments({ a: 1 }); // { ok: true, text: '{"a":1}' }
+ */
+export function safeEncodeArguments(value: unknown, options: EncodeOptions = {}): EncodeResult {
+  if (typeof value === "string") return { ok: true, text: value };
+  if (value === undefined || value === null) return { ok: true, text: "{}" };
+  const serializeOptions: SerializeOptions = {
+    style: options.style ?? "compact",
+    ensureAscii: options.ensureAscii ?? false,
+    sortKeys: options.sortKeys ?? false,
+  };
+  let mapping: unknown = value;
+  if (!isPlainObject(value)) {
+    const wrapped: ArgumentsMapping = {};
+    setOwn(wrapped, RAW_ARGUMENTS_KEY, value);
+    mapping = wrapped;
+  }
+  if (isRawSentinel(mapping)) {
+    const policy = options.rawPolicy ?? "preserve";
+    if (policy === "empty") return { ok: true, text: "{}" };
+    if (policy === "verbatim" && typeof mapping._raw_arguments === "string") {
+      return { ok: true, text: mapping._raw_arguments };
+    }
+  }
+  return serializeJson(mapping, serializeOptions);
+}
+
+/**
+ * Encodes arguments to wire text (RULES.md R2). A string is returned unchanged (the wire bytes are the contract),
+ * `null`/`undefined` give `"{}"`, a mapping gives compact JSON (or Python's `json.dumps` bytes with
+ * `style: "python"`), and a raw sentinel follows `rawPolicy`. Never throws: a value that cannot be JSON gives the
+ * raw sentinel of the reason (see {@link encodeArgumentsOrThrow}).
+ *
+ * @example
+ * encodeArguments({ city: "Paris" }); // '{"city":"Paris"}'
+ * encodeArguments({ city: "Paris" }, { style: "python" }); // '{"city": "Paris"}'
+ * encodeArguments({ _raw_arguments: "{oops" }); // '{"_raw_arguments":"{oops"}'
+ */
+export function encodeArguments(value: unknown, options: EncodeOptions = {}): string {
+  const result = safeEncodeArguments(value, options);
+  if (result.ok) return result.text;
+  return JSON.stringify({ [RAW_ARGUMENTS_KEY]: `[arguments could not be encoded: ${result.error}]` });
+}
+
+/** Thrown by {@link encodeArgumentsOrThrow} for a value that cannot be JSON. */
+const encodeErrorMarker = Symbol.for("@toolcall/core/ArgumentsEncodeError");
+
+export class ArgumentsEncodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ArgumentsEncodeError";
+    Object.defineProperty(this, encodeErrorMarker, { value: true });
+  }
+
+  /** True for errors made by any copy of this class (safe across duplicated installs). */
+  static isInstance(error: unknown): error is ArgumentsEncodeError {
+    return typeof error === "object" && error !== null && encodeErrorMarker in error;
+  }
+}
+
+/**
+ * Like {@link encodeArguments}, but throws {@link ArgumentsEncodeError} for a value that cannot be JSON.
+ *
+ * @example
+ * const cyclic: Record<string, unknown> = {};
+ * cyclic.self = cyclic;
+ * encodeArgumentsOrThrow(cyclic); // throws ArgumentsEncodeError: circular structure
+ */
+export function encodeArgumentsOrThrow(value: unknown, options: EncodeOptions = {}): string {
+  const result = safeEncodeArguments(value, options);
+  if (result.ok) return result.text;
+  throw new ArgumentsEncodeError(result.error);
+}

@@ -1,0 +1,63 @@
+export {
+  type DecodeOptions,
+  type DecodeResult,
+  decodeArguments,
+  toArgumentsObject,
+} from "./decode-arguments.js";
+export { isPlainObject } from "./define-property.js";
+export {
+  ArgumentsEncodeError,
+  type EncodeOptions,
+  type EncodeResult,
+  encodeArguments,
+  encodeArgumentsOrThrow,
+  isRawSentinel,
+  type RawPolicy,
+  safeEncodeArguments,
+} from "./encode-arguments.js";
+export { ISSUE_SEVERITY, type Issue, type IssueCode, type IssueSeverity } from "./issues.js";
+export { JsonNumber } from "./json-number.js";
+export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
+export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
+export { pythonFloatRepr } from "./python-float.js";
+export { controlCharacters } from "./repairs/control-characters.js";
+export { coreRepairs } from "./repairs/index.js";
+export { createJsonrepairRepair } from "./repairs/jsonrepair.js";
+export { markdownFence } from "./repairs/markdown-fence.js";
+export { pythonLiteral } from "./repairs/python-literal.js";
+export type { RepairRule } from "./repairs/repair-rule.js";
+export { repeatedObject } from "./repairs/repeated-object.js";
+export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
+export { trailingCommas } from "./repairs/trailing-commas.js";
+export {
+  DEFAULT_SYNTHETIC_RESULT,
+  type SanitizeChange,
+  type SanitizeOptions,
+  type SanitizePolicy,
+  type SanitizeResult,
+  type SanitizeRule,
+  sanitizeHistory,
+} from "./sanitize-history.js";
+export { type SerializeOptions, type SerializeResult, serializeJson } from "./serialize-json.js";
+export {
+  type AccumulatedToolCall,
+  type AccumulatingToolCall,
+  appendArguments,
+  type FinishOptions,
+  ToolCallAccumulator,
+  type ToolCallDelta,
+} from "./tool-call-accumulator.js";
+export {
+  type ArgumentsMapping,
+  type ChatMessage,
+  DECODE_STATUSES,
+  type DecodeStatus,
+  type FinishReason,
+  isDecodedToObject,
+  RAW_ARGUMENTS_KEY,
+  type ToolCall,
+  type ToolCallFunction,
+  type ToolDefinition,
+} from "./types.js";
+export { validateHistory } from "./validate-history.js";
+export { isFunctionCall, type ValidateOptions, validateToolCall } from "./validate-tool-call.js";

@@ -1,0 +1,213 @@
+import { setOwn } from "./define-property.js";
+import { JsonNumber } from "./json-number.js";
+
+/** The default nesting limit: about where Python's `json.loads` gives up with a RecursionError. */
+export const DEFAULT_MAX_DEPTH = 1000;
+
+export type ParseJsonResult = { ok: true; value: unknown } | { ok: false; error: string };
+
+export interface ParseJsonOptions {
+  /** Keep numbers as {@link JsonNumber} (every digit, `1.0` stays a float). */
+  lossless?: boolean;
+  /** Containers nested deeper than this fail. */
+  maxDepth?: number;
+}
+
+/**
+ * Strict RFC 8259 parsing that never throws: `JSON.parse` on the fast path, a lossless parser when asked, and a
+ * nesting limit on both.
+ */
+export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJsonResult {
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (options.lossless) return parseLossless(text, maxDepth);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, error: errorMessage(error) };
+  }
+  // A container of depth d needs at least 2d characters, so short text cannot be too deep.
+  if (
+    text.length > 2 * maxDepth &&
+    typeof value === "object" &&
+    value !== null &&
+    depthExceeds(value, maxDepth)
+  ) {
+    return { ok: false, error: `nesting deeper than ${maxDepth}` };
+  }
+  return { ok: true, value };
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Iterative depth measurement over parsed containers (no recursion, so no stack overflow). */
+export function depthExceeds(root: object, maxDepth: number): boolean {
+  const stack: Array<[unknown, number]> = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop() as [unknown, number];
+    if (depth > maxDepth) return true;
+    if (Array.isArray(node)) {
+      for (const item of node) if (typeof item === "object" && item !== null) stack.push([item, depth + 1]);
+    } else {
+      for (const key in node as Record<string, unknown>) {
+        const item = (node as Record<string, unknown>)[key];
+        if (typeof item === "object" && item !== null) stack.push([item, depth + 1]);
+      }
+    }
+  }
+  return false;
+}
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+type Frame = { container: unknown[] | Record<string, unknown>; key: string | undefined };
+
+/** An iterative strict parser that keeps numbers as {@link JsonNumber}. */
+function parseLossless(text: string, maxDepth: number): ParseJsonResult {
+  let pos = 0;
+  const length = text.length;
+  const stack: Frame[] = [];
+  const fail = (what: string): ParseJsonResult => ({
+    ok: false,
+    error:
+      pos >= length
+        ? `Unexpected end of JSON input (${what})`
+        : `Unexpected token at position ${pos} (${what})`,
+  });
+  const skipWhitespace = () => {
+    while (pos < length) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else break;
+    }
+  };
+  const readString = (): string | undefined => {
+    // pos is at the opening quote
+    const start = pos;
+    pos++;
+    let simple = true;
+    while (pos < length) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x22) {
+        pos++;
+        if (simple) return text.slice(start + 1, pos - 1);
+        try {
+          return JSON.parse(text.slice(start, pos)) as string;
+        } catch {
+          pos = start;
+          return undefined;
+        }
+      }
+      if (c === 0x5c) {
+        simple = false;
+        pos += 2;
+        continue;
+      }
+      if (c < 0x20) return undefined;
+      pos++;
+    }
+    return undefined;
+  };
+
+  let value: unknown;
+  let haveValue = false;
+  for (;;) {
+    skipWhitespace();
+    if (!haveValue) {
+      if (pos >= length) return fail("a value");
+      const c = text.charCodeAt(pos);
+      if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+        if (stack.length >= maxDepth) return { ok: false, error: `nesting deeper than ${maxDepth}` };
+        pos++;
+        skipWhitespace();
+        if (c === 0x5b) {
+          const array: unknown[] = [];
+          if (text.charCodeAt(pos) === 0x5d) {
+            pos++;
+            value = array;
+            haveValue = true;
+          } else {
+            stack.push({ container: array, key: undefined });
+          }
+        } else {
+          const object: Record<string, unknown> = {};
+          if (text.charCodeAt(pos) === 0x7d) {
+            pos++;
+            value = object;
+            haveValue = true;
+          } else {
+            if (text.charCodeAt(pos) !== 0x22) return fail("a key");
+            const key = readString();
+            if (key === undefined) return fail("a key");
+            skipWhitespace();
+            if (text.charCodeAt(pos) !== 0x3a) return fail("':'");
+            pos++;
+            stack.push({ container: object, key });
+          }
+        }
+        continue;
+      }
+      if (c === 0x22) {
+        const s = readString();
+        if (s === undefined) return fail("a string");
+        value = s;
+      } else if (text.startsWith("true", pos)) {
+        pos += 4;
+        value = true;
+      } else if (text.startsWith("false", pos)) {
+        pos += 5;
+        value = false;
+      } else if (text.startsWith("null", pos)) {
+        pos += 4;
+        value = null;
+      } else {
+        NUMBER.lastIndex = pos;
+        const match = NUMBER.exec(text);
+        if (!match) return fail("a value");
+        pos += match[0].length;
+        value = new JsonNumber(match[0]);
+      }
+      haveValue = true;
+      continue;
+    }
+    // A complete value: attach it to the enclosing container, or finish.
+    const frame = stack[stack.length - 1];
+    if (frame === undefined) {
+      if (pos !== length) return fail("end of input");
+      return { ok: true, value };
+    }
+    if (Array.isArray(frame.container)) {
+      frame.container.push(value);
+      const c = text.charCodeAt(pos);
+      if (c === 0x2c) {
+        pos++;
+        haveValue = false;
+      } else if (c === 0x5d) {
+        pos++;
+        stack.pop();
+        value = frame.container;
+      } else return fail("',' or ']'");
+    } else {
+      setOwn(frame.container, frame.key as string, value);
+      const c = text.charCodeAt(pos);
+      if (c === 0x2c) {
+        pos++;
+        skipWhitespace();
+        if (text.charCodeAt(pos) !== 0x22) return fail("a key");
+        const key = readString();
+        if (key === undefined) return fail("a key");
+        skipWhitespace();
+        if (text.charCodeAt(pos) !== 0x3a) return fail("':'");
+        pos++;
+        frame.key = key;
+        haveValue = false;
+      } else if (c === 0x7d) {
+        pos++;
+        stack.pop();
+        value = frame.container;
+      } else return fail("',' or '}'");
+    }
+  }
+}

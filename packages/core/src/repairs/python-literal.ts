@@ -1,0 +1,183 @@
+import { setOwn } from "../define-property.js";
+import { JsonNumber } from "../json-number.js";
+import { DEFAULT_MAX_DEPTH } from "../parse-json.js";
+import { serializeJson } from "../serialize-json.js";
+import type { RepairRule } from "./repair-rule.js";
+
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  n: "\n",
+  t: "\t",
+  r: "\r",
+  b: "\b",
+  f: "\f",
+  v: "\v",
+  a: "\x07",
+  "0": "\0",
+  "\n": "",
+};
+
+class PythonLiteralError extends Error {}
+
+/**
+ * A tokenizer-based reader of Python literals (dicts, lists, tuples, `'…'` and `"…"` strings, `True`, `False`,
+ * `None`, numbers), the shape `repr(dict)` and `str(dict)` produce. JSON's `true`/`false`/`null` are accepted too,
+ * since models mix them. Linear time; recursion bounded by the nesting limit.
+ */
+function readPythonLiteral(text: string): { value: unknown; pythonic: boolean } {
+  let pos = 0;
+  // Whether anything only Python writes was seen; plain JSON with a trailing comma is another rule's job.
+  let pythonic = false;
+  const fail = (): never => {
+    throw new PythonLiteralError(`unexpected input at ${pos}`);
+  };
+  const skip = () => {
+    while (pos < text.length && /\s/.test(text.charAt(pos))) pos++;
+  };
+  const readString = (): string => {
+    const quote = text.charAt(pos);
+    if (quote === "'") pythonic = true;
+    pos++;
+    let out = "";
+    let last = pos;
+    while (pos < text.length) {
+      const c = text.charAt(pos);
+      if (c === quote) {
+        out += text.slice(last, pos);
+        pos++;
+        return out;
+      }
+      if (c === "\n") fail();
+      if (c === "\\") {
+        out += text.slice(last, pos);
+        const e = text.charAt(pos + 1);
+        const simple = SIMPLE_ESCAPES[e];
+        if (simple !== undefined) {
+          out += simple;
+          pos += 2;
+        } else if (e === "x" || e === "u" || e === "U") {
+          const size = e === "x" ? 2 : e === "u" ? 4 : 8;
+          const hex = text.slice(pos + 2, pos + 2 + size);
+          if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== size) fail();
+          const code = Number.parseInt(hex, 16);
+          if (code > 0x10ffff) fail();
+          out += String.fromCodePoint(code);
+          pos += 2 + size;
+        } else {
+          // Python keeps unknown escapes as they are ("\d" is backslash, d).
+          out += "\\";
+          pos += 1;
+        }
+        last = pos;
+        continue;
+      }
+      pos++;
+    }
+    return fail();
+  };
+  const readSequence = (close: string, depth: number): unknown[] => {
+    const items: unknown[] = [];
+    skip();
+    while (text.charAt(pos) !== close) {
+      items.push(readValue(depth));
+      skip();
+      if (text.charAt(pos) === ",") {
+        pos++;
+        skip();
+      } else if (text.charAt(pos) !== close) fail();
+    }
+    pos++;
+    return items;
+  };
+  const readValue = (depth: number): unknown => {
+    if (depth > DEFAULT_MAX_DEPTH) fail();
+    skip();
+    const c = text.charAt(pos);
+    if (c === "{") {
+      pos++;
+      const object: Record<string, unknown> = {};
+      skip();
+      while (text.charAt(pos) !== "}") {
+        const key = readValue(depth + 1);
+        if (typeof key !== "string" && !JsonNumber.isInstance(key)) fail();
+        skip();
+        if (text.charAt(pos) !== ":") fail();
+        pos++;
+        setOwn(object, String(key), readValue(depth + 1));
+        skip();
+        if (text.charAt(pos) === ",") {
+          pos++;
+          skip();
+        } else if (text.charAt(pos) !== "}") fail();
+      }
+      pos++;
+      return object;
+    }
+    if (c === "[") {
+      pos++;
+      return readSequence("]", depth + 1);
+    }
+    if (c === "(") {
+      pythonic = true;
+      pos++;
+      return readSequence(")", depth + 1);
+    }
+    if (c === "'" || c === '"') return readString();
+    for (const [word, value] of WORDS) {
+      if (text.startsWith(word, pos) && !/[A-Za-z0-9_]/.test(text.charAt(pos + word.length))) {
+        pos += word.length;
+        if (word.charCodeAt(0) < 0x61) pythonic = true;
+        return value;
+      }
+    }
+    NUMBER.lastIndex = pos;
+    const match = NUMBER.exec(text);
+    if (match === null) return fail();
+    pos += match[0].length;
+    return new JsonNumber(match[0]);
+  };
+  const value = readValue(0);
+  skip();
+  if (pos !== text.length) fail();
+  return { value, pythonic };
+}
+
+const WORDS: ReadonlyArray<[string, unknown]> = [
+  ["True", true],
+  ["False", false],
+  ["None", null],
+  ["true", true],
+  ["false", false],
+  ["null", null],
+];
+
+/**
+ * R6 `python-literal`: a Python dict literal (`'` quotes, `True`/`False`/`None`), read by a real tokenizer. Never a
+ * blanket quote swap: `"what's the weather"` survives.
+ *
+ * @example
+ * decodeArguments("{'city': 'Paris', 'metric': True}", { repairs: [pythonLiteral] }).arguments;
+ * // { city: "Paris", metric: true }
+ */
+export const pythonLiteral: RepairRule = {
+  specificationVersion: "1",
+  id: "python-literal",
+  description: "a Python dict literal ('quotes', True/False/None)",
+  repair(text) {
+    const trimmed = text.trim();
+    if (!trimmed.startsWith("{")) return undefined;
+    let read: { value: unknown; pythonic: boolean };
+    try {
+      read = readPythonLiteral(trimmed);
+    } catch (error) {
+      if (error instanceof PythonLiteralError || error instanceof RangeError) return undefined;
+      throw error;
+    }
+    if (!read.pythonic) return undefined;
+    const serialized = serializeJson(read.value);
+    return serialized.ok && serialized.text !== text ? serialized.text : undefined;
+  },
+};

@@ -1,0 +1,64 @@
+import { type RepairRule, scanOutsideStrings } from "./repair-rule.js";
+
+/** Tokens chat templates and parsers are seen to leave after the arguments. */
+export const TEMPLATE_SUFFIX_TOKENS: readonly string[] = [
+  "</tool_call>",
+  "<tool_call|>",
+  "</function>",
+  "</arg_value>",
+  "</s>",
+  "<|im_end|>",
+  "<|eot_id|>",
+  "<|eom_id|>",
+  "<|end|>",
+  "<|call|>",
+  "<|endoftext|>",
+  "<|end_of_text|>",
+  "<end_of_turn>",
+  "<|tool_call_end|>",
+  "<｜tool▁call▁end｜>",
+  "<｜tool▁calls▁end｜>",
+];
+
+function stripTokens(text: string): string {
+  let end = text.length;
+  for (;;) {
+    while (end > 0 && /\s/.test(text.charAt(end - 1))) end--;
+    const token = TEMPLATE_SUFFIX_TOKENS.find((t) => text.startsWith(t, end - t.length) && end >= t.length);
+    if (token === undefined) return text.slice(0, end);
+    end -= token.length;
+  }
+}
+
+/**
+ * R6 `template-suffix`: trailing template tokens (`</tool_call>`, `</s>`, `<|im_end|>`, `<tool_call|>` …) and the
+ * excess closing braces that come with them.
+ *
+ * @example
+ * decodeArguments("{\"a\":1}}</tool_call>", { repairs: [templateSuffix] }).arguments; // { a: 1 }
+ */
+export const templateSuffix: RepairRule = {
+  specificationVersion: "1",
+  id: "template-suffix",
+  description: "trailing template tokens and excess closing braces",
+  repair(text) {
+    const stripped = stripTokens(text);
+    let balance = 0;
+    scanOutsideStrings(stripped, (_, c) => {
+      if (c === 0x7b || c === 0x5b) balance++;
+      else if (c === 0x7d || c === 0x5d) balance--;
+    });
+    let end = stripped.length;
+    // Excess closing braces at the very end only (balance < 0 means more closers than openers).
+    while (balance < 0 && end > 0) {
+      const c = stripped.charCodeAt(end - 1);
+      if (c === 0x7d) {
+        end--;
+        balance++;
+      } else if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) end--;
+      else break;
+    }
+    const result = stripped.slice(0, end);
+    return result === text ? undefined : result;
+  },
+};

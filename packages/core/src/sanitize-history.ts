@@ -1,0 +1,381 @@
+import { decodeArguments } from "./decode-arguments.js";
+import { isPlainObject } from "./define-property.js";
+import { encodeArguments } from "./encode-arguments.js";
+import type { RepairRule } from "./repairs/repair-rule.js";
+import { type ChatMessage, isDecodedToObject, type ToolCall } from "./types.js";
+import { isFunctionCall } from "./validate-tool-call.js";
+
+/** What happens to a call whose arguments cannot be decoded to an object. */
+export type SanitizePolicy = "preserve" | "drop" | "empty";
+
+export interface SanitizeOptions {
+  /** `preserve` (default): `{"_raw_arguments": raw}` text. `drop`: the call and its results go. `empty`: `"{}"` and a note on its result. */
+  policy?: SanitizePolicy;
+  /** A call with no result: `synthesize` (default) a tool result, or `drop-call`. */
+  missingResult?: "synthesize" | "drop-call";
+  /** Repairs (R6) tried on arguments that fail strict JSON. */
+  repairs?: readonly RepairRule[];
+  /** Content of a synthesized tool result. */
+  syntheticResult?: string;
+}
+
+/** Stable names of the changes sanitize makes. */
+export type SanitizeRule =
+  | "arguments_canonicalized"
+  | "arguments_raw_preserved"
+  | "arguments_emptied"
+  | "call_dropped"
+  | "call_dropped_no_name"
+  | "call_dropped_missing_result"
+  | "call_id_assigned"
+  | "call_id_renamed"
+  | "result_dropped_with_call"
+  | "result_dropped_orphan"
+  | "result_dropped_duplicate"
+  | "result_note_prepended"
+  | "result_synthesized"
+  | "message_removed_empty"
+  | "tool_calls_removed_empty";
+
+/** One change: where, which rule, and the values before and after, so nothing is lost. */
+export interface SanitizeChange {
+  rule: SanitizeRule;
+  /** Index of the message in the input (for a synthesized result: the assistant message it answers). */
+  messageIndex: number;
+  toolCallId?: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface SanitizeResult<M> {
+  /** The history a strict provider accepts; the input array itself when nothing changed. */
+  messages: M[];
+  changes: SanitizeChange[];
+}
+
+export const DEFAULT_SYNTHETIC_RESULT = "[no result was recorded for this tool call]";
+
+function malformedNote(raw: unknown): string {
+  const text = typeof raw === "string" ? raw : encodeArguments(raw);
+  return `[the arguments of this tool call were malformed and replaced with {}; original: ${text}]`;
+}
+
+function prependNote(content: unknown, note: string): unknown {
+  if (typeof content === "string") return `${note}\n${content}`;
+  if (Array.isArray(content)) return [{ type: "text", text: note }, ...content];
+  return note;
+}
+
+function isEmptyContent(content: unknown): boolean {
+  return (
+    content === null ||
+    content === undefined ||
+    content === "" ||
+    (Array.isArray(content) && content.length === 0)
+  );
+}
+
+interface TurnCall {
+  call: ToolCall;
+  id: string;
+  note?: string;
+}
+
+/**
+ * Makes a history that a strict provider accepts, without losing what the model did (RULES.md R4). Never mutates
+ * its input; idempotent; returns the same array and no changes when nothing needs fixing. Every change is reported
+ * with the values it replaced.
+ *
+ * @example
+ * const { messages, changes } = sanitizeHistory([
+ *   { role: "user", content: "weather?" },
+ *   { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "w", arguments: "" } }] },
+ *   { role: "tool", tool_call_id: "c1", content: "sunny" },
+ * ]);
+ * messages[1].tool_calls[0].function.arguments; // "{}"
+ * changes[0].rule; // "arguments_canonicalized"
+ */
+export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOptions = {}): SanitizeResult<M> {
+  const policy = options.policy ?? "preserve";
+  const missingResult = options.missingResult ?? "synthesize";
+  const syntheticResult = options.syntheticResult ?? DEFAULT_SYNTHETIC_RESULT;
+  const repairs = options.repairs ?? [];
+  if (!Array.isArray(messages)) return { messages: messages as unknown as M[], changes: [] };
+  const changes: SanitizeChange[] = [];
+  const out: unknown[] = [];
+  let index = 0;
+  const length = messages.length;
+
+  while (index < length) {
+    const message = messages[index] as unknown;
+    if (!isPlainObject(message)) {
+      out.push(message);
+      index++;
+      continue;
+    }
+    const chat = message as ChatMessage;
+    if (chat.role === "tool") {
+      changes.push({
+        rule: "result_dropped_orphan",
+        messageIndex: index,
+        toolCallId: stringOrUndefined(chat.tool_call_id),
+        before: message,
+      });
+      index++;
+      continue;
+    }
+    if (chat.role !== "assistant" || !Array.isArray(chat.tool_calls)) {
+      out.push(message);
+      index++;
+      continue;
+    }
+
+    // An assistant turn with tool calls: its calls, then its results up to the next assistant message.
+    const turnIndex = index;
+    let callsChanged = false;
+    const kept: TurnCall[] = [];
+    const droppedIds = new Set<string>();
+    const usedIds = new Set<string>();
+    const renamed = new Map<string, string[]>();
+    chat.tool_calls.forEach((rawCall: unknown, callIndex: number) => {
+      if (!isPlainObject(rawCall)) {
+        callsChanged = true;
+        changes.push({ rule: "call_dropped_no_name", messageIndex: turnIndex, before: rawCall });
+        return;
+      }
+      let call = rawCall as ToolCall;
+      let id = call.id;
+      if (typeof id !== "string" || id === "") {
+        const assigned = `call_${turnIndex}_${callIndex}`;
+        changes.push({
+          rule: "call_id_assigned",
+          messageIndex: turnIndex,
+          toolCallId: assigned,
+          before: id,
+          after: assigned,
+        });
+        call = { ...call, id: assigned };
+        id = assigned;
+        callsChanged = true;
+      } else if (usedIds.has(id)) {
+        let n = 2;
+        while (usedIds.has(`${id}_${n}`)) n++;
+        const fresh = `${id}_${n}`;
+        changes.push({
+          rule: "call_id_renamed",
+          messageIndex: turnIndex,
+          toolCallId: fresh,
+          before: id,
+          after: fresh,
+        });
+        renamed.set(id, [...(renamed.get(id) ?? []), fresh]);
+        call = { ...call, id: fresh };
+        id = fresh;
+        callsChanged = true;
+      }
+      const callId = id as string;
+      usedIds.add(callId);
+      if (!isFunctionCall(call)) {
+        kept.push({ call, id: callId });
+        return;
+      }
+      const fn = isPlainObject(call.function) ? call.function : {};
+      if (typeof fn.name !== "string" || fn.name === "") {
+        callsChanged = true;
+        droppedIds.add(callId);
+        changes.push({
+          rule: "call_dropped_no_name",
+          messageIndex: turnIndex,
+          toolCallId: callId,
+          before: rawCall,
+        });
+        return;
+      }
+      const args = fn.arguments;
+      const decoded = decodeArguments(args, { repairs });
+      if (decoded.status === "object" && typeof args === "string") {
+        kept.push({ call, id: callId });
+        return;
+      }
+      if (isDecodedToObject(decoded.status)) {
+        // Re-decode losslessly before writing, so big integers keep every digit.
+        const exact =
+          typeof args === "string"
+            ? decodeArguments(args, { repairs, lossless: true }).arguments
+            : decoded.arguments;
+        const text = encodeArguments(exact);
+        changes.push({
+          rule: "arguments_canonicalized",
+          messageIndex: turnIndex,
+          toolCallId: callId,
+          before: args,
+          after: text,
+        });
+        kept.push({ call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+        callsChanged = true;
+        return;
+      }
+      callsChanged = true;
+      switch (policy) {
+        case "preserve": {
+          const text = encodeArguments(decoded.arguments);
+          changes.push({
+            rule: "arguments_raw_preserved",
+            messageIndex: turnIndex,
+            toolCallId: callId,
+            before: args,
+            after: text,
+          });
+          kept.push({ call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+          return;
+        }
+        case "drop":
+          droppedIds.add(callId);
+          changes.push({
+            rule: "call_dropped",
+            messageIndex: turnIndex,
+            toolCallId: callId,
+            before: rawCall,
+          });
+          return;
+        case "empty":
+          changes.push({
+            rule: "arguments_emptied",
+            messageIndex: turnIndex,
+            toolCallId: callId,
+            before: args,
+            after: "{}",
+          });
+          kept.push({
+            call: { ...call, function: { ...fn, arguments: "{}" } },
+            id: callId,
+            note: malformedNote(args),
+          });
+          return;
+        default: {
+          const never: never = policy;
+          return never;
+        }
+      }
+    });
+
+    const assistantOut = out.length;
+    out.push(message); // replaced below if the calls changed
+    let lastResultOut = assistantOut;
+    const answered = new Set<string>();
+    const byId = new Map(kept.map((k) => [k.id, k]));
+    index++;
+    while (index < length) {
+      const next = messages[index] as unknown;
+      if (isPlainObject(next) && (next as ChatMessage).role === "assistant") break;
+      if (!isPlainObject(next) || (next as ChatMessage).role !== "tool") {
+        out.push(next);
+        index++;
+        continue;
+      }
+      const result = next as ChatMessage;
+      let resultId = stringOrUndefined(result.tool_call_id);
+      let resultOut: unknown = next;
+      if (resultId !== undefined && answered.has(resultId) && renamed.has(resultId)) {
+        // A second result for a duplicated id answers the renamed call.
+        const fresh = (renamed.get(resultId) as string[]).find((candidate) => !answered.has(candidate));
+        if (fresh !== undefined) {
+          changes.push({
+            rule: "call_id_renamed",
+            messageIndex: index,
+            toolCallId: fresh,
+            before: resultId,
+            after: fresh,
+          });
+          resultOut = { ...result, tool_call_id: fresh };
+          resultId = fresh;
+        }
+      }
+      const target = resultId === undefined ? undefined : byId.get(resultId);
+      if (resultId !== undefined && droppedIds.has(resultId) && target === undefined) {
+        changes.push({
+          rule: "result_dropped_with_call",
+          messageIndex: index,
+          toolCallId: resultId,
+          before: next,
+        });
+      } else if (target !== undefined && !answered.has(target.id)) {
+        answered.add(target.id);
+        if (target.note !== undefined) {
+          const content = prependNote(result.content, target.note);
+          changes.push({
+            rule: "result_note_prepended",
+            messageIndex: index,
+            toolCallId: target.id,
+            before: result.content,
+            after: content,
+          });
+          resultOut = { ...(resultOut as ChatMessage), content };
+        }
+        out.push(resultOut);
+        lastResultOut = out.length - 1;
+      } else if (target !== undefined) {
+        changes.push({
+          rule: "result_dropped_duplicate",
+          messageIndex: index,
+          toolCallId: target.id,
+          before: next,
+        });
+      } else {
+        changes.push({
+          rule: "result_dropped_orphan",
+          messageIndex: index,
+          toolCallId: resultId,
+          before: next,
+        });
+      }
+      index++;
+    }
+
+    const finalCalls: ToolCall[] = [];
+    const synthesized: unknown[] = [];
+    for (const entry of kept) {
+      if (answered.has(entry.id)) {
+        finalCalls.push(entry.call);
+      } else if (missingResult === "synthesize") {
+        finalCalls.push(entry.call);
+        const content = entry.note === undefined ? syntheticResult : prependNote(syntheticResult, entry.note);
+        const synthetic = { role: "tool", tool_call_id: entry.id, content };
+        changes.push({
+          rule: "result_synthesized",
+          messageIndex: turnIndex,
+          toolCallId: entry.id,
+          after: synthetic,
+        });
+        synthesized.push(synthetic);
+      } else {
+        callsChanged = true;
+        changes.push({
+          rule: "call_dropped_missing_result",
+          messageIndex: turnIndex,
+          toolCallId: entry.id,
+          before: entry.call,
+        });
+      }
+    }
+    if (synthesized.length > 0) out.splice(lastResultOut + 1, 0, ...synthesized);
+    if (finalCalls.length === 0) {
+      if (isEmptyContent(chat.content)) {
+        changes.push({ rule: "message_removed_empty", messageIndex: turnIndex, before: message });
+        out.splice(assistantOut, 1);
+      } else {
+        const { tool_calls: removed, ...rest } = chat;
+        changes.push({ rule: "tool_calls_removed_empty", messageIndex: turnIndex, before: removed });
+        out[assistantOut] = rest;
+      }
+    } else if (callsChanged) {
+      out[assistantOut] = { ...chat, tool_calls: finalCalls };
+    }
+  }
+  if (changes.length === 0) return { messages: messages as M[], changes };
+  return { messages: out as M[], changes };
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}

@@ -1,0 +1,147 @@
+import { JsonNumber } from "./json-number.js";
+import { DEFAULT_MAX_DEPTH } from "./parse-json.js";
+import { pythonFloatRepr } from "./python-float.js";
+
+export interface SerializeOptions {
+  /** `compact`: `JSON.stringify` bytes. `python`: `json.dumps` bytes (`", "`, `": "`). */
+  style?: "compact" | "python";
+  /** Escape every non-ASCII character as `\uXXXX` (Python's `ensure_ascii=True`). */
+  ensureAscii?: boolean;
+  /** Sort object keys by code point (Python's `sort_keys=True`). */
+  sortKeys?: boolean;
+  /** Containers nested deeper than this cannot be serialized. */
+  maxDepth?: number;
+}
+
+export type SerializeResult = { ok: true; text: string } | { ok: false; error: string };
+
+const NON_ASCII = /[\u0080-\uffff]/g;
+
+function escapeNonAscii(quoted: string): string {
+  return quoted.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** Compares two strings by Unicode code point, as Python compares `str`. */
+export function compareCodePoints(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) {
+      const xs = x >= 0xd800 && x <= 0xdfff;
+      const ys = y >= 0xd800 && y <= 0xdfff;
+      // A surrogate stands for a code point above every BMP character.
+      if (xs !== ys) return xs ? 1 : -1;
+      return x - y;
+    }
+  }
+  return a.length - b.length;
+}
+
+function numberText(value: number, python: boolean): string | undefined {
+  if (!Number.isFinite(value)) return undefined;
+  if (!python) return JSON.stringify(value);
+  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER)
+    return String(value === 0 ? 0 : value);
+  return pythonFloatRepr(value);
+}
+
+function jsonNumberText(value: JsonNumber, python: boolean): string {
+  if (!python) return value.text;
+  if (value.isInteger) return BigInt(value.text).toString();
+  return pythonFloatRepr(Number(value.text));
+}
+
+/**
+ * Serializes a JSON-like value without throwing: cycles and nesting beyond `maxDepth` are reported as errors.
+ * Follows `JSON.stringify` for what JSON cannot hold (`undefined` and functions are left out of objects and become
+ * `null` in arrays, non-finite numbers become `null`, `toJSON` is honoured).
+ */
+export function serializeJson(root: unknown, options: SerializeOptions = {}): SerializeResult {
+  const python = options.style === "python";
+  const ensureAscii = options.ensureAscii ?? false;
+  const sortKeys = options.sortKeys ?? false;
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const itemSeparator = python ? ", " : ",";
+  const keySeparator = python ? ": " : ":";
+  const quote = (s: string) => (ensureAscii ? escapeNonAscii(JSON.stringify(s)) : JSON.stringify(s));
+  const ancestors = new Set<object>();
+  let failure: string | undefined;
+
+  const write = (value: unknown, depth: number, key: string): string | undefined => {
+    if (
+      typeof value === "object" &&
+      value !== null &&
+      typeof (value as { toJSON?: unknown }).toJSON === "function"
+    ) {
+      if (!JsonNumber.isInstance(value)) {
+        try {
+          value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
+        } catch (error) {
+          failure = `toJSON threw: ${error instanceof Error ? error.message : String(error)}`;
+          return undefined;
+        }
+      }
+    }
+    switch (typeof value) {
+      case "string":
+        return quote(value);
+      case "number":
+        return numberText(value, python) ?? "null";
+      case "boolean":
+        return value ? "true" : "false";
+      case "bigint":
+        return value.toString();
+      case "undefined":
+      case "function":
+      case "symbol":
+        return undefined;
+      default:
+        break;
+    }
+    if (typeof value !== "object" || value === null) return "null";
+    if (JsonNumber.isInstance(value)) return jsonNumberText(value, python);
+    if (depth >= maxDepth) {
+      failure = `nesting deeper than ${maxDepth}`;
+      return undefined;
+    }
+    if (ancestors.has(value)) {
+      failure = "circular structure";
+      return undefined;
+    }
+    ancestors.add(value);
+    let out: string;
+    if (Array.isArray(value)) {
+      const parts: string[] = [];
+      for (let i = 0; i < value.length; i++) {
+        const part = write(value[i], depth + 1, String(i));
+        if (failure !== undefined) return undefined;
+        parts.push(part ?? "null");
+      }
+      out = `[${parts.join(itemSeparator)}]`;
+    } else {
+      const record = value as Record<string, unknown>;
+      let keys = Object.keys(record);
+      if (sortKeys) keys = keys.slice().sort(compareCodePoints);
+      const parts: string[] = [];
+      for (const k of keys) {
+        const part = write(record[k], depth + 1, k);
+        if (failure !== undefined) return undefined;
+        if (part !== undefined) parts.push(`${quote(k)}${keySeparator}${part}`);
+      }
+      out = `{${parts.join(itemSeparator)}}`;
+    }
+    ancestors.delete(value);
+    return out;
+  };
+
+  let text: string | undefined;
+  try {
+    text = write(root, 0, "");
+  } catch (error) {
+    // A stack overflow on a pathological value, or a throwing getter or proxy trap.
+    failure = error instanceof Error ? error.message : String(error);
+  }
+  if (failure !== undefined) return { ok: false, error: failure };
+  return { ok: true, text: text ?? "null" };
+}

@@ -1,0 +1,109 @@
+import { type DecodeOptions, type DecodeResult, decodeArguments } from "./decode-arguments.js";
+import { parseJson } from "./parse-json.js";
+import type { FinishReason } from "./types.js";
+
+/** One streamed tool-call fragment, as OpenAI's `choices[].delta.tool_calls[]` carries it. */
+export interface ToolCallDelta {
+  index?: number;
+  id?: string | null;
+  type?: string | null;
+  function?: { name?: string | null; arguments?: string | null } | null;
+}
+
+/** A call as accumulated so far. */
+export interface AccumulatingToolCall {
+  /** The stream's index for the call. */
+  index: number;
+  id: string | undefined;
+  type: string | undefined;
+  name: string;
+  /** The argument text accumulated so far, unparsed. */
+  arguments: string;
+}
+
+/** A finished call: the accumulated text and its single decode. */
+export interface AccumulatedToolCall extends AccumulatingToolCall {
+  decoded: DecodeResult;
+}
+
+export interface FinishOptions extends Omit<DecodeOptions, "finishReason"> {
+  /** The stream's finish reason; `length` marks calls that do not parse `truncated`. */
+  finishReason?: FinishReason | null;
+}
+
+function isCompleteJson(text: string): boolean {
+  return parseJson(text).ok;
+}
+
+/**
+ * Accumulates streamed tool-call deltas per call (RULES.md R9) and decodes each call once at the end. Nothing is
+ * parsed per delta for the result; a final frame repeating the complete arguments is not appended twice; a
+ * different id at an index already in use starts a new call (some servers send every call at index 0).
+ *
+ * @example
+ * const accumulator = new ToolCallAccumulator();
+ * accumulator.push({ index: 0, id: "c1", function: { name: "w", arguments: '{"city":' } });
+ * accumulator.push({ index: 0, function: { arguments: '"Paris"}' } });
+ * accumulator.finish({ finishReason: "tool_calls" })[0].decoded.arguments; // { city: "Paris" }
+ */
+export class ToolCallAccumulator {
+  readonly #calls: AccumulatingToolCall[] = [];
+  readonly #current = new Map<number, AccumulatingToolCall>();
+  readonly #finished = new Set<AccumulatingToolCall>();
+
+  /** Feeds one delta, or the `tool_calls` list of one chunk. Returns the call each delta was added to. */
+  push(delta: ToolCallDelta | readonly ToolCallDelta[]): AccumulatingToolCall[] {
+    const deltas = Array.isArray(delta) ? delta : [delta as ToolCallDelta];
+    return deltas.map((d) => this.#pushOne(d));
+  }
+
+  #pushOne(delta: ToolCallDelta): AccumulatingToolCall {
+    const index = typeof delta.index === "number" ? delta.index : 0;
+    const id = typeof delta.id === "string" && delta.id !== "" ? delta.id : undefined;
+    let call = this.#current.get(index);
+    if (call === undefined || (id !== undefined && call.id !== undefined && call.id !== id)) {
+      call = { index, id, type: undefined, name: "", arguments: "" };
+      this.#current.set(index, call);
+      this.#calls.push(call);
+    }
+    if (call.id === undefined && id !== undefined) call.id = id;
+    if (typeof delta.type === "string" && delta.type !== "") call.type = delta.type;
+    const name = delta.function?.name;
+    if (typeof name === "string" && name !== "" && name !== call.name) call.name += name;
+    const fragment = delta.function?.arguments;
+    if (typeof fragment === "string" && fragment !== "")
+      call.arguments = appendArguments(call.arguments, fragment);
+    return call;
+  }
+
+  /** Every call seen so far, in the order each began. */
+  get calls(): readonly AccumulatingToolCall[] {
+    return this.#calls;
+  }
+
+  /**
+   * Decodes one call now (its stream moved on to another call, or the caller knows it is complete); a call is
+   * decoded at most once, so `finish` skips it.
+   */
+  finishCall(call: AccumulatingToolCall, options: FinishOptions = {}): AccumulatedToolCall {
+    this.#finished.add(call);
+    return { ...call, decoded: decodeArguments(call.arguments === "" ? undefined : call.arguments, options) };
+  }
+
+  /** Decodes every call not yet finished, once each, with the stream's finish reason. */
+  finish(options: FinishOptions = {}): AccumulatedToolCall[] {
+    return this.#calls
+      .filter((call) => !this.#finished.has(call))
+      .map((call) => this.finishCall(call, options));
+  }
+}
+
+/** Appends a fragment, unless it is a final frame that repeats the complete arguments. */
+export function appendArguments(buffer: string, fragment: string): string {
+  if (buffer === "") return fragment;
+  if (fragment === buffer && isCompleteJson(buffer)) return buffer;
+  if (fragment.length > buffer.length && fragment.startsWith(buffer) && isCompleteJson(fragment)) {
+    if (!isCompleteJson(buffer + fragment)) return fragment;
+  }
+  return buffer + fragment;
+}

@@ -1,0 +1,72 @@
+import { isPlainObject } from "./define-property.js";
+import { type Issue, issue } from "./issues.js";
+import type { ChatMessage, ToolCall } from "./types.js";
+import { type ValidateOptions, validateToolCall } from "./validate-tool-call.js";
+
+function prefixed(issues: Issue[], prefix: Array<string | number>): Issue[] {
+  return issues.map((found) => ({ ...found, path: [...prefix, ...found.path] }));
+}
+
+/**
+ * Validates a whole history: every call (R3, with paths from the message index), ids used twice, tool results that
+ * answer no call of their turn, and calls left without a result before the next assistant turn. These are the
+ * reasons a strict provider rejects a history; `sanitizeHistory` fixes each of them.
+ *
+ * @example
+ * validateHistory([
+ *   { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }] },
+ * ]);
+ * // [{ code: "tool_result_missing", severity: "error", path: [0, "tool_calls", 0], … }]
+ */
+export function validateHistory(messages: readonly unknown[], options: ValidateOptions = {}): Issue[] {
+  const issues: Issue[] = [];
+  if (!Array.isArray(messages)) return issues;
+  const seenIds = new Set<string>();
+  let pending = new Map<string, Array<string | number>>();
+  let answered = new Set<string>();
+  const closeTurn = () => {
+    for (const [id, path] of pending) {
+      if (!answered.has(id))
+        issues.push(
+          issue("tool_result_missing", path, `no tool result answers the call ${JSON.stringify(id)}`),
+        );
+    }
+    pending = new Map();
+    answered = new Set();
+  };
+  messages.forEach((message, index) => {
+    if (!isPlainObject(message)) return;
+    const chat = message as ChatMessage;
+    if (chat.role === "assistant") {
+      closeTurn();
+      if (!Array.isArray(chat.tool_calls)) return;
+      chat.tool_calls.forEach((call: unknown, callIndex: number) => {
+        const path = [index, "tool_calls", callIndex];
+        issues.push(...prefixed(validateToolCall(call, options), path));
+        const id = isPlainObject(call) ? (call as ToolCall).id : undefined;
+        if (typeof id !== "string" || id === "") return;
+        if (seenIds.has(id))
+          issues.push(issue("id_duplicate", [...path, "id"], `the id ${JSON.stringify(id)} is used twice`));
+        seenIds.add(id);
+        if (!pending.has(id)) pending.set(id, path);
+      });
+      return;
+    }
+    if (chat.role === "tool") {
+      const id = chat.tool_call_id;
+      if (typeof id === "string" && pending.has(id) && !answered.has(id)) {
+        answered.add(id);
+      } else {
+        issues.push(
+          issue(
+            "tool_result_orphan",
+            [index, "tool_call_id"],
+            `the tool result ${JSON.stringify(id)} answers no call of its turn`,
+          ),
+        );
+      }
+    }
+  });
+  closeTurn();
+  return issues;
+}

@@ -1,0 +1,142 @@
+import { decodeArguments } from "./decode-arguments.js";
+import { isPlainObject } from "./define-property.js";
+import { isRawSentinel } from "./encode-arguments.js";
+import { type Issue, issue } from "./issues.js";
+import { checkSchemaSubset } from "./json-schema-subset.js";
+import type { RepairRule } from "./repairs/repair-rule.js";
+import type { FinishReason, ToolCall, ToolDefinition } from "./types.js";
+
+export interface ValidateOptions {
+  /** The tools offered to the model: enables `unknown_tool`, and `arguments_schema` where a tool has parameters. */
+  tools?: readonly ToolDefinition[];
+  /** Why generation stopped; with `"length"`, text that is not JSON is `arguments_truncated`. */
+  finishReason?: FinishReason | null;
+  /** Repairs (R6) to apply before checking arguments against a tool's schema. */
+  repairs?: readonly RepairRule[];
+}
+
+const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The function part of an OpenAI tool definition or a bare `{ name, parameters }`. */
+export function toolFunction(tool: unknown): { name?: unknown; parameters?: unknown } | undefined {
+  if (!isPlainObject(tool)) return undefined;
+  return isPlainObject(tool.function) ? tool.function : tool;
+}
+
+/** True when a call is a function call (or says nothing about its type but has a `function`). */
+export function isFunctionCall(call: ToolCall): boolean {
+  return call.type === "function" || (call.type === undefined && isPlainObject(call.function));
+}
+
+/**
+ * Validates one OpenAI-shaped tool call before it is persisted or sent to a strict provider (RULES.md R3). Never
+ * throws; returns every issue found (an empty list when the call is clean).
+ *
+ * @example
+ * validateToolCall({ id: "call_1", type: "function", function: { name: "get_weather", arguments: "" } });
+ * // [{ code: "arguments_empty", severity: "error", path: ["function", "arguments"], message: … }]
+ */
+export function validateToolCall(call: unknown, options: ValidateOptions = {}): Issue[] {
+  const issues: Issue[] = [];
+  if (!isPlainObject(call)) {
+    issues.push(issue("id_missing", [], "the tool call is not an object"));
+    issues.push(issue("name_missing", [], "the tool call is not an object"));
+    return issues;
+  }
+  const toolCall = call as ToolCall;
+  if (typeof toolCall.id !== "string" || toolCall.id === "") {
+    issues.push(issue("id_missing", ["id"], "the tool call has no id"));
+  }
+  if (!isFunctionCall(toolCall)) return issues;
+  const fn = isPlainObject(toolCall.function) ? toolCall.function : {};
+  const name = fn.name;
+  if (typeof name !== "string" || name === "") {
+    issues.push(issue("name_missing", ["function", "name"], "the tool call has no name"));
+  } else if (!NAME_PATTERN.test(name)) {
+    issues.push(
+      issue(
+        "name_invalid",
+        ["function", "name"],
+        `the name ${JSON.stringify(name)} breaks ^[a-zA-Z0-9_-]{1,64}$`,
+      ),
+    );
+  }
+  const argumentsPath = ["function", "arguments"];
+  const decoded = decodeArguments(fn.arguments, {
+    finishReason: options.finishReason,
+    repairs: options.repairs,
+  });
+  switch (decoded.status) {
+    case "absent":
+      issues.push(issue("arguments_absent", argumentsPath, "the arguments are absent (sent as {})"));
+      break;
+    case "empty":
+      issues.push(
+        issue("arguments_empty", argumentsPath, 'the arguments are empty text; strict providers want "{}"'),
+      );
+      break;
+    case "invalid":
+      issues.push(
+        issue("arguments_invalid_json", argumentsPath, `the arguments are not JSON: ${decoded.error}`),
+      );
+      break;
+    case "truncated":
+      issues.push(issue("arguments_truncated", argumentsPath, "the arguments were cut off by a length stop"));
+      break;
+    case "null_literal":
+    case "double_encoded":
+    case "non_object":
+    case "native_non_object":
+      issues.push(
+        issue(
+          "arguments_not_object",
+          argumentsPath,
+          `the arguments are not a JSON object (${decoded.status})`,
+        ),
+      );
+      break;
+    case "repaired":
+      issues.push(
+        issue(
+          "arguments_invalid_json",
+          argumentsPath,
+          `the arguments are not JSON (repairable: ${decoded.repairs.join(", ")})`,
+        ),
+      );
+      break;
+    case "object":
+      if (isRawSentinel(decoded.arguments)) {
+        issues.push(
+          issue(
+            "arguments_raw_sentinel",
+            argumentsPath,
+            "the arguments hold a raw sentinel: they were malformed",
+          ),
+        );
+      }
+      break;
+    default: {
+      const never: never = decoded.status;
+      return never;
+    }
+  }
+  if (options.tools !== undefined && typeof name === "string" && name !== "") {
+    const tool = options.tools.map(toolFunction).find((t) => t?.name === name);
+    if (tool === undefined) {
+      issues.push(
+        issue("unknown_tool", ["function", "name"], `no tool named ${JSON.stringify(name)} was offered`),
+      );
+    } else if (
+      tool.parameters !== undefined &&
+      decoded.status !== "invalid" &&
+      decoded.status !== "truncated"
+    ) {
+      if (!isRawSentinel(decoded.arguments)) {
+        for (const violation of checkSchemaSubset(decoded.arguments, tool.parameters)) {
+          issues.push(issue("arguments_schema", [...argumentsPath, ...violation.path], violation.message));
+        }
+      }
+    }
+  }
+  return issues;
+}
