@@ -1,4 +1,5 @@
 import { isPlainObject, setOwn } from "./define-property.js";
+import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
@@ -37,8 +38,11 @@ function failed(text: string, status: DecodeStatus, error: string): DecodeResult
   return { arguments: rawSentinel(text), status, repairs: [], raw: text, error };
 }
 
+/** A parsed JSON object (the lossless parser's numbers are objects too, and are not mappings). */
 function isJsonObject(value: unknown): value is ArgumentsMapping {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return (
+    typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber)
+  );
 }
 
 /**

@@ -12,8 +12,9 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
 
 /** True for objects whose prototype is `Object.prototype` or `null`. Never throws (revoked proxies are not plain). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
   try {
+    if (Array.isArray(value)) return false;
     const proto = Object.getPrototypeOf(value);
     return proto === Object.prototype || proto === null;
   } catch {

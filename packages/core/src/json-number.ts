@@ -25,6 +25,11 @@ export class JsonNumber {
     return Number(this.text);
   }
 
+  /** `JSON.stringify` sees the nearest number; `encodeArguments` writes the exact text. */
+  toJSON(): number {
+    return Number(this.text);
+  }
+
   toString(): string {
     return this.text;
   }

@@ -53,6 +53,9 @@ export interface SanitizeResult<M> {
   changes: SanitizeChange[];
 }
 
+const POLICIES: readonly string[] = ["preserve", "drop", "empty"];
+const MISSING_RESULT: readonly string[] = ["synthesize", "drop-call"];
+
 export const DEFAULT_SYNTHETIC_RESULT = "[no result was recorded for this tool call]";
 
 function malformedNote(raw: unknown): string {
@@ -72,6 +75,19 @@ function isEmptyContent(content: unknown): boolean {
     content === undefined ||
     content === "" ||
     (Array.isArray(content) && content.length === 0)
+  );
+}
+
+const NO_DATA_KEYS = new Set(["role", "content", "tool_calls", "name"]);
+
+/**
+ * An assistant message with nothing in it: no content, no calls, and no other field with a value (a message that
+ * still carries `reasoning_content` or an `audio` reference is kept).
+ */
+function isEmptyAssistant(chat: ChatMessage, calls: readonly unknown[]): boolean {
+  if (calls.length > 0 || !isEmptyContent(chat.content)) return false;
+  return Object.keys(chat).every(
+    (key) => NO_DATA_KEYS.has(key) || chat[key] === null || chat[key] === undefined,
   );
 }
 
@@ -100,6 +116,12 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
   const missingResult = options.missingResult ?? "synthesize";
   const syntheticResult = options.syntheticResult ?? DEFAULT_SYNTHETIC_RESULT;
   const repairs = options.repairs ?? [];
+  if (!POLICIES.includes(policy) || !MISSING_RESULT.includes(missingResult)) {
+    // Options come from the caller's code, not from the model: a wrong one is a programming error.
+    throw new TypeError(
+      `sanitizeHistory: unknown policy ${JSON.stringify(policy)} or missingResult ${JSON.stringify(missingResult)}`,
+    );
+  }
   if (!Array.isArray(messages)) return { messages: messages as unknown as M[], changes: [] };
   const changes: SanitizeChange[] = [];
   const out: unknown[] = [];
@@ -121,6 +143,11 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
         toolCallId: stringOrUndefined(chat.tool_call_id),
         before: message,
       });
+      index++;
+      continue;
+    }
+    if (chat.role === "assistant" && !Array.isArray(chat.tool_calls) && isEmptyAssistant(chat, [])) {
+      changes.push({ rule: "message_removed_empty", messageIndex: index, before: message });
       index++;
       continue;
     }
@@ -254,7 +281,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
           return;
         default: {
           const never: never = policy;
-          return never;
+          throw new TypeError(`unknown policy ${String(never)}`);
         }
       }
     });
@@ -360,7 +387,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
     }
     if (synthesized.length > 0) out.splice(lastResultOut + 1, 0, ...synthesized);
     if (finalCalls.length === 0) {
-      if (isEmptyContent(chat.content)) {
+      if (isEmptyAssistant(chat, finalCalls)) {
         changes.push({ rule: "message_removed_empty", messageIndex: turnIndex, before: message });
         out.splice(assistantOut, 1);
       } else {

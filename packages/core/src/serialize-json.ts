@@ -15,7 +15,8 @@ export interface SerializeOptions {
 
 export type SerializeResult = { ok: true; text: string } | { ok: false; error: string };
 
-const NON_ASCII = /[\u0080-\uffff]/g;
+// Python's ensure_ascii escapes everything outside space..tilde that JSON does not already escape, DEL included.
+const NON_ASCII = /[\u007f-\uffff]/g;
 
 function escapeNonAscii(quoted: string): string {
   return quoted.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);

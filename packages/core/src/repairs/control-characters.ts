@@ -1,4 +1,5 @@
 import type { RepairRule } from "./repair-rule.js";
+import { TextBuilder } from "./text-builder.js";
 
 const SHORT_ESCAPES: Record<number, string> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r" };
 
@@ -13,7 +14,7 @@ export const controlCharacters: RepairRule = {
   id: "control-characters",
   description: "raw control characters inside strings",
   repair(text) {
-    let out = "";
+    let out: TextBuilder | undefined;
     let last = 0;
     let inString = false;
     for (let i = 0; i < text.length; i++) {
@@ -31,11 +32,14 @@ export const controlCharacters: RepairRule = {
         continue;
       }
       if (c < 0x20) {
-        out += text.slice(last, i) + (SHORT_ESCAPES[c] ?? `\\u${c.toString(16).padStart(4, "0")}`);
+        out ??= new TextBuilder();
+        out.pushRange(text, last, i);
+        out.pushString(SHORT_ESCAPES[c] ?? `\\u${c.toString(16).padStart(4, "0")}`);
         last = i + 1;
       }
     }
-    if (last === 0) return undefined;
-    return out + text.slice(last);
+    if (out === undefined) return undefined;
+    out.pushRange(text, last, text.length);
+    return out.toString();
   },
 };

@@ -3,6 +3,7 @@ import { JsonNumber } from "../json-number.js";
 import { DEFAULT_MAX_DEPTH } from "../parse-json.js";
 import { serializeJson } from "../serialize-json.js";
 import type { RepairRule } from "./repair-rule.js";
+import { TextBuilder } from "./text-builder.js";
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -35,28 +36,34 @@ function readPythonLiteral(text: string): { value: unknown; pythonic: boolean } 
     throw new PythonLiteralError(`unexpected input at ${pos}`);
   };
   const skip = () => {
-    while (pos < text.length && /\s/.test(text.charAt(pos))) pos++;
+    for (;;) {
+      const c = text.charCodeAt(pos);
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) pos++;
+      else return;
+    }
   };
   const readString = (): string => {
-    const quote = text.charAt(pos);
-    if (quote === "'") pythonic = true;
+    const quote = text.charCodeAt(pos);
+    if (quote === 0x27) pythonic = true;
     pos++;
-    let out = "";
+    let out: TextBuilder | undefined;
     let last = pos;
     while (pos < text.length) {
-      const c = text.charAt(pos);
+      const c = text.charCodeAt(pos);
       if (c === quote) {
-        out += text.slice(last, pos);
         pos++;
-        return out;
+        if (out === undefined) return text.slice(last, pos - 1);
+        out.pushRange(text, last, pos - 1);
+        return out.toString();
       }
-      if (c === "\n") fail();
-      if (c === "\\") {
-        out += text.slice(last, pos);
+      if (c === 0x0a) fail();
+      if (c === 0x5c) {
+        out ??= new TextBuilder();
+        out.pushRange(text, last, pos);
         const e = text.charAt(pos + 1);
         const simple = SIMPLE_ESCAPES[e];
         if (simple !== undefined) {
-          out += simple;
+          out.pushString(simple);
           pos += 2;
         } else if (e === "x" || e === "u" || e === "U") {
           const size = e === "x" ? 2 : e === "u" ? 4 : 8;
@@ -64,11 +71,11 @@ function readPythonLiteral(text: string): { value: unknown; pythonic: boolean } 
           if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== size) fail();
           const code = Number.parseInt(hex, 16);
           if (code > 0x10ffff) fail();
-          out += String.fromCodePoint(code);
+          out.pushString(String.fromCodePoint(code));
           pos += 2 + size;
         } else {
           // Python keeps unknown escapes as they are ("\d" is backslash, d).
-          out += "\\";
+          out.pushCode(0x5c);
           pos += 1;
         }
         last = pos;

@@ -1,0 +1,91 @@
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { checkVectors } from "./check-vectors.js";
+import type { ConformanceImplementation } from "./implementation.js";
+import { defaultVectorsRoot, loadVectors } from "./load-vectors.js";
+import { runConformance } from "./run-test.js";
+
+const HELP = `toolcall-conformance: the tool-call conformance suite
+
+Usage:
+  toolcall-conformance check [--vectors DIR]
+      Validate vector files against the schema and the suite's rules. Exit 1 on any problem.
+  toolcall-conformance run --implementation MODULE [--skip ID]... [--rules R1,R4] [--vectors DIR] [--json]
+      Run the suite against MODULE's export \`implementation\` (or its default export).
+      Prints "N passed, N failed, N skipped". Exit 1 when a case fails.
+
+Options:
+  --vectors DIR   the vectors directory (default: the one shipped with this package, or $TOOLCALL_VECTORS)
+  -h, --help      this help
+`;
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      vectors: { type: "string" },
+      implementation: { type: "string" },
+      skip: { type: "string", multiple: true },
+      rules: { type: "string" },
+      json: { type: "boolean" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  const command = positionals[0];
+  if (values.help || command === undefined) {
+    process.stdout.write(HELP);
+    return command === undefined && !values.help ? 2 : 0;
+  }
+  const root = values.vectors ?? process.env.TOOLCALL_VECTORS ?? defaultVectorsRoot();
+  if (command === "check") {
+    const problems = checkVectors(root);
+    for (const problem of problems) process.stderr.write(`${problem.file}: ${problem.message}\n`);
+    const cases = loadVectors({ root });
+    process.stdout.write(
+      problems.length === 0 ? `vectors ok: ${cases.length} cases\n` : `${problems.length} problems\n`,
+    );
+    return problems.length === 0 ? 0 : 1;
+  }
+  if (command === "run") {
+    if (values.implementation === undefined) {
+      process.stderr.write("run needs --implementation MODULE\n");
+      return 2;
+    }
+    const module = (await import(pathToFileURL(resolve(values.implementation)).href)) as {
+      implementation?: ConformanceImplementation;
+      default?: ConformanceImplementation;
+    };
+    const implementation = module.implementation ?? module.default;
+    if (implementation === undefined) {
+      process.stderr.write(`${values.implementation} exports no \`implementation\` and no default\n`);
+      return 2;
+    }
+    const rules = values.rules?.split(",").map((r) => r.trim().toUpperCase());
+    const cases = loadVectors({ root, ...(rules ? { rules } : {}) });
+    const summary = runConformance({ implementation, cases, skip: values.skip ?? [] });
+    if (values.json) {
+      process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    } else {
+      for (const failure of summary.failures)
+        process.stdout.write(`FAIL ${failure.id}\n  ${failure.messages.join("\n  ")}\n`);
+      process.stdout.write(
+        `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`,
+      );
+    }
+    return summary.failed === 0 ? 0 : 1;
+  }
+  process.stderr.write(`unknown command ${command}\n${HELP}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`toolcall-conformance: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,80 @@
+/** An issue as the suite compares it (RULES.md R3). */
+export interface ConformanceIssue {
+  code: string;
+  severity: string;
+  path?: Array<string | number>;
+  [key: string]: unknown;
+}
+
+/** A decode outcome as the suite compares it (RULES.md R1). */
+export interface ConformanceDecodeResult {
+  arguments: unknown;
+  status: string;
+  repairs?: readonly string[];
+  raw?: unknown;
+  [key: string]: unknown;
+}
+
+/** Options as the vectors give them, with `repairs` already mapped through {@link ConformanceImplementation.resolveRepairs}. */
+export type ConformanceOptions = Record<string, unknown>;
+
+/**
+ * What an implementation under test provides. Every operation is optional: tests of a missing operation are
+ * reported as skipped, never as passed.
+ *
+ * @example
+ * import * as core from "@toolcall/core";
+ * const implementation: ConformanceImplementation = {
+ *   name: "@toolcall/core",
+ *   decode: (input, options) => core.decodeArguments(input, options),
+ *   encode: (input, options) => core.encodeArguments(input, options),
+ *   resolveRepairs: (ids) => ids.flatMap((id) => (id === "core" ? core.coreRepairs : core.coreRepairs.filter((r) => r.id === id))),
+ * };
+ */
+export interface ConformanceImplementation {
+  /** A name for reports. */
+  name?: string;
+  decode?(input: unknown, options: ConformanceOptions): ConformanceDecodeResult;
+  encode?(input: unknown, options: ConformanceOptions): string;
+  validate?(call: unknown, options: ConformanceOptions): readonly ConformanceIssue[];
+  validateHistory?(messages: unknown, options: ConformanceOptions): readonly ConformanceIssue[];
+  sanitize?(
+    messages: unknown,
+    options: ConformanceOptions,
+  ): { messages: unknown; changes: readonly { rule: string; [key: string]: unknown }[] };
+  prepareForTemplate?(messages: unknown, options: ConformanceOptions): unknown;
+  /** Feeds `deltas` in order and finishes with `finishReason`. */
+  accumulate?(
+    input: { deltas: unknown[]; finishReason?: string | null },
+    options: ConformanceOptions,
+  ): readonly {
+    index?: number;
+    id?: unknown;
+    name?: unknown;
+    arguments?: unknown;
+    status?: string;
+    decoded?: unknown;
+  }[];
+  /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
+  resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
+}
+
+/** The operations the vectors exercise. */
+export type ConformanceOperation =
+  | "decode"
+  | "encode"
+  | "validate"
+  | "validateHistory"
+  | "sanitize"
+  | "prepareForTemplate"
+  | "accumulate";
+
+export const OPERATIONS: readonly ConformanceOperation[] = [
+  "decode",
+  "encode",
+  "validate",
+  "validateHistory",
+  "sanitize",
+  "prepareForTemplate",
+  "accumulate",
+];

@@ -1,0 +1,25 @@
+export { checkVectors, type VectorProblem, vectorsSchema } from "./check-vectors.js";
+export {
+  type ConformanceDecodeResult,
+  type ConformanceImplementation,
+  type ConformanceIssue,
+  type ConformanceOperation,
+  type ConformanceOptions,
+  OPERATIONS,
+} from "./implementation.js";
+export { jsonEqual } from "./json-equal.js";
+export {
+  type ConformanceCase,
+  defaultVectorsRoot,
+  type LoadVectorsOptions,
+  listVectorFiles,
+  loadVectors,
+} from "./load-vectors.js";
+export {
+  type ConformanceOutcome,
+  type ConformanceSummary,
+  checkResult,
+  runConformance,
+  runTest,
+} from "./run-test.js";
+export { decodeTags } from "./tags.js";
