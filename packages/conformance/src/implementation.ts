@@ -3,7 +3,6 @@ export interface ConformanceIssue {
   code: string;
   severity: string;
   path?: Array<string | number>;
-  [key: string]: unknown;
 }
 
 /** A decode outcome as the suite compares it (RULES.md R1). */
@@ -12,7 +11,6 @@ export interface ConformanceDecodeResult {
   status: string;
   repairs?: readonly string[];
   raw?: unknown;
-  [key: string]: unknown;
 }
 
 /** Options as the vectors give them, with `repairs` already mapped through {@link ConformanceImplementation.resolveRepairs}. */
@@ -41,7 +39,7 @@ export interface ConformanceImplementation {
   sanitize?(
     messages: unknown,
     options: ConformanceOptions,
-  ): { messages: unknown; changes: readonly { rule: string; [key: string]: unknown }[] };
+  ): { messages: unknown; changes: readonly { rule: string }[] };
   prepareForTemplate?(messages: unknown, options: ConformanceOptions): unknown;
   /** Feeds `deltas` in order and finishes with `finishReason`. */
   accumulate?(

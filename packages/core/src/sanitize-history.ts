@@ -2,7 +2,7 @@ import { decodeArguments } from "./decode-arguments.js";
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
-import { type ChatMessage, isDecodedToObject, type ToolCall } from "./types.js";
+import { type ChatMessage, type DecodeStatus, isDecodedToObject, type ToolCall } from "./types.js";
 import { isFunctionCall } from "./validate-tool-call.js";
 
 /** What happens to a call whose arguments cannot be decoded to an object. */
@@ -45,6 +45,9 @@ export interface SanitizeChange {
   toolCallId?: string;
   before?: unknown;
   after?: unknown;
+  /** For argument changes: what decoding found (R1), and the repairs (R6) that made it an object. */
+  status?: DecodeStatus;
+  repairs?: string[];
 }
 
 export interface SanitizeResult<M> {
@@ -235,6 +238,8 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
           rule: "arguments_canonicalized",
           messageIndex: turnIndex,
           toolCallId: callId,
+          status: decoded.status,
+          repairs: decoded.repairs,
           before: args,
           after: text,
         });
@@ -250,6 +255,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
             rule: "arguments_raw_preserved",
             messageIndex: turnIndex,
             toolCallId: callId,
+            status: decoded.status,
             before: args,
             after: text,
           });
@@ -263,6 +269,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
             messageIndex: turnIndex,
             toolCallId: callId,
             before: rawCall,
+            status: decoded.status,
           });
           return;
         case "empty":
@@ -270,6 +277,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
             rule: "arguments_emptied",
             messageIndex: turnIndex,
             toolCallId: callId,
+            status: decoded.status,
             before: args,
             after: "{}",
           });

@@ -1,4 +1,4 @@
 import { describeConformance } from "@toolcall/conformance/vitest";
-import { coreImplementation } from "./core-implementation.js";
+import { coreImplementation } from "../src/conformance-implementation.js";
 
 describeConformance({ implementation: coreImplementation });

@@ -1,0 +1,268 @@
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { checkVectors } from "./check-vectors.js";
+import type { ConformanceImplementation } from "./implementation.js";
+import { jsonEqual } from "./json-equal.js";
+import { type ConformanceCase, loadVectors } from "./load-vectors.js";
+import { checkResult, runConformance, runTest } from "./run-test.js";
+import { decodeTags } from "./tags.js";
+
+const cases = loadVectors();
+
+describe("decodeTags", () => {
+  it("decodes each tag and leaves plain values alone", () => {
+    expect(decodeTags({ $undefined: true })).toBeUndefined();
+    expect(decodeTags({ $bigint: "123456789012345678901" })).toBe(123456789012345678901n);
+    expect(Number.isNaN(decodeTags({ $number: "NaN" }))).toBe(true);
+    expect(Object.is(decodeTags({ $number: "-0" }), -0)).toBe(true);
+    expect(decodeTags({ $literal: { $undefined: true } })).toEqual({ $undefined: true });
+    expect(decodeTags([{ a: { $number: "Infinity" } }])).toEqual([{ a: Number.POSITIVE_INFINITY }]);
+    expect(decodeTags({ a: 1, $b: 2 })).toEqual({ a: 1, $b: 2 });
+  });
+
+  it("keeps __proto__ keys as data", () => {
+    const decoded = decodeTags(JSON.parse('{"__proto__": {"x": 1}}')) as Record<string, unknown>;
+    expect(Object.hasOwn(decoded, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+  });
+
+  it("rejects an unknown tag", () => {
+    expect(() => decodeTags({ $oops: 1 })).toThrow(/unknown tag/);
+  });
+});
+
+describe("jsonEqual", () => {
+  it("compares as JSON does", () => {
+    expect(jsonEqual({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 })).toBe(true);
+    expect(jsonEqual(true, 1)).toBe(false);
+    expect(jsonEqual(0, -0)).toBe(true);
+    expect(jsonEqual(1n, 1)).toBe(true);
+    expect(jsonEqual([1, 2], { 0: 1, 1: 2 })).toBe(false);
+    expect(jsonEqual({ a: undefined }, {})).toBe(false);
+    expect(jsonEqual({ toJSON: () => 5 }, 5)).toBe(true);
+  });
+});
+
+describe("checkResult catches every kind of mismatch", () => {
+  it("decode", () => {
+    const expected = { status: "object", arguments: { a: 1 }, repairs: [], identity: true };
+    const input = { a: 1 };
+    expect(
+      checkResult({
+        operation: "decode",
+        expected,
+        actual: { status: "object", arguments: input, repairs: [] },
+        input,
+      }),
+    ).toEqual([]);
+    expect(
+      checkResult({
+        operation: "decode",
+        expected,
+        actual: { status: "object", arguments: { a: 1 }, repairs: [] },
+        input,
+      }),
+    ).toHaveLength(1);
+    expect(
+      checkResult({ operation: "decode", expected, actual: { status: "empty", arguments: input }, input }),
+    ).toHaveLength(1);
+    expect(
+      checkResult({
+        operation: "decode",
+        expected,
+        actual: { status: "object", arguments: input, repairs: ["x"] },
+        input,
+      }),
+    ).toHaveLength(1);
+    expect(
+      checkResult({ operation: "decode", expected: { rawAbsent: true }, actual: { raw: "x" } }),
+    ).toHaveLength(1);
+  });
+
+  it("validate and sanitize", () => {
+    const issues = [{ code: "arguments_empty", severity: "error", path: ["function", "arguments"] }];
+    expect(
+      checkResult({ operation: "validate", expected: { codes: ["arguments_empty"] }, actual: issues }),
+    ).toEqual([]);
+    expect(checkResult({ operation: "validate", expected: { codes: [] }, actual: issues })).toHaveLength(1);
+    expect(
+      checkResult({
+        operation: "validate",
+        expected: { issues: [{ code: "arguments_empty", severity: "warning" }] },
+        actual: issues,
+      }),
+    ).toHaveLength(1);
+    const input: unknown[] = [];
+    expect(
+      checkResult({
+        operation: "sanitize",
+        expected: { unchanged: true, changes: [] },
+        actual: { messages: input, changes: [] },
+        input,
+      }),
+    ).toEqual([]);
+    expect(
+      checkResult({
+        operation: "sanitize",
+        expected: { unchanged: true },
+        actual: { messages: [], changes: [] },
+        input,
+      }),
+    ).toHaveLength(1);
+    expect(
+      checkResult({
+        operation: "sanitize",
+        expected: { changes: ["result_synthesized"] },
+        actual: { messages: [], changes: [] },
+        input,
+      }),
+    ).toHaveLength(1);
+  });
+});
+
+describe("runTest", () => {
+  const decodeCase = cases.find(
+    (c) => c.operation === "decode" && c.expected.status === "empty",
+  ) as ConformanceCase;
+
+  it("fails a wrong implementation, and one that throws, without throwing itself", () => {
+    const wrong: ConformanceImplementation = {
+      decode: () => ({ arguments: {}, status: "object", repairs: [] }),
+    };
+    expect(runTest(wrong, decodeCase).status).toBe("fail");
+    const throwing: ConformanceImplementation = {
+      decode: () => {
+        throw new Error("boom");
+      },
+    };
+    expect(runTest(throwing, decodeCase)).toEqual({ status: "fail", messages: ["threw: boom"] });
+  });
+
+  it("skips, never passes, what an implementation does not provide", () => {
+    const summary = runConformance({ implementation: {}, cases });
+    expect(summary.passed).toBe(0);
+    expect(summary.skipped).toBe(cases.length);
+    const repairCase = cases.find(
+      (c) => Array.isArray(c.options.repairs) && (c.options.repairs as unknown[]).length > 0,
+    ) as ConformanceCase;
+    expect(runTest({ decode: () => ({ arguments: {}, status: "object" }) }, repairCase).status).toBe("skip");
+  });
+
+  it("fails an implementation that mutates its input", () => {
+    const sanitizeCase = cases.find((c) => c.operation === "sanitize") as ConformanceCase;
+    const mutating: ConformanceImplementation = {
+      sanitize: (messages) => {
+        (messages as unknown[]).push({ role: "user", content: "x" });
+        return { messages, changes: [] };
+      },
+    };
+    expect(
+      runTest(mutating, { ...sanitizeCase, input: structuredClone(sanitizeCase.input) }).messages,
+    ).toContain("the input was mutated");
+  });
+});
+
+describe("the shipped vectors", () => {
+  it("pass their own checks", () => {
+    expect(checkVectors()).toEqual([]);
+  });
+
+  it("cover every rule the suite owns", () => {
+    const rules = new Set(cases.map((c) => c.rule));
+    for (const rule of ["R1", "R2", "R3", "R4", "R5", "R6", "R9"]) expect(rules).toContain(rule);
+  });
+
+  it("cover every decode status and every issue code", () => {
+    const statuses = new Set(cases.filter((c) => c.operation === "decode").map((c) => c.expected.status));
+    for (const status of [
+      "object",
+      "absent",
+      "empty",
+      "null_literal",
+      "double_encoded",
+      "non_object",
+      "invalid",
+      "truncated",
+      "native_non_object",
+      "repaired",
+    ]) {
+      expect(statuses, status).toContain(status);
+    }
+    const codes = new Set(cases.flatMap((c) => (Array.isArray(c.expected.codes) ? c.expected.codes : [])));
+    for (const code of [
+      "name_missing",
+      "name_invalid",
+      "arguments_empty",
+      "arguments_absent",
+      "arguments_invalid_json",
+      "arguments_not_object",
+      "arguments_truncated",
+      "arguments_raw_sentinel",
+      "id_missing",
+      "id_duplicate",
+      "unknown_tool",
+      "arguments_schema",
+      "tool_result_orphan",
+      "tool_result_missing",
+    ]) {
+      expect(codes, code).toContain(code);
+    }
+  });
+
+  it("cover every core repair and every sanitize policy", () => {
+    const repairs = new Set(
+      cases.flatMap((c) => (Array.isArray(c.expected.repairs) ? c.expected.repairs : [])),
+    );
+    for (const id of [
+      "markdown-fence",
+      "template-suffix",
+      "trailing-commas",
+      "control-characters",
+      "repeated-object",
+      "python-literal",
+    ]) {
+      expect(repairs, id).toContain(id);
+    }
+    const policies = new Set(
+      cases.filter((c) => c.operation === "sanitize").map((c) => c.options.policy ?? "preserve"),
+    );
+    expect([...policies].sort()).toEqual(["drop", "empty", "preserve"]);
+  });
+
+  it("hold every payload captured in the wild", () => {
+    const wild = JSON.parse(
+      readFileSync(join(import.meta.dirname, "../../../../shared/wild/payloads.json"), "utf8"),
+    ) as Array<{ raw: string; source: string }>;
+    const inputs = new Set(cases.filter((c) => c.file.startsWith("wild/")).map((c) => c.input));
+    for (const payload of wild) expect(inputs, payload.source).toContain(payload.raw);
+  });
+});
+
+describe("checkVectors", () => {
+  it("reports what the schema and the suite's own rules forbid", () => {
+    const root = mkdtempSync(join(tmpdir(), "vectors-"));
+    mkdirSync(join(root, "r1"));
+    const group = (description: string, rule: string, testDescription: string) => ({
+      description,
+      rule,
+      operation: "decode",
+      tests: [
+        { description: testDescription, input: "", expected: { status: "empty" } },
+        { description: testDescription, input: "", expected: { status: "empty" } },
+      ],
+    });
+    writeFileSync(join(root, "r1", "should.json"), JSON.stringify([group("it should decode", "R1", "once")]));
+    writeFileSync(join(root, "r1", "misplaced.json"), JSON.stringify([group("empty text", "R2", "twice")]));
+    writeFileSync(join(root, "r1", "broken.json"), "[{");
+    const problems = checkVectors(root);
+    const about = (file: string) => problems.filter((p) => p.file === join("r1", file)).map((p) => p.message);
+    expect(about("should.json")).toEqual([expect.stringMatching(/description must match pattern/)]);
+    expect(about("misplaced.json")).toEqual([
+      expect.stringMatching(/is R2 in directory r1/),
+      expect.stringMatching(/test description repeated .*: twice/),
+    ]);
+    expect(about("broken.json")).toEqual([expect.stringMatching(/not JSON/)]);
+  });
+});

@@ -1,0 +1,56 @@
+import {
+  coreRepairs,
+  decodeArguments,
+  encodeArguments,
+  prepareForTemplate,
+  type RepairRule,
+  sanitizeHistory,
+  ToolCallAccumulator,
+  type ToolCallDelta,
+  validateHistory,
+  validateToolCall,
+} from "./index.js";
+
+// The suite passes the options of its vectors through; core's functions read the ones they know.
+// biome-ignore lint/suspicious/noExplicitAny: options arrive as data from vector files
+type Options = any;
+
+/**
+ * Maps the suite's repair ids (a set; `"core"` is every core repair) onto core's rules in core's pipeline order;
+ * `undefined` for an id core does not ship.
+ */
+export function resolveCoreRepairs(ids: readonly string[]): RepairRule[] | undefined {
+  const known = new Set(coreRepairs.map((r) => r.id));
+  if (ids.some((id) => id !== "core" && !known.has(id))) return undefined;
+  return coreRepairs.filter((r) => ids.includes("core") || ids.includes(r.id));
+}
+
+/**
+ * `@toolcall/core` as the conformance suite (`@toolcall/conformance`) calls it: hand it to `describeConformance` or
+ * `toolcall-conformance run`. It has the suite's `ConformanceImplementation` shape without importing the suite.
+ *
+ * @example
+ * import { describeConformance } from "@toolcall/conformance/vitest";
+ * import { coreImplementation } from "@toolcall/core/conformance";
+ * describeConformance({ implementation: coreImplementation });
+ */
+export const coreImplementation = {
+  name: "@toolcall/core",
+  decode: (input: unknown, options: Options) => decodeArguments(input, options),
+  encode: (input: unknown, options: Options) => encodeArguments(input, options),
+  validate: (call: unknown, options: Options) => validateToolCall(call, options),
+  validateHistory: (messages: unknown, options: Options) => validateHistory(messages as unknown[], options),
+  sanitize: (messages: unknown, options: Options) => sanitizeHistory(messages as unknown[], options),
+  prepareForTemplate: (messages: unknown, options: Options) =>
+    prepareForTemplate(messages as unknown[], options),
+  accumulate: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) => {
+    const accumulator = new ToolCallAccumulator();
+    for (const delta of input.deltas) accumulator.push(delta as ToolCallDelta);
+    return accumulator.finish({ ...options, finishReason: input.finishReason ?? null }).map((call) => ({
+      ...call,
+      status: call.decoded.status,
+      decoded: call.decoded.arguments,
+    }));
+  },
+  resolveRepairs: resolveCoreRepairs,
+};
