@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import { coreRepairs, sanitizeHistory, validateHistory } from "@toolcall/core";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const file = process.argv[2] ?? join(root, "examples", "poisoned-session.json");
+// `pnpm demo -- FILE` passes the `--` through.
+const file = process.argv.slice(2).find((a) => a !== "--") ?? join(root, "examples", "poisoned-session.json");
 const session = JSON.parse(readFileSync(file, "utf8"));
 const messages = Array.isArray(session) ? session : session.messages;
 const tools = Array.isArray(session) ? undefined : session.tools;
