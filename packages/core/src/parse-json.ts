@@ -26,11 +26,14 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJs
   } catch (error) {
     return { ok: false, error: errorMessage(error) };
   }
-  // A container of depth d needs at least 2d characters, so short text cannot be too deep.
+  // A container of depth d needs at least 2d characters, and depth never exceeds the number of `{` and `[`
+  // characters (strings included): only text with more of them than the limit needs the walk, and counting them
+  // with the native indexOf costs a fraction of the parse.
   if (
     text.length > 2 * maxDepth &&
     typeof value === "object" &&
     value !== null &&
+    openersExceed(text, maxDepth) &&
     depthExceeds(value, maxDepth)
   ) {
     return { ok: false, error: `nesting deeper than ${maxDepth}` };
@@ -42,18 +45,38 @@ function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Iterative depth measurement over parsed containers (no recursion, so no stack overflow). */
+/** True when the text holds more than `limit` opening brackets; stops counting as soon as it knows. */
+function openersExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (let i = text.indexOf("{"); i !== -1; i = text.indexOf("{", i + 1)) if (++count > limit) return true;
+  for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++count > limit) return true;
+  return false;
+}
+
+/** Iterative depth measurement over parsed containers (no recursion, so no stack overflow; no per-node allocation). */
 export function depthExceeds(root: object, maxDepth: number): boolean {
-  const stack: Array<[unknown, number]> = [[root, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop() as [unknown, number];
+  const nodes: unknown[] = [root];
+  const depths: number[] = [1];
+  while (nodes.length > 0) {
+    const node = nodes.pop();
+    const depth = depths.pop() as number;
     if (depth > maxDepth) return true;
     if (Array.isArray(node)) {
-      for (const item of node) if (typeof item === "object" && item !== null) stack.push([item, depth + 1]);
+      for (let i = 0; i < node.length; i++) {
+        const item = node[i];
+        if (typeof item === "object" && item !== null) {
+          nodes.push(item);
+          depths.push(depth + 1);
+        }
+      }
     } else {
-      for (const key in node as Record<string, unknown>) {
-        const item = (node as Record<string, unknown>)[key];
-        if (typeof item === "object" && item !== null) stack.push([item, depth + 1]);
+      const record = node as Record<string, unknown>;
+      for (const key in record) {
+        const item = record[key];
+        if (typeof item === "object" && item !== null) {
+          nodes.push(item);
+          depths.push(depth + 1);
+        }
       }
     }
   }

@@ -13,18 +13,28 @@ cases = json.load(sys.stdin)
 out = [json.dumps(json.loads(t), ensure_ascii=${options.ensureAscii ? "True" : "False"}, sort_keys=${options.sortKeys ? "True" : "False"}) for t in cases]
 sys.stdout.write(json.dumps(out))
 `;
-  return JSON.parse(execFileSync("python3", ["-c", script], { input: JSON.stringify(texts), encoding: "utf8" })) as string[];
+  return JSON.parse(
+    execFileSync("python3", ["-c", script], { input: JSON.stringify(texts), encoding: "utf8" }),
+  ) as string[];
 }
 
 function pythonRepr(numbers: number[]): string[] {
   const script = "import json, sys\nprint(json.dumps([repr(float(x)) for x in json.load(sys.stdin)]))";
-  return JSON.parse(execFileSync("python3", ["-c", script], { input: JSON.stringify(numbers), encoding: "utf8" })) as string[];
+  return JSON.parse(
+    execFileSync("python3", ["-c", script], { input: JSON.stringify(numbers), encoding: "utf8" }),
+  ) as string[];
 }
 
 describe("byte parity with Python", () => {
   it("pythonFloatRepr prints what repr(float) prints", () => {
-    const special = [1, 1.5, 0.1, 1e16, 1e15, 123456789012345680, 1e20, 1e-4, 1e-5, 1e-7, 5e-324, 1.7976931348623157e308, -2.5, 0.30000000000000004, 1234.5678];
-    const random = fc.sample(fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)), 3000);
+    const special = [
+      1, 1.5, 0.1, 1e16, 1e15, 123456789012345680, 1e20, 1e-4, 1e-5, 1e-7, 5e-324, 1.7976931348623157e308,
+      -2.5, 0.30000000000000004, 1234.5678,
+    ];
+    const random = fc.sample(
+      fc.double({ noNaN: true, noDefaultInfinity: true }).filter((n) => !Object.is(n, -0)),
+      3000,
+    );
     const numbers = [...special, ...random];
     expect(numbers.map(pythonFloatRepr)).toEqual(pythonRepr(numbers));
   });
@@ -39,7 +49,13 @@ describe("byte parity with Python", () => {
     for (const ensureAscii of [false, true]) {
       for (const sortKeys of [false, true]) {
         const expected = pythonDumps(texts, { ensureAscii, sortKeys });
-        const actual = texts.map((t) => encodeArguments(decodeArguments(t, { lossless: true }).arguments, { style: "python", ensureAscii, sortKeys }));
+        const actual = texts.map((t) =>
+          encodeArguments(decodeArguments(t, { lossless: true }).arguments, {
+            style: "python",
+            ensureAscii,
+            sortKeys,
+          }),
+        );
         expect(actual).toEqual(expected);
       }
     }

@@ -1,0 +1,309 @@
+/**
+ * `pnpm bench`: @toolcall/core against its floor, side by side in one process, printed as one markdown table.
+ * Speed targets live here (as ratios), never in tests. See ../README.md for what each row means.
+ */
+import { readFileSync } from "node:fs";
+import os from "node:os";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { coreRepairs, createJsonrepairRepair, decodeArguments, sanitizeHistory } from "@toolcall/core";
+import { jsonrepair } from "jsonrepair";
+import { BUCKETS, bucketCorpus } from "./corpus.mjs";
+import { argumentTexts, cleanHistory } from "./history.mjs";
+import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
+import { formatBytes, formatMBps, formatOps, markdownTable, ratio, spread } from "./table.mjs";
+import {
+  bareJsonrepair,
+  describeBare,
+  describeDecode,
+  expectationFor,
+  judgeBare,
+  judgeDecode,
+  loadPayloads,
+  PAYLOADS_PATH,
+} from "./wild.mjs";
+
+/** Targets (from the issue). Ratios only: absolute speeds depend on the machine. */
+const TARGET_DECODE_SPEED = 0.9; // decodeArguments ops/s ÷ JSON.parse ops/s, valid object text, every bucket
+const TARGET_SANITIZE_TIME = 1.3; // sanitizeHistory time ÷ time to JSON.parse every argument once
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 20));
+const TIME = QUICK
+  ? { decode: 20, sanitize: 40, repairs: 20, warmup: 100 }
+  : { decode: 80, sanitize: 250, repairs: 80, warmup: 400 };
+
+const here = dirname(fileURLToPath(import.meta.url));
+const versionOf = (path) => JSON.parse(readFileSync(resolve(here, path), "utf8")).version;
+const progress = (message) => process.stderr.write(`[bench] ${message}\n`);
+const started = performance.now();
+
+const rows = [];
+const notes = [];
+const LOSSLESS = { lossless: true };
+
+// 1. decodeArguments vs JSON.parse, per size bucket.
+for (const [b, bucket] of BUCKETS.entries()) {
+  const texts = bucketCorpus(bucket, 0x7001 + b);
+  const n = texts.length;
+  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  let objects = 0;
+  for (const text of texts) {
+    const decoded = decodeArguments(text);
+    if (decoded.status === "object" && isDeepStrictEqual(decoded.arguments, JSON.parse(text))) objects++;
+  }
+  const reps = calibrateReps(() => {
+    for (let k = 0; k < n; k++) sink.value = JSON.parse(texts[k]);
+  });
+  progress(`decode ${bucket.label}: ${n} texts, ${bytes} B, ${reps} passes per call`);
+  const tasks = [
+    {
+      name: "JSON.parse",
+      fn: () => {
+        for (let r = 0; r < reps; r++) for (let k = 0; k < n; k++) sink.value = JSON.parse(texts[k]);
+      },
+    },
+    {
+      name: "decodeArguments",
+      fn: () => {
+        for (let r = 0; r < reps; r++) for (let k = 0; k < n; k++) sink.value = decodeArguments(texts[k]);
+      },
+    },
+    {
+      name: "decodeArguments lossless",
+      fn: () => {
+        for (let r = 0; r < reps; r++)
+          for (let k = 0; k < n; k++) sink.value = decodeArguments(texts[k], LOSSLESS);
+      },
+    },
+  ];
+  const latencies = interleaved(tasks, { rounds: ROUNDS, timeMs: TIME.decode, warmupMs: TIME.warmup });
+  const per = { opsPerCall: n * reps, bytesPerCall: bytes * reps };
+  const floor = summarise(latencies, 0, per);
+  const decode = summarise(latencies, 1, per);
+  const lossless = summarise(latencies, 2, per);
+  const input = `${n} texts, avg ${formatBytes(bytes / n)}`;
+  const section = `1 decode ${bucket.label}`;
+  rows.push(
+    [
+      section,
+      "JSON.parse (floor)",
+      input,
+      formatOps(floor.opsPerSecond),
+      formatMBps(floor.bytesPerSecond),
+      "1.00×",
+      "",
+      "floor",
+      "",
+    ],
+    [
+      section,
+      "decodeArguments(text)",
+      input,
+      formatOps(decode.opsPerSecond),
+      formatMBps(decode.bytesPerSecond),
+      `${ratio(decode.ratio)} speed`,
+      spread(decode.ratioLow, decode.ratioHigh),
+      `≥ ${TARGET_DECODE_SPEED.toFixed(2)}× speed`,
+      `${decode.ratio >= TARGET_DECODE_SPEED ? "ok" : "MISS"} (status object ${objects}/${n})`,
+    ],
+    [
+      section,
+      "decodeArguments(text, { lossless: true })",
+      input,
+      formatOps(lossless.opsPerSecond),
+      formatMBps(lossless.bytesPerSecond),
+      `${ratio(lossless.ratio)} speed`,
+      spread(lossless.ratioLow, lossless.ratioHigh),
+      "none (info)",
+      "",
+    ],
+  );
+}
+
+// 2. sanitizeHistory on a clean 10 000-message history vs JSON.parse of every argument once.
+{
+  const history = cleanHistory(10_000, 0x5a17);
+  const args = argumentTexts(history);
+  const argBytes = args.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  const before = JSON.stringify(history);
+  const check = sanitizeHistory(history);
+  const sameArray = check.messages === history;
+  const changes = check.changes.length;
+  progress(`sanitize: ${history.length} messages, ${args.length} calls, ${argBytes} B of arguments`);
+  const tasks = [
+    {
+      name: "JSON.parse every argument once",
+      fn: () => {
+        for (let i = 0; i < history.length; i++) {
+          const calls = history[i].tool_calls;
+          if (calls === undefined) continue;
+          for (let j = 0; j < calls.length; j++) sink.value = JSON.parse(calls[j].function.arguments);
+        }
+      },
+    },
+    {
+      name: "sanitizeHistory",
+      fn: () => {
+        sink.value = sanitizeHistory(history);
+      },
+    },
+  ];
+  const latencies = interleaved(tasks, {
+    rounds: ROUNDS,
+    timeMs: TIME.sanitize,
+    warmupMs: TIME.warmup,
+    minIterations: 3,
+  });
+  const unchanged = JSON.stringify(history) === before;
+  const per = { opsPerCall: 1, bytesPerCall: argBytes, direction: "time" };
+  const floor = summarise(latencies, 0, per);
+  const sanitize = summarise(latencies, 1, per);
+  const input = `${history.length.toLocaleString("en-US")} msgs, ${args.length.toLocaleString("en-US")} calls, ${formatBytes(argBytes)} args`;
+  const verdict = sanitize.ratio <= TARGET_SANITIZE_TIME ? "ok" : "MISS";
+  rows.push(
+    [
+      "2 sanitize",
+      "JSON.parse every argument once (floor)",
+      input,
+      formatOps(floor.opsPerSecond),
+      formatMBps(floor.bytesPerSecond),
+      "1.00×",
+      "",
+      "floor",
+      "",
+    ],
+    [
+      "2 sanitize",
+      "sanitizeHistory(history)",
+      input,
+      formatOps(sanitize.opsPerSecond),
+      formatMBps(sanitize.bytesPerSecond),
+      `${ratio(sanitize.ratio)} time`,
+      spread(sanitize.ratioLow, sanitize.ratioHigh),
+      `≤ ${TARGET_SANITIZE_TIME.toFixed(2)}× time`,
+      `${verdict} (same array: ${sameArray ? "yes" : "NO"}, changes: ${changes}, input unchanged: ${unchanged ? "yes" : "NO"})`,
+    ],
+  );
+}
+
+// 3. Repairs on the wild payloads.
+const payloads = loadPayloads();
+if (payloads === undefined) {
+  rows.push(["3 repairs", `skipped: ${PAYLOADS_PATH} not found`, "", "", "", "", "", "", ""]);
+} else {
+  const CORE = { repairs: coreRepairs };
+  const JSONREPAIR = { repairs: [createJsonrepairRepair(jsonrepair)] };
+  const raws = payloads.map((p) => p.raw);
+  const n = raws.length;
+  const bytes = raws.reduce((sum, raw) => sum + Buffer.byteLength(raw), 0);
+  const tools = [
+    { label: "decodeArguments + coreRepairs", key: "core" },
+    { label: "decodeArguments + jsonrepair repair", key: "jr" },
+    { label: "bare jsonrepair(raw) + JSON.parse", key: "bare" },
+  ];
+  const right = { core: 0, jr: 0, bare: 0 };
+  const wrong = { core: [], jr: [], bare: [] };
+  let unjudged = 0;
+  for (const payload of payloads) {
+    const expected = expectationFor(payload);
+    if (expected === undefined) {
+      unjudged++;
+      notes.push(
+        `no expectation written for payload ${payload.source} (${payload.category}); counted as not right`,
+      );
+      continue;
+    }
+    const name = `${payload.category} (${payload.source}; expected ${expected.expect.noCall ? `no call, status ${expected.expect.statuses.join("/")}` : JSON.stringify(expected.expect.object)})`;
+    const core = decodeArguments(payload.raw, CORE);
+    const jr = decodeArguments(payload.raw, JSONREPAIR);
+    const bare = bareJsonrepair(jsonrepair, payload.raw);
+    if (judgeDecode(payload, core, expected.expect)) right.core++;
+    else wrong.core.push(`${name}: ${describeDecode(core)}`);
+    if (judgeDecode(payload, jr, expected.expect)) right.jr++;
+    else wrong.jr.push(`${name}: ${describeDecode(jr)}`);
+    if (judgeBare(bare, expected.expect)) right.bare++;
+    else wrong.bare.push(`${name}: ${describeBare(bare)}`);
+  }
+  const reps = calibrateReps(() => {
+    for (let k = 0; k < n; k++) sink.value = decodeArguments(raws[k], CORE);
+  });
+  progress(`repairs: ${n} payloads, ${reps} passes per call`);
+  const tasks = [
+    {
+      name: "core",
+      fn: () => {
+        for (let r = 0; r < reps; r++)
+          for (let k = 0; k < n; k++) sink.value = decodeArguments(raws[k], CORE);
+      },
+    },
+    {
+      name: "jr",
+      fn: () => {
+        for (let r = 0; r < reps; r++)
+          for (let k = 0; k < n; k++) sink.value = decodeArguments(raws[k], JSONREPAIR);
+      },
+    },
+    {
+      name: "bare",
+      fn: () => {
+        for (let r = 0; r < reps; r++) {
+          for (let k = 0; k < n; k++) {
+            try {
+              sink.value = JSON.parse(jsonrepair(raws[k]));
+            } catch (error) {
+              sink.value = error;
+            }
+          }
+        }
+      },
+    },
+  ];
+  const latencies = interleaved(tasks, { rounds: ROUNDS, timeMs: TIME.repairs, warmupMs: TIME.warmup });
+  const per = { opsPerCall: n * reps, bytesPerCall: bytes * reps };
+  const input = `${n} wild payloads, ${formatBytes(bytes)}`;
+  tools.forEach((tool, i) => {
+    const s = summarise(latencies, i, per);
+    rows.push([
+      "3 repairs",
+      i === 0 ? `${tool.label} (floor)` : tool.label,
+      input,
+      formatOps(s.opsPerSecond),
+      formatMBps(s.bytesPerSecond),
+      i === 0 ? "1.00×" : `${ratio(s.ratio)} speed`,
+      i === 0 ? "" : spread(s.ratioLow, s.ratioHigh),
+      "none (info)",
+      `right ${right[tool.key]}/${n}${unjudged > 0 ? ` (${unjudged} unjudged)` : ""}`,
+    ]);
+    for (const miss of wrong[tool.key]) notes.push(`${tool.label} got wrong: ${miss}`);
+  });
+}
+
+// 4. Output: the machine, then one table, then what was wrong.
+const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+console.log("# @toolcall/bench\n");
+console.log(
+  `Node ${process.version} · ${cpu} (${os.cpus().length} logical cores) · ${new Date().toISOString()} · ` +
+    `@toolcall/core ${versionOf("../../packages/core/package.json")} · tinybench ${versionOf("../node_modules/tinybench/package.json")} · ` +
+    `jsonrepair ${versionOf("../node_modules/jsonrepair/package.json")} · ${ROUNDS} rounds, order rotated each round${QUICK ? " · QUICK" : ""}\n`,
+);
+console.log(
+  markdownTable(
+    [
+      "section",
+      "row",
+      "input",
+      "ops/s",
+      "MB/s",
+      "ratio vs floor (median)",
+      "per-round IQR",
+      "target",
+      "result",
+    ],
+    rows,
+  ),
+);
+console.log("");
+for (const note of notes) console.log(`- ${note}`);
+console.log(`\nTotal ${((performance.now() - started) / 1000).toFixed(1)} s.`);
