@@ -22,17 +22,20 @@ export function validateHistory(messages: readonly unknown[], options: ValidateO
   const issues: Issue[] = [];
   if (!Array.isArray(messages)) return issues;
   const seenIds = new Set<string>();
-  let pending = new Map<string, Array<string | number>>();
-  let answered = new Set<string>();
+  // Per turn: the paths of the calls with each id (an id used twice in one turn is paired in order, as
+  // sanitizeHistory pairs it after renaming the second call), and how many results each id has had.
+  let pending = new Map<string, Array<Array<string | number>>>();
+  let answered = new Map<string, number>();
   const closeTurn = () => {
-    for (const [id, path] of pending) {
-      if (!answered.has(id))
+    for (const [id, paths] of pending) {
+      for (const path of paths.slice(answered.get(id) ?? 0)) {
         issues.push(
           issue("tool_result_missing", path, `no tool result answers the call ${JSON.stringify(id)}`),
         );
+      }
     }
     pending = new Map();
-    answered = new Set();
+    answered = new Map();
   };
   messages.forEach((message, index) => {
     if (!isPlainObject(message)) return;
@@ -48,14 +51,16 @@ export function validateHistory(messages: readonly unknown[], options: ValidateO
         if (seenIds.has(id))
           issues.push(issue("id_duplicate", [...path, "id"], `the id ${JSON.stringify(id)} is used twice`));
         seenIds.add(id);
-        if (!pending.has(id)) pending.set(id, path);
+        pending.set(id, [...(pending.get(id) ?? []), path]);
       });
       return;
     }
     if (chat.role === "tool") {
       const id = chat.tool_call_id;
-      if (typeof id === "string" && pending.has(id) && !answered.has(id)) {
-        answered.add(id);
+      const calls = typeof id === "string" ? (pending.get(id)?.length ?? 0) : 0;
+      const results = typeof id === "string" ? (answered.get(id) ?? 0) : 0;
+      if (typeof id === "string" && results < calls) {
+        answered.set(id, results + 1);
       } else {
         issues.push(
           issue(
