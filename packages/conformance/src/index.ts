@@ -1,4 +1,5 @@
 export { checkVectors, type VectorProblem, vectorsSchema } from "./check-vectors.js";
+export { type GrowthOptions, growthExponent } from "./growth-exponent.js";
 export {
   type ConformanceDecodeResult,
   type ConformanceImplementation,

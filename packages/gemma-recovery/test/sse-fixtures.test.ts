@@ -1,0 +1,116 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ToolCallAccumulator, type ToolCallDelta } from "@toolcall/core";
+import { createParser } from "eventsource-parser";
+import { describe, expect, it } from "vitest";
+import { GemmaToolCallStream, gemmaQuoteMarkers } from "../src/index.js";
+
+interface Chunk {
+  choices: Array<{ delta: { content?: string; tool_calls?: ToolCallDelta[] }; finish_reason: string | null }>;
+}
+
+const fixture = (name: string) =>
+  new Uint8Array(readFileSync(join(import.meta.dirname, "__fixtures__", name)));
+
+/** Parses an SSE byte stream delivered in the given pieces, as a client reads a socket. */
+function readChunks(pieces: Uint8Array[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  const decoder = new TextDecoder();
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data !== "[DONE]") chunks.push(JSON.parse(event.data) as Chunk);
+    },
+  });
+  for (const piece of pieces) parser.feed(decoder.decode(piece, { stream: true }));
+  parser.feed(decoder.decode());
+  return chunks;
+}
+
+function splitAt(bytes: Uint8Array, at: number): Uint8Array[] {
+  return [bytes.subarray(0, at), bytes.subarray(at)];
+}
+
+function toolCalls(chunks: Chunk[]) {
+  const accumulator = new ToolCallAccumulator();
+  let finishReason: string | null = null;
+  for (const chunk of chunks) {
+    const choice = chunk.choices[0];
+    if (choice?.delta.tool_calls) accumulator.push(choice.delta.tool_calls);
+    if (choice?.finish_reason) finishReason = choice.finish_reason;
+  }
+  return accumulator.finish({ finishReason, repairs: [gemmaQuoteMarkers] }).map((call) => ({
+    id: call.id,
+    name: call.name,
+    status: call.decoded.status,
+    arguments: call.decoded.arguments,
+  }));
+}
+
+function contentEvents(chunks: Chunk[]) {
+  let n = 0;
+  const stream = new GemmaToolCallStream({ createId: () => `call_${++n}` });
+  const events = chunks.flatMap((chunk) => stream.push(chunk.choices[0]?.delta.content ?? ""));
+  return [...events, ...stream.end()];
+}
+
+describe("vLLM-shaped streams of Gemma 4", () => {
+  it("recovers leaked markers in streamed arguments, however the bytes are split", () => {
+    const bytes = fixture("vllm-gemma4-marker-leak.sse");
+    const expected = [
+      {
+        id: "chatcmpl-tool-a1",
+        name: "search_boe",
+        status: "object",
+        arguments: { query: "BOE resolución julio 2023", limit: 5 },
+      },
+      {
+        id: "chatcmpl-tool-b2",
+        name: "get_document",
+        status: "repaired",
+        arguments: { date: "2023-09-18", title: "Resolución de 28 de julio de 2023" },
+      },
+    ];
+    for (let at = 0; at <= bytes.length; at++)
+      expect(toolCalls(readChunks(splitAt(bytes, at))), `split at byte ${at}`).toEqual(expected);
+  });
+
+  it("marks a length stop truncated and never repairs it", () => {
+    const [call] = toolCalls(readChunks([fixture("vllm-gemma4-length-stop.sse")]));
+    expect(call?.status).toBe("truncated");
+    expect(call?.arguments).toEqual({
+      _raw_arguments: '{"date": "<|\\"|"2023-09-18<|\\", "title": "<|Resolución de 28',
+    });
+  });
+
+  it("finds the native call left in content, however the bytes are split", () => {
+    const bytes = fixture("vllm-gemma4-native-call-in-content.sse");
+    const expected = [
+      {
+        type: "content",
+        text: "<|channel>thought\nThe user wants the file patched.<channel|>I will patch it now.",
+      },
+      {
+        type: "tool_call",
+        toolCall: {
+          id: "call_1",
+          type: "function",
+          function: {
+            name: "patch",
+            arguments: '{"content":"print(\'hi\')","mode":"overwrite","path":"/tmp/a.py"}',
+          },
+        },
+        raw: '<|tool_call>call:patch{content:<|"|>print(\'hi\')<|"|>,mode:<|"|>overwrite<|"|>,path:<|"|>/tmp/a.py<|"|>}<tool_call|>',
+      },
+    ];
+    for (let at = 0; at <= bytes.length; at++) {
+      const events = contentEvents(readChunks(splitAt(bytes, at)));
+      const merged = events.reduce<typeof events>((out, e) => {
+        const last = out[out.length - 1];
+        if (e.type === "content" && last?.type === "content") last.text += e.text;
+        else out.push(e.type === "content" ? { ...e } : e);
+        return out;
+      }, []);
+      expect(merged, `split at byte ${at}`).toEqual(expected);
+    }
+  });
+});
