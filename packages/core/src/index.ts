@@ -17,6 +17,12 @@ export {
 } from "./encode-arguments.js";
 export { ISSUE_SEVERITY, type Issue, type IssueCode, type IssueSeverity } from "./issues.js";
 export { JsonNumber } from "./json-number.js";
+export {
+  type ArgumentsPolicy,
+  type NormalizeArgumentsOptions,
+  type NormalizedArguments,
+  normalizeArguments,
+} from "./normalize-arguments.js";
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
 export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
 export { pythonFloatRepr } from "./python-float.js";

@@ -1,6 +1,6 @@
-import { decodeArguments } from "./decode-arguments.js";
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
+import { normalizeArguments } from "./normalize-arguments.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ChatMessage, type DecodeStatus, isDecodedToObject, type ToolCall } from "./types.js";
 import { isFunctionCall } from "./validate-tool-call.js";
@@ -222,18 +222,14 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
         return;
       }
       const args = fn.arguments;
-      const decoded = decodeArguments(args, { repairs });
-      if (decoded.status === "object" && typeof args === "string") {
+      const normalized = normalizeArguments(args, { repairs, policy: "keep" });
+      const decoded = normalized.decoded;
+      if (!normalized.changed && isDecodedToObject(decoded.status)) {
         kept.push({ call, id: callId });
         return;
       }
       if (isDecodedToObject(decoded.status)) {
-        // Re-decode losslessly before writing, so big integers keep every digit.
-        const exact =
-          typeof args === "string"
-            ? decodeArguments(args, { repairs, lossless: true }).arguments
-            : decoded.arguments;
-        const text = encodeArguments(exact);
+        const text = normalized.text;
         changes.push({
           rule: "arguments_canonicalized",
           messageIndex: turnIndex,

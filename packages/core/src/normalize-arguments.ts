@@ -1,0 +1,70 @@
+import { type DecodeResult, decodeArguments } from "./decode-arguments.js";
+import { encodeArguments } from "./encode-arguments.js";
+import type { RepairRule } from "./repairs/repair-rule.js";
+import { type FinishReason, isDecodedToObject } from "./types.js";
+
+/** What wire text a call gets when its arguments do not decode to an object. */
+export type ArgumentsPolicy = "preserve" | "empty" | "keep";
+
+export interface NormalizeArgumentsOptions {
+  /** Repairs (R6) tried on text that fails strict JSON. */
+  repairs?: readonly RepairRule[];
+  /** Why generation stopped; with `"length"`, broken text is `truncated` and never repaired. */
+  finishReason?: FinishReason | null;
+  /**
+   * For arguments that are not an object: `preserve` (default; the JSON text of `{"_raw_arguments": raw}`, which
+   * strict providers accept), `empty` (`"{}"`), or `keep` (the original value, as it was).
+   */
+  policy?: ArgumentsPolicy;
+}
+
+export interface NormalizedArguments {
+  /** The wire text the call gets (the original value itself with policy `keep` when it is not an object). */
+  text: unknown;
+  /** The decode behind the decision (R1). */
+  decoded: DecodeResult;
+  /** Whether `text` differs from the original value. */
+  changed: boolean;
+}
+
+/**
+ * The wire text a stored or returned call gets (R2 and R4 on one call). Valid object text keeps its bytes (prefix
+ * caches and token-exact replays depend on them); a mapping, and text that decodes to an object (`""`, `"null"`,
+ * double-encoded, repaired), become canonical compact JSON, with numbers kept exactly; anything else follows the
+ * policy. `sanitizeHistory` decides each call this way, and adapters use it for responses and streams.
+ *
+ * @example
+ * normalizeArguments('{"city": "Paris"}'); // { text: '{"city": "Paris"}', changed: false, … }
+ * normalizeArguments("null"); // { text: "{}", changed: true, decoded: { status: "null_literal", … } }
+ * normalizeArguments("{oops"); // { text: '{"_raw_arguments":"{oops"}', changed: true, … }
+ */
+export function normalizeArguments(
+  value: unknown,
+  options: NormalizeArgumentsOptions = {},
+): NormalizedArguments {
+  const repairs = options.repairs ?? [];
+  const decoded = decodeArguments(value, { repairs, finishReason: options.finishReason });
+  if (decoded.status === "object" && typeof value === "string")
+    return { text: value, decoded, changed: false };
+  if (isDecodedToObject(decoded.status)) {
+    // Re-decode losslessly before writing, so big integers keep every digit and 1.0 stays a float.
+    const exact =
+      typeof value === "string"
+        ? decodeArguments(value, { repairs, finishReason: options.finishReason, lossless: true }).arguments
+        : decoded.arguments;
+    return { text: encodeArguments(exact), decoded, changed: true };
+  }
+  const policy = options.policy ?? "preserve";
+  switch (policy) {
+    case "preserve":
+      return { text: encodeArguments(decoded.arguments), decoded, changed: true };
+    case "empty":
+      return { text: "{}", decoded, changed: true };
+    case "keep":
+      return { text: value, decoded, changed: false };
+    default: {
+      const never: never = policy;
+      throw new TypeError(`normalizeArguments: unknown policy ${JSON.stringify(never)}`);
+    }
+  }
+}
