@@ -64,7 +64,7 @@ async function main(argv: string[]): Promise<number> {
     }
     const rules = values.rules?.split(",").map((r) => r.trim().toUpperCase());
     const cases = loadVectors({ root, ...(rules ? { rules } : {}) });
-    const summary = runConformance({ implementation, cases, skip: values.skip ?? [] });
+    const summary = await runConformance({ implementation, cases, skip: values.skip ?? [] });
     if (values.json) {
       process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
     } else {

@@ -13,6 +13,9 @@ export interface ConformanceDecodeResult {
   raw?: unknown;
 }
 
+/** A value, or a promise of it: an implementation may answer asynchronously. */
+export type MaybePromise<T> = T | Promise<T>;
+
 /** Options as the vectors give them, with `repairs` already mapped through {@link ConformanceImplementation.resolveRepairs}. */
 export type ConformanceOptions = Record<string, unknown>;
 
@@ -32,27 +35,29 @@ export type ConformanceOptions = Record<string, unknown>;
 export interface ConformanceImplementation {
   /** A name for reports. */
   name?: string;
-  decode?(input: unknown, options: ConformanceOptions): ConformanceDecodeResult;
-  encode?(input: unknown, options: ConformanceOptions): string;
-  validate?(call: unknown, options: ConformanceOptions): readonly ConformanceIssue[];
-  validateHistory?(messages: unknown, options: ConformanceOptions): readonly ConformanceIssue[];
+  decode?(input: unknown, options: ConformanceOptions): MaybePromise<ConformanceDecodeResult>;
+  encode?(input: unknown, options: ConformanceOptions): MaybePromise<string>;
+  validate?(call: unknown, options: ConformanceOptions): MaybePromise<readonly ConformanceIssue[]>;
+  validateHistory?(messages: unknown, options: ConformanceOptions): MaybePromise<readonly ConformanceIssue[]>;
   sanitize?(
     messages: unknown,
     options: ConformanceOptions,
-  ): { messages: unknown; changes: readonly { rule: string }[] };
+  ): MaybePromise<{ messages: unknown; changes: readonly { rule: string }[] }>;
   prepareForTemplate?(messages: unknown, options: ConformanceOptions): unknown;
   /** Feeds `deltas` in order and finishes with `finishReason`. */
   accumulate?(
     input: { deltas: unknown[]; finishReason?: string | null },
     options: ConformanceOptions,
-  ): readonly {
-    index?: number;
-    id?: unknown;
-    name?: unknown;
-    arguments?: unknown;
-    status?: string;
-    decoded?: unknown;
-  }[];
+  ): MaybePromise<
+    readonly {
+      index?: number;
+      id?: unknown;
+      name?: unknown;
+      arguments?: unknown;
+      status?: string;
+      decoded?: unknown;
+    }[]
+  >;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }

@@ -6,6 +6,7 @@ export {
   type ConformanceIssue,
   type ConformanceOperation,
   type ConformanceOptions,
+  type MaybePromise,
   OPERATIONS,
 } from "./implementation.js";
 export { jsonEqual } from "./json-equal.js";

@@ -152,16 +152,17 @@ function resolveOptions(
 }
 
 /**
- * Runs one case against an implementation. Never throws: an implementation that throws fails the case (the rules
- * say bad input gets a status, not an exception).
+ * Runs one case against an implementation, which may answer synchronously or with a promise (an adapter whose
+ * operation is a stream). Never rejects: an implementation that throws fails the case (the rules say bad input gets
+ * a status, not an exception).
  *
  * @example
- * for (const testCase of loadVectors()) console.log(testCase.id, runTest(implementation, testCase).status);
+ * for (const testCase of loadVectors()) console.log(testCase.id, (await runTest(implementation, testCase)).status);
  */
-export function runTest(
+export async function runTest(
   implementation: ConformanceImplementation,
   testCase: ConformanceCase,
-): ConformanceOutcome {
+): Promise<ConformanceOutcome> {
   const fn = implementation[testCase.operation] as
     | ((input: unknown, options: ConformanceOptions) => unknown)
     | undefined;
@@ -176,7 +177,7 @@ export function runTest(
   const before = snapshot(testCase.input);
   let actual: unknown;
   try {
-    actual = fn.call(implementation, testCase.input, resolved.options);
+    actual = await fn.call(implementation, testCase.input, resolved.options);
   } catch (error) {
     return { status: "fail", messages: [`threw: ${error instanceof Error ? error.message : String(error)}`] };
   }
@@ -189,7 +190,7 @@ export function runTest(
   if (decodeNeedsEncode) {
     const encodeOptions = (testCase.expected.encodeOptions ?? {}) as ConformanceOptions;
     try {
-      const text = implementation.encode?.((actual as { arguments: unknown }).arguments, encodeOptions);
+      const text = await implementation.encode?.((actual as { arguments: unknown }).arguments, encodeOptions);
       if (text !== testCase.expected.encoded)
         failures.push(`encoded: expected ${show(testCase.expected.encoded)}, got ${show(text)}`);
     } catch (error) {
@@ -227,14 +228,14 @@ export interface ConformanceSummary {
  * Runs every case (minus the skip list) and totals the outcomes: the framework-neutral runner.
  *
  * @example
- * const summary = runConformance({ implementation, cases: loadVectors() });
+ * const summary = await runConformance({ implementation, cases: loadVectors() });
  * console.log(`${summary.passed} passed, ${summary.failed} failed`);
  */
-export function runConformance(args: {
+export async function runConformance(args: {
   implementation: ConformanceImplementation;
   cases: readonly ConformanceCase[];
   skip?: Iterable<string>;
-}): ConformanceSummary {
+}): Promise<ConformanceSummary> {
   const skip = new Set(args.skip ?? []);
   const summary: ConformanceSummary = { passed: 0, failed: 0, skipped: 0, failures: [] };
   for (const testCase of args.cases) {
@@ -242,7 +243,7 @@ export function runConformance(args: {
       summary.skipped++;
       continue;
     }
-    const outcome = runTest(args.implementation, testCase);
+    const outcome = await runTest(args.implementation, testCase);
     if (outcome.status === "pass") summary.passed++;
     else if (outcome.status === "skip") summary.skipped++;
     else {

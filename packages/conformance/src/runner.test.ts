@@ -12,7 +12,7 @@ import { decodeTags } from "./tags.js";
 const cases = loadVectors();
 
 describe("decodeTags", () => {
-  it("decodes each tag and leaves plain values alone", () => {
+  it("decodes each tag and leaves plain values alone", async () => {
     expect(decodeTags({ $undefined: true })).toBeUndefined();
     expect(decodeTags({ $bigint: "123456789012345678901" })).toBe(123456789012345678901n);
     expect(Number.isNaN(decodeTags({ $number: "NaN" }))).toBe(true);
@@ -22,19 +22,19 @@ describe("decodeTags", () => {
     expect(decodeTags({ a: 1, $b: 2 })).toEqual({ a: 1, $b: 2 });
   });
 
-  it("keeps __proto__ keys as data", () => {
+  it("keeps __proto__ keys as data", async () => {
     const decoded = decodeTags(JSON.parse('{"__proto__": {"x": 1}}')) as Record<string, unknown>;
     expect(Object.hasOwn(decoded, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
   });
 
-  it("rejects an unknown tag", () => {
+  it("rejects an unknown tag", async () => {
     expect(() => decodeTags({ $oops: 1 })).toThrow(/unknown tag/);
   });
 });
 
 describe("jsonEqual", () => {
-  it("compares as JSON does", () => {
+  it("compares as JSON does", async () => {
     expect(jsonEqual({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 })).toBe(true);
     expect(jsonEqual(true, 1)).toBe(false);
     expect(jsonEqual(0, -0)).toBe(true);
@@ -46,7 +46,7 @@ describe("jsonEqual", () => {
 });
 
 describe("checkResult catches every kind of mismatch", () => {
-  it("decode", () => {
+  it("decode", async () => {
     const expected = { status: "object", arguments: { a: 1 }, repairs: [], identity: true };
     const input = { a: 1 };
     expect(
@@ -81,7 +81,7 @@ describe("checkResult catches every kind of mismatch", () => {
     ).toHaveLength(1);
   });
 
-  it("validate and sanitize", () => {
+  it("validate and sanitize", async () => {
     const issues = [{ code: "arguments_empty", severity: "error", path: ["function", "arguments"] }];
     expect(
       checkResult({ operation: "validate", expected: { codes: ["arguments_empty"] }, actual: issues }),
@@ -127,30 +127,32 @@ describe("runTest", () => {
     (c) => c.operation === "decode" && c.expected.status === "empty",
   ) as ConformanceCase;
 
-  it("fails a wrong implementation, and one that throws, without throwing itself", () => {
+  it("fails a wrong implementation, and one that throws, without throwing itself", async () => {
     const wrong: ConformanceImplementation = {
       decode: () => ({ arguments: {}, status: "object", repairs: [] }),
     };
-    expect(runTest(wrong, decodeCase).status).toBe("fail");
+    expect((await runTest(wrong, decodeCase)).status).toBe("fail");
     const throwing: ConformanceImplementation = {
       decode: () => {
         throw new Error("boom");
       },
     };
-    expect(runTest(throwing, decodeCase)).toEqual({ status: "fail", messages: ["threw: boom"] });
+    expect(await runTest(throwing, decodeCase)).toEqual({ status: "fail", messages: ["threw: boom"] });
   });
 
-  it("skips, never passes, what an implementation does not provide", () => {
-    const summary = runConformance({ implementation: {}, cases });
+  it("skips, never passes, what an implementation does not provide", async () => {
+    const summary = await runConformance({ implementation: {}, cases });
     expect(summary.passed).toBe(0);
     expect(summary.skipped).toBe(cases.length);
     const repairCase = cases.find(
       (c) => Array.isArray(c.options.repairs) && (c.options.repairs as unknown[]).length > 0,
     ) as ConformanceCase;
-    expect(runTest({ decode: () => ({ arguments: {}, status: "object" }) }, repairCase).status).toBe("skip");
+    expect((await runTest({ decode: () => ({ arguments: {}, status: "object" }) }, repairCase)).status).toBe(
+      "skip",
+    );
   });
 
-  it("fails an implementation that mutates its input", () => {
+  it("fails an implementation that mutates its input", async () => {
     const sanitizeCase = cases.find((c) => c.operation === "sanitize") as ConformanceCase;
     const mutating: ConformanceImplementation = {
       sanitize: (messages) => {
@@ -159,22 +161,22 @@ describe("runTest", () => {
       },
     };
     expect(
-      runTest(mutating, { ...sanitizeCase, input: structuredClone(sanitizeCase.input) }).messages,
+      (await runTest(mutating, { ...sanitizeCase, input: structuredClone(sanitizeCase.input) })).messages,
     ).toContain("the input was mutated");
   });
 });
 
 describe("the shipped vectors", () => {
-  it("pass their own checks", () => {
+  it("pass their own checks", async () => {
     expect(checkVectors()).toEqual([]);
   });
 
-  it("cover every rule the suite owns", () => {
+  it("cover every rule the suite owns", async () => {
     const rules = new Set(cases.map((c) => c.rule));
     for (const rule of ["R1", "R2", "R3", "R4", "R5", "R6", "R7", "R9"]) expect(rules).toContain(rule);
   });
 
-  it("cover every decode status and every issue code", () => {
+  it("cover every decode status and every issue code", async () => {
     const statuses = new Set(cases.filter((c) => c.operation === "decode").map((c) => c.expected.status));
     for (const status of [
       "object",
@@ -211,7 +213,7 @@ describe("the shipped vectors", () => {
     }
   });
 
-  it("cover every core repair and every sanitize policy", () => {
+  it("cover every core repair and every sanitize policy", async () => {
     const repairs = new Set(
       cases.flatMap((c) => (Array.isArray(c.expected.repairs) ? c.expected.repairs : [])),
     );
@@ -231,7 +233,7 @@ describe("the shipped vectors", () => {
     expect([...policies].sort()).toEqual(["drop", "empty", "preserve"]);
   });
 
-  it("hold every payload captured in the wild", () => {
+  it("hold every payload captured in the wild", async () => {
     const wild = JSON.parse(
       readFileSync(join(import.meta.dirname, "../../../../shared/wild/payloads.json"), "utf8"),
     ) as Array<{ raw: string; source: string }>;
@@ -241,7 +243,7 @@ describe("the shipped vectors", () => {
 });
 
 describe("checkVectors", () => {
-  it("reports what the schema and the suite's own rules forbid", () => {
+  it("reports what the schema and the suite's own rules forbid", async () => {
     const root = mkdtempSync(join(tmpdir(), "vectors-"));
     mkdirSync(join(root, "r1"));
     const group = (description: string, rule: string, testDescription: string) => ({

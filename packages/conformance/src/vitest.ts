@@ -36,12 +36,12 @@ export function describeConformance(options: DescribeConformanceOptions): Confor
     for (const [group, groupCases] of byGroup) {
       describe(group, () => {
         for (const testCase of groupCases) {
-          it(testCase.description, (context) => {
+          it(testCase.description, async (context) => {
             if (skip.has(testCase.id)) {
               context.skip("in the skip list");
               return;
             }
-            const outcome = runTest(options.implementation, testCase);
+            const outcome = await runTest(options.implementation, testCase);
             if (outcome.status === "skip") {
               context.skip(outcome.messages.join("; "));
               return;

@@ -16,6 +16,8 @@ export interface NormalizeArgumentsOptions {
    * strict providers accept), `empty` (`"{}"`), or `keep` (the original value, as it was).
    */
   policy?: ArgumentsPolicy;
+  /** Nesting limit for JSON text (default 1000); deeper text is `invalid`. */
+  maxDepth?: number;
 }
 
 export interface NormalizedArguments {
@@ -43,14 +45,15 @@ export function normalizeArguments(
   options: NormalizeArgumentsOptions = {},
 ): NormalizedArguments {
   const repairs = options.repairs ?? [];
-  const decoded = decodeArguments(value, { repairs, finishReason: options.finishReason });
+  const decodeOptions = { repairs, finishReason: options.finishReason, maxDepth: options.maxDepth };
+  const decoded = decodeArguments(value, decodeOptions);
   if (decoded.status === "object" && typeof value === "string")
     return { text: value, decoded, changed: false };
   if (isDecodedToObject(decoded.status)) {
     // Re-decode losslessly before writing, so big integers keep every digit and 1.0 stays a float.
     const exact =
       typeof value === "string"
-        ? decodeArguments(value, { repairs, finishReason: options.finishReason, lossless: true }).arguments
+        ? decodeArguments(value, { ...decodeOptions, lossless: true }).arguments
         : decoded.arguments;
     return { text: encodeArguments(exact), decoded, changed: true };
   }

@@ -1,0 +1,61 @@
+import type {
+  ArgumentsPolicy,
+  DecodeStatus,
+  Issue,
+  RepairRule,
+  SanitizeChange,
+  SanitizeOptions,
+} from "@toolcall/core";
+
+/** Where a change was made. */
+export type RepairSource = "request" | "response" | "stream";
+
+/** Which OpenAI API the change belongs to. */
+export type OpenAIApi = "chat.completions" | "responses";
+
+/** One tool call's arguments as a response or stream returned them, and what they became. */
+export interface ArgumentsReport {
+  kind: "arguments";
+  api: OpenAIApi;
+  source: Exclude<RepairSource, "request">;
+  /** Chat Completions: the choice; Responses: the output item's index. */
+  index: number;
+  toolCallId: string | undefined;
+  name: string | undefined;
+  /** What decoding found (R1); `repaired` lists its repairs. */
+  status: DecodeStatus;
+  repairs: string[];
+  /** R3 issues of the call as it arrived. */
+  issues: Issue[];
+  /** Whether the arguments text changed. */
+  changed: boolean;
+  before: unknown;
+  after: unknown;
+}
+
+/** One change sanitizing a request's history made (R4). */
+export interface HistoryReport {
+  kind: "history";
+  api: OpenAIApi;
+  source: "request";
+  change: SanitizeChange;
+}
+
+export type RepairReport = ArgumentsReport | HistoryReport;
+
+/** What every entry point of this package takes. */
+export interface OpenAIRepairOptions {
+  /** Repairs (R6) tried on arguments that fail strict JSON; e.g. `[...coreRepairs, gemmaQuoteMarkers]`. Default: none. */
+  repairs?: readonly RepairRule[];
+  /**
+   * Responses and streams: what a call whose arguments are not an object gets. `preserve` (default): the JSON text of
+   * `{"_raw_arguments": raw}`, so what is saved is what a strict provider accepts; `keep`: the text as it came.
+   */
+  policy?: ArgumentsPolicy;
+  /** Nesting limit for arguments text (default 1000); deeper text is `invalid`. */
+  maxDepth?: number;
+  /** Requests: how the history is sanitized (R4 policies). */
+  sanitize?: Omit<SanitizeOptions, "repairs">;
+  /** Called for every change, and for every call whose arguments were not clean object text. */
+  onRepair?: (report: RepairReport) => void;
+}

@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+
+export const fixture = (name: string): Buffer =>
+  readFileSync(join(import.meta.dirname, "__fixtures__", name));
+
+export interface Recorded {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+export interface TestServer {
+  /** The base URL the SDK is pointed at (`http://127.0.0.1:PORT/v1`). */
+  baseURL: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+async function readBody(request: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text === "" ? undefined : JSON.parse(text);
+}
+
+/** A real HTTP server on 127.0.0.1 standing where a remote OpenAI-compatible service would be. */
+export async function startServer(
+  handle: (request: Recorded, response: ServerResponse) => void | Promise<void>,
+): Promise<TestServer> {
+  const requests: Recorded[] = [];
+  const server: Server = createServer(async (request, response) => {
+    const recorded = { method: request.method ?? "", url: request.url ?? "", body: await readBody(request) };
+    requests.push(recorded);
+    await handle(recorded, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseURL: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * Replays a recorded response: JSON as one body, SSE in pieces of `pieceSize` bytes (cutting through multi-byte
+ * characters), as a server's socket writes arrive.
+ */
+export async function replay(response: ServerResponse, name: string, pieceSize = 0): Promise<void> {
+  const body = fixture(name);
+  if (name.endsWith(".json")) {
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(body);
+    return;
+  }
+  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+  const size = pieceSize > 0 ? pieceSize : body.length;
+  for (let at = 0; at < body.length; at += size) {
+    response.write(body.subarray(at, at + size));
+    if (pieceSize > 0) await new Promise((resolve) => setImmediate(resolve));
+  }
+  response.end();
+}
