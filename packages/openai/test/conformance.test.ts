@@ -3,6 +3,7 @@ import {
   decodeArguments,
   encodeArguments,
   prepareForTemplate,
+  type SanitizeOptions,
   validateHistory,
   validateToolCall,
 } from "@toolcall/core";
