@@ -12,6 +12,7 @@ import { jsonrepair } from "jsonrepair";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
+import { measureStream } from "./stream.mjs";
 import { formatBytes, formatMBps, formatOps, markdownTable, ratio, spread } from "./table.mjs";
 import {
   bareJsonrepair,
@@ -27,6 +28,7 @@ import {
 /** Targets (from the issue). Ratios only: absolute speeds depend on the machine. */
 const TARGET_DECODE_SPEED = 0.9; // decodeArguments ops/s ÷ JSON.parse ops/s, valid object text, every bucket
 const TARGET_SANITIZE_TIME = 1.3; // sanitizeHistory time ÷ time to JSON.parse every argument once
+const TARGET_STREAM_OVERHEAD = 0.05; // guarded stream CPU ÷ raw SDK stream CPU, minus one
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 3 : 20));
@@ -280,7 +282,43 @@ if (payloads === undefined) {
   });
 }
 
-// 4. Output: the machine, then one table, then what was wrong.
+// 4. The guarded Chat Completions stream against the raw SDK stream: CPU per pass over a 10 000-chunk SSE body.
+{
+  progress("openai stream: 10 000 chunks, raw SDK stream vs repairChatCompletionStream");
+  const stream = await measureStream({ rounds: QUICK ? 3 : 15, passes: QUICK ? 2 : 5 });
+  const perChunkMicros = ((stream.guarded - stream.raw) * 1000) / stream.chunks;
+  const ok = stream.ratio <= 1 + TARGET_STREAM_OVERHEAD;
+  rows.push(
+    [
+      "4 openai stream",
+      stream.names[0],
+      `${stream.chunks} chunks, ${formatBytes(stream.bytes)}`,
+      formatOps(1000 / stream.raw),
+      "",
+      "1.00×",
+      "",
+      "floor",
+      "",
+    ],
+    [
+      "4 openai stream",
+      stream.names[1],
+      `${stream.chunks} chunks, ${formatBytes(stream.bytes)}`,
+      formatOps(1000 / stream.guarded),
+      "",
+      `${stream.ratio.toFixed(3)}× CPU`,
+      `${stream.low.toFixed(3)}–${stream.high.toFixed(3)}`,
+      `≤ ${(1 + TARGET_STREAM_OVERHEAD).toFixed(2)}× CPU`,
+      `${ok ? "ok" : "MISS"} (${perChunkMicros.toFixed(2)} µs per chunk added)`,
+    ],
+  );
+  if (!ok)
+    notes.push(
+      `openai stream: the guarded stream costs ${stream.ratio.toFixed(3)}× the raw SDK stream's CPU`,
+    );
+}
+
+// 5. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(

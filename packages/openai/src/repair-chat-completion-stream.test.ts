@@ -98,3 +98,28 @@ describe("repairChatCompletionStream", () => {
     expect(out).toEqual(['calls 0:{"a":1}']);
   });
 });
+
+describe("repairChatCompletionStream, stopping early", () => {
+  it("stops the source when the consumer stops", async () => {
+    let stopped = false;
+    const source: AsyncIterable<ChatCompletionChunk> = {
+      [Symbol.asyncIterator]() {
+        let i = 0;
+        return {
+          next: async () => ({ done: false, value: content(`t${i++}`) }),
+          return: async () => {
+            stopped = true;
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
+    const seen: string[] = [];
+    for await (const chunk of repairChatCompletionStream(source)) {
+      seen.push(describeChunk(chunk));
+      if (seen.length === 3) break;
+    }
+    expect(seen).toEqual(["content t0", "content t1", "content t2"]);
+    expect(stopped).toBe(true);
+  });
+});

@@ -34,12 +34,15 @@ function isEmptyDelta(delta: ChatCompletionChunk.Choice.Delta): boolean {
  *   // chunk.choices[0].delta.tool_calls holds whole, repaired calls
  * }
  */
-export async function* repairChatCompletionStream(
+export function repairChatCompletionStream(
   source: AsyncIterable<ChatCompletionChunk>,
   options: OpenAIRepairOptions & { reports?: ArgumentsReport[] } = {},
-): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+): AsyncIterableIterator<ChatCompletionChunk> {
   const states = new Map<number, ChoiceState>();
   let template: ChatCompletionChunk | undefined;
+  let upstream: AsyncIterator<ChatCompletionChunk> | undefined;
+  let ended = false;
+  const queue: ChatCompletionChunk[] = [];
 
   const complete = (
     choiceIndex: number,
@@ -75,46 +78,82 @@ export async function* repairChatCompletionStream(
     } as ChatCompletionChunk;
   };
 
-  for await (const chunk of source) {
+  /** Queues what one chunk gives: completed calls first, then the chunk without its argument deltas. */
+  const take = (chunk: ChatCompletionChunk): void => {
     template ??= chunk;
+    const choices = chunk.choices;
     let forwarded: ChunkChoice[] | undefined;
-    const before: ChatCompletionChunk[] = [];
-    chunk.choices.forEach((choice, position) => {
+    for (let position = 0; position < choices.length; position++) {
+      const choice = choices[position] as ChunkChoice;
       const toolCalls = choice.delta?.tool_calls;
-      const state = states.get(choice.index) ?? { accumulator: new ToolCallAccumulator(), open: [] };
-      if (Array.isArray(toolCalls) && toolCalls.length > 0) {
+      if (toolCalls === undefined || toolCalls === null) {
+        // The common case, content: nothing to hold back unless this choice finishes with calls open.
+        if (choice.finish_reason != null) {
+          const state = states.get(choice.index);
+          if (state !== undefined && state.open.length > 0)
+            queue.push(complete(choice.index, state.open.splice(0), choice.finish_reason));
+        }
+        forwarded?.push(choice);
+        continue;
+      }
+      let state = states.get(choice.index);
+      if (state === undefined) {
+        state = { accumulator: new ToolCallAccumulator(), open: [] };
         states.set(choice.index, state);
-        for (const call of state.accumulator.push(toolCalls)) {
-          if (!state.open.includes(call)) {
-            // A new call began. The ones before it are complete if their text already is whole JSON (OpenAI sends
-            // calls one after another); otherwise the server may be interleaving calls: they wait for the finish.
-            const done = state.open.filter((open) => open.arguments !== "" && parseJson(open.arguments).ok);
-            if (done.length === state.open.length && done.length > 0)
-              before.push(complete(choice.index, state.open.splice(0), null));
-            state.open.push(call);
-          }
+      }
+      for (const call of state.accumulator.push(toolCalls)) {
+        if (!state.open.includes(call)) {
+          // A new call began. The ones before it are complete if their text already is whole JSON (OpenAI sends
+          // calls one after another); otherwise the server may be interleaving calls: they wait for the finish.
+          const done = state.open.filter((open) => open.arguments !== "" && parseJson(open.arguments).ok);
+          if (done.length === state.open.length && done.length > 0)
+            queue.push(complete(choice.index, state.open.splice(0), null));
+          state.open.push(call);
         }
       }
       if (choice.finish_reason != null && state.open.length > 0) {
-        before.push(complete(choice.index, state.open.splice(0), choice.finish_reason));
+        queue.push(complete(choice.index, state.open.splice(0), choice.finish_reason));
       }
-      if (Array.isArray(toolCalls)) {
-        forwarded ??= chunk.choices.slice(0, position);
-        const { tool_calls: _held, ...delta } = choice.delta;
-        if (!isEmptyDelta(delta) || choice.finish_reason != null || choice.logprobs != null) {
-          forwarded.push({ ...choice, delta });
-        }
-      } else if (forwarded) forwarded.push(choice);
-    });
-    for (const made of before) yield made;
-    if (forwarded === undefined) {
-      yield chunk;
-    } else if (forwarded.length > 0 || chunk.usage != null) {
-      yield { ...chunk, choices: forwarded };
+      forwarded ??= choices.slice(0, position);
+      const { tool_calls: _held, ...delta } = choice.delta;
+      if (!isEmptyDelta(delta) || choice.finish_reason != null || choice.logprobs != null)
+        forwarded.push({ ...choice, delta });
     }
-  }
-  // The stream ended without a finish reason (a cut connection): what is open is handed on as it is.
-  for (const [choiceIndex, state] of states) {
-    if (state.open.length > 0) yield complete(choiceIndex, state.open.splice(0), null);
-  }
+    if (forwarded === undefined) queue.push(chunk);
+    else if (forwarded.length > 0 || chunk.usage != null) queue.push({ ...chunk, choices: forwarded });
+  };
+
+  /** The stream ended without a finish reason (a cut connection): what is open is handed on as it is. */
+  const flush = (): void => {
+    for (const [choiceIndex, state] of states) {
+      if (state.open.length > 0) queue.push(complete(choiceIndex, state.open.splice(0), null));
+    }
+  };
+
+  // A hand-written iterator rather than an async generator: one promise per chunk instead of two.
+  const iterator: AsyncIterableIterator<ChatCompletionChunk> = {
+    async next(): Promise<IteratorResult<ChatCompletionChunk>> {
+      while (queue.length === 0 && !ended) {
+        upstream ??= source[Symbol.asyncIterator]();
+        const result = await upstream.next();
+        if (result.done) {
+          ended = true;
+          flush();
+        } else take(result.value);
+      }
+      const value = queue.shift();
+      return value === undefined ? { done: true, value: undefined } : { done: false, value };
+    },
+    async return(): Promise<IteratorResult<ChatCompletionChunk>> {
+      // The consumer stopped early: stop the source too (it closes the HTTP response).
+      ended = true;
+      queue.length = 0;
+      await upstream?.return?.();
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }
