@@ -128,6 +128,8 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
   if (!Array.isArray(messages)) return { messages: messages as unknown as M[], changes: [] };
   const changes: SanitizeChange[] = [];
   const out: unknown[] = [];
+  // Call ids are unique across the whole history (some providers reject an id used in two turns).
+  const usedIds = new Set<string>();
   let index = 0;
   const length = messages.length;
 
@@ -165,7 +167,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
     let callsChanged = false;
     const kept: TurnCall[] = [];
     const droppedIds = new Set<string>();
-    const usedIds = new Set<string>();
+    const turnIds = new Set<string>();
     const renamed = new Map<string, string[]>();
     chat.tool_calls.forEach((rawCall: unknown, callIndex: number) => {
       if (!isPlainObject(rawCall)) {
@@ -176,7 +178,8 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       let call = rawCall as ToolCall;
       let id = call.id;
       if (typeof id !== "string" || id === "") {
-        const assigned = `call_${turnIndex}_${callIndex}`;
+        let assigned = `call_${turnIndex}_${callIndex}`;
+        while (usedIds.has(assigned)) assigned = `${assigned}_`;
         changes.push({
           rule: "call_id_assigned",
           messageIndex: turnIndex,
@@ -205,6 +208,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       }
       const callId = id as string;
       usedIds.add(callId);
+      turnIds.add(callId);
       if (!isFunctionCall(call)) {
         kept.push({ call, id: callId });
         return;
@@ -307,8 +311,13 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       const result = next as ChatMessage;
       let resultId = stringOrUndefined(result.tool_call_id);
       let resultOut: unknown = next;
-      if (resultId !== undefined && answered.has(resultId) && renamed.has(resultId)) {
-        // A second result for a duplicated id answers the renamed call.
+      if (
+        resultId !== undefined &&
+        renamed.has(resultId) &&
+        (answered.has(resultId) || !turnIds.has(resultId))
+      ) {
+        // A result for an id that was renamed (used twice in this turn, or already in an earlier one) answers the
+        // renamed call, in order.
         const fresh = (renamed.get(resultId) as string[]).find((candidate) => !answered.has(candidate));
         if (fresh !== undefined) {
           changes.push({
