@@ -72,7 +72,7 @@ describe("repairChatCompletionStream", () => {
       "read 4",
       'calls 0:{"a":1}',
       "read 5",
-      "calls 1:" + JSON.stringify({ _raw_arguments: "{'b': True}" }),
+      `calls 1:${JSON.stringify({ _raw_arguments: "{'b': True}" })}`,
       "finish tool_calls",
     ]);
   });

@@ -1,0 +1,198 @@
+#!/usr/bin/env node
+// Benchmark (not part of the tests): `toolcall repair` on a generated JSONL dump, side by side with the floor (a bare
+// streaming read + JSON.parse + JSON.stringify pass over the same file, bench/floor.mjs). Both run as child
+// processes, alternately, on the same file (in the page cache after generation). Reports throughput as a ratio to
+// the floor (target >= 0.5x) and the command line's peak memory (target < 300 MB).
+//
+//   npm run bench                 1 GB (the default)
+//   npm run bench -- --size 200MB
+//   npm run bench -- --rounds 3
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "..", "dist", "cli.js");
+const floor = join(here, "floor.mjs");
+if (!existsSync(bin)) {
+  console.error(`${bin} is missing: build first (npm run build)`);
+  process.exit(2);
+}
+
+const { values } = parseArgs({ options: { size: { type: "string" }, rounds: { type: "string" } } });
+function parseSize(text) {
+  const match = /^(\d+(?:\.\d+)?)\s*(kb|mb|gb)?$/i.exec(text);
+  if (!match) throw new Error(`--size: ${text}`);
+  const unit = { kb: 1e3, mb: 1e6, gb: 1e9 }[(match[2] ?? "").toLowerCase()] ?? 1;
+  return Math.round(Number(match[1]) * unit);
+}
+const size = parseSize(values.size ?? "1GB");
+const rounds = Number(values.rounds ?? 2);
+
+// A deterministic pseudo-random generator, so every run measures the same file.
+let seed = 20260707;
+const random = () => {
+  seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+const pick = (items) => items[Math.floor(random() * items.length)];
+
+const WORDS =
+  "the model calls a tool with arguments that a strict provider checks before it answers each request again".split(
+    " ",
+  );
+const text = (words) => Array.from({ length: words }, () => pick(WORDS)).join(" ");
+const GOOD = [
+  () => JSON.stringify({ city: pick(["Paris", "Tokyo", "Osaka", "Lima"]), unit: pick(["c", "f"]) }),
+  () => JSON.stringify({ path: `src/${pick(["a", "b", "c"])}.py`, content: text(80) }),
+  () => JSON.stringify({ command: `pytest -q tests/test_${pick(["x", "y"])}.py` }),
+  () => JSON.stringify({ query: text(8), limit: Math.floor(random() * 50) }),
+  () => "{}",
+];
+// Kinds captured in public bug reports (see ../shared/wild/payloads.json).
+const BAD = [
+  () => `\`\`\`json\n${JSON.stringify({ city: "paris" })}\n\`\`\``,
+  () => "{\"paths\": ['*.py']}",
+  () => "null",
+  () => "",
+  () => '{"category":"research"}{"category":"research"}',
+  () => '{"value": ',
+  () => '"{\\"a\\":3,\\"b\\":4}"',
+  () => '[{"mode": "replace", "path": "config.yaml"}]',
+  () => '{"command": "ls"}</tool_call>',
+];
+
+function session(id) {
+  const messages = [{ role: "system", content: `You are a coding agent. ${text(30)}` }];
+  const turns = 1 + Math.floor(random() * 6);
+  for (let turn = 0; turn < turns; turn++) {
+    messages.push({ role: "user", content: text(10 + Math.floor(random() * 60)) });
+    const calls = Math.floor(random() * 4);
+    const ids = [];
+    const toolCalls = [];
+    for (let k = 0; k < calls; k++) {
+      const callId = `call_${id}_${turn}_${k}`;
+      ids.push(callId);
+      const args = random() < 0.05 ? pick(BAD)() : pick(GOOD)();
+      toolCalls.push({
+        id: callId,
+        type: "function",
+        function: { name: pick(["get_weather", "edit_file", "run", "search"]), arguments: args },
+      });
+    }
+    if (toolCalls.length > 0) messages.push({ role: "assistant", content: null, tool_calls: toolCalls });
+    for (const callId of ids)
+      if (random() > 0.02)
+        messages.push({ role: "tool", tool_call_id: callId, content: text(20 + Math.floor(random() * 300)) });
+    messages.push({ role: "assistant", content: text(20 + Math.floor(random() * 120)) });
+  }
+  return { id: `s${id}`, model: "qwen3-coder", reward: Math.round(random() * 1000) / 1000, messages };
+}
+
+async function generate(path) {
+  // 2,000 distinct sessions, written in a random order until the size is reached; 1 line in 500 is cut off.
+  const lines = Array.from({ length: 2000 }, (_, i) => {
+    const line = JSON.stringify(session(i));
+    return random() < 0.002 ? line.slice(0, Math.floor(line.length / 2)) : line;
+  });
+  const handle = await open(path, "w");
+  let written = 0;
+  let count = 0;
+  while (written < size) {
+    const parts = [];
+    let bytes = 0;
+    while (bytes < 8 << 20 && written + bytes < size) {
+      const line = `${pick(lines)}\n`;
+      parts.push(line);
+      bytes += Buffer.byteLength(line);
+      count++;
+    }
+    await handle.write(parts.join(""));
+    written += bytes;
+  }
+  await handle.close();
+  return { bytes: written, lines: count };
+}
+
+const timeAvailable = existsSync("/usr/bin/time");
+
+function measure(args) {
+  return new Promise((resolve, reject) => {
+    const command = timeAvailable ? "/usr/bin/time" : process.execPath;
+    const argv = timeAvailable ? ["-v", process.execPath, ...args] : args;
+    const started = performance.now();
+    const child = spawn(command, argv, {
+      stdio: ["ignore", "ignore", "pipe"],
+      env: { ...process.env, NO_COLOR: "1" },
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const seconds = (performance.now() - started) / 1000;
+      const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(stderr);
+      const reported = /"maxRSS":(\d+)/.exec(stderr);
+      const maxRssKb = rss ? Number(rss[1]) : reported ? Number(reported[1]) : Number.NaN;
+      resolve({ code, seconds, maxRssMb: maxRssKb / 1024, stderr });
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), "toolcall-bench-"));
+const input = join(dir, "sessions.jsonl");
+try {
+  const started = performance.now();
+  const generated = await generate(input);
+  const mb = generated.bytes / 1e6;
+  console.log(
+    `generated ${mb.toFixed(0)} MB, ${generated.lines.toLocaleString("en-US")} conversations in ${((performance.now() - started) / 1000).toFixed(1)} s (${input})`,
+  );
+  const results = { cli: [], floor: [], check: [] };
+  for (let round = 1; round <= rounds; round++) {
+    const f = await measure([floor, input, join(dir, "floor.jsonl")]);
+    if (f.code !== 0) throw new Error(`floor failed: ${f.stderr}`);
+    rmSync(join(dir, "floor.jsonl"), { force: true });
+    const r = await measure([bin, "repair", input, "-o", join(dir, "repaired.jsonl"), "--quiet"]);
+    // Exit 1: written, with the cut-off lines passed through (as generated).
+    if (r.code !== 0 && r.code !== 1) throw new Error(`repair failed (${r.code}): ${r.stderr}`);
+    const outputBytes = statSync(join(dir, "repaired.jsonl")).size;
+    rmSync(join(dir, "repaired.jsonl"), { force: true });
+    const c = await measure([bin, "check", input, "--quiet"]);
+    if (c.code !== 1) throw new Error(`check exited ${c.code}`);
+    results.floor.push(f);
+    results.cli.push(r);
+    results.check.push(c);
+    console.log(
+      `round ${round}: floor ${(mb / f.seconds).toFixed(0)} MB/s, repair ${(mb / r.seconds).toFixed(0)} MB/s (ratio ${(f.seconds / r.seconds).toFixed(2)}x, peak ${r.maxRssMb.toFixed(0)} MB, output ${(outputBytes / 1e6).toFixed(0)} MB), check ${(mb / c.seconds).toFixed(0)} MB/s (peak ${c.maxRssMb.toFixed(0)} MB)`,
+    );
+  }
+  const best = (list) => list.reduce((a, b) => (a.seconds <= b.seconds ? a : b));
+  const f = best(results.floor);
+  const r = best(results.cli);
+  const c = best(results.check);
+  const ratio = f.seconds / r.seconds;
+  const peak = Math.max(...results.cli.map((x) => x.maxRssMb), ...results.check.map((x) => x.maxRssMb));
+  console.log("");
+  console.log(`input              ${mb.toFixed(0)} MB JSONL (best of ${rounds})`);
+  console.log(
+    `floor              ${(mb / f.seconds).toFixed(0)} MB/s  (${f.seconds.toFixed(1)} s, peak ${f.maxRssMb.toFixed(0)} MB)`,
+  );
+  console.log(`toolcall repair    ${(mb / r.seconds).toFixed(0)} MB/s  (${r.seconds.toFixed(1)} s)`);
+  console.log(`toolcall check     ${(mb / c.seconds).toFixed(0)} MB/s  (${c.seconds.toFixed(1)} s)`);
+  console.log(
+    `repair / floor     ${ratio.toFixed(2)}x   (target >= 0.5x: ${ratio >= 0.5 ? "met" : "NOT met"})`,
+  );
+  console.log(`check / floor      ${(f.seconds / c.seconds).toFixed(2)}x`);
+  console.log(
+    `peak memory        ${peak.toFixed(0)} MB (toolcall, ${timeAvailable ? "/usr/bin/time -v" : "resourceUsage"}; target < 300 MB: ${peak < 300 ? "met" : "NOT met"})`,
+  );
+  process.exitCode = ratio >= 0.5 && peak < 300 ? 0 : 1;
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,113 @@
+/** Where the lines a {@link LineSplitter} finds go. */
+export interface LineSink {
+  /**
+   * A complete line. `raw` holds its bytes with the terminator; `contentEnd` is where the content ends (before a
+   * `\r\n` or `\n`; equal to `raw.length` for a last line without one). `number` counts from 1.
+   */
+  line(raw: Buffer, contentEnd: number, number: number): void;
+  /**
+   * A line longer than the limit, as its bytes arrive (terminator included), so it can be passed through without
+   * ever being held in memory whole. `done` is true on its last piece.
+   */
+  overlong(bytes: Buffer, number: number, first: boolean, done: boolean): void;
+}
+
+/**
+ * Splits a byte stream into lines without decoding it: lines are found by their `\n` byte, so invalid UTF-8 and
+ * `\r\n` endings pass through exactly as they came. A line within one chunk is a view of that chunk (no copy); a
+ * line longer than `maxLineBytes` is streamed to {@link LineSink.overlong} piece by piece, so memory stays flat.
+ *
+ * @example
+ * const lines: string[] = [];
+ * const splitter = new LineSplitter({
+ *   maxLineBytes: 1024,
+ *   sink: { line: (raw, end) => lines.push(raw.toString("utf8", 0, end)), overlong: () => {} },
+ * });
+ * splitter.push(Buffer.from("a\r\nb"));
+ * splitter.end(); // lines: ["a", "b"]
+ */
+export class LineSplitter {
+  private readonly maxLineBytes: number;
+  private readonly sink: LineSink;
+  private carry: Buffer[] = [];
+  private carryLength = 0;
+  private inOverlong = false;
+  private lineNumber = 1;
+
+  constructor(options: { maxLineBytes: number; sink: LineSink }) {
+    this.maxLineBytes = options.maxLineBytes;
+    this.sink = options.sink;
+  }
+
+  /** The number of the line being read (1-based); after {@link end}, one more than the lines seen. */
+  get currentLine(): number {
+    return this.lineNumber;
+  }
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    const length = chunk.length;
+    while (start < length) {
+      const newline = chunk.indexOf(10, start);
+      if (this.inOverlong) {
+        const done = newline !== -1;
+        this.sink.overlong(chunk.subarray(start, done ? newline + 1 : length), this.lineNumber, false, done);
+        if (!done) return;
+        this.inOverlong = false;
+        this.lineNumber++;
+        start = newline + 1;
+        continue;
+      }
+      if (newline === -1) {
+        const rest = chunk.subarray(start);
+        if (this.carryLength + rest.length > this.maxLineBytes) {
+          this.startOverlong(rest, false);
+        } else {
+          this.carry.push(rest);
+          this.carryLength += rest.length;
+        }
+        return;
+      }
+      const piece = chunk.subarray(start, newline + 1);
+      const raw = this.carryLength === 0 ? piece : this.takeCarry(piece);
+      let contentEnd = raw.length - 1;
+      if (contentEnd > 0 && raw[contentEnd - 1] === 13) contentEnd--;
+      if (contentEnd > this.maxLineBytes) {
+        this.sink.overlong(raw, this.lineNumber, true, true);
+      } else {
+        this.sink.line(raw, contentEnd, this.lineNumber);
+      }
+      this.lineNumber++;
+      start = newline + 1;
+    }
+  }
+
+  /** The input ended: a last line without a terminator is emitted as it is. */
+  end(): void {
+    if (this.inOverlong) {
+      this.sink.overlong(Buffer.alloc(0), this.lineNumber, false, true);
+      this.inOverlong = false;
+      this.lineNumber++;
+      return;
+    }
+    if (this.carryLength > 0) {
+      const raw = this.takeCarry(undefined);
+      this.sink.line(raw, raw.length, this.lineNumber);
+      this.lineNumber++;
+    }
+  }
+
+  private startOverlong(rest: Buffer, done: boolean): void {
+    const head = this.carryLength === 0 ? rest : this.takeCarry(rest);
+    this.inOverlong = !done;
+    this.sink.overlong(head, this.lineNumber, true, done);
+  }
+
+  private takeCarry(tail: Buffer | undefined): Buffer {
+    if (tail !== undefined) this.carry.push(tail);
+    const joined = Buffer.concat(this.carry, this.carryLength + (tail?.length ?? 0));
+    this.carry = [];
+    this.carryLength = 0;
+    return joined;
+  }
+}
