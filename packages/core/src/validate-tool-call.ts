@@ -13,6 +13,8 @@ export interface ValidateOptions {
   finishReason?: FinishReason | null;
   /** Repairs (R6) to apply before checking arguments against a tool's schema. */
   repairs?: readonly RepairRule[];
+  /** Nesting limit for arguments text (default 1000); deeper text is `arguments_invalid_json`. */
+  maxDepth?: number;
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -65,6 +67,7 @@ export function validateToolCall(call: unknown, options: ValidateOptions = {}): 
   const decoded = decodeArguments(fn.arguments, {
     finishReason: options.finishReason,
     repairs: options.repairs,
+    maxDepth: options.maxDepth,
   });
   switch (decoded.status) {
     case "absent":

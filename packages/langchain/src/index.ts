@@ -1,0 +1,41 @@
+export {
+  type ArgumentsMapping,
+  coreRepairs,
+  createJsonrepairRepair,
+  type DecodeStatus,
+  type FinishReason,
+  type Issue,
+  type IssueCode,
+  type RepairRule,
+  type SanitizeChange,
+  type SanitizePolicy,
+} from "@toolcall/core";
+export { type CollectedToolCall, type CollectOptions, collectToolCalls } from "./collect-tool-calls.js";
+export { finishReasonOf } from "./finish-reason.js";
+export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from "./from-neutral-messages.js";
+export { createHistorySanitizer } from "./history-sanitizer.js";
+export { repairToolCallStream } from "./repair-tool-call-stream.js";
+export {
+  DECISIONS_KEY,
+  type RepairToolCallsOptions,
+  type RepairToolCallsResult,
+  repairToolCalls,
+  type ToolCallDecision,
+  type ToolCallOutcome,
+} from "./repair-tool-calls.js";
+export { RepairedAIMessageChunk } from "./repaired-ai-message-chunk.js";
+export {
+  type ChatModelLike,
+  SafeToolCallsChatModel,
+  type SafeToolCallsChatModelFields,
+  type SafeToolCallsOptions,
+  withSafeToolCalls,
+} from "./safe-tool-calls-chat-model.js";
+export {
+  type SanitizeMessagesOptions,
+  type SanitizeMessagesResult,
+  sanitizeMessages,
+} from "./sanitize-messages.js";
+export { type ToNeutralOptions, toNeutralMessage, toNeutralMessages } from "./to-neutral-messages.js";
+export { ToolCallRepairer } from "./tool-call-repairer.js";
+export { type ValidateMessagesOptions, validateMessages } from "./validate-messages.js";

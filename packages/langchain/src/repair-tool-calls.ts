@@ -1,0 +1,256 @@
+import type {
+  AIMessage,
+  BaseMessage,
+  InvalidToolCall,
+  ToolCall as LangChainToolCall,
+} from "@langchain/core/messages";
+import {
+  type ArgumentsMapping,
+  type DecodeStatus,
+  decodeArguments,
+  type FinishReason,
+  type IssueCode,
+  isDecodedToObject,
+  isFunctionCall,
+  isPlainObject,
+  isRawSentinel,
+  normalizeArguments,
+  type RepairRule,
+} from "@toolcall/core";
+import { argumentsText } from "./arguments-text.js";
+import { type CollectedToolCall, collectToolCalls } from "./collect-tool-calls.js";
+import { finishReasonOf } from "./finish-reason.js";
+import { blockingIssue, createAIMessage } from "./from-neutral-messages.js";
+import { jsonEqual } from "./json-equal.js";
+import { isAIChunk, isAIMessageLike } from "./message-type.js";
+
+export interface RepairToolCallsOptions {
+  /** Repairs (R6) tried on arguments that fail strict JSON, e.g. `coreRepairs`. Default: none, as in core. */
+  repairs?: readonly RepairRule[];
+  /** Why generation stopped. Default: read from the message's `response_metadata` (see `finishReasonOf`). */
+  finishReason?: FinishReason | null;
+  /** Keep numbers as core's `JsonNumber` in `args` (every digit of big integers). Default: plain numbers. */
+  lossless?: boolean;
+  /** Nesting limit for argument text (default 1000, core's); deeper text is `invalid`. */
+  maxDepth?: number;
+}
+
+/** What became of a call: left as it was, recovered into `tool_calls`, or kept out of them. */
+export type ToolCallOutcome = "kept" | "recovered" | "invalid";
+
+/** The decision about one tool call: core's decode status and what the adapter did with it. */
+export interface ToolCallDecision {
+  /** The call's index in its stream (its position in the message for a whole message). */
+  index: number;
+  toolCallId?: string;
+  name?: string;
+  /** Core's R1 status (`object`, `empty`, `null_literal`, `double_encoded`, `repaired`, `invalid`, `truncated`, …). */
+  status: DecodeStatus;
+  /** Ids of the repairs applied, in order. */
+  repairs: string[];
+  outcome: ToolCallOutcome;
+  /** Why an `invalid` call cannot run: core's R3 issue code (`arguments_truncated`, `arguments_not_object`, …). */
+  issue?: IssueCode;
+  /** The mapping a tool receives, or the raw sentinel `{ _raw_arguments: … }` of a call that cannot run. */
+  arguments: ArgumentsMapping;
+  /** The arguments as the model emitted them, whenever they are not the mapping itself. */
+  raw?: unknown;
+}
+
+export interface RepairToolCallsResult {
+  /** The repaired message: the input itself when nothing needed to change (for an `AIMessage`). */
+  message: BaseMessage;
+  /** One decision per function call, in the message's order. */
+  calls: ToolCallDecision[];
+  /** Whether the calls changed (then the message is new and records the decisions). */
+  changed: boolean;
+}
+
+/**
+ * The key of `response_metadata` where a repaired message records its decisions.
+ *
+ * @example
+ * repaired.response_metadata[DECISIONS_KEY]; // [{ toolCallId: "c1", status: "empty", outcome: "recovered", … }]
+ */
+export const DECISIONS_KEY = "tool_call_decisions";
+
+/** One decided call, in LangChain's two shapes and the provider's. */
+export interface DecidedToolCall {
+  decision: ToolCallDecision | undefined;
+  toolCall?: LangChainToolCall;
+  invalidToolCall?: InvalidToolCall;
+  /** The OpenAI-shaped call for `additional_kwargs.tool_calls`: canonical text, or the raw sentinel text. */
+  wire: unknown;
+}
+
+function decideOne(
+  collected: CollectedToolCall,
+  options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined },
+): DecidedToolCall {
+  const call = collected.call;
+  if (!isPlainObject(call) || !isFunctionCall(call)) return { decision: undefined, wire: call };
+  const fn = isPlainObject(call.function) ? call.function : {};
+  const args = fn.arguments;
+  const name = typeof fn.name === "string" ? fn.name : undefined;
+  const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
+  const decodeOptions = {
+    repairs: options.repairs,
+    finishReason: options.finishReason,
+    ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+  };
+  // Core's per-call decision: valid object text keeps its bytes, what decodes to an object gets canonical text,
+  // anything else the raw sentinel's text.
+  const normalized = normalizeArguments(args, { ...decodeOptions, policy: "preserve" });
+  const decoded = options.lossless
+    ? decodeArguments(args, { ...decodeOptions, lossless: true })
+    : normalized.decoded;
+  const mapped = isDecodedToObject(decoded.status) && !isRawSentinel(decoded.arguments);
+  const text = normalized.text;
+  const wire = normalized.changed ? { ...call, function: { ...fn, arguments: text } } : call;
+  const base = {
+    index: collected.index,
+    ...(id === undefined ? {} : { toolCallId: id }),
+    ...(name === undefined ? {} : { name }),
+    status: decoded.status,
+    repairs: decoded.repairs,
+    arguments: decoded.arguments,
+    ...("raw" in decoded ? { raw: decoded.raw } : {}),
+  };
+  if (mapped && name !== undefined && name !== "") {
+    const outcome: ToolCallOutcome = decoded.status === "object" ? "kept" : "recovered";
+    return {
+      decision: { ...base, outcome },
+      toolCall: { ...(id === undefined ? {} : { id }), name, args: decoded.arguments, type: "tool_call" },
+      wire,
+    };
+  }
+  const issue = blockingIssue(call, decodeOptions, decoded.status);
+  const rawText = argumentsText(args);
+  return {
+    decision: { ...base, outcome: "invalid", issue },
+    invalidToolCall: {
+      ...(id === undefined ? {} : { id }),
+      ...(name === undefined ? {} : { name }),
+      ...(rawText === undefined ? {} : { args: rawText }),
+      error: issue,
+      type: "invalid_tool_call",
+    },
+    wire,
+  };
+}
+
+/** Decides every collected call of a message with core's rules. */
+function decideToolCalls(
+  collected: readonly CollectedToolCall[],
+  options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined },
+): DecidedToolCall[] {
+  return collected.map((entry) => decideOne(entry, options));
+}
+
+/** A decision as recorded in `response_metadata`: plain JSON, with the raw arguments when they were text. */
+export function recordOf(decision: ToolCallDecision): Record<string, unknown> {
+  const { arguments: _mapping, raw, ...rest } = decision;
+  return typeof raw === "string" ? { ...rest, raw } : rest;
+}
+
+function callKey(call: { id?: unknown; name?: unknown; args?: unknown; error?: unknown }): unknown[] {
+  return [call.id ?? null, call.name ?? null, call.args ?? null, call.error ?? null];
+}
+
+/** A provider-shaped call as far as a replay is concerned (stream bookkeeping such as `index` aside). */
+function wireKey(entry: unknown): unknown {
+  if (!isPlainObject(entry)) return entry;
+  const fn = isPlainObject(entry.function) ? entry.function : {};
+  return [entry.id ?? null, entry.type ?? null, fn.name ?? null, fn.arguments ?? null, entry.custom ?? null];
+}
+
+function sameCalls(message: BaseMessage, decided: readonly DecidedToolCall[]): boolean {
+  const ai = message as AIMessage;
+  const valid = decided.flatMap((entry) => (entry.toolCall === undefined ? [] : [callKey(entry.toolCall)]));
+  const invalid = decided.flatMap((entry) =>
+    entry.invalidToolCall === undefined ? [] : [callKey(entry.invalidToolCall)],
+  );
+  if (!jsonEqual((ai.tool_calls ?? []).map(callKey), valid)) return false;
+  if (!jsonEqual((ai.invalid_tool_calls ?? []).map(callKey), invalid)) return false;
+  const wire = ai.additional_kwargs?.tool_calls;
+  return (
+    !Array.isArray(wire) ||
+    jsonEqual(
+      wire.map(wireKey),
+      decided.map((entry) => wireKey(entry.wire)),
+    )
+  );
+}
+
+/** Builds the repaired `AIMessage` from its source and the decided calls. */
+function buildRepairedMessage(
+  source: BaseMessage,
+  decided: readonly DecidedToolCall[],
+  record: boolean,
+): AIMessage {
+  const base = source as AIMessage;
+  const metadata = { ...(base.response_metadata ?? {}) } as Record<string, unknown>;
+  const decisions = decided.flatMap((entry) =>
+    entry.decision === undefined ? [] : [recordOf(entry.decision)],
+  );
+  if (record && decisions.length > 0) metadata[DECISIONS_KEY] = decisions;
+  else delete metadata[DECISIONS_KEY];
+  return createAIMessage(
+    {
+      content: base.content,
+      ...(base.id === undefined ? {} : { id: base.id }),
+      ...(typeof base.name === "string" ? { name: base.name } : {}),
+      additional_kwargs: { ...(base.additional_kwargs ?? {}) },
+      response_metadata: metadata,
+      ...(base.usage_metadata === undefined ? {} : { usage_metadata: base.usage_metadata }),
+      tool_calls: decided.flatMap((entry) => (entry.toolCall === undefined ? [] : [entry.toolCall])),
+      invalid_tool_calls: decided.flatMap((entry) =>
+        entry.invalidToolCall === undefined ? [] : [entry.invalidToolCall],
+      ),
+    },
+    decided.length === 0 ? undefined : decided.map((entry) => entry.wire),
+  );
+}
+
+/**
+ * Repairs the tool calls of a LangChain AI message with core's rules (R1, R6, R9): every call is decoded once from
+ * the text the model emitted, not from LangChain's parse of it, so a whole `AIMessage` and the `concat` of the
+ * same response's `AIMessageChunk`s get the same answer.
+ *
+ * - A call whose arguments decode to a mapping is in `tool_calls`: as it was (`kept`), or `recovered` (`""`,
+ *   `"null"`, double-encoded text, or text an enabled repair fixed), with canonical JSON text in
+ *   `additional_kwargs.tool_calls`.
+ * - Any other call is in `invalid_tool_calls` with its raw text and the R3 issue code as `error`
+ *   (`arguments_truncated`, `arguments_invalid_json`, `arguments_not_object`, `name_missing`, …), and the raw
+ *   sentinel `{"_raw_arguments": …}` as its text in `additional_kwargs.tool_calls`, so a replay is valid JSON.
+ *   `"42"`, `"[1]"` and cut-off text after a length stop never run.
+ * - When anything changed, the message is a new `AIMessage` recording every decision in
+ *   `response_metadata.tool_call_decisions`; otherwise an `AIMessage` comes back as itself.
+ *
+ * @example
+ * const { message, calls } = repairToolCalls(await chatOpenAI.invoke(messages), { repairs: coreRepairs });
+ * message.tool_calls; // what can run, args as mappings
+ * calls[0].status; // "empty", "repaired", "truncated", …
+ */
+export function repairToolCalls(
+  message: BaseMessage,
+  options: RepairToolCallsOptions = {},
+): RepairToolCallsResult {
+  if (!isAIMessageLike(message)) return { message, calls: [], changed: false };
+  const collected = collectToolCalls(message) ?? [];
+  return repairCollected(message, collected, options);
+}
+
+/** {@link repairToolCalls} over calls already collected (the stream path collects from its raw fragments). */
+export function repairCollected(
+  message: BaseMessage,
+  collected: readonly CollectedToolCall[],
+  options: RepairToolCallsOptions,
+): RepairToolCallsResult & { decided: DecidedToolCall[] } {
+  const finishReason = options.finishReason !== undefined ? options.finishReason : finishReasonOf(message);
+  const decided = decideToolCalls(collected, { ...options, finishReason });
+  const calls = decided.flatMap((entry) => (entry.decision === undefined ? [] : [entry.decision]));
+  const changed = !sameCalls(message, decided);
+  if (!changed && !isAIChunk(message)) return { message, calls, changed, decided };
+  return { message: buildRepairedMessage(message, decided, changed), calls, changed, decided };
+}

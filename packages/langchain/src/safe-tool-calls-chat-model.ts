@@ -1,0 +1,183 @@
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
+import {
+  BaseChatModel,
+  type BaseChatModelCallOptions,
+  type BaseChatModelParams,
+  type BindToolsInput,
+} from "@langchain/core/language_models/chat_models";
+import type { AIMessageChunk, BaseMessage, InvalidToolCall } from "@langchain/core/messages";
+import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
+import type { Runnable } from "@langchain/core/runnables";
+import { repairToolCallStream } from "./repair-tool-call-stream.js";
+import { type RepairToolCallsOptions, repairToolCalls } from "./repair-tool-calls.js";
+import { type SanitizeMessagesOptions, sanitizeMessages } from "./sanitize-messages.js";
+
+/** A chat model, or a chat model with tools bound (what `bindTools` returns). */
+export type ChatModelLike = Runnable<BaseLanguageModelInput, BaseMessage> & {
+  bindTools?(tools: BindToolsInput[], kwargs?: Record<string, unknown>): ChatModelLike;
+};
+
+export interface SafeToolCallsOptions extends RepairToolCallsOptions {
+  /**
+   * Sanitize the history (R4) before every call so a strict provider accepts it: core's options (`policy`,
+   * `missingResult`, `syntheticResult`), with `repairs` defaulting to the ones above; `false` to send the history
+   * as it is. Default: `{}`.
+   */
+  sanitize?: SanitizeMessagesOptions | false;
+}
+
+export interface SafeToolCallsChatModelFields extends SafeToolCallsOptions, BaseChatModelParams {
+  /** The model to guard: any LangChain chat model (`ChatOpenAI`, …) or one with tools bound. */
+  model: ChatModelLike;
+}
+
+/**
+ * A chat model that guards another one: the history is sanitized before each call (R4: no stored arguments a
+ * strict provider rejects, every `ToolMessage` paired with its call), and the output's tool calls are repaired
+ * with core's rules, whole or streamed (see `repairToolCalls`, `repairToolCallStream`). `bindTools` binds on the
+ * guarded model and stays guarded, so agents that bind tools themselves keep the protection.
+ *
+ * @example
+ * const model = new SafeToolCallsChatModel({ model: new ChatOpenAI({ model: "gpt-4.1" }), repairs: coreRepairs });
+ * const message = await model.bindTools([weather]).invoke(history);
+ */
+type StreamEvents = ReturnType<BaseChatModel["_streamChatModelEvents"]>;
+type StreamEvent = StreamEvents extends AsyncGenerator<infer E> ? E : never;
+
+export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
+  static override lc_name(): string {
+    return "SafeToolCallsChatModel";
+  }
+
+  override lc_serializable = false;
+
+  /** The guarded model. */
+  readonly model: ChatModelLike;
+
+  /** What is repaired and sanitized. */
+  readonly settings: SafeToolCallsOptions;
+
+  // The invalid calls of the stream run with these options, for the content-block event protocol.
+  readonly #invalidCalls = new WeakMap<object, InvalidToolCall[]>();
+
+  constructor(fields: SafeToolCallsChatModelFields) {
+    const { model, repairs, finishReason, lossless, maxDepth, sanitize, ...params } = fields;
+    super(params);
+    this.model = model;
+    this.settings = { repairs, finishReason, lossless, maxDepth, sanitize };
+  }
+
+  _llmType(): string {
+    return "toolcall-safe";
+  }
+
+  #repairOptions(): RepairToolCallsOptions {
+    const { repairs, finishReason, lossless, maxDepth } = this.settings;
+    return {
+      ...(maxDepth === undefined ? {} : { maxDepth }),
+      ...(repairs === undefined ? {} : { repairs }),
+      ...(finishReason === undefined ? {} : { finishReason }),
+      ...(lossless === undefined ? {} : { lossless }),
+    };
+  }
+
+  #sanitized(messages: BaseMessage[]): BaseMessage[] {
+    const sanitize = this.settings.sanitize;
+    if (sanitize === false) return messages;
+    const repairs = this.settings.repairs;
+    return sanitizeMessages(messages, { ...(repairs === undefined ? {} : { repairs }), ...(sanitize ?? {}) })
+      .messages;
+  }
+
+  #innerOptions(options: this["ParsedCallOptions"]): Record<string, unknown> {
+    // The guarded model reports to no callback: this model's run reports the repaired output, and handlers that
+    // stream tokens would otherwise also receive the raw ones.
+    return { ...options, callbacks: [] };
+  }
+
+  async _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    _runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    const output = await this.model.invoke(this.#sanitized(messages), this.#innerOptions(options));
+    const { message } = repairToolCalls(output, this.#repairOptions());
+    return { generations: [{ text: message.text, message }] };
+  }
+
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    const stream = await this.model.stream(this.#sanitized(messages), this.#innerOptions(options));
+    for await (const message of repairToolCallStream(stream, this.#repairOptions())) {
+      const invalid = (message as AIMessageChunk).invalid_tool_calls ?? [];
+      if (invalid.length > 0) this.#invalidCalls.set(options, invalid);
+      const chunk = new ChatGenerationChunk({ message: message as AIMessageChunk, text: message.text });
+      yield chunk;
+      await runManager?.handleLLMNewToken(chunk.text, undefined, undefined, undefined, undefined, { chunk });
+    }
+  }
+
+  /**
+   * The content-block event protocol (`streamEvents()` without a version) is bridged from the repaired chunks by
+   * LangChain; it reads calls from `tool_call_chunks` only, so the invalid calls are added as `invalid_tool_call`
+   * blocks before the message finishes, as LangChain reports calls it cannot parse.
+   */
+  override async *_streamChatModelEvents(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): StreamEvents {
+    let next = 0;
+    for await (const event of super._streamChatModelEvents(messages, options, runManager)) {
+      const found = event as StreamEvent & { event: string; index?: number };
+      if (typeof found.index === "number") next = Math.max(next, found.index + 1);
+      if (found.event === "message-finish") {
+        for (const call of this.#invalidCalls.get(options) ?? []) {
+          const content = { ...call, type: "invalid_tool_call" } as never;
+          const index = next++;
+          yield { event: "content-block-start", index, content } as StreamEvent;
+          yield { event: "content-block-finish", index, content } as StreamEvent;
+        }
+      }
+      yield event;
+    }
+  }
+
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs?: Partial<BaseChatModelCallOptions>,
+  ): SafeToolCallsChatModel {
+    const bindTools = this.model.bindTools;
+    if (typeof bindTools !== "function") {
+      throw new TypeError("SafeToolCallsChatModel.bindTools: the guarded model has no bindTools");
+    }
+    return new SafeToolCallsChatModel({
+      ...this.settings,
+      model: bindTools.call(this.model, tools, kwargs as Record<string, unknown>),
+    });
+  }
+}
+
+/**
+ * Guards a LangChain chat model in one line: histories are sanitized before each call so strict providers stop
+ * answering HTTP 400 (session poisoning), and tool calls in its output, whole or streamed, are repaired with core's
+ * rules. Repairs are opt-in, as in core: pass `coreRepairs` and any others (e.g. `gemmaQuoteMarkers`).
+ *
+ * @example
+ * import { ChatOpenAI } from "@langchain/openai";
+ * import { coreRepairs, withSafeToolCalls } from "@toolcall/langchain";
+ *
+ * const model = withSafeToolCalls(new ChatOpenAI({ model: "gpt-4.1" }), { repairs: coreRepairs });
+ * const message = await model.bindTools([weather]).invoke(history);
+ * message.tool_calls; // what can run; message.invalid_tool_calls: what cannot, with an issue code
+ */
+export function withSafeToolCalls(
+  model: ChatModelLike,
+  options: SafeToolCallsOptions = {},
+): SafeToolCallsChatModel {
+  return new SafeToolCallsChatModel({ ...options, model });
+}

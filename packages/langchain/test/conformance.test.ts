@@ -1,0 +1,152 @@
+import { AIMessage, AIMessageChunk, type BaseMessage, type ToolCallChunk } from "@langchain/core/messages";
+import { describeConformance } from "@toolcall/conformance/vitest";
+import { type ChatMessage, prepareForTemplate, type RepairRule, type SanitizeOptions } from "@toolcall/core";
+import { resolveCoreRepairs } from "@toolcall/core/conformance";
+import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
+import {
+  fromNeutralMessages,
+  repairToolCalls,
+  sanitizeMessages,
+  type ToolCallDecision,
+  toNeutralMessages,
+  validateMessages,
+} from "../src/index.js";
+
+// The suite through LangChain's shapes: every input is turned into real @langchain/core messages, the adapter runs
+// on them, and what it returns is read back into the neutral OpenAI shape the vectors speak.
+
+interface Options {
+  repairs?: RepairRule[];
+  finishReason?: string | null;
+  lossless?: boolean;
+  maxDepth?: number;
+  tools?: unknown[];
+  [key: string]: unknown;
+}
+
+function repairOptions(options: Options) {
+  return {
+    ...(options.repairs === undefined ? {} : { repairs: options.repairs }),
+    ...(options.finishReason === undefined ? {} : { finishReason: options.finishReason }),
+    ...(options.lossless === undefined ? {} : { lossless: options.lossless }),
+    ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth as number }),
+  };
+}
+
+/** An assistant turn holding one call with these arguments, as LangChain holds it. */
+function aiMessageWith(args: unknown): BaseMessage {
+  const neutral: ChatMessage = {
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: args } }],
+  };
+  return fromNeutralMessages([neutral])[0] as BaseMessage;
+}
+
+/** The mapping a decided call ends with: the `args` LangChain hands the tool, or the raw sentinel. */
+function mappingOf(message: BaseMessage, decision: ToolCallDecision): unknown {
+  if (decision.outcome === "invalid") return decision.arguments;
+  const calls = (message as AIMessage).tool_calls ?? [];
+  return calls.find((call) => call.id === decision.toolCallId)?.args;
+}
+
+/** One `AIMessageChunk` per streamed delta, as `ChatOpenAI` makes them, the finish reason on the last one. */
+async function* chunksOf(deltas: unknown[], finishReason: string | null | undefined) {
+  for (const delta of deltas as Array<{
+    index?: number;
+    id?: string;
+    function?: { name?: string; arguments?: string };
+  }>) {
+    const chunk: ToolCallChunk = {
+      ...(delta.index === undefined ? {} : { index: delta.index }),
+      ...(delta.id === undefined ? {} : { id: delta.id }),
+      ...(delta.function?.name === undefined ? {} : { name: delta.function.name }),
+      ...(delta.function?.arguments === undefined ? {} : { args: delta.function.arguments }),
+      type: "tool_call_chunk",
+    };
+    yield new AIMessageChunk({ content: "", tool_call_chunks: [chunk] });
+  }
+  yield new AIMessageChunk({
+    content: "",
+    response_metadata: finishReason == null ? {} : { finish_reason: finishReason },
+  });
+}
+
+describeConformance({
+  implementation: {
+    name: "@toolcall/langchain",
+    decode(input, options: Options) {
+      const { message, calls } = repairToolCalls(aiMessageWith(input), repairOptions(options));
+      const decision = calls[0] as ToolCallDecision;
+      return {
+        status: decision.status,
+        arguments: mappingOf(message, decision),
+        repairs: decision.repairs,
+        ...("raw" in decision ? { raw: decision.raw } : {}),
+      };
+    },
+    encode(input, options) {
+      // A hand-built call (LangChain `args`, no provider text) written for an OpenAI-compatible provider.
+      const message = new AIMessage({
+        content: "",
+        tool_calls: [{ id: "call_1", name: "f", args: input as Record<string, unknown> }],
+      });
+      const [assistant] = toNeutralMessages([message], { encode: options });
+      const [call] = (assistant?.tool_calls ?? []) as Array<{ function: { arguments: string } }>;
+      return call?.function.arguments as string;
+    },
+    validate(call, options: Options) {
+      const message = fromNeutralMessages([{ role: "assistant", content: null, tool_calls: [call] }]);
+      const prefix = [0, "tool_calls", 0];
+      return (
+        validateMessages(message, options)
+          // The history-level codes say the call has no result yet; the vectors ask about the call alone.
+          .filter(
+            (issue) => !["tool_result_missing", "tool_result_orphan", "id_duplicate"].includes(issue.code),
+          )
+          .map((issue) => ({ ...issue, path: issue.path.slice(prefix.length) }))
+      );
+    },
+    validateHistory: (messages, options: Options) =>
+      validateMessages(fromNeutralMessages(messages as ChatMessage[]), options),
+    sanitize(messages, options: Options) {
+      const input = fromNeutralMessages(messages as ChatMessage[]);
+      const result = sanitizeMessages(input, options as SanitizeOptions);
+      // The same LangChain list back means the same neutral list back.
+      if (result.messages === input) return { messages, changes: result.changes };
+      return { messages: toNeutralMessages(result.messages), changes: result.changes };
+    },
+    prepareForTemplate: (messages, options) =>
+      prepareForTemplate(toNeutralMessages(fromNeutralMessages(messages as ChatMessage[])), options),
+    async accumulate(input, options: Options) {
+      // The stream path: one AIMessageChunk per delta, fragments accumulated with core's rules (not LangChain's
+      // merge by index), then the stream decided once, as repairToolCallStream does.
+      const fragments: ToolCallChunk[] = [];
+      let finishReason: string | undefined;
+      for await (const chunk of chunksOf(input.deltas, input.finishReason)) {
+        fragments.push(...(chunk.tool_call_chunks ?? []));
+        finishReason = (chunk.response_metadata.finish_reason as string | undefined) ?? finishReason;
+      }
+      const merged = new AIMessageChunk({
+        content: "",
+        tool_call_chunks: fragments,
+        response_metadata: finishReason === undefined ? {} : { finish_reason: finishReason },
+      });
+      const { message, calls } = repairToolCalls(merged, repairOptions(options));
+      return calls.map((decision) => ({
+        index: decision.index,
+        id: decision.toolCallId,
+        name: decision.name ?? "",
+        arguments: typeof decision.raw === "string" ? decision.raw : "",
+        status: decision.status,
+        decoded: mappingOf(message, decision),
+      }));
+    },
+    resolveRepairs(ids: readonly string[]) {
+      const core = resolveCoreRepairs(ids.filter((id) => id !== gemmaQuoteMarkers.id));
+      return core === undefined
+        ? undefined
+        : [...core, ...(ids.includes(gemmaQuoteMarkers.id) ? [gemmaQuoteMarkers] : [])];
+    },
+  },
+});
