@@ -1,0 +1,170 @@
+// Render speed, side by side: @toolcall/jinja against @huggingface/jinja (same process, same cases, the cases it
+// renders without error) and against Python + Jinja2 as transformers sets it up (timed inside Python, templates
+// compiled beforehand, start-up excluded). Cases: every template × every public conversation.
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { Template as HfTemplate } from "@huggingface/jinja";
+import { prepareForTemplate } from "@toolcall/core";
+import {
+  buildCases,
+  hfRender,
+  KWARGS,
+  loadConversations,
+  loadTemplates,
+  PARITY_NOW,
+  pythonBatchText,
+} from "./parity-cases.mjs";
+
+const packageDir = join(import.meta.dirname, "..");
+const jinja = await import(join(packageDir, "dist/index.js"));
+const MIN_MS = Number(process.env.BENCH_MS ?? 1500);
+
+const cases = buildCases({
+  templates: loadTemplates(),
+  conversations: loadConversations(),
+  formFor: (t) => jinja.probeChatTemplate(t.source).argumentsForm,
+});
+
+/** Mean time per render in microseconds: all cases, repeated until MIN_MS has passed (after a warm-up round). */
+function measure(render, subset) {
+  for (const c of subset) render(c);
+  let rounds = 0;
+  const started = performance.now();
+  let elapsed = 0;
+  do {
+    for (const c of subset) render(c);
+    rounds++;
+    elapsed = performance.now() - started;
+  } while (elapsed < MIN_MS);
+  return (elapsed * 1000) / (rounds * subset.length);
+}
+
+const ok = (fn) => {
+  try {
+    fn();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// Inputs prepared once, outside the timings.
+const hfTemplates = new Map();
+const ourTemplates = new Map();
+for (const c of cases) {
+  if (!hfTemplates.has(c.source)) {
+    try {
+      hfTemplates.set(c.source, new HfTemplate(c.source));
+    } catch {
+      hfTemplates.set(c.source, null);
+    }
+    ourTemplates.set(c.source, jinja.compileTemplate(c.source));
+  }
+  c.jsonParsed = c.messages.map((m) =>
+    m.tool_calls
+      ? {
+          ...m,
+          tool_calls: m.tool_calls.map((call) => ({
+            ...call,
+            function: {
+              ...call.function,
+              arguments: c.form === "mapping" ? JSON.parse(call.function.arguments) : call.function.arguments,
+            },
+          })),
+        }
+      : m,
+  );
+  c.prepared = prepareForTemplate(c.messages, { argumentsForm: c.form, lossless: true });
+}
+const variables = (c, messages) => ({
+  messages,
+  tools: c.tools,
+  documents: null,
+  add_generation_prompt: true,
+  ...KWARGS,
+});
+const renderHf = (c) => hfTemplates.get(c.source).render(variables(c, c.jsonParsed));
+const renderEngine = (c) => ourTemplates.get(c.source).render(variables(c, c.prepared), { now: PARITY_NOW });
+const renderFull = (c) =>
+  jinja.renderChatTemplate({
+    template: c.source,
+    messages: c.messages,
+    tools: c.tools,
+    addGenerationPrompt: true,
+    variables: KWARGS,
+    now: PARITY_NOW,
+  });
+
+const oursOk = cases.filter((c) => ok(() => renderFull(c)));
+const hfOk = oursOk.filter((c) => hfTemplates.get(c.source) !== null && ok(() => renderHf(c)));
+
+// Python: the same cases, compiled first; only the renders are timed, inside Python.
+const PYTHON = `
+import json, runpy, sys, time
+module = runpy.run_path(sys.argv[1], run_name="hf_render")
+cases = json.load(sys.stdin)
+min_s = float(sys.argv[2])
+compiled = {}
+for case in cases:
+    if case["template"] not in compiled:
+        compiled[case["template"]] = module["compile_template"](case["template"])
+def render(case):
+    return compiled[case["template"]].render(messages=case["messages"], tools=case.get("tools"), documents=None,
+        add_generation_prompt=case.get("add_generation_prompt", False), **case.get("kwargs", {}))
+for case in cases:
+    render(case)
+rounds = 0
+start = time.perf_counter()
+while True:
+    for case in cases:
+        render(case)
+    rounds += 1
+    elapsed = time.perf_counter() - start
+    if elapsed >= min_s:
+        break
+print(json.dumps({"us_per_render": elapsed * 1e6 / (rounds * len(cases)), "renders": rounds * len(cases)}))
+`;
+function measurePython(subset) {
+  const result = spawnSync("python3", ["-c", PYTHON, hfRender, String(MIN_MS / 1000)], {
+    input: pythonBatchText(subset),
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+  if (result.status !== 0) throw new Error(result.stderr);
+  return JSON.parse(result.stdout).us_per_render;
+}
+
+const rows = [];
+const fmt = (us) => `${us.toFixed(1)} µs`;
+{
+  const ours = measure(renderEngine, hfOk);
+  const oursFull = measure(renderFull, hfOk);
+  const hf = measure(renderHf, hfOk);
+  rows.push([
+    `vs @huggingface/jinja 0.5.11 (${hfOk.length} cases it renders)`,
+    fmt(ours),
+    fmt(oursFull),
+    fmt(hf),
+    `${(hf / ours).toFixed(2)}× / ${(hf / oursFull).toFixed(2)}×`,
+  ]);
+}
+{
+  const ours = measure(renderEngine, oursOk);
+  const oursFull = measure(renderFull, oursOk);
+  const python = measurePython(oursOk);
+  rows.push([
+    `vs Python Jinja2 3.1.6 (${oursOk.length} cases that render)`,
+    fmt(ours),
+    fmt(oursFull),
+    fmt(python),
+    `${(python / ours).toFixed(2)}× / ${(python / oursFull).toFixed(2)}×`,
+  ]);
+}
+console.log(
+  "| comparison | @toolcall/jinja, engine (compiled, arguments decoded) | @toolcall/jinja, renderChatTemplate (from wire messages) | other | speed-up (engine / full) |",
+);
+console.log("|---|---:|---:|---:|---:|");
+for (const row of rows) console.log(`| ${row.join(" | ")} |`);
+console.log(
+  `\nMean time per render; each side repeated for at least ${MIN_MS} ms after a warm-up round. Node ${process.version}.`,
+);

@@ -1,0 +1,98 @@
+import type { Stmt } from "./ast.js";
+import { type Builtins, defaultBuiltins, defaultGlobals } from "./builtins.js";
+import { compileStatements, resetControl, Scope } from "./compiler.js";
+import { tokenize } from "./lexer.js";
+import { parse } from "./parser.js";
+import { strftime } from "./strftime.js";
+import { fail } from "./template-error.js";
+import { expectString, PyFunction, toPython } from "./values.js";
+
+/** How a template is read: Jinja's environment options. */
+export interface TemplateOptions {
+  /** Drop the first newline after a block tag (Jinja's `trim_blocks`). Default `true`, as transformers sets it. */
+  trimBlocks?: boolean;
+  /** Strip spaces and tabs before a block tag at the start of a line (`lstrip_blocks`). Default `true`. */
+  lstripBlocks?: boolean;
+  /** Keep the source's final newline (`keep_trailing_newline`). Default `false`. */
+  keepTrailingNewline?: boolean;
+}
+
+/** What a render sees besides its variables. */
+export interface RenderOptions {
+  /** The clock `strftime_now` reads (local time fields). Default: the current time. */
+  now?: Date;
+}
+
+const marker = Symbol.for("@toolcall/jinja/Template");
+
+/**
+ * A compiled template. Rendering follows Hugging Face transformers' chat-template environment: Jinja2's immutable
+ * sandbox, `loopcontrols`, `{% generation %}`, transformers' `tojson`, `raise_exception` and `strftime_now`.
+ *
+ * @example
+ * const template = compileTemplate("{{ messages[0].content }}{{ 1.0 }}{{ [True, None] }}");
+ * template.render({ messages: [{ content: "hi " }] }); // "hi 1.0[True, None]"
+ */
+export class Template {
+  /** The statements, for tools that inspect a template. */
+  readonly body: Stmt[];
+  private readonly run: (scope: Scope) => string;
+  private readonly globals: Scope;
+
+  constructor(source: string, options: TemplateOptions = {}) {
+    const tokens = tokenize(source, {
+      trimBlocks: options.trimBlocks ?? true,
+      lstripBlocks: options.lstripBlocks ?? true,
+      keepTrailingNewline: options.keepTrailingNewline ?? false,
+    });
+    this.body = parse(tokens);
+    const builtins: Builtins = defaultBuiltins();
+    this.run = compileStatements(this.body, builtins);
+    const globals = new Scope(null);
+    for (const [name, value] of defaultGlobals()) globals.set(name, value);
+    globals.set(
+      "raise_exception",
+      new PyFunction("raise_exception", (args) => fail("TemplateError", String(args[0] ?? ""))),
+    );
+    this.globals = globals;
+    Object.defineProperty(this, marker, { value: true });
+  }
+
+  /**
+   * Renders with `variables` (plain JavaScript values; see {@link toPython} for how they map onto Python's).
+   * Throws a {@link TemplateError} where Python would raise.
+   */
+  render(variables: Record<string, unknown>, options: RenderOptions = {}): string {
+    const root = new Scope(this.globals);
+    const now = options.now;
+    root.set(
+      "strftime_now",
+      new PyFunction("strftime_now", (args) =>
+        strftime(now ?? new Date(), expectString(args[0], "strftime() argument 1")),
+      ),
+    );
+    const scope = new Scope(root);
+    for (const name of Object.keys(variables)) {
+      const value = variables[name];
+      if (value !== undefined) scope.set(name, toPython(value));
+    }
+    resetControl();
+    return this.run(scope);
+  }
+
+  /** True for templates made by any copy of this class. */
+  static isInstance(value: unknown): value is Template {
+    return typeof value === "object" && value !== null && marker in value;
+  }
+}
+
+/**
+ * Compiles Jinja source once, for many renders.
+ *
+ * @example
+ * compileTemplate("{% for m in messages %}{{ m.role }}\n{% endfor %}").render({ messages: [{ role: "user" }] });
+ * // "user\n"
+ */
+export function compileTemplate(source: string, options: TemplateOptions = {}): Template {
+  return new Template(source, options);
+}

@@ -1,0 +1,52 @@
+/** Why part of the model's text was read the way it was. Codes are stable. */
+export type QwenIssueCode =
+  | "qwen_call_truncated"
+  | "qwen_call_invalid"
+  | "qwen_tool_call_unclosed"
+  | "qwen_parameter_unclosed"
+  | "qwen_unknown_tool"
+  | "qwen_unknown_parameter"
+  | "qwen_parameter_type_mismatch";
+
+/** One finding of the parser. */
+export interface QwenIssue {
+  code: QwenIssueCode;
+  severity: "error" | "warning" | "info";
+  message: string;
+  /** The tool name and parameter concerned, where there is one. */
+  tool?: string;
+  parameter?: string;
+  /** For calls left in content: the text, exactly as the model wrote it. */
+  raw?: string;
+}
+
+/** An OpenAI-shaped tool call read from Qwen's XML syntax (arguments as JSON text, Python `json.dumps` bytes). */
+export interface QwenToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** Options of the parser, whole or streamed. */
+export interface QwenParseOptions {
+  /** The tools offered to the model (OpenAI `{ type, function: { name, parameters } }` or bare `{ name, parameters }`). */
+  tools?: readonly unknown[] | null;
+  /** Makes the id of each call (default: `call_` and 24 random letters and digits). */
+  createId?: () => string;
+}
+
+const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * A random OpenAI-style call id.
+ *
+ * @example
+ * randomCallId(); // "call_X3f…" (29 characters)
+ */
+export function randomCallId(): string {
+  const bytes = new Uint8Array(24);
+  globalThis.crypto.getRandomValues(bytes);
+  let id = "call_";
+  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
+  return id;
+}
