@@ -39,11 +39,14 @@ export function compareCodePoints(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * A JavaScript number as Python would print what it becomes on the wire: `JSON.stringify` writes integral numbers
+ * below 1e21 as digits, which `json.loads` reads as an `int`; anything else is a `float`.
+ */
 function numberText(value: number, python: boolean): string | undefined {
   if (!Number.isFinite(value)) return undefined;
   if (!python) return JSON.stringify(value);
-  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER)
-    return String(value === 0 ? 0 : value);
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value === 0 ? 0 : value);
   return pythonFloatRepr(value);
 }
 

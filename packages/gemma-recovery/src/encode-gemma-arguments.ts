@@ -14,8 +14,7 @@ function pythonNumber(value: number | bigint | JsonNumber): string {
   if (typeof value === "bigint") return value.toString();
   if (JsonNumber.isInstance(value))
     return value.isInteger ? BigInt(value.text).toString() : pythonFloatRepr(Number(value.text));
-  if (Number.isInteger(value) && Math.abs(value) <= Number.MAX_SAFE_INTEGER)
-    return String(value === 0 ? 0 : value);
+  if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value === 0 ? 0 : value);
   return pythonFloatRepr(value);
 }
 

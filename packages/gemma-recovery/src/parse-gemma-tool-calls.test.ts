@@ -142,9 +142,9 @@ describe("parseGemmaToolCalls", () => {
 
 describe("encodeGemmaArguments", () => {
   it("renders as the Gemma 4 template does: dictsort keys, bare keys, Python values", () => {
-    expect(encodeGemmaArguments({ b: 1, A: "x", a: [true, null, 1.5, 1e20], n: { z: {}, Y: [] } })).toBe(
-      '{A:<|"|>x<|"|>,a:[true,None,1.5,1e+20],b:1,n:{Y:[],z:{}}}',
-    );
+    expect(
+      encodeGemmaArguments({ b: 1, A: "x", a: [true, null, 1.5, 1e21, 1e20], n: { z: {}, Y: [] } }),
+    ).toBe('{A:<|"|>x<|"|>,a:[true,None,1.5,1e+21,100000000000000000000],b:1,n:{Y:[],z:{}}}');
     expect(encodeGemmaToolCall({ name: "get_weather", arguments: { city: "Paris" } })).toBe(
       '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
     );
