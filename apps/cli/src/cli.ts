@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { parseJson } from "@toolcall/core";
 import packageJson from "../package.json";
 import { runCheck } from "./commands/check.js";
 import { runConformanceCommand } from "./commands/conformance.js";
 import { runDefault } from "./commands/default-run.js";
-import { runNotYet } from "./commands/not-yet.js";
+import { runProbe } from "./commands/probe.js";
+import { runRender } from "./commands/render.js";
 import { runRepair } from "./commands/repair.js";
-import { CHECK_HELP, CONFORMANCE_HELP, MAIN_HELP, NOT_YET_HELP, REPAIR_HELP } from "./help.js";
+import { CHECK_HELP, CONFORMANCE_HELP, MAIN_HELP, PROBE_HELP, RENDER_HELP, REPAIR_HELP } from "./help.js";
 import { removeTemporaryFiles } from "./output-target.js";
 import { resolveRepairs } from "./repair-registry.js";
 
@@ -75,6 +77,111 @@ const conformanceOptions = {
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
+
+const renderOptions = {
+  template: { type: "string" },
+  "template-name": { type: "string" },
+  messages: { type: "string" },
+  tools: { type: "string" },
+  "add-generation-prompt": { type: "boolean" },
+  var: { type: "string", multiple: true },
+  "bos-token": { type: "string" },
+  "eos-token": { type: "string" },
+  now: { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const probeOptions = {
+  template: { type: "string" },
+  "template-name": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/** Names the command sets itself (flags), which --var must not shadow. */
+const RENDER_OWN_VARIABLES: Record<string, string> = {
+  messages: "--messages",
+  tools: "--tools",
+  add_generation_prompt: "--add-generation-prompt",
+};
+
+/** `--var NAME=VALUE`: VALUE is JSON when it parses as JSON (numbers kept exact), else the text itself. */
+function templateVariables(values: readonly string[] | undefined): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const entry of values ?? []) {
+    const equals = entry.indexOf("=");
+    const name = equals === -1 ? entry : entry.slice(0, equals);
+    if (equals === -1 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+      usage("render", `--var wants NAME=VALUE with NAME an identifier, got ${JSON.stringify(entry)}`);
+    const own = RENDER_OWN_VARIABLES[name];
+    if (own !== undefined) usage("render", `${name} is set by ${own}, not --var`);
+    const text = entry.slice(equals + 1);
+    const parsed = parseJson(text, { lossless: true });
+    Object.defineProperty(variables, name, {
+      value: parsed.ok ? parsed.value : text,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return variables;
+}
+
+/** `--now`: an ISO 8601 date or date and time; without an offset it is local time, as Python's datetime.now(). */
+function clock(value: string | undefined): Date | undefined {
+  if (value === undefined) return undefined;
+  const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/.exec(
+    value,
+  );
+  // A date alone is local midnight (JavaScript would read it as UTC).
+  const date = iso ? new Date(`${iso[1]}T${iso[2] ?? "00:00"}${iso[3] ?? ""}`) : undefined;
+  if (date === undefined || Number.isNaN(date.getTime()))
+    usage(
+      "render",
+      `--now wants an ISO 8601 date or time (2026-01-02T03:04:05), got ${JSON.stringify(value)}`,
+    );
+  return date;
+}
+
+async function render(args: string[]): Promise<number> {
+  const { values, positionals } = parse("render", args, renderOptions);
+  if (values.help) {
+    process.stdout.write(RENDER_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) usage("render", `unexpected argument ${positionals[0]}`);
+  if (values.template === undefined) usage("render", "give --template FILE");
+  if (values.messages === undefined) usage("render", "give --messages FILE (- for standard input)");
+  if ([values.template, values.messages, values.tools].filter((file) => file === "-").length > 1)
+    usage("render", "standard input (-) can be read once");
+  const now = clock(values.now);
+  return runRender({
+    template: values.template,
+    messages: values.messages,
+    ...(values.tools !== undefined ? { tools: values.tools } : {}),
+    ...(values["template-name"] !== undefined ? { templateName: values["template-name"] } : {}),
+    addGenerationPrompt: values["add-generation-prompt"] === true,
+    ...(values["bos-token"] !== undefined ? { bosToken: values["bos-token"] } : {}),
+    ...(values["eos-token"] !== undefined ? { eosToken: values["eos-token"] } : {}),
+    variables: templateVariables(values.var),
+    ...(now !== undefined ? { now } : {}),
+  });
+}
+
+async function probe(args: string[]): Promise<number> {
+  const { values, positionals } = parse("probe", args, probeOptions);
+  if (values.help) {
+    process.stdout.write(PROBE_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) usage("probe", `unexpected argument ${positionals[0]}`);
+  if (values.template === undefined) usage("probe", "give --template FILE");
+  return runProbe({
+    template: values.template,
+    ...(values["template-name"] !== undefined ? { templateName: values["template-name"] } : {}),
+    json: values.json === true,
+  });
+}
 
 async function check(args: string[]): Promise<number> {
   const { values, positionals } = parse("check", args, checkOptions);
@@ -187,12 +294,9 @@ async function main(argv: string[]): Promise<number> {
     case "conformance":
       return conformance(rest);
     case "render":
+      return render(rest);
     case "probe":
-      if (rest.includes("--help") || rest.includes("-h")) {
-        process.stdout.write(NOT_YET_HELP);
-        return 0;
-      }
-      return runNotYet({ command });
+      return probe(rest);
     default:
       if (!command.startsWith("-") && rest.length === 0 && existsSync(command)) {
         const resolved = await repairs("", ["core", "gemma-quote-markers"]);

@@ -10,7 +10,8 @@ Usage:
   toolcall repair FILE -o OUT       a repaired copy (JSON stays JSON, JSONL stays JSONL)
   toolcall repair FILE... --in-place    repair in place, keeping FILE.bak
   toolcall conformance --implementation MODULE    run the conformance suite against your implementation
-  toolcall render ... | probe ...   not available yet (needs the template renderer)
+  toolcall render --template FILE --messages FILE    the exact prompt a chat template gives (as transformers)
+  toolcall probe --template FILE    what a chat template can render: argument form, tool calls, ids, roles
 
 Inputs (detected, never flagged): a JSON list of messages, a JSON object with "messages" (and optional "tools"),
 or JSONL with one such conversation per line. "-" reads standard input.
@@ -20,12 +21,15 @@ Examples:
   toolcall check --json rollouts/*.jsonl > report.json
   toolcall repair session.json -o fixed.json --repair core,gemma-quote-markers
   cat dump.jsonl | toolcall repair - -o - --quiet > fixed.jsonl
+  toolcall render --template tokenizer_config.json --messages session.json --add-generation-prompt
+  toolcall probe --template chat_template.jinja
 
 Options:
   -h, --help       help (also: toolcall COMMAND --help)
   -V, --version    the version
 
-Exit codes: 0 clean, 1 issues of severity error (check) or lines passed through (repair), 2 unreadable input or bad usage.
+Exit codes: 0 clean, 1 issues of severity error (check), lines passed through (repair), a template that raised
+(render, probe) or a failed case (conformance), 2 unreadable input or bad usage.
 Colors only on a terminal, and never when NO_COLOR is set.
 `;
 
@@ -130,13 +134,75 @@ Example:
   toolcall conformance --implementation ./dist/toolcall-implementation.js --skip "r1/hostile: ... > ..."
 `;
 
-/** Help for `toolcall render --help` and `toolcall probe --help`. */
-export const NOT_YET_HELP = `toolcall render / toolcall probe: not available yet
+/** Help for `toolcall render --help`. */
+export const RENDER_HELP = `toolcall render: the exact prompt a chat template renders for a conversation
 
+Usage:
   toolcall render --template FILE --messages FILE [--tools FILE] [--add-generation-prompt]
-  toolcall probe --template FILE
+                  [--template-name NAME] [--bos-token T] [--eos-token T] [--var NAME=VALUE]... [--now ISO]
 
-will print the exact prompt a chat template renders (as transformers' apply_chat_template does) and a template's
-capabilities. They need the template renderer, which this release does not include: both exit 2 and render
-nothing.
+Prints the prompt on standard output, byte for byte what transformers' apply_chat_template(..., tokenize=False)
+gives, with nothing added (no final newline). Messages are in wire form, as an OpenAI-compatible API sends them:
+each tool call's arguments is JSON text, decoded for the template into the form it takes (an object for most
+templates, the text itself for templates that concatenate it, as DeepSeek's do; "toolcall probe" tells which).
+Numbers keep their exact text (1.0 stays a float, big integers keep every digit).
+
+Options:
+  --template FILE          a Jinja template (chat_template.jinja), or a JSON file with a chat_template field
+                           (tokenizer_config.json, chat_template.json); its bos_token, eos_token and other special
+                           tokens (strings or {"content": ...} objects) become template variables, as in transformers
+  --template-name NAME     from a config's list of named templates, this one (default: "tool_use" when the
+                           conversation has tools and the list has one, else "default", as transformers chooses)
+  --messages FILE          one conversation: a JSON list of messages, or an object with "messages" (and "tools",
+                           used when --tools is not given); "-" reads standard input
+  --tools FILE             the tool list: a JSON array of tools, or an object with "tools"
+  --add-generation-prompt  open an assistant turn at the end
+  --bos-token T            bos_token (over the config's)
+  --eos-token T            eos_token (over the config's)
+  --var NAME=VALUE         any other template variable (repeat the flag); VALUE is JSON when it parses as JSON
+                           (true, 3, 1.5, [..], {..}, "text"), else the text itself: --var enable_thinking=false,
+                           --var reasoning_effort=high. "documents" is transformers' documents argument.
+  --now ISO                the clock strftime_now reads (2026-01-02T03:04:05; without an offset it is local time,
+                           as Python's datetime.now()); default: now
+
+A template that raises (raise_exception, a TypeError, ...) prints Python's "Type: message" on standard error, as
+transformers would raise it, and nothing on standard output. Arguments that are not a JSON object (empty, broken,
+a list) render as the decoding rules say ({"_raw_arguments": ...}, RULES.md R1) and are named on standard error.
+
+Exit codes: 0 rendered, 1 the template raised, 2 unreadable input or bad usage.
+
+Examples:
+  toolcall render --template chat_template.jinja --messages session.json --add-generation-prompt
+  toolcall render --template tokenizer_config.json --messages session.json --var enable_thinking=false > prompt.txt
+  jq '.messages' rollout.json | toolcall render --template tokenizer_config.json --messages - --tools tools.json
+`;
+
+/** Help for `toolcall probe --help`. */
+export const PROBE_HELP = `toolcall probe: what a chat template can render
+
+Usage:
+  toolcall probe --template FILE [--template-name NAME] [--json]
+
+Renders small conversations with needles in them (never guessing from a model's name) and reports:
+  arguments form   mapping: the template takes a call's arguments as an object; string: as JSON text
+  tool calls       an assistant message's tool call appears in the prompt
+  parallel calls   two calls in one assistant message both appear
+  call ids         a call's id appears (in the call or in its result)
+  tool responses   a tool message's content appears
+  system role      a system message's content appears
+  null content     a tool-calling assistant message with content null renders
+  tools            the tool list given in tools appears
+
+Options:
+  --template FILE          a Jinja template, or a JSON file with a chat_template field (as render takes it)
+  --template-name NAME     from a config's list of named templates, this one (default: "tool_use" when the list
+                           has one, else "default")
+  --json                   the capabilities as JSON: {"command", "template", "templateName"?, "capabilities"}
+
+Exit codes: 0 probed, 1 the template does not compile (Python's "Type: message" on standard error), 2 unreadable
+input or bad usage.
+
+Examples:
+  toolcall probe --template chat_template.jinja
+  toolcall probe --template tokenizer_config.json --json | jq -r .capabilities.argumentsForm
 `;
