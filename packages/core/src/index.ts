@@ -44,7 +44,7 @@ export {
   type SanitizeRule,
   sanitizeHistory,
 } from "./sanitize-history.js";
-export { type SerializeOptions, type SerializeResult, serializeJson } from "./serialize-json.js";
+export { compareCodePoints, type SerializeOptions, type SerializeResult, serializeJson } from "./serialize-json.js";
 export {
   type AccumulatedToolCall,
   type AccumulatingToolCall,

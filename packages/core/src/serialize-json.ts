@@ -22,7 +22,13 @@ function escapeNonAscii(quoted: string): string {
   return quoted.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-/** Compares two strings by Unicode code point, as Python compares `str`. */
+/**
+ * Compares two strings by Unicode code point, as Python compares `str` (JavaScript's `<` compares UTF-16 code
+ * units, which orders characters above U+FFFF before U+E000–U+FFFF).
+ *
+ * @example
+ * ["\uFF01", "😀"].sort(compareCodePoints); // ["！", "😀"]
+ */
 export function compareCodePoints(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {

@@ -1,3 +1,4 @@
+import { compareCodePoints } from "@toolcall/core";
 import { fail } from "./template-error.js";
 import { isTuple, normalizeInt, PyFloat, tuple, typeName, Undefined } from "./values.js";
 
@@ -210,21 +211,8 @@ export function eq(a: unknown, b: unknown): boolean {
   return false;
 }
 
-/** Compares strings by code point, as Python does. */
-export function compareStrings(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let i = 0; i < length; i++) {
-    const x = a.charCodeAt(i);
-    const y = b.charCodeAt(i);
-    if (x !== y) {
-      const xs = x >= 0xd800 && x <= 0xdfff;
-      const ys = y >= 0xd800 && y <= 0xdfff;
-      if (xs !== ys) return xs ? 1 : -1;
-      return x - y;
-    }
-  }
-  return a.length - b.length;
-}
+/** Compares strings by code point, as Python does: core's comparison, the one `sortKeys` uses. */
+export const compareStrings = compareCodePoints;
 
 /** Three-way ordering for `<`, `sort`, `min`, `max`; raises Python's TypeError for unordered types. */
 export function order(a: unknown, b: unknown, op = "<"): number {
