@@ -1,0 +1,138 @@
+// The floor: a bare pass-through proxy with no parsing at all. Its default mode is toolcall-proxy's own stack
+// (node:http server, undici's handler API), so the benchmark measures only what repairing adds; the other modes are
+// the candidates compare-stacks.mjs measured. `node bare-proxy.mjs UPSTREAM_PORT [undici-dispatch|undici-stream|undici|http]`
+import http, { createServer } from "node:http";
+import { pipeline } from "node:stream";
+import { Pool } from "undici";
+
+const HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "te",
+  "trailer",
+  "upgrade",
+  "host",
+]);
+
+function forwardHeaders(headers) {
+  const out = {};
+  for (const key in headers) if (!HOP.has(key)) out[key] = headers[key];
+  return out;
+}
+
+/** undici's handler API: raw buffers, no stream objects on the response side; backpressure by pause/resume. */
+function dispatchTo(pool, request, response, hasBody) {
+  let resume;
+  response.on("drain", () => resume?.());
+  pool.dispatch(
+    {
+      path: request.url,
+      method: request.method,
+      headers: forwardHeaders(request.headers),
+      body: hasBody ? request : undefined,
+    },
+    {
+      onConnect() {},
+      onHeaders(statusCode, rawHeaders, resumeFn) {
+        resume = resumeFn;
+        const headers = [];
+        for (let i = 0; i < rawHeaders.length; i += 2) {
+          const key = rawHeaders[i].toString("latin1");
+          if (!HOP.has(key.toLowerCase())) headers.push(key, rawHeaders[i + 1].toString("latin1"));
+        }
+        response.writeHead(statusCode, headers);
+        return true;
+      },
+      onData(chunk) {
+        return response.write(chunk);
+      },
+      onComplete() {
+        response.end();
+      },
+      onError() {
+        if (!response.headersSent) response.writeHead(502);
+        response.end();
+      },
+    },
+  );
+}
+
+export function startBareProxy({ upstreamPort, mode = "undici-dispatch", port = 0 }) {
+  const origin = `http://127.0.0.1:${upstreamPort}`;
+  let handler;
+  if (mode === "http") {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+    handler = (request, response) => {
+      const upstream = http.request(
+        {
+          host: "127.0.0.1",
+          port: upstreamPort,
+          method: request.method,
+          path: request.url,
+          headers: forwardHeaders(request.headers),
+          agent,
+        },
+        (upstreamResponse) => {
+          response.writeHead(upstreamResponse.statusCode, forwardHeaders(upstreamResponse.headers));
+          pipeline(upstreamResponse, response, () => {});
+        },
+      );
+      upstream.on("error", () => {
+        if (!response.headersSent) response.writeHead(502);
+        response.end();
+      });
+      pipeline(request, upstream, () => {});
+    };
+  } else {
+    const pool = new Pool(origin, { connections: 256, pipelining: 1 });
+    handler = async (request, response) => {
+      try {
+        const hasBody = request.method !== "GET" && request.method !== "HEAD";
+        if (mode === "undici-dispatch") {
+          dispatchTo(pool, request, response, hasBody);
+          return;
+        }
+        if (mode === "undici-stream") {
+          await pool.stream(
+            {
+              path: request.url,
+              method: request.method,
+              headers: forwardHeaders(request.headers),
+              body: hasBody ? request : undefined,
+            },
+            ({ statusCode, headers }) => {
+              response.writeHead(statusCode, forwardHeaders(headers));
+              return response;
+            },
+          );
+        } else {
+          const upstream = await pool.request({
+            path: request.url,
+            method: request.method,
+            headers: forwardHeaders(request.headers),
+            body: hasBody ? request : undefined,
+          });
+          response.writeHead(upstream.statusCode, forwardHeaders(upstream.headers));
+          pipeline(upstream.body, response, () => {});
+        }
+      } catch {
+        if (!response.headersSent) response.writeHead(502);
+        response.end();
+      }
+    };
+  }
+  const server = createServer(handler);
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const server = await startBareProxy({
+    upstreamPort: Number(process.argv[2]),
+    mode: process.argv[3] ?? "undici-dispatch",
+    port: Number(process.argv[4] ?? 0),
+  });
+  process.send?.({ port: server.address().port });
+}

@@ -1,0 +1,296 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { coreRepairs } from "@toolcall/core";
+import { checkRequestTarget } from "./check-request-target.js";
+import { handleApiRequest } from "./handle-api-request.js";
+import { handlePassthrough } from "./handle-passthrough.js";
+import { errorBody } from "./proxy-error.js";
+import { createProxyMetrics, type ProxyMetrics, type RouteName } from "./proxy-metrics.js";
+import { DEFAULTS, type ProxyOptions } from "./proxy-options.js";
+import { elapsedMs, type ProxyRuntime, type RequestState, sendError } from "./proxy-runtime.js";
+import { readRequestBody } from "./read-request-body.js";
+import type { RepairedApi } from "./repair-json-response.js";
+import { requestIdOf } from "./request-id.js";
+import { createLogger, type ProxyLogger } from "./request-log.js";
+import { UpstreamClient } from "./upstream-client.js";
+import { parseUpstream } from "./upstream-target.js";
+
+/** A running (or ready to run) proxy. */
+export interface ToolcallProxy {
+  server: Server;
+  metrics: ProxyMetrics;
+  logger: ProxyLogger;
+  /** Starts listening; resolves with the address actually bound. */
+  listen(args: { port: number; host: string }): Promise<AddressInfo>;
+  /**
+   * Stops accepting connections, lets requests in flight finish (streams included) for up to `drainTimeout`, then
+   * closes everything. `timedOut` tells whether some had to be cut.
+   */
+  drain(): Promise<{ timedOut: boolean }>;
+  /** Closes everything now. */
+  close(): Promise<void>;
+  /** Requests being answered. */
+  readonly inFlight: number;
+  /** Client connections open, and connections open to the upstream. */
+  sockets(): { clients: number; upstream: number };
+}
+
+const API_ROUTES: Record<string, RepairedApi> = {
+  "/v1/chat/completions": "chat.completions",
+  "/chat/completions": "chat.completions",
+  "/v1/responses": "responses",
+  "/responses": "responses",
+};
+
+function routeOf(method: string, pathname: string): RouteName {
+  if (pathname === "/healthz" && (method === "GET" || method === "HEAD")) return "healthz";
+  if (pathname === "/metrics" && method === "GET") return "metrics";
+  if (method === "POST") {
+    const api = API_ROUTES[pathname];
+    if (api !== undefined) return api;
+  }
+  return "passthrough";
+}
+
+/**
+ * Creates the proxy: an HTTP server that forwards to one upstream only, sanitizing the history of Chat Completions
+ * and Responses API requests and repairing the tool calls in their answers, streams included; `/healthz` and
+ * `/metrics` are its own; every other path passes through unchanged. Stateless: run more copies behind any load
+ * balancer to scale. An invalid upstream URL is an error result, not a throw.
+ *
+ * @example
+ * const created = createProxy({ upstream: "http://127.0.0.1:8000" });
+ * if (created.ok) await created.proxy.listen({ port: 8001, host: "127.0.0.1" });
+ */
+export function createProxy(
+  options: ProxyOptions,
+): { ok: true; proxy: ToolcallProxy } | { ok: false; error: string } {
+  const target = parseUpstream(options.upstream);
+  if (!target.ok) return target;
+  const metrics = createProxyMetrics();
+  const logger = createLogger({
+    sink: options.log === undefined ? process.stdout : options.log,
+    level: options.logLevel ?? "info",
+    // Standard output is written once per event-loop turn; a sink passed in gets each line as it is made.
+    batch: options.log === undefined,
+  });
+  const upstream = new UpstreamClient({
+    target,
+    connectTimeout: options.connectTimeout ?? DEFAULTS.connectTimeout,
+    headersTimeout: options.headersTimeout ?? DEFAULTS.headersTimeout,
+    idleTimeout: options.idleTimeout ?? DEFAULTS.idleTimeout,
+    keepAlive: options.upstreamKeepAlive ?? DEFAULTS.upstreamKeepAlive,
+  });
+  const runtime: ProxyRuntime = {
+    options: {
+      repairs: options.repairs ?? coreRepairs,
+      policy: options.policy ?? "preserve",
+      historyPolicy: options.historyPolicy ?? "preserve",
+      missingResult: options.missingResult ?? "synthesize",
+      contentCalls: options.contentCalls ?? [],
+      maxBody: options.maxBody ?? DEFAULTS.maxBody,
+      maxResponseBody: options.maxResponseBody ?? DEFAULTS.maxResponseBody,
+      logContent: options.logContent ?? false,
+    },
+    upstream,
+    metrics,
+    logger,
+  };
+  const drainTimeout = options.drainTimeout ?? DEFAULTS.drainTimeout;
+
+  let draining = false;
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  const clients = new Set<Socket>();
+
+  const finish = (state: RequestState, response: ServerResponse): void => {
+    const completed = response.writableFinished;
+    state.clientClosed = !completed && state.error === undefined;
+    if (state.clientClosed) state.call?.abort();
+    const status = state.clientClosed ? 499 : response.statusCode;
+    const seconds = elapsedMs(state.started) / 1000;
+    metrics.requests.inc({ route: state.route, method: state.method, status });
+    metrics.duration.observe({ route: state.route, stream: String(state.stream === true) }, seconds);
+    metrics.inFlight.dec({ route: state.route });
+    logger.request({
+      requestId: state.id,
+      method: state.method,
+      path: state.path,
+      route: state.route,
+      status,
+      durationMs: Math.round(seconds * 1e6) / 1e3,
+      upstreamMs: state.upstreamMs === undefined ? undefined : Math.round(state.upstreamMs * 1e3) / 1e3,
+      stream: state.stream,
+      repairs: state.repairs === undefined ? undefined : Object.fromEntries(state.repairs),
+      repairDetails: state.repairDetails?.length ? state.repairDetails : undefined,
+      error: state.error === undefined ? undefined : { code: state.error.code, message: state.error.message },
+      clientClosed: state.clientClosed || undefined,
+      upstreamRequestId: state.upstreamRequestId,
+    });
+    inFlight--;
+    if (draining) {
+      // Connections freed by this response are closed rather than kept alive.
+      setImmediate(() => server.closeIdleConnections());
+      if (inFlight === 0) idle?.();
+    }
+  };
+
+  const onRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const started = process.hrtime.bigint();
+    response.on("error", () => {
+      // A client that vanished mid-write: the close handler below accounts for it.
+    });
+    const method = request.method ?? "GET";
+    const checked = checkRequestTarget(request.url);
+    const route: RouteName = checked.ok ? routeOf(method, checked.pathname) : "refused";
+    const state: RequestState = {
+      id: requestIdOf(request.headers["x-request-id"]),
+      route,
+      method,
+      path: checked.ok ? checked.pathname : "",
+      started,
+      stream: undefined,
+      upstreamSent: undefined,
+      upstreamMs: undefined,
+      repairs: undefined,
+      repairDetails: undefined,
+      error: undefined,
+      clientClosed: false,
+      upstreamRequestId: undefined,
+      call: undefined,
+    };
+    inFlight++;
+    metrics.inFlight.inc({ route: state.route });
+    response.on("close", () => finish(state, response));
+    if (draining) response.shouldKeepAlive = false;
+
+    if (!checked.ok) {
+      response.shouldKeepAlive = false;
+      sendError({
+        runtime,
+        state,
+        response,
+        error: { code: checked.code, status: 400, message: checked.message },
+      });
+      return;
+    }
+    if (route === "healthz") {
+      const body = JSON.stringify({ status: draining ? "draining" : "ok" });
+      response.writeHead(draining ? 503 : 200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        "cache-control": "no-store",
+      });
+      response.end(method === "HEAD" ? undefined : body);
+      request.resume();
+      return;
+    }
+    if (route === "metrics") {
+      request.resume();
+      const text = await metrics.registry.metrics();
+      response.writeHead(200, {
+        "content-type": metrics.registry.contentType,
+        "content-length": Buffer.byteLength(text),
+      });
+      response.end(text);
+      return;
+    }
+    const read = await readRequestBody({ request, maxBody: runtime.options.maxBody });
+    if (!read.ok) {
+      if (read.reason === "too_large") {
+        // The rest of the body is not read: the connection closes after the answer.
+        response.shouldKeepAlive = false;
+        sendError({
+          runtime,
+          state,
+          response,
+          error: {
+            code: "request_too_large",
+            status: 413,
+            message: `the request body is larger than ${runtime.options.maxBody} bytes`,
+          },
+        });
+      } else response.destroy();
+      return;
+    }
+    if (route === "chat.completions" || route === "responses")
+      handleApiRequest({ runtime, state, request, response, body: read.body, api: route });
+    else handlePassthrough({ runtime, state, request, response, body: read.body });
+  };
+
+  const server = createServer((request, response) => {
+    onRequest(request, response).catch((error: unknown) => {
+      logger.event("error", "request failed", { error: (error as Error)?.message ?? String(error) });
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const body = errorBody({ code: "internal_error", status: 500, message: "internal error" });
+      response.writeHead(500, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+      });
+      response.end(body);
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  server.on("connection", (socket: Socket) => {
+    clients.add(socket);
+    socket.once("close", () => clients.delete(socket));
+  });
+  // CONNECT is what a forward proxy serves; this one refuses it.
+  server.on("connect", (_request: IncomingMessage, socket: Socket) => {
+    socket.end("HTTP/1.1 405 Method Not Allowed\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+  });
+
+  const proxy: ToolcallProxy = {
+    server,
+    metrics,
+    logger,
+    listen({ port, host }) {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          resolve(server.address() as AddressInfo);
+        });
+      });
+    },
+    async drain() {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      let timedOut = false;
+      if (inFlight > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          if (drainTimeout > 0)
+            timer = setTimeout(() => {
+              timedOut = true;
+              resolve();
+            }, drainTimeout);
+        });
+        clearTimeout(timer);
+      }
+      server.closeAllConnections();
+      await closed;
+      await (timedOut ? upstream.destroy() : upstream.close());
+      return { timedOut };
+    },
+    async close() {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
+      await upstream.destroy();
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    sockets() {
+      return { clients: clients.size, upstream: upstream.stats.connected };
+    },
+  };
+  return { ok: true, proxy };
+}

@@ -1,0 +1,198 @@
+import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
+import type {
+  ContentCallExtractor,
+  ExtractionContext,
+  ExtractionEvent,
+  ExtractionIssue,
+} from "./content-call-extractor.js";
+
+/** Told once for each call recovered from content and each piece of call-like text left there. */
+export type ExtractionReport =
+  | { kind: "tool_call"; extractor: string }
+  | { kind: "issue"; extractor: string; issue: ExtractionIssue };
+
+type Message = ChatCompletion.Choice["message"];
+type ChunkChoice = ChatCompletionChunk.Choice;
+type DeltaToolCall = ChatCompletionChunk.Choice.Delta.ToolCall;
+
+/**
+ * Recovers native tool calls left in the content of a whole Chat Completions response: each choice's calls are
+ * appended to its `tool_calls`, its content keeps the rest, and `finish_reason: "stop"` becomes `"tool_calls"`
+ * when calls were found. The same object comes back when nothing was found.
+ *
+ * @example
+ * extractCompletionContentCalls({ completion, extractors: [gemmaContentCalls], context: { tools: [] } });
+ */
+export function extractCompletionContentCalls(args: {
+  completion: ChatCompletion;
+  extractors: readonly ContentCallExtractor[];
+  context: ExtractionContext;
+  onReport?: (report: ExtractionReport) => void;
+}): ChatCompletion {
+  if (!Array.isArray(args.completion.choices)) return args.completion;
+  let changed = false;
+  const choices = args.completion.choices.map((choice) => {
+    let message: Message | undefined = choice.message;
+    let found = 0;
+    for (const extractor of args.extractors) {
+      const content = message?.content;
+      if (typeof content !== "string" || content === "") continue;
+      const result = extractor.parse(content, args.context);
+      for (const issue of result.issues) args.onReport?.({ kind: "issue", extractor: extractor.name, issue });
+      if (result.toolCalls.length === 0) continue;
+      for (let i = 0; i < result.toolCalls.length; i++)
+        args.onReport?.({ kind: "tool_call", extractor: extractor.name });
+      found += result.toolCalls.length;
+      message = {
+        ...(message as Message),
+        content: result.content,
+        tool_calls: [...((message as Message).tool_calls ?? []), ...result.toolCalls],
+      };
+    }
+    if (found === 0) return choice;
+    changed = true;
+    return {
+      ...choice,
+      message: message as Message,
+      finish_reason: choice.finish_reason === "stop" ? ("tool_calls" as const) : choice.finish_reason,
+    };
+  });
+  return changed ? { ...args.completion, choices } : args.completion;
+}
+
+interface ChoiceState {
+  streams: Array<{ extractor: string; stream: ReturnType<ContentCallExtractor["createStream"]> }>;
+  /** The index the next recovered call gets: after every index the server used. */
+  nextIndex: number;
+  found: number;
+  /** The choice finished: its extractors were ended. */
+  finished: boolean;
+}
+
+/** Runs text through the chain of extractors: content left by one is fed to the next. */
+function feed(
+  state: ChoiceState,
+  text: string | undefined,
+  end: boolean,
+  onReport: ((report: ExtractionReport) => void) | undefined,
+): { content: string; toolCalls: DeltaToolCall[] } {
+  let pending: ExtractionEvent[] = text === undefined ? [] : [{ type: "content", text }];
+  const toolCalls: DeltaToolCall[] = [];
+  for (const { extractor, stream } of state.streams) {
+    const next: ExtractionEvent[] = [];
+    for (const event of pending) {
+      if (event.type === "content") next.push(...stream.push(event.text));
+      else next.push(event);
+    }
+    if (end) next.push(...stream.end());
+    pending = [];
+    for (const event of next) {
+      if (event.type === "tool_call") {
+        onReport?.({ kind: "tool_call", extractor });
+        state.found++;
+        toolCalls.push({ index: state.nextIndex++, ...event.toolCall });
+      } else if (event.type === "issue") {
+        onReport?.({ kind: "issue", extractor, issue: event.issue });
+      } else pending.push(event);
+    }
+  }
+  let content = "";
+  for (const event of pending) if (event.type === "content") content += event.text;
+  return { content, toolCalls };
+}
+
+function hasValue(delta: Record<string, unknown>): boolean {
+  for (const key in delta) if (delta[key] !== undefined && delta[key] !== null) return true;
+  return false;
+}
+
+/**
+ * Recovers native tool calls left in streamed content (Chat Completions chunks). Content passes on as soon as each
+ * extractor knows it cannot start a call (a few characters at most are held); a recovered call is handed on as one
+ * whole tool-call delta, with an index after the server's own; a finish of `"stop"` becomes `"tool_calls"` when
+ * calls were found. Chunks without call-like text are passed on as the same objects.
+ *
+ * @example
+ * for await (const chunk of extractStreamContentCalls({ source, extractors: [gemmaContentCalls], context })) …
+ */
+export async function* extractStreamContentCalls(args: {
+  source: AsyncIterable<ChatCompletionChunk>;
+  extractors: readonly ContentCallExtractor[];
+  context: ExtractionContext;
+  onReport?: (report: ExtractionReport) => void;
+}): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+  const states = new Map<number, ChoiceState>();
+  let template: ChatCompletionChunk | undefined;
+  const stateOf = (index: number): ChoiceState => {
+    let state = states.get(index);
+    if (state === undefined) {
+      state = {
+        streams: args.extractors.map((extractor) => ({
+          extractor: extractor.name,
+          stream: extractor.createStream(args.context),
+        })),
+        nextIndex: 0,
+        found: 0,
+        finished: false,
+      };
+      states.set(index, state);
+    }
+    return state;
+  };
+  for await (const chunk of args.source) {
+    template ??= chunk;
+    if (!Array.isArray(chunk.choices) || chunk.choices.length === 0) {
+      yield chunk;
+      continue;
+    }
+    let choices: ChunkChoice[] | undefined;
+    chunk.choices.forEach((choice, position) => {
+      const state = stateOf(choice.index);
+      for (const call of choice.delta?.tool_calls ?? [])
+        if (typeof call.index === "number") state.nextIndex = Math.max(state.nextIndex, call.index + 1);
+      const content = choice.delta?.content;
+      const finishing = choice.finish_reason != null;
+      if ((typeof content !== "string" || content === "") && !finishing) {
+        choices?.push(choice);
+        return;
+      }
+      const text = typeof content === "string" && content !== "" ? content : undefined;
+      const out = feed(state, text, finishing, args.onReport);
+      if (finishing) state.finished = true;
+      if (out.toolCalls.length === 0 && out.content === (text ?? "")) {
+        // Nothing held, nothing found: the chunk's own object goes on.
+        if (finishing && state.found > 0 && choice.finish_reason === "stop") {
+          choices ??= chunk.choices.slice(0, position);
+          choices.push({ ...choice, finish_reason: "tool_calls" });
+        } else choices?.push(choice);
+        return;
+      }
+      choices ??= chunk.choices.slice(0, position);
+      const { content: _content, tool_calls: serverCalls, ...rest } = choice.delta ?? {};
+      const delta: ChunkChoice["delta"] = { ...rest };
+      if (out.content !== "") delta.content = out.content;
+      const toolCalls = [...(serverCalls ?? []), ...out.toolCalls];
+      if (toolCalls.length > 0) delta.tool_calls = toolCalls;
+      const finish =
+        finishing && state.found > 0 && choice.finish_reason === "stop" ? "tool_calls" : choice.finish_reason;
+      if (!hasValue(delta as Record<string, unknown>) && finish == null && choice.logprobs == null) return;
+      choices.push({ ...choice, delta, finish_reason: finish });
+    });
+    if (choices === undefined) yield chunk;
+    else if (choices.length > 0 || chunk.usage != null) yield { ...chunk, choices };
+  }
+  // The stream ended without finishing some choices: what the extractors hold is handed on.
+  for (const [index, state] of states) {
+    if (state.finished) continue;
+    const out = feed(state, undefined, true, args.onReport);
+    if (out.content === "" && out.toolCalls.length === 0) continue;
+    const delta: ChunkChoice["delta"] = {};
+    if (out.content !== "") delta.content = out.content;
+    if (out.toolCalls.length > 0) delta.tool_calls = out.toolCalls;
+    yield {
+      ...(template as ChatCompletionChunk),
+      choices: [{ index, delta, finish_reason: null, logprobs: null }],
+      usage: undefined,
+    } as ChatCompletionChunk;
+  }
+}

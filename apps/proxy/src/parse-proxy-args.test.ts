@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { parseProxyArgs } from "./parse-proxy-args.js";
+
+const parse = (argv: string[], env: Record<string, string> = {}) => parseProxyArgs({ argv, env });
+
+describe("parseProxyArgs", () => {
+  it("needs an upstream, and fills every default", () => {
+    expect(parse([])).toMatchObject({ ok: false, error: expect.stringContaining("--upstream") });
+    const parsed = parse(["--upstream", "http://127.0.0.1:8000"]);
+    if (!parsed.ok || !("command" in parsed)) throw new Error("expected a command");
+    expect(parsed.command.host).toBe("127.0.0.1");
+    expect(parsed.command.port).toBe(8001);
+    expect(parsed.command.options).toMatchObject({
+      upstream: "http://127.0.0.1:8000",
+      policy: "preserve",
+      historyPolicy: "preserve",
+      missingResult: "synthesize",
+      maxBody: 10 * 1024 * 1024,
+      connectTimeout: 10_000,
+      headersTimeout: 600_000,
+      idleTimeout: 300_000,
+      logLevel: "info",
+      logContent: false,
+      contentCalls: [],
+    });
+    expect(parsed.command.options.repairs?.map((r) => r.id)).toEqual([
+      "markdown-fence",
+      "template-suffix",
+      "python-literal",
+      "control-characters",
+      "trailing-commas",
+      "repeated-object",
+    ]);
+  });
+
+  it("takes repairs comma-separated or repeated, in a fixed order", () => {
+    const parsed = parse([
+      "--upstream",
+      "http://h",
+      "--repair",
+      "jsonrepair,gemma-quote-markers",
+      "--repair",
+      "trailing-commas",
+    ]);
+    expect(parsed.ok && "command" in parsed && parsed.command.options.repairs?.map((r) => r.id)).toEqual([
+      "trailing-commas",
+      "gemma-quote-markers",
+      "jsonrepair",
+    ]);
+    const none = parse(["--upstream", "http://h", "--repair", "none"]);
+    expect(none.ok && "command" in none && none.command.options.repairs).toEqual([]);
+    expect(parse(["--upstream", "http://h", "--repair", "magic"])).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('unknown repair "magic"'),
+    });
+  });
+
+  it("reads units, content-call syntaxes and policies, and refuses what it does not know", () => {
+    const parsed = parse([
+      "--upstream=http://h:1/v1",
+      "--port=0",
+      "--max-body=512kb",
+      "--idle-timeout=2m",
+      "--headers-timeout=0",
+      "--content-calls=gemma,qwen",
+      "--policy=keep",
+      "--history-policy=drop",
+      "--missing-result=drop-call",
+      "--log-content",
+    ]);
+    if (!parsed.ok || !("command" in parsed)) throw new Error("expected a command");
+    expect(parsed.command.port).toBe(0);
+    expect(parsed.command.options).toMatchObject({
+      maxBody: 512 * 1024,
+      idleTimeout: 120_000,
+      headersTimeout: 0,
+      policy: "keep",
+      historyPolicy: "drop",
+      missingResult: "drop-call",
+      logContent: true,
+    });
+    expect(parsed.command.options.contentCalls?.map((e) => e.name)).toEqual(["gemma", "qwen"]);
+    for (const bad of [
+      ["--policy", "drop"],
+      ["--history-policy", "keep"],
+      ["--content-calls", "hermes"],
+      ["--max-body", "lots"],
+      ["--port", "70000"],
+      ["--idle-timeout", "soon"],
+      ["--unknown-flag"],
+    ])
+      expect(parse(["--upstream", "http://h", ...bad]), bad.join(" ")).toMatchObject({ ok: false });
+    expect(parse(["--upstream", "ftp://h"])).toMatchObject({ ok: false });
+  });
+
+  it("reads the environment when a flag is absent; flags win", () => {
+    const env = {
+      TOOLCALL_PROXY_UPSTREAM: "http://env:1",
+      TOOLCALL_PROXY_PORT: "9000",
+      TOOLCALL_PROXY_REPAIR: "jsonrepair",
+    };
+    const fromEnv = parse([], env);
+    expect(
+      fromEnv.ok && "command" in fromEnv && [fromEnv.command.options.upstream, fromEnv.command.port],
+    ).toEqual(["http://env:1", 9000]);
+    expect(fromEnv.ok && "command" in fromEnv && fromEnv.command.options.repairs?.map((r) => r.id)).toEqual([
+      "jsonrepair",
+    ]);
+    const flagged = parse(["--port", "9001"], env);
+    expect(flagged.ok && "command" in flagged && flagged.command.port).toBe(9001);
+  });
+
+  it("answers --help and --version", () => {
+    expect(parse(["--help"])).toEqual({ ok: true, help: true });
+    expect(parse(["--version"])).toEqual({ ok: true, version: true });
+  });
+});

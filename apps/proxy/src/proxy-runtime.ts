@@ -1,0 +1,105 @@
+import type { ServerResponse } from "node:http";
+import type { ArgumentsPolicy, RepairRule, SanitizePolicy } from "@toolcall/core";
+import type { ContentCallExtractor } from "./content-call-extractor.js";
+import { errorBody, type ProxyError } from "./proxy-error.js";
+import type { ProxyMetrics, RouteName } from "./proxy-metrics.js";
+import type { ProxyLogger } from "./request-log.js";
+import type { UpstreamCall, UpstreamClient } from "./upstream-client.js";
+
+/** The proxy's options with every default filled in. */
+export interface ResolvedOptions {
+  repairs: readonly RepairRule[];
+  policy: ArgumentsPolicy;
+  historyPolicy: SanitizePolicy;
+  missingResult: "synthesize" | "drop-call";
+  contentCalls: readonly ContentCallExtractor[];
+  maxBody: number;
+  maxResponseBody: number;
+  logContent: boolean;
+}
+
+/** What every request handler shares. */
+export interface ProxyRuntime {
+  options: ResolvedOptions;
+  upstream: UpstreamClient;
+  metrics: ProxyMetrics;
+  logger: ProxyLogger;
+}
+
+/** One request as it goes: what the log line and the metrics will say about it. */
+export interface RequestState {
+  id: string;
+  route: RouteName;
+  method: string;
+  path: string;
+  started: bigint;
+  stream: boolean | undefined;
+  upstreamSent: bigint | undefined;
+  upstreamMs: number | undefined;
+  repairs: Map<string, number> | undefined;
+  repairDetails: unknown[] | undefined;
+  error: ProxyError | undefined;
+  clientClosed: boolean;
+  upstreamRequestId: string | undefined;
+  /** The upstream request in flight, to abort when the client leaves. */
+  call: UpstreamCall | undefined;
+}
+
+/**
+ * Counts one applied rule for the log line and the metrics.
+ *
+ * @example
+ * countRepair({ runtime, state, api: "chat.completions", source: "stream", rule: "python-literal" });
+ */
+export function countRepair(args: {
+  runtime: ProxyRuntime;
+  state: RequestState;
+  api: string;
+  source: string;
+  rule: string;
+}): void {
+  args.state.repairs ??= new Map();
+  args.state.repairs.set(args.rule, (args.state.repairs.get(args.rule) ?? 0) + 1);
+  args.runtime.metrics.repairs.inc({ api: args.api, source: args.source, rule: args.rule });
+}
+
+/**
+ * Answers with an OpenAI-style error (when nothing was sent yet; otherwise the connection is closed, so the client
+ * sees the cut), counted as an upstream error when it is one.
+ *
+ * @example
+ * sendError({ runtime, state, response, error: { code: "upstream_unreachable", status: 502, message: "…" } });
+ */
+export function sendError(args: {
+  runtime: ProxyRuntime;
+  state: RequestState;
+  response: ServerResponse;
+  error: ProxyError;
+}): void {
+  const { response, error, state } = args;
+  state.error = error;
+  if (error.code.startsWith("upstream_"))
+    args.runtime.metrics.upstreamErrors.inc({ route: state.route, code: error.code });
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const body = errorBody(error);
+  response.writeHead(error.status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+    "x-request-id": state.id,
+  });
+  response.end(body);
+}
+
+/**
+ * Milliseconds since `since` (a `process.hrtime.bigint()` reading).
+ *
+ * @example
+ * const started = process.hrtime.bigint();
+ * elapsedMs(started); // 0.012
+ */
+export function elapsedMs(since: bigint): number {
+  return Number(process.hrtime.bigint() - since) / 1e6;
+}

@@ -1,0 +1,449 @@
+import { coreRepairs } from "@toolcall/core";
+import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
+import OpenAI from "openai";
+import type { ChatCompletionChunk, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gemmaContentCalls, qwenContentCalls } from "../src/index.js";
+import { type RunningProxy, startProxy } from "./start-proxy.js";
+import { type FakeUpstream, fixture, recordedUpstream, startUpstream } from "./upstream.js";
+
+let upstream: FakeUpstream;
+let proxy: RunningProxy;
+let gemmaProxy: RunningProxy;
+
+beforeAll(async () => {
+  upstream = await recordedUpstream();
+  proxy = await startProxy({ upstream: upstream.url });
+  gemmaProxy = await startProxy({
+    upstream: upstream.url,
+    repairs: [...coreRepairs, gemmaQuoteMarkers],
+    contentCalls: [gemmaContentCalls],
+  });
+});
+afterAll(async () => {
+  await proxy.close();
+  await gemmaProxy.close();
+  await upstream.close();
+});
+
+const tools = [
+  { type: "function" as const, function: { name: "get_weather", parameters: { type: "object" } } },
+];
+const ask: ChatCompletionMessageParam[] = [{ role: "user", content: "Go." }];
+const client = (baseURL: string) => new OpenAI({ baseURL, apiKey: "test-key", maxRetries: 0 });
+
+async function completionCalls(openai: OpenAI, model: string) {
+  const completion = await openai.chat.completions.create({ model, messages: ask, tools });
+  return (completion.choices[0]?.message.tool_calls ?? []).map((call) =>
+    call.type === "function" ? call.function.arguments : call,
+  );
+}
+
+/** What a consumer builds from a stream: content, and each call's arguments as the concatenation of its deltas. */
+async function consume(stream: AsyncIterable<ChatCompletionChunk>) {
+  let content = "";
+  const calls = new Map<number, { id?: string; name: string; arguments: string }>();
+  let finish: string | null = null;
+  for await (const chunk of stream) {
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    content += choice.delta.content ?? "";
+    for (const call of choice.delta.tool_calls ?? []) {
+      const entry = calls.get(call.index) ?? { name: "", arguments: "" };
+      if (call.id) entry.id = call.id;
+      entry.name += call.function?.name ?? "";
+      entry.arguments += call.function?.arguments ?? "";
+      calls.set(call.index, entry);
+    }
+    finish = choice.finish_reason ?? finish;
+  }
+  return { content, calls: [...calls.values()], finish };
+}
+
+const stream = (openai: OpenAI, model: string, piece = 0) =>
+  openai.chat.completions.create({
+    model,
+    messages: ask,
+    tools,
+    stream: true,
+    metadata: { piece: String(piece) },
+  });
+
+describe("the openai SDK through the proxy, whole responses", () => {
+  it("gets every recorded malformation repaired, where the direct route gets it broken", async () => {
+    const cases: Array<[string, string[]]> = [
+      ["chat-empty-arguments.json", ["{}"]],
+      ["chat-null-arguments.json", ["{}"]],
+      ["chat-double-encoded.json", ['{"a":3,"b":4}']],
+      ["chat-invalid-json.json", ['{"paths":["*.py"]}', '{"_raw_arguments":"{invalid"}']],
+      ["chat-parallel.json", ['{"city": "Paris"}', '{"city":"Rome"}', '{"city":"Oslo"}']],
+    ];
+    for (const [model, expected] of cases) {
+      expect(await completionCalls(client(proxy.baseURL), model), model).toEqual(expected);
+      expect(await completionCalls(client(`${upstream.url}/v1`), model), model).not.toEqual(expected);
+    }
+    const repairs = proxy.logs
+      .filter((line) => line.route === "chat.completions")
+      .map((line) => line.repairs);
+    expect(repairs).toContainEqual({ "python-literal": 1, invalid: 1 });
+    expect(repairs).toContainEqual({ "markdown-fence": 1, "repeated-object": 1 });
+  });
+
+  it("recovers leaked Gemma markers with the gemma-quote-markers repair", async () => {
+    expect(await completionCalls(client(gemmaProxy.baseURL), "chat-gemma-leak.json")).toEqual([
+      '{"query": "BOE"}',
+      JSON.stringify({ date: "2023-09-18", title: "Resolución de 28 de julio de 2023" }),
+    ]);
+  });
+
+  it("never repairs a call cut by a length stop", async () => {
+    const [text] = await completionCalls(client(proxy.baseURL), "chat-length-stop.json");
+    expect(JSON.parse(text as string)).toEqual({
+      _raw_arguments: '{"path": "notes.md", "content": "# Notes\\n\\nThe first',
+    });
+  });
+
+  it("keeps the upstream's bytes when nothing needs repair", async () => {
+    const clean = JSON.stringify(
+      {
+        id: "chatcmpl-clean",
+        object: "chat.completion",
+        created: 1775000000,
+        model: "m",
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: "assistant",
+              content: null,
+              tool_calls: [
+                {
+                  id: "c1",
+                  type: "function",
+                  function: { name: "f", arguments: '{ "big": 12345678901234567890, "x": 1.0 }' },
+                },
+              ],
+            },
+            finish_reason: "tool_calls",
+            logprobs: null,
+          },
+        ],
+      },
+      null,
+      1,
+    );
+    const cleanUpstream = await startUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(clean);
+    });
+    const via = await startProxy({ upstream: cleanUpstream.url });
+    try {
+      const post = (base: string, model: string) =>
+        fetch(`${base}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model }),
+        }).then((r) => r.text());
+      expect(await post(via.baseURL, "m")).toBe(clean);
+      // A body of another shape on this route passes as it came.
+      expect(await post(proxy.baseURL, "responses-function-calls.json")).toBe(
+        fixture("responses-function-calls.json").toString("utf8"),
+      );
+    } finally {
+      await via.close();
+      await cleanUpstream.close();
+    }
+  });
+
+  it("repairs Responses API function calls", async () => {
+    const response = await client(proxy.baseURL).responses.create({
+      model: "responses-function-calls.json",
+      input: "Go.",
+    });
+    expect(
+      response.output.flatMap((item) => (item.type === "function_call" ? [item.arguments] : [])),
+    ).toEqual(["{}", '{"city":"Rome"}', '{"city":"Oslo"}']);
+    expect(response.output_text).toBe("Looking both up.");
+  });
+
+  it("recovers Gemma native calls left in content when --content-calls gemma is on", async () => {
+    // The whole text of the recorded native-call stream, as a non-streaming vLLM answer carries it.
+    let content = "";
+    for (const line of fixture("vllm-gemma4-native-call-in-content.sse").toString("utf8").split("\n")) {
+      if (!line.startsWith("data: {")) continue;
+      content += JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "";
+    }
+    const contentUpstream = await startUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          id: "chatcmpl-gemma",
+          object: "chat.completion",
+          created: 1775000000,
+          model: "google/gemma-4-31B-it",
+          choices: [
+            { index: 0, message: { role: "assistant", content }, finish_reason: "stop", logprobs: null },
+          ],
+        }),
+      );
+    });
+    const via = await startProxy({ upstream: contentUpstream.url, contentCalls: [gemmaContentCalls] });
+    try {
+      const completion = await client(via.baseURL).chat.completions.create({ model: "gemma", messages: ask });
+      const choice = completion.choices[0];
+      expect(choice?.finish_reason).toBe("tool_calls");
+      expect(choice?.message.content).toBe(
+        "<|channel>thought\nThe user wants the file patched.<channel|>I will patch it now.",
+      );
+      expect(choice?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c))).toEqual([
+        { name: "patch", arguments: '{"content":"print(\'hi\')","mode":"overwrite","path":"/tmp/a.py"}' },
+      ]);
+      expect(via.logs.find((l) => l.route === "chat.completions")?.repairs).toEqual({
+        "content-calls:gemma": 1,
+      });
+    } finally {
+      await via.close();
+      await contentUpstream.close();
+    }
+  });
+
+  it("passes every other path through", async () => {
+    const models = await client(proxy.baseURL).models.list();
+    expect(models.data.map((m) => m.id)).toEqual(["recorded"]);
+  });
+});
+
+describe("Qwen3-Coder calls left in content (--content-calls qwen)", () => {
+  // What vLLM returns when its tool parser does not structure a Qwen3-Coder call: the XML stays in `content`.
+  const XML =
+    "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+  const qwenTools = [
+    {
+      type: "function" as const,
+      function: {
+        name: "get_weather",
+        parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+      },
+    },
+  ];
+  const chunkFrame = (delta: object, finish: string | null = null) =>
+    `data: ${JSON.stringify({ id: "q", object: "chat.completion.chunk", created: 1, model: "Qwen/Qwen3-Coder", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+  let qwenUpstream: FakeUpstream;
+  let via: RunningProxy;
+  beforeAll(async () => {
+    qwenUpstream = await startUpstream((request, response) => {
+      const body = request.json as { stream?: boolean; metadata?: { piece?: string } };
+      if (body.stream) {
+        const size = Number(body.metadata?.piece ?? 5);
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        let text = chunkFrame({ role: "assistant", content: "" });
+        for (let at = 0; at < XML.length; at += size)
+          text += chunkFrame({ content: XML.slice(at, at + size) });
+        response.end(`${text}${chunkFrame({}, "stop")}data: [DONE]\n\n`);
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          id: "q",
+          object: "chat.completion",
+          created: 1,
+          model: "Qwen/Qwen3-Coder",
+          choices: [
+            { index: 0, message: { role: "assistant", content: XML }, finish_reason: "stop", logprobs: null },
+          ],
+        }),
+      );
+    });
+    via = await startProxy({ upstream: qwenUpstream.url, contentCalls: [qwenContentCalls] });
+  });
+  afterAll(async () => {
+    await via.close();
+    await qwenUpstream.close();
+  });
+
+  it("turns them into tool calls typed by the request's schemas (whole response)", async () => {
+    const completion = await client(via.baseURL).chat.completions.create({
+      model: "qwen",
+      messages: ask,
+      tools: qwenTools,
+    });
+    const choice = completion.choices[0];
+    expect(choice?.finish_reason).toBe("tool_calls");
+    expect(choice?.message.content).toBe("Let me check.\n");
+    expect(choice?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c))).toEqual([
+      { name: "get_weather", arguments: '{"city": "Paris", "days": 3}' },
+    ]);
+    // Directly, the call is only text.
+    const direct = await client(`${qwenUpstream.url}/v1`).chat.completions.create({
+      model: "qwen",
+      messages: ask,
+    });
+    expect(direct.choices[0]?.message.tool_calls).toBeUndefined();
+  });
+
+  it("turns them into tool calls however the stream splits them", async () => {
+    for (const piece of [1, 3, 8, 500]) {
+      const result = await consume(
+        await client(via.baseURL).chat.completions.create({
+          model: "qwen",
+          messages: ask,
+          tools: qwenTools,
+          stream: true,
+          metadata: { piece: String(piece) },
+        }),
+      );
+      expect(result.content, `piece ${piece}`).toBe("Let me check.\n");
+      expect(result.calls).toMatchObject([
+        { name: "get_weather", arguments: '{"city": "Paris", "days": 3}' },
+      ]);
+      expect(result.finish).toBe("tool_calls");
+    }
+  });
+});
+
+describe("the openai SDK through the proxy, streams", () => {
+  it("streams content through and hands on each call whole and repaired", async () => {
+    for (const piece of [0, 7]) {
+      const result = await consume(await stream(client(proxy.baseURL), "chat-stream-parallel.sse", piece));
+      expect(result.content).toBe("Checking both cities.");
+      expect(result.calls).toEqual([
+        { id: "call_p1", name: "get_weather", arguments: '{"city": "Paris", "unit": "c"}' },
+        { id: "call_p2", name: "get_weather", arguments: '{"city":"Rome","unit":"c"}' },
+      ]);
+      expect(result.finish).toBe("tool_calls");
+    }
+    const direct = await consume(await stream(client(`${upstream.url}/v1`), "chat-stream-parallel.sse"));
+    expect(direct.calls[1]?.arguments).toBe("{'city': 'Rome', 'unit': 'c'}");
+  });
+
+  it("does not append a final frame that repeats the arguments (vLLM Hermes parser)", async () => {
+    const args = '{"query": "weather in Zürich", "days": 3}';
+    const via = await consume(await stream(client(proxy.baseURL), "chat-stream-repeated-final.sse", 5));
+    expect(via.calls[0]?.arguments).toBe(args);
+    const direct = await consume(
+      await stream(client(`${upstream.url}/v1`), "chat-stream-repeated-final.sse"),
+    );
+    expect(direct.calls[0]?.arguments).toBe(args + args);
+  });
+
+  it("marks a streamed length stop truncated and never repairs it", async () => {
+    const result = await consume(await stream(client(proxy.baseURL), "chat-stream-length.sse"));
+    expect(result.finish).toBe("length");
+    expect(JSON.parse(result.calls[0]?.arguments ?? "")).toEqual({
+      _raw_arguments: '{"path": "notes.md", "content": "# Notes\\n\\nThe first',
+    });
+  });
+
+  it("survives socket writes split inside multi-byte characters", async () => {
+    for (const piece of [1, 2, 3, 5]) {
+      const result = await consume(await stream(client(proxy.baseURL), "chat-stream-multibyte.sse", piece));
+      expect(result.content).toBe("天気を調べます 🌦️ ok");
+      expect(result.calls.map((c) => c.arguments)).toEqual([
+        '{"text": "naïve café — 東京 😀", "to": "ja"}',
+        '{"text":"Ελληνικά"}',
+      ]);
+    }
+  });
+
+  it("recovers Gemma markers in streamed arguments", async () => {
+    const result = await consume(await stream(client(gemmaProxy.baseURL), "chat-stream-gemma-leak.sse", 3));
+    expect(JSON.parse(result.calls[0]?.arguments ?? "")).toEqual({
+      date: "2023-09-18",
+      title: "Resolución de 28 de julio de 2023",
+    });
+  });
+
+  it("recovers a Gemma native call left in streamed content, however the bytes are split", async () => {
+    for (const piece of [0, 1, 4, 13]) {
+      const result = await consume(
+        await stream(client(gemmaProxy.baseURL), "vllm-gemma4-native-call-in-content.sse", piece),
+      );
+      expect(result.content).toBe(
+        "<|channel>thought\nThe user wants the file patched.<channel|>I will patch it now.",
+      );
+      expect(result.calls).toMatchObject([
+        { name: "patch", arguments: '{"content":"print(\'hi\')","mode":"overwrite","path":"/tmp/a.py"}' },
+      ]);
+      expect(result.finish).toBe("tool_calls");
+    }
+  });
+
+  it("repairs a streamed Responses API result: one delta per call, done events and the final response agree", async () => {
+    const events: ResponseStreamEvent[] = [];
+    for await (const event of await client(proxy.baseURL).responses.create({
+      model: "responses-stream.sse",
+      input: "Go.",
+      stream: true,
+      metadata: { piece: "9" },
+    }))
+      events.push(event);
+    const deltas = events.flatMap((e) =>
+      e.type === "response.function_call_arguments.delta" ? [[e.item_id, e.delta]] : [],
+    );
+    expect(deltas).toEqual([
+      ["fc_1", '{"city": "Paris"}'],
+      ["fc_2", '{"city":"Rome"}'],
+    ]);
+    const completed = events.find((e) => e.type === "response.completed");
+    expect(
+      completed?.type === "response.completed" &&
+        completed.response.output.map((o) => (o.type === "function_call" ? o.arguments : "")),
+    ).toEqual(['{"city": "Paris"}', '{"city":"Rome"}']);
+  });
+
+  it("forwards each content frame as it arrives, before the upstream sends the next", async () => {
+    // The upstream sends one frame, then waits until the client has seen it: a proxy that held content back
+    // would never let the stream go on.
+    const seen: Array<() => void> = [];
+    const frame = (delta: object, finish: string | null = null) =>
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+    const gated = await startUpstream(async (_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      for (const word of ["one ", "two ", "three"]) {
+        // In the same write as the word, the start of a tool call that the proxy holds back until it is whole:
+        // the word must not wait with it.
+        const call =
+          word === "two "
+            ? frame({
+                tool_calls: [
+                  { index: 0, id: "t", type: "function", function: { name: "f", arguments: '{"a":' } },
+                ],
+              })
+            : word === "three"
+              ? frame({ tool_calls: [{ index: 0, function: { arguments: "1}" } }] })
+              : "";
+        response.write(frame({ content: word }) + call);
+        await new Promise<void>((resolve, reject) => {
+          seen.push(resolve);
+          setTimeout(() => reject(new Error("the client never saw the frame")), 5_000);
+        });
+      }
+      response.end(`${frame({}, "stop")}data: [DONE]\n\n`);
+    });
+    const via = await startProxy({ upstream: gated.url });
+    try {
+      let content = "";
+      for await (const chunk of await client(via.baseURL).chat.completions.create({
+        model: "m",
+        messages: ask,
+        stream: true,
+      })) {
+        const text = chunk.choices[0]?.delta.content;
+        if (text) {
+          content += text;
+          seen.shift()?.();
+        }
+      }
+      expect(content).toBe("one two three");
+      expect(via.logs.find((l) => l.route === "chat.completions")).toMatchObject({
+        status: 200,
+        stream: true,
+      });
+    } finally {
+      await via.close();
+      await gated.close();
+    }
+  });
+});

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    globalSetup: ["test/global-setup.ts"],
+    // The load test reads memory after a forced collection.
+    execArgv: ["--expose-gc"],
+  },
+});
