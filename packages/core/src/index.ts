@@ -44,7 +44,12 @@ export {
   type SanitizeRule,
   sanitizeHistory,
 } from "./sanitize-history.js";
-export { compareCodePoints, type SerializeOptions, type SerializeResult, serializeJson } from "./serialize-json.js";
+export {
+  compareCodePoints,
+  type SerializeOptions,
+  type SerializeResult,
+  serializeJson,
+} from "./serialize-json.js";
 export {
   type AccumulatedToolCall,
   type AccumulatingToolCall,
