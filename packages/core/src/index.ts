@@ -71,4 +71,9 @@ export {
   type ToolDefinition,
 } from "./types.js";
 export { validateHistory } from "./validate-history.js";
-export { isFunctionCall, type ValidateOptions, validateToolCall } from "./validate-tool-call.js";
+export {
+  argumentIssues,
+  isFunctionCall,
+  type ValidateOptions,
+  validateToolCall,
+} from "./validate-tool-call.js";

@@ -1,4 +1,4 @@
-import { decodeArguments } from "./decode-arguments.js";
+import { type DecodeResult, decodeArguments } from "./decode-arguments.js";
 import { isPlainObject } from "./define-property.js";
 import { isRawSentinel } from "./encode-arguments.js";
 import { type Issue, issue } from "./issues.js";
@@ -69,6 +69,40 @@ export function validateToolCall(call: unknown, options: ValidateOptions = {}): 
     repairs: options.repairs,
     maxDepth: options.maxDepth,
   });
+  issues.push(...argumentIssues(decoded, argumentsPath));
+  if (options.tools !== undefined && typeof name === "string" && name !== "") {
+    const tool = options.tools.map(toolFunction).find((t) => t?.name === name);
+    if (tool === undefined) {
+      issues.push(
+        issue("unknown_tool", ["function", "name"], `no tool named ${JSON.stringify(name)} was offered`),
+      );
+    } else if (
+      tool.parameters !== undefined &&
+      decoded.status !== "invalid" &&
+      decoded.status !== "truncated"
+    ) {
+      if (!isRawSentinel(decoded.arguments)) {
+        for (const violation of checkSchemaSubset(decoded.arguments, tool.parameters)) {
+          issues.push(issue("arguments_schema", [...argumentsPath, ...violation.path], violation.message));
+        }
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * The R3 issues a decode outcome (R1) stands for, without decoding again: what `validateToolCall` reports about a
+ * call's arguments, for adapters that already hold the decode.
+ *
+ * @example
+ * argumentIssues(decodeArguments("")); // [{ code: "arguments_empty", severity: "error", … }]
+ */
+export function argumentIssues(
+  decoded: DecodeResult,
+  argumentsPath: Array<string | number> = ["function", "arguments"],
+): Issue[] {
+  const issues: Issue[] = [];
   switch (decoded.status) {
     case "absent":
       issues.push(issue("arguments_absent", argumentsPath, "the arguments are absent (sent as {})"));
@@ -120,25 +154,7 @@ export function validateToolCall(call: unknown, options: ValidateOptions = {}): 
       break;
     default: {
       const never: never = decoded.status;
-      return never;
-    }
-  }
-  if (options.tools !== undefined && typeof name === "string" && name !== "") {
-    const tool = options.tools.map(toolFunction).find((t) => t?.name === name);
-    if (tool === undefined) {
-      issues.push(
-        issue("unknown_tool", ["function", "name"], `no tool named ${JSON.stringify(name)} was offered`),
-      );
-    } else if (
-      tool.parameters !== undefined &&
-      decoded.status !== "invalid" &&
-      decoded.status !== "truncated"
-    ) {
-      if (!isRawSentinel(decoded.arguments)) {
-        for (const violation of checkSchemaSubset(decoded.arguments, tool.parameters)) {
-          issues.push(issue("arguments_schema", [...argumentsPath, ...violation.path], violation.message));
-        }
-      }
+      throw new TypeError(`unknown status ${String(never)}`);
     }
   }
   return issues;

@@ -1,4 +1,4 @@
-import { type FinishReason, normalizeArguments, validateToolCall } from "@toolcall/core";
+import { argumentIssues, type FinishReason, normalizeArguments } from "@toolcall/core";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
 
 /** One function call's arguments through core, reported when anything was off. */
@@ -30,10 +30,7 @@ export function repairArguments(args: {
     name: args.name,
     status: normalized.decoded.status,
     repairs: normalized.decoded.repairs,
-    issues: validateToolCall(
-      { id: args.id, type: "function", function: { name: args.name, arguments: args.arguments } },
-      { finishReason: args.finishReason },
-    ),
+    issues: argumentIssues(normalized.decoded),
     changed: normalized.changed,
     before: args.arguments,
     after: normalized.text,

@@ -1,5 +1,7 @@
+import { coreRepairs } from "@toolcall/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
+import type { ArgumentsReport } from "./options.js";
 import { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
 
 const base = { id: "c", object: "chat.completion.chunk" as const, created: 0, model: "m" };
@@ -96,6 +98,28 @@ describe("repairChatCompletionStream", () => {
     for await (const chunk of repairChatCompletionStream(source([args(0, '{"a":1}', "c0", "f")], [])))
       out.push(describeChunk(chunk));
     expect(out).toEqual(['calls 0:{"a":1}']);
+  });
+});
+
+describe("repairChatCompletionStream, a cut stream", () => {
+  it("treats calls open at a stream end without a finish as cut off: truncated, never repaired", async () => {
+    const reports: ArgumentsReport[] = [];
+    const out: string[] = [];
+    const chunks = [args(0, '```json\n{"a": 1', "c0", "f")];
+    for await (const chunk of repairChatCompletionStream(source(chunks, []), {
+      repairs: coreRepairs,
+      reports,
+    }))
+      out.push(describeChunk(chunk));
+    expect(out).toEqual([`calls 0:${JSON.stringify({ _raw_arguments: '```json\n{"a": 1' })}`]);
+    expect(reports.map((r) => r.status)).toEqual(["truncated"]);
+  });
+
+  it("hands on an object that is not a chunk as it came", async () => {
+    const error = { error: { message: "upstream failed" } } as unknown as ChatCompletionChunk;
+    const out: unknown[] = [];
+    for await (const chunk of repairChatCompletionStream(source([content("a"), error], []))) out.push(chunk);
+    expect(out[1]).toBe(error);
   });
 });
 

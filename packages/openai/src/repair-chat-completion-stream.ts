@@ -82,6 +82,11 @@ export function repairChatCompletionStream(
   const take = (chunk: ChatCompletionChunk): void => {
     template ??= chunk;
     const choices = chunk.choices;
+    if (!Array.isArray(choices)) {
+      // Not a chunk (an error object a server put in the stream): handed on as it came.
+      queue.push(chunk);
+      return;
+    }
     let forwarded: ChunkChoice[] | undefined;
     for (let position = 0; position < choices.length; position++) {
       const choice = choices[position] as ChunkChoice;
@@ -123,10 +128,13 @@ export function repairChatCompletionStream(
     else if (forwarded.length > 0 || chunk.usage != null) queue.push({ ...chunk, choices: forwarded });
   };
 
-  /** The stream ended without a finish reason (a cut connection): what is open is handed on as it is. */
+  /**
+   * The stream ended without a finish reason (a cut connection): what is open is handed on as a length stop would
+   * leave it, so text that was cut off is truncated and never repaired into a call that looks whole.
+   */
   const flush = (): void => {
     for (const [choiceIndex, state] of states) {
-      if (state.open.length > 0) queue.push(complete(choiceIndex, state.open.splice(0), null));
+      if (state.open.length > 0) queue.push(complete(choiceIndex, state.open.splice(0), "length"));
     }
   };
 
