@@ -8,7 +8,11 @@ import { sanitizeMessages } from "./sanitize-messages.js";
 import { toNeutralMessages } from "./to-neutral-messages.js";
 
 const name = fc.stringMatching(/^[a-zA-Z0-9_-]{1,64}$/);
-const argumentsObject = fc.dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 });
+// Arguments as they exist on the wire: JSON values after a JSON round trip (fast-check's jsonValue can give -0,
+// which JSON text cannot carry).
+const argumentsObject = fc
+  .dictionary(fc.string(), fc.jsonValue(), { maxKeys: 5 })
+  .map((value) => JSON.parse(JSON.stringify(value)) as Record<string, unknown>);
 /** JSON object text as providers write it: compact, spaced or indented. */
 const argumentsText = fc
   .tuple(argumentsObject, fc.constantFrom(undefined, 1, 2, "\t"))
