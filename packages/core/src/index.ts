@@ -26,6 +26,7 @@ export {
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
 export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
 export { pythonFloatRepr } from "./python-float.js";
+export { randomCallId } from "./random-call-id.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { coreRepairs } from "./repairs/index.js";
 export { createJsonrepairRepair } from "./repairs/jsonrepair.js";

@@ -50,6 +50,10 @@ export class ToolCallAccumulator {
   readonly #calls: AccumulatingToolCall[] = [];
   readonly #current = new Map<number, AccumulatingToolCall>();
   readonly #finished = new Set<AccumulatingToolCall>();
+  /** Calls handed out by `takeCompleted` or `takeRest`. */
+  readonly #taken = new Set<AccumulatingToolCall>();
+  /** How many calls there were when `takeCompleted` last looked (it looks again only when a call begins). */
+  #looked = 0;
 
   /** Feeds one delta, or the `tool_calls` list of one chunk. Returns the call each delta was added to. */
   push(delta: ToolCallDelta | readonly ToolCallDelta[]): AccumulatingToolCall[] {
@@ -88,6 +92,33 @@ export class ToolCallAccumulator {
   finishCall(call: AccumulatingToolCall, options: FinishOptions = {}): AccumulatedToolCall {
     this.#finished.add(call);
     return { ...call, decoded: decodeArguments(call.arguments === "" ? undefined : call.arguments, options) };
+  }
+
+  /**
+   * Calls known to be complete before the stream ends, handed out once each: when a later call has begun and every
+   * earlier call not yet handed out already holds whole JSON text (calls sent one after another, as OpenAI sends
+   * them). Calls that may still grow (empty or broken text: the server may interleave calls) wait for `takeRest`.
+   * Looks only when a new call has begun, so it parses each call at most once per call begun.
+   */
+  takeCompleted(): AccumulatingToolCall[] {
+    if (this.#calls.length === this.#looked) return [];
+    this.#looked = this.#calls.length;
+    const waiting = this.#calls.filter((call) => !this.#taken.has(call));
+    const earlier = waiting.slice(0, -1);
+    if (
+      earlier.length === 0 ||
+      !earlier.every((call) => call.arguments !== "" && parseJson(call.arguments).ok)
+    )
+      return [];
+    for (const call of earlier) this.#taken.add(call);
+    return earlier;
+  }
+
+  /** Every call not yet handed out, in the order each began: what the stream's finish completes. */
+  takeRest(): AccumulatingToolCall[] {
+    const rest = this.#calls.filter((call) => !this.#taken.has(call));
+    for (const call of rest) this.#taken.add(call);
+    return rest;
   }
 
   /** Decodes every call not yet finished, once each, with the stream's finish reason. */

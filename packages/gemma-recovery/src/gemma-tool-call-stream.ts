@@ -1,4 +1,4 @@
-import { encodeArguments } from "@toolcall/core";
+import { encodeArguments, randomCallId } from "@toolcall/core";
 import { parseGemmaArguments } from "./parse-gemma-arguments.js";
 import { CHANNEL_CLOSE, CHANNEL_OPEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";
 
@@ -27,16 +27,8 @@ export interface GemmaParseOptions {
   createId?: () => string;
 }
 
-const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
-/** A random OpenAI-style call id. */
-export function randomCallId(): string {
-  const bytes = new Uint8Array(24);
-  globalThis.crypto.getRandomValues(bytes);
-  let id = "call_";
-  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
-  return id;
-}
+/** A random OpenAI-style call id: core's, the one every recovered call gets by default. */
+export { randomCallId };
 
 /** Length of the longest suffix of `text` that is a proper prefix of one of `markers` (text to hold back). */
 function heldBack(text: string, markers: readonly string[]): number {

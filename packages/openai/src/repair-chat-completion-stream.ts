@@ -1,16 +1,10 @@
-import { type AccumulatingToolCall, type FinishReason, parseJson, ToolCallAccumulator } from "@toolcall/core";
+import { type AccumulatingToolCall, type FinishReason, ToolCallAccumulator } from "@toolcall/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
 import { repairArguments } from "./repair-arguments.js";
 
 type ChunkChoice = ChatCompletionChunk.Choice;
 type ChunkToolCall = ChatCompletionChunk.Choice.Delta.ToolCall;
-
-interface ChoiceState {
-  accumulator: ToolCallAccumulator;
-  /** Calls not yet handed on, in the order they began. */
-  open: AccumulatingToolCall[];
-}
 
 function isEmptyDelta(delta: ChatCompletionChunk.Choice.Delta): boolean {
   for (const key in delta) {
@@ -38,7 +32,7 @@ export function repairChatCompletionStream(
   source: AsyncIterable<ChatCompletionChunk>,
   options: OpenAIRepairOptions & { reports?: ArgumentsReport[] } = {},
 ): AsyncIterableIterator<ChatCompletionChunk> {
-  const states = new Map<number, ChoiceState>();
+  const states = new Map<number, ToolCallAccumulator>();
   let template: ChatCompletionChunk | undefined;
   let upstream: AsyncIterator<ChatCompletionChunk> | undefined;
   let ended = false;
@@ -94,30 +88,24 @@ export function repairChatCompletionStream(
       if (toolCalls === undefined || toolCalls === null) {
         // The common case, content: nothing to hold back unless this choice finishes with calls open.
         if (choice.finish_reason != null) {
-          const state = states.get(choice.index);
-          if (state !== undefined && state.open.length > 0)
-            queue.push(complete(choice.index, state.open.splice(0), choice.finish_reason));
+          const rest = states.get(choice.index)?.takeRest() ?? [];
+          if (rest.length > 0) queue.push(complete(choice.index, rest, choice.finish_reason));
         }
         forwarded?.push(choice);
         continue;
       }
-      let state = states.get(choice.index);
-      if (state === undefined) {
-        state = { accumulator: new ToolCallAccumulator(), open: [] };
-        states.set(choice.index, state);
+      let accumulator = states.get(choice.index);
+      if (accumulator === undefined) {
+        accumulator = new ToolCallAccumulator();
+        states.set(choice.index, accumulator);
       }
-      for (const call of state.accumulator.push(toolCalls)) {
-        if (!state.open.includes(call)) {
-          // A new call began. The ones before it are complete if their text already is whole JSON (OpenAI sends
-          // calls one after another); otherwise the server may be interleaving calls: they wait for the finish.
-          const done = state.open.filter((open) => open.arguments !== "" && parseJson(open.arguments).ok);
-          if (done.length === state.open.length && done.length > 0)
-            queue.push(complete(choice.index, state.open.splice(0), null));
-          state.open.push(call);
-        }
-      }
-      if (choice.finish_reason != null && state.open.length > 0) {
-        queue.push(complete(choice.index, state.open.splice(0), choice.finish_reason));
+      accumulator.push(toolCalls);
+      // Core decides when a call is complete before the finish (R9): here it is only handed on.
+      const completed = accumulator.takeCompleted();
+      if (completed.length > 0) queue.push(complete(choice.index, completed, null));
+      if (choice.finish_reason != null) {
+        const rest = accumulator.takeRest();
+        if (rest.length > 0) queue.push(complete(choice.index, rest, choice.finish_reason));
       }
       forwarded ??= choices.slice(0, position);
       const { tool_calls: _held, ...delta } = choice.delta;
@@ -133,8 +121,9 @@ export function repairChatCompletionStream(
    * leave it, so text that was cut off is truncated and never repaired into a call that looks whole.
    */
   const flush = (): void => {
-    for (const [choiceIndex, state] of states) {
-      if (state.open.length > 0) queue.push(complete(choiceIndex, state.open.splice(0), "length"));
+    for (const [choiceIndex, accumulator] of states) {
+      const rest = accumulator.takeRest();
+      if (rest.length > 0) queue.push(complete(choiceIndex, rest, "length"));
     }
   };
 

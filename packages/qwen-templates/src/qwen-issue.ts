@@ -35,18 +35,5 @@ export interface QwenParseOptions {
   createId?: () => string;
 }
 
-const ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-
-/**
- * A random OpenAI-style call id.
- *
- * @example
- * randomCallId(); // "call_X3f…" (29 characters)
- */
-export function randomCallId(): string {
-  const bytes = new Uint8Array(24);
-  globalThis.crypto.getRandomValues(bytes);
-  let id = "call_";
-  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length];
-  return id;
-}
+/** A random OpenAI-style call id: core's, the one every recovered call gets by default. */
+export { randomCallId } from "@toolcall/core";

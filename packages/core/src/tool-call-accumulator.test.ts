@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { ToolCallAccumulator } from "./tool-call-accumulator.js";
+
+const names = (calls: Array<{ name: string }>) => calls.map((c) => c.name);
+
+describe("ToolCallAccumulator.takeCompleted", () => {
+  it("hands out a call once the next begins and its text is whole JSON", () => {
+    const accumulator = new ToolCallAccumulator();
+    accumulator.push({ index: 0, id: "a", function: { name: "f", arguments: '{"x":' } });
+    expect(accumulator.takeCompleted()).toEqual([]);
+    accumulator.push({ index: 0, function: { arguments: "1}" } });
+    expect(accumulator.takeCompleted()).toEqual([]);
+    accumulator.push({ index: 1, id: "b", function: { name: "g", arguments: "{}" } });
+    expect(names(accumulator.takeCompleted())).toEqual(["f"]);
+    expect(accumulator.takeCompleted()).toEqual([]);
+    expect(names(accumulator.takeRest())).toEqual(["g"]);
+    expect(accumulator.takeRest()).toEqual([]);
+  });
+
+  it("holds calls that may still grow (interleaved or broken) for the finish", () => {
+    const accumulator = new ToolCallAccumulator();
+    accumulator.push([
+      { index: 0, id: "a", function: { name: "f" } },
+      { index: 1, id: "b", function: { name: "g" } },
+    ]);
+    expect(accumulator.takeCompleted()).toEqual([]);
+    accumulator.push([
+      { index: 0, function: { arguments: '{"x":1}' } },
+      { index: 1, function: { arguments: "{" } },
+    ]);
+    accumulator.push({ index: 2, id: "c", function: { name: "h", arguments: "{}" } });
+    expect(accumulator.takeCompleted()).toEqual([]);
+    expect(names(accumulator.takeRest())).toEqual(["f", "g", "h"]);
+  });
+});
