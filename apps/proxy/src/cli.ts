@@ -59,6 +59,8 @@ async function main(): Promise<number | undefined> {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
+  // Log lines are held for a few milliseconds; whatever ends the process writes them out first.
+  process.on("exit", () => proxy.logger.flush());
   let address: Awaited<ReturnType<typeof proxy.listen>>;
   try {
     address = await proxy.listen({ port: command.port, host: command.host });

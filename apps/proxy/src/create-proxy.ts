@@ -110,8 +110,11 @@ export function createProxy(
     const status = state.clientClosed ? 499 : response.statusCode;
     const seconds = elapsedMs(state.started) / 1000;
     metrics.requests.inc({ route: state.route, method: state.method, status });
-    metrics.duration.observe({ route: state.route, stream: String(state.stream === true) }, seconds);
-    metrics.inFlight.dec({ route: state.route });
+    metrics.duration.observe(
+      { route: state.route, stream: state.stream === true ? "true" : "false" },
+      seconds,
+    );
+    metrics.inFlight.set(state.route, (metrics.inFlight.get(state.route) ?? 1) - 1);
     logger.request({
       requestId: state.id,
       method: state.method,
@@ -121,7 +124,7 @@ export function createProxy(
       durationMs: Math.round(seconds * 1e6) / 1e3,
       upstreamMs: state.upstreamMs === undefined ? undefined : Math.round(state.upstreamMs * 1e3) / 1e3,
       stream: state.stream,
-      repairs: state.repairs === undefined ? undefined : Object.fromEntries(state.repairs),
+      repairs: state.repairs,
       repairDetails: state.repairDetails?.length ? state.repairDetails : undefined,
       error: state.error === undefined ? undefined : { code: state.error.code, message: state.error.message },
       clientClosed: state.clientClosed || undefined,
@@ -160,7 +163,7 @@ export function createProxy(
       call: undefined,
     };
     inFlight++;
-    metrics.inFlight.inc({ route: state.route });
+    metrics.inFlight.set(route, (metrics.inFlight.get(route) ?? 0) + 1);
     response.on("close", () => finish(state, response));
     if (draining) response.shouldKeepAlive = false;
 

@@ -67,23 +67,29 @@ export function responseHeadersForClient(args: {
   rawHeaders: readonly Buffer[];
   drop?: ReadonlySet<string>;
 }): { headers: string[]; lower: Map<string, string> } {
-  const headers: string[] = [];
+  let headers: string[] = [];
   const lower = new Map<string, string>();
   const raw = args.rawHeaders;
   let extra: Set<string> | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if ((raw[i] as Buffer).toString("latin1").toLowerCase() === "connection")
-      extra = connectionTokens((raw[i + 1] as Buffer).toString("latin1"));
-  }
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as Buffer).toString("latin1");
     const key = name.toLowerCase();
     const value = (raw[i + 1] as Buffer).toString("latin1");
     if (!lower.has(key)) lower.set(key, value);
+    if (key === "connection") extra = connectionTokens(value);
     // The response's length is forwarded as it is, unless the body is rewritten (then `drop` has it).
     if (key !== "content-length" && NOT_FORWARDED.has(key)) continue;
-    if (extra?.has(key) || args.drop?.has(key)) continue;
+    if (args.drop?.has(key)) continue;
     headers.push(name, value);
+  }
+  // Headers the upstream's `Connection` names are its connection's own (RFC 9110 §7.6.1).
+  if (extra !== undefined) {
+    const named = extra;
+    const kept: string[] = [];
+    for (let i = 0; i < headers.length; i += 2)
+      if (!named.has((headers[i] as string).toLowerCase()))
+        kept.push(headers[i] as string, headers[i + 1] as string);
+    headers = kept;
   }
   return { headers, lower };
 }

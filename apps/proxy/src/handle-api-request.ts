@@ -160,6 +160,7 @@ export function handleApiRequest(args: {
             if (probe.lower.has(name)) headers = withoutHeader(headers, name);
         if (state.upstreamRequestId === undefined) headers.push("x-request-id", state.id);
         if (mode === "pass") {
+          response.on("drain", () => call.resume());
           response.writeHead(status, headers);
           return;
         }
@@ -181,6 +182,10 @@ export function handleApiRequest(args: {
                 runtime.metrics.upstreamErrors.inc({ route: state.route, code: outcome.error.code });
               }
             },
+          });
+          const sse = session;
+          response.on("close", () => {
+            if (!response.writableFinished) sse.onClientClose();
           });
         }
       },
@@ -281,10 +286,4 @@ export function handleApiRequest(args: {
     },
   );
   state.call = call;
-  response.on("drain", () => {
-    if (mode === "pass") call.resume();
-  });
-  response.on("close", () => {
-    if (!response.writableFinished) session?.onClientClose();
-  });
 }

@@ -1,18 +1,137 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import {
+  Counter,
+  collectDefaultMetrics,
+  Gauge,
+  type LabelValues,
+  type Metric,
+  type MetricValueWithName,
+  Registry,
+} from "prom-client";
 
 /** Which kind of request: the two repaired APIs, everything passed through, and the proxy's own endpoints. */
 export type RouteName = "chat.completions" | "responses" | "passthrough" | "healthz" | "metrics" | "refused";
 
+/**
+ * A counter whose increments are tallied in a plain map and handed to its prom-client counter when it is scraped.
+ * A request then costs one map update instead of prom-client's label hashing; what `/metrics` shows is the same.
+ */
+export class TalliedCounter<L extends string> {
+  readonly counter: Counter<L>;
+  readonly #names: readonly L[];
+  readonly #pending = new Map<string, { labels: LabelValues<L>; count: number }>();
+
+  constructor(config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }) {
+    this.#names = config.labelNames;
+    const pending = this.#pending;
+    this.counter = new Counter<L>({
+      ...config,
+      collect() {
+        for (const { labels, count } of pending.values()) this.inc(labels, count);
+        pending.clear();
+      },
+    });
+  }
+
+  inc(labels: LabelValues<L>): void {
+    let key = "";
+    for (const name of this.#names) key += `${labels[name]}\u0000`;
+    const entry = this.#pending.get(key);
+    if (entry === undefined) this.#pending.set(key, { labels, count: 1 });
+    else entry.count++;
+  }
+}
+
+/**
+ * A histogram kept as plain per-series bucket counts, registered with a prom-client registry, which writes it out
+ * in the same text format as its own histograms (`_bucket` with `le`, `_sum`, `_count`). An observation costs a
+ * map lookup and a bucket search, without prom-client's per-call label hashing.
+ */
+export class TalliedHistogram<L extends string> {
+  readonly name: string;
+  readonly help: string;
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  readonly #names: readonly L[];
+  readonly #bounds: readonly number[];
+  readonly #series = new Map<
+    string,
+    { labels: LabelValues<L>; counts: number[]; sum: number; count: number }
+  >();
+
+  constructor(config: {
+    name: string;
+    help: string;
+    labelNames: readonly L[];
+    buckets: readonly number[];
+    registers: Registry[];
+  }) {
+    this.name = config.name;
+    this.help = config.help;
+    this.#names = config.labelNames;
+    this.#bounds = [...config.buckets].sort((a, b) => a - b);
+    for (const registry of config.registers) registry.registerMetric(this as unknown as Metric);
+  }
+
+  observe(labels: LabelValues<L>, value: number): void {
+    let key = "";
+    for (const name of this.#names) key += `${labels[name]}\u0000`;
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      series = { labels, counts: new Array<number>(this.#bounds.length).fill(0), sum: 0, count: 0 };
+      this.#series.set(key, series);
+    }
+    const bounds = this.#bounds;
+    let at = 0;
+    while (at < bounds.length && value > (bounds[at] as number)) at++;
+    if (at < bounds.length) (series.counts[at] as number)++;
+    series.sum += value;
+    series.count++;
+  }
+
+  /** What prom-client's registry writes out: cumulative buckets, then `+Inf`, sum and count, per series. */
+  get(): {
+    name: string;
+    help: string;
+    type: "histogram";
+    values: MetricValueWithName<string>[];
+    aggregator: "sum";
+  } {
+    const values: MetricValueWithName<string>[] = [];
+    for (const series of this.#series.values()) {
+      const { counts, sum, count } = series;
+      const labels = series.labels as LabelValues<string>;
+      let cumulative = 0;
+      this.#bounds.forEach((bound, i) => {
+        cumulative += counts[i] as number;
+        values.push({
+          labels: { le: bound, ...labels },
+          value: cumulative,
+          metricName: `${this.name}_bucket`,
+        });
+      });
+      values.push({ labels: { le: "+Inf", ...labels }, value: count, metricName: `${this.name}_bucket` });
+      values.push({ labels: { ...labels }, value: sum, metricName: `${this.name}_sum` });
+      values.push({ labels: { ...labels }, value: count, metricName: `${this.name}_count` });
+    }
+    return { name: this.name, help: this.help, type: "histogram", values, aggregator: "sum" };
+  }
+
+  reset(): void {
+    this.#series.clear();
+  }
+}
+
 /** The proxy's Prometheus metrics, in a registry of its own (several proxies in one process do not mix). */
 export interface ProxyMetrics {
   registry: Registry;
-  requests: Counter<"route" | "method" | "status">;
-  repairs: Counter<"api" | "source" | "rule">;
-  upstreamErrors: Counter<"route" | "code">;
-  inFlight: Gauge<"route">;
-  duration: Histogram<"route" | "stream">;
-  upstreamHeaders: Histogram<"route">;
-  processing: Histogram<"route" | "stage">;
+  requests: TalliedCounter<"route" | "method" | "status">;
+  repairs: TalliedCounter<"api" | "source" | "rule">;
+  upstreamErrors: TalliedCounter<"route" | "code">;
+  /** Requests being answered, by route; the gauge reads it when scraped. */
+  inFlight: Map<RouteName, number>;
+  duration: TalliedHistogram<"route" | "stream">;
+  upstreamHeaders: TalliedHistogram<"route">;
+  processing: TalliedHistogram<"route" | "stage">;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -31,47 +150,52 @@ export function createProxyMetrics(options: { processMetrics?: boolean } = {}): 
   const registry = new Registry();
   if (options.processMetrics !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
+  const inFlight = new Map<RouteName, number>();
+  new Gauge({
+    name: "toolcall_proxy_requests_in_flight",
+    help: "Requests being answered.",
+    labelNames: ["route"],
+    registers,
+    collect() {
+      for (const [route, count] of inFlight) this.set({ route }, count);
+    },
+  });
   return {
     registry,
-    requests: new Counter({
+    requests: new TalliedCounter({
       name: "toolcall_proxy_requests_total",
       help: "Requests answered, by route, method and status.",
       labelNames: ["route", "method", "status"],
       registers,
     }),
-    repairs: new Counter({
+    repairs: new TalliedCounter({
       name: "toolcall_proxy_repairs_total",
       help: "Tool calls repaired or normalized, by API, source (request, response, stream) and rule or status.",
       labelNames: ["api", "source", "rule"],
       registers,
     }),
-    upstreamErrors: new Counter({
+    upstreamErrors: new TalliedCounter({
       name: "toolcall_proxy_upstream_errors_total",
       help: "Upstream faults, by route and error code.",
       labelNames: ["route", "code"],
       registers,
     }),
-    inFlight: new Gauge({
-      name: "toolcall_proxy_requests_in_flight",
-      help: "Requests being answered.",
-      labelNames: ["route"],
-      registers,
-    }),
-    duration: new Histogram({
+    inFlight,
+    duration: new TalliedHistogram({
       name: "toolcall_proxy_request_duration_seconds",
       help: "From the request's arrival to the last byte of the response.",
       labelNames: ["route", "stream"],
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    upstreamHeaders: new Histogram({
+    upstreamHeaders: new TalliedHistogram({
       name: "toolcall_proxy_upstream_headers_seconds",
       help: "From sending to the upstream to its response headers.",
       labelNames: ["route"],
       buckets: LATENCY_BUCKETS,
       registers,
     }),
-    processing: new Histogram({
+    processing: new TalliedHistogram({
       name: "toolcall_proxy_processing_seconds",
       help: "Time the proxy itself spent sanitizing a request or repairing a whole response.",
       labelNames: ["route", "stage"],

@@ -1,0 +1,103 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createLogger, LOG_BATCH_MS, type RequestLogEntry } from "./request-log.js";
+
+function collect(batch: boolean) {
+  const writes: string[] = [];
+  const logger = createLogger({ sink: { write: (text: string) => writes.push(text) }, level: "info", batch });
+  return { writes, logger };
+}
+
+const base: RequestLogEntry = {
+  requestId: "r1",
+  method: "POST",
+  path: "/v1/chat/completions",
+  route: "chat.completions",
+  status: 200,
+  durationMs: 1.25,
+};
+
+describe("createLogger", () => {
+  it("writes one JSON line per request, fields without a value left out", () => {
+    const { writes, logger } = collect(false);
+    logger.request(base);
+    logger.request({
+      ...base,
+      status: 502,
+      upstreamMs: 0.5,
+      stream: true,
+      repairs: new Map([["python-literal", 2]]),
+      error: { code: "upstream_reset", message: 'cut "mid" stream' },
+      clientClosed: true,
+      upstreamRequestId: "up-1",
+    });
+    expect(writes).toHaveLength(2);
+    const [first, second] = writes.map((line) => JSON.parse(line));
+    expect(first).toEqual({ time: expect.any(String), level: "info", msg: "request", ...base });
+    expect(second).toMatchObject({
+      level: "error",
+      upstreamMs: 0.5,
+      stream: true,
+      repairs: { "python-literal": 2 },
+      error: { code: "upstream_reset", message: 'cut "mid" stream' },
+      clientClosed: true,
+      upstreamRequestId: "up-1",
+    });
+    expect(new Date(first.time).toISOString()).toBe(first.time);
+  });
+
+  it("keeps any path on one line of valid JSON", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary" }), fc.string(), (path, method) => {
+        const { writes, logger } = collect(false);
+        logger.request({ ...base, path, method });
+        const line = writes[0] as string;
+        expect(line.endsWith("\n")).toBe(true);
+        expect(line.slice(0, -1)).not.toContain("\n");
+        expect(JSON.parse(line)).toMatchObject({ path, method });
+      }),
+    );
+  });
+
+  it("with batch, holds lines until a short timer or flush(), then writes them at once", async () => {
+    const { writes, logger } = collect(true);
+    logger.request(base);
+    logger.event("info", "listening", { port: 1 });
+    expect(writes).toHaveLength(0);
+    await new Promise((resolve) => setTimeout(resolve, LOG_BATCH_MS * 3));
+    expect(writes).toHaveLength(1);
+    expect((writes[0] as string).split("\n")).toHaveLength(3);
+    logger.request(base);
+    logger.flush();
+    expect(writes).toHaveLength(2);
+    logger.flush();
+    expect(writes).toHaveLength(2);
+  });
+
+  it("with batch, writes at once when the held lines grow large", () => {
+    const { writes, logger } = collect(true);
+    for (let i = 0; i < 1000 && writes.length === 0; i++)
+      logger.request({ ...base, path: `/${"x".repeat(200)}` });
+    expect(writes).toHaveLength(1);
+    logger.flush();
+  });
+
+  it("writes nothing at silent, only failures at error, and survives a broken sink", () => {
+    const silent = createLogger({ sink: { write: () => expect.unreachable() }, level: "silent" });
+    silent.request(base);
+    const writes: string[] = [];
+    const errors = createLogger({ sink: { write: (text: string) => writes.push(text) }, level: "error" });
+    errors.request(base);
+    errors.request({ ...base, status: 503 });
+    expect(writes).toHaveLength(1);
+    const broken = createLogger({
+      sink: {
+        write: () => {
+          throw new Error("disk full");
+        },
+      },
+      level: "info",
+    });
+    expect(() => broken.request(base)).not.toThrow();
+  });
+});
