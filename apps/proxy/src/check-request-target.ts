@@ -23,6 +23,8 @@ export function checkRequestTarget(target: string | undefined): RequestTarget {
   }
   const query = target.indexOf("?");
   const pathname = query === -1 ? target : target.slice(0, query);
+  // A dot segment needs a dot, written or percent-encoded.
+  if (!pathname.includes(".") && !pathname.includes("%")) return { ok: true, path: target, pathname };
   for (const segment of pathname.split("/")) {
     let decoded = segment;
     if (segment.includes("%")) {

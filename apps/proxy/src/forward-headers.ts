@@ -19,6 +19,11 @@ const NOT_FORWARDED = new Set([
 
 function connectionTokens(value: string | undefined): Set<string> | undefined {
   if (value === undefined) return undefined;
+  // What nearly every client and server sends names no other header.
+  if (value.length <= 10) {
+    const only = value.toLowerCase();
+    if (only === "keep-alive" || only === "close") return undefined;
+  }
   const tokens = value
     .toLowerCase()
     .split(",")

@@ -59,3 +59,21 @@ export interface OpenAIRepairOptions {
   /** Called for every change, and for every call whose arguments were not clean object text. */
   onRepair?: (report: RepairReport) => void;
 }
+
+/**
+ * The options `sanitizeHistory` gets from this package's options: always the same four fields, so every call hands
+ * core an object of one shape.
+ *
+ * @example
+ * sanitizeOptionsOf({ repairs: coreRepairs, sanitize: { policy: "drop" } });
+ * // { policy: "drop", missingResult: undefined, syntheticResult: undefined, repairs: coreRepairs }
+ */
+export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions {
+  const sanitize = options.sanitize;
+  return {
+    policy: sanitize?.policy,
+    missingResult: sanitize?.missingResult,
+    syntheticResult: sanitize?.syntheticResult,
+    repairs: options.repairs ?? [],
+  };
+}

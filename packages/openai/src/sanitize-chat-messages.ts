@@ -1,6 +1,6 @@
 import { type SanitizeChange, sanitizeHistory } from "@toolcall/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { OpenAIRepairOptions } from "./options.js";
+import { type OpenAIRepairOptions, sanitizeOptionsOf } from "./options.js";
 
 /**
  * Sanitizes a Chat Completions history before it is sent (R4), so a poisoned session never reaches a strict
@@ -14,7 +14,7 @@ export function sanitizeChatMessages(
   messages: readonly ChatCompletionMessageParam[],
   options: OpenAIRepairOptions = {},
 ): { messages: ChatCompletionMessageParam[]; changes: SanitizeChange[] } {
-  const result = sanitizeHistory(messages, { ...options.sanitize, repairs: options.repairs ?? [] });
+  const result = sanitizeHistory(messages, sanitizeOptionsOf(options));
   for (const change of result.changes)
     options.onRepair?.({ kind: "history", api: "chat.completions", source: "request", change });
   return result;

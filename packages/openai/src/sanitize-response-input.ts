@@ -1,6 +1,6 @@
 import { type ChatMessage, type SanitizeChange, sanitizeHistory, type ToolCall } from "@toolcall/core";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import type { OpenAIRepairOptions } from "./options.js";
+import { type OpenAIRepairOptions, sanitizeOptionsOf } from "./options.js";
 
 /** The input item (or items) a neutral message or call was made from; object spread carries it along. */
 const SOURCE = Symbol("toolcall.openai.source");
@@ -105,7 +105,7 @@ export function sanitizeResponseInput<I extends string | readonly ResponseInputI
 ): { input: I; changes: SanitizeChange[] } {
   if (typeof input === "string" || !Array.isArray(input)) return { input, changes: [] };
   const { neutral, itemIndex } = toNeutral(input as readonly ResponseInputItem[]);
-  const result = sanitizeHistory(neutral, { ...options.sanitize, repairs: options.repairs ?? [] });
+  const result = sanitizeHistory(neutral, sanitizeOptionsOf(options));
   if (result.changes.length === 0) return { input, changes: [] };
   // Changes name the input item: for a call, the first function_call item of its group.
   const changes = result.changes.map((change) => ({
