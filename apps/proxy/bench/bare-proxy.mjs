@@ -25,7 +25,13 @@ function forwardHeaders(headers) {
 /** undici's handler API: raw buffers, no stream objects on the response side; backpressure by pause/resume. */
 function dispatchTo(pool, request, response, hasBody) {
   let resume;
+  let abort;
   response.on("drain", () => resume?.());
+  // A client that leaves mid-response would otherwise leave the upstream connection paused for good (its response
+  // never drains), and the pool runs dry after a few load runs.
+  response.on("close", () => {
+    if (!response.writableFinished) abort?.();
+  });
   pool.dispatch(
     {
       path: request.url,
@@ -34,7 +40,9 @@ function dispatchTo(pool, request, response, hasBody) {
       body: hasBody ? request : undefined,
     },
     {
-      onConnect() {},
+      onConnect(abortFn) {
+        abort = abortFn;
+      },
       onHeaders(statusCode, rawHeaders, resumeFn) {
         resume = resumeFn;
         const headers = [];
@@ -52,6 +60,7 @@ function dispatchTo(pool, request, response, hasBody) {
         response.end();
       },
       onError() {
+        if (response.destroyed) return;
         if (!response.headersSent) response.writeHead(502);
         response.end();
       },

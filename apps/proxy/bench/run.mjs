@@ -1,9 +1,9 @@
 // toolcall-proxy against a bare pass-through proxy on the same stack (node:http server, undici handler API, no
 // parsing), both in front of the same fake upstream, on this machine. `npm run bench` (builds first).
 //
-// - Throughput: autocannon, 50 connections, rounds interleaved (bare, proxy, bare, proxy …) so both see the same
-//   machine load; the ratio is the median of the rounds' ratios. CPU time per request of each proxy process is
-//   read from /proc as well: it does not depend on what else the machine runs.
+// - Throughput: autocannon, 50 connections, BENCH_ROUNDS rounds of BENCH_DURATION seconds in ABBA order (bare,
+//   proxy, proxy, bare …) so both see the same machine load; the ratio is the median of the rounds' ratios, with
+//   the middle half of them beside it. CPU time per request of each proxy process is read from /proc as well.
 // - Added latency: requests one at a time on one connection (service time, no queueing); p50 of toolcall-proxy
 //   minus p50 of the bare proxy.
 // - Streaming: the same, for a stream of CONTENT_CHUNKS content frames and one tool call in ARGUMENT_CHUNKS
@@ -22,8 +22,8 @@ import {
 } from "./load.mjs";
 
 const here = import.meta.dirname;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 2);
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
 const FRAMES = CONTENT_CHUNKS + ARGUMENT_CHUNKS + 4;
 
@@ -48,21 +48,39 @@ try {
     for (const target of Object.values(targets)) await throughput({ port: target.port, body, duration: 1 });
     for (let round = 0; round < ROUNDS; round++) {
       const row = {};
-      for (const [name, target] of Object.entries(targets)) {
+      // ABBA order (bare first in even rounds, the proxy first in odd ones), so a drift in machine speed during a
+      // round does not favour either side.
+      const order = Object.entries(targets);
+      if (round % 2 === 1) order.reverse();
+      for (const [name, target] of order) {
         const cpuBefore = cpuMs(target.pid);
         const result = await throughput({ port: target.port, body, duration: DURATION });
         row[name] = { ...result, cpuUsPerRequest: ((cpuMs(target.pid) - cpuBefore) * 1000) / result.total };
       }
       rounds.push(row);
     }
-    const ratio = median(rounds.map((r) => r.proxy.rps / r.bare.rps));
+    // A round in which either side measured no requests at all (the machine stalled) says nothing about either.
+    const ratios = rounds
+      .filter((r) => r.bare.rps > 0 && r.proxy.rps > 0)
+      .map((r) => r.proxy.rps / r.bare.rps)
+      .sort((a, b) => a - b);
+    const ratio = median(ratios);
     report.throughput[kind] = {
       bareRps: Math.round(median(rounds.map((r) => r.bare.rps))),
       proxyRps: Math.round(median(rounds.map((r) => r.proxy.rps))),
       ratio: Number(ratio.toFixed(3)),
+      // The middle half of the rounds' ratios: how much the machine moved under the median.
+      ratioIqr: [percentile(ratios, 25), percentile(ratios, 75)].map((r) => Number(r.toFixed(3))),
       bareCpuUsPerRequest: Math.round(median(rounds.map((r) => r.bare.cpuUsPerRequest))),
       proxyCpuUsPerRequest: Math.round(median(rounds.map((r) => r.proxy.cpuUsPerRequest))),
       errors: rounds.reduce((sum, r) => sum + r.bare.errors + r.proxy.errors, 0),
+      roundsCounted: ratios.length,
+      rounds: rounds.map((r) => ({
+        bare: Math.round(r.bare.rps),
+        proxy: Math.round(r.proxy.rps),
+        bareTotal: r.bare.total,
+        proxyTotal: r.proxy.total,
+      })),
     };
     console.error(kind, JSON.stringify(report.throughput[kind]));
   }
