@@ -24,10 +24,10 @@ export interface ToolcallProxy {
   listen(args: { port: number; host: string }): Promise<AddressInfo>;
   /**
    * Stops accepting connections, lets requests in flight finish (streams included) for up to `drainTimeout`, then
-   * closes everything. `timedOut` tells whether some had to be cut.
+   * closes everything and writes out the log lines still held. `timedOut` tells whether some had to be cut.
    */
   drain(): Promise<{ timedOut: boolean }>;
-  /** Closes everything now. */
+  /** Closes everything now, and writes out the log lines still held. */
   close(): Promise<void>;
   /** Requests being answered. */
   readonly inFlight: number;
@@ -279,6 +279,7 @@ export function createProxy(
       server.closeAllConnections();
       await closed;
       await (timedOut ? upstream.destroy() : upstream.close());
+      logger.flush();
       return { timedOut };
     },
     async close() {
@@ -287,6 +288,7 @@ export function createProxy(
       server.closeAllConnections();
       await closed;
       await upstream.destroy();
+      logger.flush();
     },
     get inFlight() {
       return inFlight;

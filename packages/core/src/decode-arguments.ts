@@ -73,13 +73,45 @@ function runRepairs(
   return undefined;
 }
 
+/**
+ * Whether no JSON value can begin where the text's first non-whitespace character is (a Markdown fence, prose, a
+ * template token). Such text skips the parse that would fail: a failed `JSON.parse` throws, and building the
+ * exception costs more than the repair that follows.
+ */
+function startsNoJsonValue(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    // { [ " - 0-9 t f n
+    return !(
+      c === 0x7b ||
+      c === 0x5b ||
+      c === 0x22 ||
+      c === 0x2d ||
+      (c >= 0x30 && c <= 0x39) ||
+      c === 0x74 ||
+      c === 0x66 ||
+      c === 0x6e
+    );
+  }
+  return true;
+}
+
+const NOT_JSON = { ok: false, error: "not JSON" } as const;
+
 function decodeText(text: string, options: DecodeOptions): DecodeResult {
   const parseOptions = {
     lossless: options.lossless ?? false,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
   };
-  const parsed = parseJson(text, parseOptions);
-  if (parsed.ok) {
+  const skipped = startsNoJsonValue(text);
+  const parsed = skipped ? undefined : parseJson(text, parseOptions);
+  // The parser's own message, for the outcomes that report it (parsed for it late when the parse was skipped).
+  const parseError = (): string => {
+    const result = parsed ?? parseJson(text, parseOptions);
+    return result.ok ? "" : result.error;
+  };
+  if (parsed?.ok) {
     const value = parsed.value;
     if (isJsonObject(value)) return { arguments: value, status: "object", repairs: [], raw: text };
     if (value === null) return { arguments: {}, status: "null_literal", repairs: [], raw: text };
@@ -92,15 +124,17 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
     return { arguments: rawSentinel(text), status: "non_object", repairs: [], raw: text };
   }
   if (text.trim() === "") return { arguments: {}, status: "empty", repairs: [], raw: text };
-  if (options.finishReason === "length") return failed(text, "truncated", parsed.error);
+  if (options.finishReason === "length") return failed(text, "truncated", parseError());
   const repairs = options.repairs ?? [];
   if (repairs.length > 0) {
-    const repaired = runRepairs(text, repairs, (t) => parseJson(t, parseOptions));
+    const repaired = runRepairs(text, repairs, (t) =>
+      startsNoJsonValue(t) ? NOT_JSON : parseJson(t, parseOptions),
+    );
     if (repaired !== undefined) {
       return { arguments: repaired.mapping, status: "repaired", repairs: repaired.applied, raw: text };
     }
   }
-  return failed(text, "invalid", parsed.error);
+  return failed(text, "invalid", parseError());
 }
 
 /**

@@ -131,6 +131,24 @@ describe("decodeArguments properties", () => {
       }),
     );
   });
+
+  it("reports JSON.parse's own message for text that fails, whether or not the parse was skipped", () => {
+    const prefixes = fc.constantFrom("", " ", "\n\t", "```", "<|", "\uFEFF", "x", "{", "[", '"', "-", "7", "t");
+    fc.assert(
+      fc.property(prefixes, fc.string({ unit: "binary" }), finishReasons, (prefix, rest, finishReason) => {
+        const text = prefix + rest;
+        const decoded = decodeArguments(text, { repairs: coreRepairs, finishReason });
+        if (decoded.status !== "invalid" && decoded.status !== "truncated") return;
+        let message = "";
+        try {
+          JSON.parse(text);
+        } catch (error) {
+          message = (error as Error).message;
+        }
+        expect(decoded.error).toBe(message);
+      }),
+    );
+  });
 });
 
 const idArbitrary = fc.oneof(

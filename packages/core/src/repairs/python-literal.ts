@@ -24,6 +24,12 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 class PythonLiteralError extends Error {}
 
 /**
+ * The one failure the reader throws, made once: a text that is not a Python literal is the common case when rules
+ * are tried in turn, and a new error each time would capture a stack nobody reads.
+ */
+const NOT_A_LITERAL = new PythonLiteralError("not a Python literal");
+
+/**
  * A tokenizer-based reader of Python literals (dicts, lists, tuples, `'…'` and `"…"` strings, `True`, `False`,
  * `None`, numbers), the shape `repr(dict)` and `str(dict)` produce. JSON's `true`/`false`/`null` are accepted too,
  * since models mix them. Linear time; recursion bounded by the nesting limit.
@@ -33,7 +39,7 @@ function readPythonLiteral(text: string): { value: unknown; pythonic: boolean } 
   // Whether anything only Python writes was seen; plain JSON with a trailing comma is another rule's job.
   let pythonic = false;
   const fail = (): never => {
-    throw new PythonLiteralError(`unexpected input at ${pos}`);
+    throw NOT_A_LITERAL;
   };
   const skip = () => {
     for (;;) {
