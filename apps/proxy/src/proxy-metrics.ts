@@ -11,6 +11,13 @@ import {
 /** Which kind of request: the two repaired APIs, everything passed through, and the proxy's own endpoints. */
 export type RouteName = "chat.completions" | "responses" | "passthrough" | "healthz" | "metrics" | "refused";
 
+/** One series' key: its label values in the metric's label order (NUL never occurs in a label value here). */
+function seriesKey<L extends string>(names: readonly L[], labels: LabelValues<L>): string {
+  let key = "";
+  for (const name of names) key += `${labels[name]}\u0000`;
+  return key;
+}
+
 /**
  * A counter whose increments are tallied in a plain map and handed to its prom-client counter when it is scraped.
  * A request then costs one map update instead of prom-client's label hashing; what `/metrics` shows is the same.
@@ -33,8 +40,7 @@ export class TalliedCounter<L extends string> {
   }
 
   inc(labels: LabelValues<L>): void {
-    let key = "";
-    for (const name of this.#names) key += `${labels[name]}\u0000`;
+    const key = seriesKey(this.#names, labels);
     const entry = this.#pending.get(key);
     if (entry === undefined) this.#pending.set(key, { labels, count: 1 });
     else entry.count++;
@@ -73,8 +79,7 @@ export class TalliedHistogram<L extends string> {
   }
 
   observe(labels: LabelValues<L>, value: number): void {
-    let key = "";
-    for (const name of this.#names) key += `${labels[name]}\u0000`;
+    const key = seriesKey(this.#names, labels);
     let series = this.#series.get(key);
     if (series === undefined) {
       series = { labels, counts: new Array<number>(this.#bounds.length).fill(0), sum: 0, count: 0 };
