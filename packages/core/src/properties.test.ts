@@ -133,7 +133,21 @@ describe("decodeArguments properties", () => {
   });
 
   it("reports JSON.parse's own message for text that fails, whether or not the parse was skipped", () => {
-    const prefixes = fc.constantFrom("", " ", "\n\t", "```", "<|", "\uFEFF", "x", "{", "[", '"', "-", "7", "t");
+    const prefixes = fc.constantFrom(
+      "",
+      " ",
+      "\n\t",
+      "```",
+      "<|",
+      "\uFEFF",
+      "x",
+      "{",
+      "[",
+      '"',
+      "-",
+      "7",
+      "t",
+    );
     fc.assert(
       fc.property(prefixes, fc.string({ unit: "binary" }), finishReasons, (prefix, rest, finishReason) => {
         const text = prefix + rest;
