@@ -16,6 +16,7 @@ import { createPainter, type Painter } from "../colors.js";
 import type { Conversation } from "../conversation.js";
 import type { InputIssue } from "../input-issue.js";
 import { openInput } from "../input-source.js";
+import { JsonReport } from "../json-report.js";
 import { formatPath } from "../places.js";
 import { Progress } from "../progress.js";
 import { ReportStream } from "../report-stream.js";
@@ -185,9 +186,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     exitCode: 0,
   };
   const files: CheckFileSummary[] = [];
-  let findingsWritten = 0;
-  const json = options.json && !options.quiet;
-  if (json) report.write('{"command":"check","findings":[');
+  const json = options.json && !options.quiet ? new JsonReport(report, "check") : undefined;
 
   const emit = (finding: CheckFinding) => {
     for (const found of finding.issues) {
@@ -195,12 +194,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
       summary.byCode[found.code] = (summary.byCode[found.code] ?? 0) + 1;
     }
     if (options.quiet) return;
-    if (json) {
-      report.write(`${findingsWritten === 0 ? "" : ","}\n${JSON.stringify(finding)}`);
-    } else {
-      report.write(humanFinding(finding, paint));
-    }
-    findingsWritten++;
+    if (json) json.finding(JSON.stringify(finding));
+    else report.write(humanFinding(finding, paint));
   };
 
   for (const file of options.files) {
@@ -284,9 +279,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   }
   summary.exitCode = summary.unreadableFiles > 0 ? 2 : summary.issues.error > 0 ? 1 : 0;
   if (json) {
-    report.write(
-      `${findingsWritten === 0 ? "" : "\n"}],"files":${JSON.stringify(files)},"summary":${JSON.stringify(summary)}}\n`,
-    );
+    json.end(files, summary);
   } else if (!options.quiet) {
     report.write(humanSummary(summary, files, paint));
   } else {

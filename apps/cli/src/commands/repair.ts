@@ -5,6 +5,7 @@ import { parseJson, type RepairRule, type SanitizeOptions, sanitizeHistory } fro
 import { createPainter } from "../colors.js";
 import { toConversation, withMessages } from "../conversation.js";
 import { describeError, openInput } from "../input-source.js";
+import { JsonReport } from "../json-report.js";
 import { detectJsonStyle, numbersRoundTrip, writeJson } from "../json-style.js";
 import { type OutputTarget, openAtomicFile, streamTarget } from "../output-target.js";
 import { Progress } from "../progress.js";
@@ -193,18 +194,12 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     exitCode: 0,
   };
   const files: RepairFileSummary[] = [];
-  const json = options.json && !options.quiet;
-  let findingsWritten = 0;
-  if (json) report.write('{"command":"repair","findings":[');
+  const json = options.json && !options.quiet ? new JsonReport(report, "repair") : undefined;
 
   const emit = (finding: RepairFinding) => {
     if (options.quiet) return;
-    report.write(
-      json
-        ? `${findingsWritten === 0 ? "" : ","}\n${findingJson(finding)}`
-        : humanRepairFinding(finding, paint),
-    );
-    findingsWritten++;
+    if (json) json.finding(findingJson(finding));
+    else report.write(humanRepairFinding(finding, paint));
   };
 
   for (const file of options.files) {
@@ -380,9 +375,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
   const failed = files.some((file) => file.error !== undefined);
   summary.exitCode = failed ? 2 : summary.passedThrough > 0 ? 1 : 0;
   if (json) {
-    report.write(
-      `${findingsWritten === 0 ? "" : "\n"}],"files":${JSON.stringify(files)},"summary":${JSON.stringify(summary)}}\n`,
-    );
+    json.end(files, summary);
   } else if (!options.quiet) {
     report.write(humanRepairSummary(summary, files, paint));
   }
