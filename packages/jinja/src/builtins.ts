@@ -1,5 +1,5 @@
 import { codePoints, getAttribute, getItem, iterate, pyLen } from "./access.js";
-import { capitalizeString, replaceString, stripString } from "./methods.js";
+import { argument as arg, capitalizeString, replaceString, stripString } from "./methods.js";
 import { add, eq, order, toNumber } from "./operators.js";
 import { jsonOptionsFromKwargs, pythonJsonDumps } from "./python-json.js";
 import { pyRepr, pyStr } from "./python-repr.js";
@@ -34,18 +34,6 @@ export type Test = (
 export interface Builtins {
   filters: Map<string, Filter>;
   tests: Map<string, Test>;
-}
-
-function arg(
-  args: unknown[],
-  kwargs: Map<string, unknown> | null,
-  index: number,
-  name: string,
-  fallback: unknown,
-): unknown {
-  if (index < args.length) return args[index];
-  if (kwargs?.has(name)) return kwargs.get(name);
-  return fallback;
 }
 
 /** Jinja's `make_attrgetter`: `a.b.0` looks up each part, numbers as indexes. */

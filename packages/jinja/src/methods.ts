@@ -105,7 +105,8 @@ const TRAILING_WS = new RegExp(`[${PY_WHITESPACE}]+$`);
 const WS_RUN = new RegExp(`[${PY_WHITESPACE}]+`);
 const IS_WS = new RegExp(`^[${PY_WHITESPACE}]+$`);
 
-function argument(
+/** A call's argument by position, else by keyword, else the fallback (Python's binding of one parameter). */
+export function argument(
   args: unknown[],
   kwargs: Map<string, unknown> | null,
   index: number,
