@@ -1,9 +1,9 @@
 import { coreRepairs } from "@toolcall/core";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import OpenAI from "openai";
-import type { ChatCompletionChunk, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ask, completionCalls, consume, tools } from "../../../packages/openai/test/chat-calls.js";
 import { gemmaContentCalls, qwenContentCalls } from "../src/index.js";
 import { type RunningProxy, startProxy } from "./start-proxy.js";
 import { type FakeUpstream, fixture, recordedUpstream, startUpstream } from "./upstream.js";
@@ -27,39 +27,7 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const tools = [
-  { type: "function" as const, function: { name: "get_weather", parameters: { type: "object" } } },
-];
-const ask: ChatCompletionMessageParam[] = [{ role: "user", content: "Go." }];
 const client = (baseURL: string) => new OpenAI({ baseURL, apiKey: "test-key", maxRetries: 0 });
-
-async function completionCalls(openai: OpenAI, model: string) {
-  const completion = await openai.chat.completions.create({ model, messages: ask, tools });
-  return (completion.choices[0]?.message.tool_calls ?? []).map((call) =>
-    call.type === "function" ? call.function.arguments : call,
-  );
-}
-
-/** What a consumer builds from a stream: content, and each call's arguments as the concatenation of its deltas. */
-async function consume(stream: AsyncIterable<ChatCompletionChunk>) {
-  let content = "";
-  const calls = new Map<number, { id?: string; name: string; arguments: string }>();
-  let finish: string | null = null;
-  for await (const chunk of stream) {
-    const choice = chunk.choices[0];
-    if (!choice) continue;
-    content += choice.delta.content ?? "";
-    for (const call of choice.delta.tool_calls ?? []) {
-      const entry = calls.get(call.index) ?? { name: "", arguments: "" };
-      if (call.id) entry.id = call.id;
-      entry.name += call.function?.name ?? "";
-      entry.arguments += call.function?.arguments ?? "";
-      calls.set(call.index, entry);
-    }
-    finish = choice.finish_reason ?? finish;
-  }
-  return { content, calls: [...calls.values()], finish };
-}
 
 const stream = (openai: OpenAI, model: string, piece = 0) =>
   openai.chat.completions.create({

@@ -1,10 +1,10 @@
 import { coreRepairs } from "@toolcall/core";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import OpenAI, { BadRequestError } from "openai";
-import type { ChatCompletionChunk, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessagesToResponseInput, guardOpenAI, type RepairReport } from "../src/index.js";
+import { ask, completionCalls, consume, tools } from "./chat-calls.js";
 import { poisonedSession } from "./poisoned-session.js";
 import { replay, startServer, type TestServer } from "./server.js";
 import { strictProvider } from "./strict-provider.js";
@@ -30,11 +30,6 @@ afterAll(async () => {
   await strict.close();
 });
 
-const tools = [
-  { type: "function" as const, function: { name: "get_weather", parameters: { type: "object" } } },
-];
-const ask: ChatCompletionMessageParam[] = [{ role: "user", content: "Go." }];
-
 function clients(options: Parameters<typeof guardOpenAI>[1] = {}) {
   const raw = new OpenAI({ baseURL: recorded.baseURL, apiKey: "test-key", maxRetries: 0 });
   const reports: RepairReport[] = [];
@@ -44,34 +39,6 @@ function clients(options: Parameters<typeof guardOpenAI>[1] = {}) {
     onRepair: (report) => reports.push(report),
   });
   return { raw, guarded, reports };
-}
-
-async function completionCalls(client: OpenAI, model: string) {
-  const completion = await client.chat.completions.create({ model, messages: ask, tools });
-  return (completion.choices[0]?.message.tool_calls ?? []).map((call) =>
-    call.type === "function" ? call.function.arguments : call,
-  );
-}
-
-/** What a consumer builds from a stream: content, and each call's arguments as the concatenation of its deltas. */
-async function consume(stream: AsyncIterable<ChatCompletionChunk>) {
-  let content = "";
-  const calls = new Map<number, { id?: string; name: string; arguments: string }>();
-  let finish: string | null = null;
-  for await (const chunk of stream) {
-    const choice = chunk.choices[0];
-    if (!choice) continue;
-    content += choice.delta.content ?? "";
-    for (const call of choice.delta.tool_calls ?? []) {
-      const entry = calls.get(call.index) ?? { name: "", arguments: "" };
-      if (call.id) entry.id = call.id;
-      entry.name += call.function?.name ?? "";
-      entry.arguments += call.function?.arguments ?? "";
-      calls.set(call.index, entry);
-    }
-    finish = choice.finish_reason ?? finish;
-  }
-  return { content, calls: [...calls.values()], finish };
 }
 
 describe("guardOpenAI, Chat Completions, whole responses", () => {

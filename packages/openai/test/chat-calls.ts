@@ -1,0 +1,37 @@
+import type OpenAI from "openai";
+import type { ChatCompletionChunk, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+
+/** The one tool the recorded upstream answers call, and the one-line request the tests send. */
+export const tools = [
+  { type: "function" as const, function: { name: "get_weather", parameters: { type: "object" } } },
+];
+export const ask: ChatCompletionMessageParam[] = [{ role: "user", content: "Go." }];
+
+/** Each call's arguments text in a whole Chat Completions response (the recorded fixture is named by `model`). */
+export async function completionCalls(client: OpenAI, model: string) {
+  const completion = await client.chat.completions.create({ model, messages: ask, tools });
+  return (completion.choices[0]?.message.tool_calls ?? []).map((call) =>
+    call.type === "function" ? call.function.arguments : call,
+  );
+}
+
+/** What a consumer builds from a stream: content, and each call's arguments as the concatenation of its deltas. */
+export async function consume(stream: AsyncIterable<ChatCompletionChunk>) {
+  let content = "";
+  const calls = new Map<number, { id?: string; name: string; arguments: string }>();
+  let finish: string | null = null;
+  for await (const chunk of stream) {
+    const choice = chunk.choices[0];
+    if (!choice) continue;
+    content += choice.delta.content ?? "";
+    for (const call of choice.delta.tool_calls ?? []) {
+      const entry = calls.get(call.index) ?? { name: "", arguments: "" };
+      if (call.id) entry.id = call.id;
+      entry.name += call.function?.name ?? "";
+      entry.arguments += call.function?.arguments ?? "";
+      calls.set(call.index, entry);
+    }
+    finish = choice.finish_reason ?? finish;
+  }
+  return { content, calls: [...calls.values()], finish };
+}
