@@ -394,7 +394,7 @@ if (payloads === undefined) {
     );
 }
 
-// 5. Output: the machine, then one table, then what was wrong.
+// 6. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(

@@ -12,20 +12,15 @@ const values = fc.oneof(
   fc.constant(1e9),
 );
 
-/** A tallied metric and prom-client's own, each in a registry of its own, fed the same calls. */
-function pair() {
-  const ours = new Registry();
-  const theirs = new Registry();
-  return { ours, theirs };
-}
-
 describe("TalliedHistogram", () => {
   it("writes out what prom-client's Histogram writes for the same observations", async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.tuple(routes, stages, values), { maxLength: 60 }),
         async (observations) => {
-          const { ours, theirs } = pair();
+          // A tallied metric and prom-client's own, each in a registry of its own, fed the same calls.
+          const ours = new Registry();
+          const theirs = new Registry();
           const config = {
             name: "t_seconds",
             help: "help",
@@ -71,7 +66,9 @@ describe("TalliedCounter", () => {
           maxLength: 60,
         }),
         async (steps) => {
-          const { ours, theirs } = pair();
+          // A tallied metric and prom-client's own, each in a registry of its own, fed the same calls.
+          const ours = new Registry();
+          const theirs = new Registry();
           const config = { name: "t_total", help: "help", labelNames: ["route", "status"] as const };
           const tallied = new TalliedCounter({ ...config, registers: [ours] });
           const reference = new Counter({
