@@ -52,18 +52,52 @@ describe("forwarded headers", () => {
       "Set-Cookie",
       "b=2",
     ].map((s) => Buffer.from(s));
-    expect(responseHeadersForClient({ rawHeaders: raw }).headers).toEqual([
+    const forwarded = responseHeadersForClient({ rawHeaders: raw });
+    expect(forwarded.headers).toEqual([
       "Content-Type",
       "text/event-stream",
-      "Content-Length",
-      "10",
       "Set-Cookie",
       "a=1",
       "Set-Cookie",
       "b=2",
     ]);
-    const rewritten = responseHeadersForClient({ rawHeaders: raw, drop: new Set(["content-length"]) });
-    expect(rewritten.headers).not.toContain("Content-Length");
-    expect(rewritten.lower.get("content-type")).toBe("text/event-stream");
+    expect(forwarded.contentLength).toBe("10");
+    expect(forwarded.contentType).toBe("text/event-stream");
+    expect(forwarded.contentEncoding).toBeUndefined();
+    expect(forwarded.requestId).toBeUndefined();
+  });
+
+  it("drops the headers every Connection header names, and reports the first value of those it reads", () => {
+    const raw = [
+      "Connection",
+      "X-Hop",
+      "X-Hop",
+      "1",
+      "connection",
+      "X-Other",
+      "X-Other",
+      "2",
+      "X-Request-Id",
+      "up-1",
+      "x-request-id",
+      "up-2",
+      "Content-Encoding",
+      "gzip",
+      "X-Kept",
+      "3",
+    ].map((s) => Buffer.from(s));
+    const forwarded = responseHeadersForClient({ rawHeaders: raw });
+    expect(forwarded.headers).toEqual([
+      "X-Request-Id",
+      "up-1",
+      "x-request-id",
+      "up-2",
+      "Content-Encoding",
+      "gzip",
+      "X-Kept",
+      "3",
+    ]);
+    expect(forwarded.requestId).toBe("up-1");
+    expect(forwarded.contentEncoding).toBe("gzip");
   });
 });

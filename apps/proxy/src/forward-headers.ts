@@ -60,41 +60,67 @@ export function requestHeadersForUpstream(args: {
   return out;
 }
 
+/** The upstream's response headers as the client gets them, with the few the proxy decides by. */
+export interface ClientResponseHeaders {
+  /** A flat `[name, value, …]` list for `writeHead`, without `Content-Length` (see `contentLength`). */
+  headers: string[];
+  /** The first value of each header the proxy reads (`undefined` when absent). */
+  contentLength: string | undefined;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+  requestId: string | undefined;
+}
+
 /**
- * The upstream's response headers as the client gets them (a flat list for `writeHead`): connection-level headers
- * dropped; `drop` removes more (`content-length` of a body the proxy rewrites).
+ * The upstream's response headers as the client gets them (a flat list for `writeHead`), in one pass: connection-level
+ * headers dropped, and the headers the upstream's `Connection` names (RFC 9110 §7.6.1). `Content-Length` is left
+ * out of the list and reported apart: the caller puts it back when it forwards the body as it is, and writes its
+ * own when it rewrites the body.
  *
  * @example
  * responseHeadersForClient({ rawHeaders: [Buffer.from("Content-Type"), Buffer.from("application/json")] });
- * // ["Content-Type", "application/json"]
+ * // { headers: ["Content-Type", "application/json"], contentType: "application/json", contentLength: undefined, … }
  */
-export function responseHeadersForClient(args: {
-  rawHeaders: readonly Buffer[];
-  drop?: ReadonlySet<string>;
-}): { headers: string[]; lower: Map<string, string> } {
+export function responseHeadersForClient(args: { rawHeaders: readonly Buffer[] }): ClientResponseHeaders {
   let headers: string[] = [];
-  const lower = new Map<string, string>();
+  let contentLength: string | undefined;
+  let contentType: string | undefined;
+  let contentEncoding: string | undefined;
+  let requestId: string | undefined;
+  let named: Set<string> | undefined;
   const raw = args.rawHeaders;
-  let extra: Set<string> | undefined;
   for (let i = 0; i < raw.length; i += 2) {
     const name = (raw[i] as Buffer).toString("latin1");
     const key = name.toLowerCase();
     const value = (raw[i + 1] as Buffer).toString("latin1");
-    if (!lower.has(key)) lower.set(key, value);
-    if (key === "connection") extra = connectionTokens(value);
-    // The response's length is forwarded as it is, unless the body is rewritten (then `drop` has it).
-    if (key !== "content-length" && NOT_FORWARDED.has(key)) continue;
-    if (args.drop?.has(key)) continue;
+    switch (key) {
+      case "content-length":
+        contentLength ??= value;
+        continue;
+      case "content-type":
+        contentType ??= value;
+        break;
+      case "content-encoding":
+        contentEncoding ??= value;
+        break;
+      case "x-request-id":
+        requestId ??= value;
+        break;
+      case "connection": {
+        const tokens = connectionTokens(value);
+        if (tokens !== undefined) named = named === undefined ? tokens : new Set([...named, ...tokens]);
+        continue;
+      }
+    }
+    if (NOT_FORWARDED.has(key)) continue;
     headers.push(name, value);
   }
-  // Headers the upstream's `Connection` names are its connection's own (RFC 9110 §7.6.1).
-  if (extra !== undefined) {
-    const named = extra;
+  if (named !== undefined) {
     const kept: string[] = [];
     for (let i = 0; i < headers.length; i += 2)
       if (!named.has((headers[i] as string).toLowerCase()))
         kept.push(headers[i] as string, headers[i + 1] as string);
     headers = kept;
   }
-  return { headers, lower };
+  return { headers, contentLength, contentType, contentEncoding, requestId };
 }

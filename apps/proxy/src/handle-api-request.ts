@@ -9,9 +9,6 @@ import { type RepairedApi, repairJsonResponse } from "./repair-json-response.js"
 import { repairSseResponse, type SseRepairSession } from "./repair-sse-response.js";
 import { sanitizeRequestBody } from "./sanitize-request-body.js";
 
-/** Headers that no longer describe the body once the proxy rewrites it. */
-const DROP_LENGTH = ["content-length"];
-const DROP_STREAM = ["content-length", "content-encoding"];
 /** Error bodies are small; a larger one is cut (only its start is shown). */
 const MAX_ERROR_BODY = 64 * 1024;
 
@@ -116,7 +113,12 @@ export function handleApiRequest(args: {
         error: (error as Error).message,
       });
     }
-    runtime.metrics.processing.observe({ route: state.route, stage: "sanitize" }, elapsedMs(started) / 1000);
+    // The same reading ends the sanitize time and starts the upstream's.
+    state.upstreamSent = process.hrtime.bigint();
+    runtime.metrics.processing.observe(
+      { route: state.route, stage: "sanitize" },
+      Number(state.upstreamSent - started) / 1e9,
+    );
   }
 
   type Mode = "json" | "sse" | "error" | "pass";
@@ -128,7 +130,7 @@ export function handleApiRequest(args: {
   let overflow = false;
   let session: SseRepairSession | undefined;
 
-  state.upstreamSent = process.hrtime.bigint();
+  state.upstreamSent ??= process.hrtime.bigint();
   const call = runtime.upstream.send(
     {
       method: "POST",
@@ -145,19 +147,19 @@ export function handleApiRequest(args: {
         state.upstreamMs = elapsedMs(state.upstreamSent as bigint);
         runtime.metrics.upstreamHeaders.observe({ route: state.route }, state.upstreamMs / 1000);
         status = upstreamStatus;
-        const probe = responseHeadersForClient({ rawHeaders });
-        state.upstreamRequestId = probe.lower.get("x-request-id");
-        const type = probe.lower.get("content-type") ?? "";
-        const encoding = probe.lower.get("content-encoding");
+        const forwarded = responseHeadersForClient({ rawHeaders });
+        state.upstreamRequestId = forwarded.requestId;
+        const encoding = forwarded.contentEncoding;
         const ok = status >= 200 && status < 300;
         if (encoding !== undefined && encoding !== "identity") mode = "pass";
         else if (!ok) mode = "error";
-        else if (type.startsWith("text/event-stream")) mode = "sse";
+        else if ((forwarded.contentType ?? "").startsWith("text/event-stream")) mode = "sse";
         else mode = "json";
-        headers = probe.headers;
-        if (mode !== "pass")
-          for (const name of mode === "sse" ? DROP_STREAM : DROP_LENGTH)
-            if (probe.lower.has(name)) headers = withoutHeader(headers, name);
+        headers = forwarded.headers;
+        // The length stays only on a body passed on as it is; a stream's encoding header (identity) goes too.
+        if (mode === "pass" && forwarded.contentLength !== undefined)
+          headers.push("content-length", forwarded.contentLength);
+        if (mode === "sse" && encoding !== undefined) headers = withoutHeader(headers, "content-encoding");
         if (state.upstreamRequestId === undefined) headers.push("x-request-id", state.id);
         if (mode === "pass") {
           response.on("drain", () => call.resume());

@@ -33,9 +33,10 @@ export function handlePassthrough(args: {
       onHeaders(status, rawHeaders) {
         state.upstreamMs = elapsedMs(state.upstreamSent as bigint);
         runtime.metrics.upstreamHeaders.observe({ route: state.route }, (state.upstreamMs as number) / 1000);
-        const { headers, lower } = responseHeadersForClient({ rawHeaders });
-        state.upstreamRequestId = lower.get("x-request-id");
-        if (state.upstreamRequestId === undefined) headers.push("x-request-id", state.id);
+        const { headers, contentLength, requestId } = responseHeadersForClient({ rawHeaders });
+        if (contentLength !== undefined) headers.push("content-length", contentLength);
+        state.upstreamRequestId = requestId;
+        if (requestId === undefined) headers.push("x-request-id", state.id);
         response.writeHead(status, headers);
       },
       onData(chunk) {
