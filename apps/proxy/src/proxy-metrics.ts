@@ -11,11 +11,58 @@ import {
 /** Which kind of request: the two repaired APIs, everything passed through, and the proxy's own endpoints. */
 export type RouteName = "chat.completions" | "responses" | "passthrough" | "healthz" | "metrics" | "refused";
 
-/** One series' key: its label values in the metric's label order (NUL never occurs in a label value here). */
-function seriesKey<L extends string>(names: readonly L[], labels: LabelValues<L>): string {
-  let key = "";
-  for (const name of names) key += `${labels[name]}\u0000`;
-  return key;
+/**
+ * Series by their label values, one map level per label name in the metric's order, so finding a series builds no
+ * key string (label values are mostly constant strings, whose hashes are cached). A value that is not a string counts
+ * as its text, as prom-client counts it (`200` and `"200"` are one series). Iterates in order of first use.
+ */
+class SeriesIndex<L extends string, S> {
+  readonly #names: readonly L[];
+  #root = new Map<string, unknown>();
+  #all: S[] = [];
+
+  constructor(names: readonly L[]) {
+    this.#names = names;
+  }
+
+  get(labels: LabelValues<L>, create: (labels: LabelValues<L>) => S): S {
+    const names = this.#names;
+    let node = this.#root;
+    for (let i = 0; i < names.length - 1; i++) {
+      const key = labelText(labels[names[i] as L]);
+      let child = node.get(key) as Map<string, unknown> | undefined;
+      if (child === undefined) {
+        child = new Map();
+        node.set(key, child);
+      }
+      node = child;
+    }
+    const key = names.length === 0 ? "" : labelText(labels[names[names.length - 1] as L]);
+    let series = node.get(key) as S | undefined;
+    if (series === undefined) {
+      series = create(labels);
+      node.set(key, series);
+      this.#all.push(series);
+    }
+    return series;
+  }
+
+  values(): readonly S[] {
+    return this.#all;
+  }
+
+  clear(): void {
+    this.#root = new Map();
+    this.#all = [];
+  }
+}
+
+function newCount<L extends string>(labels: LabelValues<L>): { labels: LabelValues<L>; count: number } {
+  return { labels, count: 0 };
+}
+
+function labelText(value: string | number | undefined): string {
+  return typeof value === "string" ? value : String(value);
 }
 
 /**
@@ -24,12 +71,11 @@ function seriesKey<L extends string>(names: readonly L[], labels: LabelValues<L>
  */
 export class TalliedCounter<L extends string> {
   readonly counter: Counter<L>;
-  readonly #names: readonly L[];
-  readonly #pending = new Map<string, { labels: LabelValues<L>; count: number }>();
+  readonly #pending: SeriesIndex<L, { labels: LabelValues<L>; count: number }>;
 
   constructor(config: { name: string; help: string; labelNames: readonly L[]; registers: Registry[] }) {
-    this.#names = config.labelNames;
-    const pending = this.#pending;
+    const pending = new SeriesIndex<L, { labels: LabelValues<L>; count: number }>(config.labelNames);
+    this.#pending = pending;
     this.counter = new Counter<L>({
       ...config,
       collect() {
@@ -40,11 +86,15 @@ export class TalliedCounter<L extends string> {
   }
 
   inc(labels: LabelValues<L>): void {
-    const key = seriesKey(this.#names, labels);
-    const entry = this.#pending.get(key);
-    if (entry === undefined) this.#pending.set(key, { labels, count: 1 });
-    else entry.count++;
+    this.#pending.get(labels, newCount).count++;
   }
+}
+
+interface HistogramSeries<L extends string> {
+  labels: LabelValues<L>;
+  counts: number[];
+  sum: number;
+  count: number;
 }
 
 /**
@@ -57,12 +107,9 @@ export class TalliedHistogram<L extends string> {
   readonly help: string;
   readonly type = "histogram";
   readonly aggregator = "sum";
-  readonly #names: readonly L[];
   readonly #bounds: readonly number[];
-  readonly #series = new Map<
-    string,
-    { labels: LabelValues<L>; counts: number[]; sum: number; count: number }
-  >();
+  readonly #series: SeriesIndex<L, HistogramSeries<L>>;
+  readonly #newSeries: (labels: LabelValues<L>) => HistogramSeries<L>;
 
   constructor(config: {
     name: string;
@@ -73,18 +120,15 @@ export class TalliedHistogram<L extends string> {
   }) {
     this.name = config.name;
     this.help = config.help;
-    this.#names = config.labelNames;
     this.#bounds = [...config.buckets].sort((a, b) => a - b);
+    this.#series = new SeriesIndex(config.labelNames);
+    const size = this.#bounds.length;
+    this.#newSeries = (labels) => ({ labels, counts: new Array<number>(size).fill(0), sum: 0, count: 0 });
     for (const registry of config.registers) registry.registerMetric(this as unknown as Metric);
   }
 
   observe(labels: LabelValues<L>, value: number): void {
-    const key = seriesKey(this.#names, labels);
-    let series = this.#series.get(key);
-    if (series === undefined) {
-      series = { labels, counts: new Array<number>(this.#bounds.length).fill(0), sum: 0, count: 0 };
-      this.#series.set(key, series);
-    }
+    const series = this.#series.get(labels, this.#newSeries);
     const bounds = this.#bounds;
     let at = 0;
     while (at < bounds.length && value > (bounds[at] as number)) at++;
