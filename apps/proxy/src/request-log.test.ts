@@ -46,15 +46,16 @@ describe("createLogger", () => {
     expect(new Date(first.time).toISOString()).toBe(first.time);
   });
 
-  it("keeps any path on one line of valid JSON", () => {
+  it("keeps any path, method, id or route on one line of valid JSON", () => {
+    const anyText = fc.oneof(fc.string({ unit: "binary" }), fc.string(), fc.constantFrom('"', "\\", "a b"));
     fc.assert(
-      fc.property(fc.string({ unit: "binary" }), fc.string(), (path, method) => {
+      fc.property(anyText, anyText, anyText, anyText, (path, method, requestId, route) => {
         const { writes, logger } = collect(false);
-        logger.request({ ...base, path, method });
+        logger.request({ ...base, path, method, requestId, route });
         const line = writes[0] as string;
         expect(line.endsWith("\n")).toBe(true);
         expect(line.slice(0, -1)).not.toContain("\n");
-        expect(JSON.parse(line)).toMatchObject({ path, method });
+        expect(JSON.parse(line)).toMatchObject({ path, method, requestId, route });
       }),
     );
   });

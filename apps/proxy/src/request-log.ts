@@ -49,9 +49,17 @@ function clock(): () => string {
 
 const text = JSON.stringify;
 
+/** Characters of HTTP tokens and request ids: nothing JSON escapes. */
+const TOKEN = /^[-!#$%&'*+.^_`|~0-9A-Za-z:]*$/;
+
+/** A JSON string for a value that is nearly always a plain token (a method, an id, a route): quoted as it is then. */
+function token(value: string): string {
+  return TOKEN.test(value) ? `"${value}"` : text(value);
+}
+
 /** A request's line, field by field in a fixed order; a field without a value is left out (as `JSON.stringify` does). */
 function requestLine(time: string, severity: string, entry: RequestLogEntry): string {
-  let line = `{"time":"${time}","level":"${severity}","msg":"request","requestId":${text(entry.requestId)},"method":${text(entry.method)},"path":${text(entry.path)},"route":${text(entry.route)},"status":${entry.status},"durationMs":${entry.durationMs}`;
+  let line = `{"time":"${time}","level":"${severity}","msg":"request","requestId":${token(entry.requestId)},"method":${token(entry.method)},"path":${text(entry.path)},"route":${token(entry.route)},"status":${entry.status},"durationMs":${entry.durationMs}`;
   if (entry.upstreamMs !== undefined) line += `,"upstreamMs":${entry.upstreamMs}`;
   if (entry.stream !== undefined) line += `,"stream":${entry.stream}`;
   if (entry.repairs !== undefined) line += `,"repairs":${text(Object.fromEntries(entry.repairs))}`;
