@@ -138,7 +138,7 @@ export function createProxy(
     }
   };
 
-  const onRequest = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const onRequest = (request: IncomingMessage, response: ServerResponse): void | Promise<void> => {
     const started = process.hrtime.bigint();
     response.on("error", () => {
       // A client that vanished mid-write: the close handler below accounts for it.
@@ -190,52 +190,65 @@ export function createProxy(
     }
     if (route === "metrics") {
       request.resume();
-      const text = await metrics.registry.metrics();
-      response.writeHead(200, {
-        "content-type": metrics.registry.contentType,
-        "content-length": Buffer.byteLength(text),
-      });
-      response.end(text);
-      return;
-    }
-    const read = await readRequestBody({ request, maxBody: runtime.options.maxBody });
-    if (!read.ok) {
-      if (read.reason === "too_large") {
-        // The rest of the body is not read: the connection closes after the answer.
-        response.shouldKeepAlive = false;
-        sendError({
-          runtime,
-          state,
-          response,
-          error: {
-            code: "request_too_large",
-            status: 413,
-            message: `the request body is larger than ${runtime.options.maxBody} bytes`,
-          },
+      return metrics.registry.metrics().then((text) => {
+        response.writeHead(200, {
+          "content-type": metrics.registry.contentType,
+          "content-length": Buffer.byteLength(text),
         });
-      } else response.destroy();
-      return;
+        response.end(text);
+      });
     }
-    if (route === "chat.completions" || route === "responses")
-      handleApiRequest({ runtime, state, request, response, body: read.body, api: route });
-    else handlePassthrough({ runtime, state, request, response, body: read.body });
-  };
-
-  const server = createServer((request, response) => {
-    onRequest(request, response).catch((error: unknown) => {
-      logger.event("error", "request failed", { error: (error as Error)?.message ?? String(error) });
-      if (response.headersSent) {
-        response.destroy();
+    readRequestBody({ request, maxBody: runtime.options.maxBody }, (read) => {
+      if (!read.ok) {
+        if (read.reason === "too_large") {
+          // The rest of the body is not read: the connection closes after the answer.
+          response.shouldKeepAlive = false;
+          sendError({
+            runtime,
+            state,
+            response,
+            error: {
+              code: "request_too_large",
+              status: 413,
+              message: `the request body is larger than ${runtime.options.maxBody} bytes`,
+            },
+          });
+        } else response.destroy();
         return;
       }
-      const body = errorBody({ code: "internal_error", status: 500, message: "internal error" });
-      response.writeHead(500, {
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(body),
+      guarded(response, () => {
+        if (route === "chat.completions" || route === "responses")
+          handleApiRequest({ runtime, state, request, response, body: read.body, api: route });
+        else handlePassthrough({ runtime, state, request, response, body: read.body });
       });
-      response.end(body);
     });
-  });
+  };
+
+  /** Runs a request's handler; a throw (a bug, never bad input) is logged and answered 500, never a crash. */
+  const guarded = (response: ServerResponse, handle: () => void | Promise<void>): void => {
+    try {
+      const pending = handle();
+      if (pending !== undefined) pending.catch((error: unknown) => internalError(response, error));
+    } catch (error) {
+      internalError(response, error);
+    }
+  };
+
+  const internalError = (response: ServerResponse, error: unknown): void => {
+    logger.event("error", "request failed", { error: (error as Error)?.message ?? String(error) });
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    const body = errorBody({ code: "internal_error", status: 500, message: "internal error" });
+    response.writeHead(500, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+    });
+    response.end(body);
+  };
+
+  const server = createServer((request, response) => guarded(response, () => onRequest(request, response)));
   server.keepAliveTimeout = 65_000;
   server.on("connection", (socket: Socket) => {
     clients.add(socket);

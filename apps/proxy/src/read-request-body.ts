@@ -6,13 +6,18 @@ const EMPTY = Buffer.alloc(0);
 
 /**
  * Reads a request body whole, up to `maxBody` bytes; a declared or actual size above it is refused before more is
- * read. `null` for a request without a body.
+ * read. `null` for a request without a body. `done` is called once (a callback, not a promise: this runs on every
+ * request, and the answer is on its way sooner without a trip through the microtask queue).
  *
  * @example
- * const result = await readRequestBody({ request, maxBody: 10 * 1024 * 1024 });
- * if (!result.ok && result.reason === "too_large") // answer 413
+ * readRequestBody({ request, maxBody: 10 * 1024 * 1024 }, (result) => {
+ *   if (!result.ok && result.reason === "too_large") // answer 413
+ * });
  */
-export function readRequestBody(args: { request: IncomingMessage; maxBody: number }): Promise<BodyResult> {
+export function readRequestBody(
+  args: { request: IncomingMessage; maxBody: number },
+  done: (result: BodyResult) => void,
+): void {
   const { request, maxBody } = args;
   const declared = request.headers["content-length"];
   const hasBody =
@@ -20,41 +25,42 @@ export function readRequestBody(args: { request: IncomingMessage; maxBody: numbe
   if (!hasBody) {
     // Nothing to read; let the request finish so the connection can be reused.
     request.resume();
-    return Promise.resolve({ ok: true, body: declared === "0" ? EMPTY : null });
+    done({ ok: true, body: declared === "0" ? EMPTY : null });
+    return;
   }
-  if (declared !== undefined && Number(declared) > maxBody)
-    return Promise.resolve({ ok: false, reason: "too_large" });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (result: BodyResult): void => {
-      if (done) return;
-      done = true;
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onAbort);
-      request.off("close", onClose);
-      resolve(result);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > maxBody) {
-        request.pause();
-        finish({ ok: false, reason: "too_large" });
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = (): void =>
-      finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
-    const onAbort = (): void => finish({ ok: false, reason: "aborted" });
-    const onClose = (): void => {
-      if (!request.complete) onAbort();
-    };
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onAbort);
-    request.on("close", onClose);
-  });
+  if (declared !== undefined && Number(declared) > maxBody) {
+    done({ ok: false, reason: "too_large" });
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (result: BodyResult): void => {
+    if (finished) return;
+    finished = true;
+    request.off("data", onData);
+    request.off("end", onEnd);
+    request.off("error", onAbort);
+    request.off("close", onClose);
+    done(result);
+  };
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length;
+    if (size > maxBody) {
+      request.pause();
+      finish({ ok: false, reason: "too_large" });
+      return;
+    }
+    chunks.push(chunk);
+  };
+  const onEnd = (): void =>
+    finish({ ok: true, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size) });
+  const onAbort = (): void => finish({ ok: false, reason: "aborted" });
+  const onClose = (): void => {
+    if (!request.complete) onAbort();
+  };
+  request.on("data", onData);
+  request.on("end", onEnd);
+  request.on("error", onAbort);
+  request.on("close", onClose);
 }
