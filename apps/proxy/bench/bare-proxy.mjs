@@ -1,6 +1,8 @@
 // The floor: a bare pass-through proxy with no parsing at all. Its default mode is toolcall-proxy's own stack
-// (node:http server, undici's handler API), so the benchmark measures only what repairing adds; the other modes are
-// the candidates compare-stacks.mjs measured. `node bare-proxy.mjs UPSTREAM_PORT [undici-dispatch|undici-stream|undici|http]`
+// (node:http server, undici's handler API), so the benchmark measures only what repairing adds; `parse` is the same
+// with both bodies read whole and parsed with JSON.parse (the least any proxy that reads tool-call arguments does);
+// the other modes are the candidates compare-stacks.mjs measured.
+// `node bare-proxy.mjs UPSTREAM_PORT [undici-dispatch|parse|undici-stream|undici|http]`
 import http, { createServer } from "node:http";
 import { pipeline } from "node:stream";
 import { Pool } from "undici";
@@ -20,6 +22,76 @@ function forwardHeaders(headers) {
   const out = {};
   for (const key in headers) if (!HOP.has(key)) out[key] = headers[key];
   return out;
+}
+
+function clientHeaders(rawHeaders) {
+  const headers = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const key = rawHeaders[i].toString("latin1");
+    if (!HOP.has(key.toLowerCase())) headers.push(key, rawHeaders[i + 1].toString("latin1"));
+  }
+  return headers;
+}
+
+function parseQuietly(body) {
+  try {
+    JSON.parse(body.toString("utf8"));
+  } catch {
+    // A body that is not JSON is forwarded all the same.
+  }
+}
+
+/**
+ * The parse floor: the request body read whole and parsed before it goes up, the answer read whole and parsed before
+ * it goes down, bytes forwarded unchanged. No checks, no logs, no metrics.
+ */
+function parseThenDispatch(pool, request, response) {
+  const chunks = [];
+  request.on("data", (chunk) => chunks.push(chunk));
+  request.on("end", () => {
+    const body = Buffer.concat(chunks);
+    if (body.length > 0) parseQuietly(body);
+    let abort;
+    let status = 502;
+    let headers = [];
+    const answer = [];
+    response.on("close", () => {
+      if (!response.writableFinished) abort?.();
+    });
+    pool.dispatch(
+      {
+        path: request.url,
+        method: request.method,
+        headers: forwardHeaders(request.headers),
+        body: body.length > 0 ? body : undefined,
+      },
+      {
+        onConnect(abortFn) {
+          abort = abortFn;
+        },
+        onHeaders(statusCode, rawHeaders) {
+          status = statusCode;
+          headers = clientHeaders(rawHeaders);
+          return true;
+        },
+        onData(chunk) {
+          answer.push(chunk);
+          return true;
+        },
+        onComplete() {
+          const bytes = Buffer.concat(answer);
+          parseQuietly(bytes);
+          response.writeHead(status, headers);
+          response.end(bytes);
+        },
+        onError() {
+          if (response.destroyed) return;
+          if (!response.headersSent) response.writeHead(502);
+          response.end();
+        },
+      },
+    );
+  });
 }
 
 /** undici's handler API: raw buffers, no stream objects on the response side; backpressure by pause/resume. */
@@ -45,12 +117,7 @@ function dispatchTo(pool, request, response, hasBody) {
       },
       onHeaders(statusCode, rawHeaders, resumeFn) {
         resume = resumeFn;
-        const headers = [];
-        for (let i = 0; i < rawHeaders.length; i += 2) {
-          const key = rawHeaders[i].toString("latin1");
-          if (!HOP.has(key.toLowerCase())) headers.push(key, rawHeaders[i + 1].toString("latin1"));
-        }
-        response.writeHead(statusCode, headers);
+        response.writeHead(statusCode, clientHeaders(rawHeaders));
         return true;
       },
       onData(chunk) {
@@ -94,15 +161,19 @@ export function startBareProxy({ upstreamPort, mode = "undici-dispatch", port = 
       });
       pipeline(request, upstream, () => {});
     };
+  } else if (mode === "undici-dispatch" || mode === "parse") {
+    // Plain callbacks, no promise per request (as toolcall-proxy's own handler).
+    const pool = new Pool(origin, { connections: 256, pipelining: 1 });
+    handler =
+      mode === "parse"
+        ? (request, response) => parseThenDispatch(pool, request, response)
+        : (request, response) =>
+            dispatchTo(pool, request, response, request.method !== "GET" && request.method !== "HEAD");
   } else {
     const pool = new Pool(origin, { connections: 256, pipelining: 1 });
     handler = async (request, response) => {
       try {
         const hasBody = request.method !== "GET" && request.method !== "HEAD";
-        if (mode === "undici-dispatch") {
-          dispatchTo(pool, request, response, hasBody);
-          return;
-        }
         if (mode === "undici-stream") {
           await pool.stream(
             {

@@ -1,9 +1,12 @@
 // toolcall-proxy against a bare pass-through proxy on the same stack (node:http server, undici handler API, no
-// parsing), both in front of the same fake upstream, on this machine. `npm run bench` (builds first).
+// parsing), all in front of the same fake upstream, on this machine. `npm run bench` (builds first). Beside them, the
+// parse floor: the bare proxy that also parses both bodies with JSON.parse and does nothing else, the least any
+// proxy that reads tool-call arguments pays; its ratio says how much of the gap parsing alone explains.
 //
 // - Throughput: autocannon, 50 connections, BENCH_ROUNDS rounds of BENCH_DURATION seconds in ABBA order (bare,
-//   proxy, proxy, bare …) so both see the same machine load; the ratio is the median of the rounds' ratios, with
-//   the middle half of them beside it. CPU time per request of each proxy process is read from /proc as well.
+//   floor, proxy, then proxy, floor, bare …) so all see the same machine load; the ratio is the median of the
+//   rounds' ratios, with the middle half of them beside it. CPU time per request of each proxy process is read from
+//   /proc as well.
 // - Added latency: requests one at a time on one connection (service time, no queueing); p50 of toolcall-proxy
 //   minus p50 of the bare proxy.
 // - Streaming: the same, for a stream of CONTENT_CHUNKS content frames and one tool call in ARGUMENT_CHUNKS
@@ -29,8 +32,10 @@ const FRAMES = CONTENT_CHUNKS + ARGUMENT_CHUNKS + 4;
 
 const upstream = await startProcess(join(here, "fake-upstream.mjs"));
 const bare = await startProcess(join(here, "bare-proxy.mjs"), [String(upstream.port), "undici-dispatch"]);
+const floor = await startProcess(join(here, "bare-proxy.mjs"), [String(upstream.port), "parse"]);
 const proxy = await startToolcallProxy(join(here, "../dist/cli.js"), upstream.port);
-const targets = { bare, proxy };
+/** The parse floor buffers whole bodies, so it says nothing about streaming: measured on whole bodies only. */
+const targetsFor = (kind) => (kind.startsWith("streaming") ? { bare, proxy } : { bare, floor, proxy });
 const kinds = {
   "non-streaming, calls need repair": chatBody({ model: "malformed", stream: false }),
   "non-streaming, clean calls": chatBody({ model: "clean", stream: false }),
@@ -45,11 +50,12 @@ const report = {
 try {
   for (const [kind, body] of Object.entries(kinds)) {
     const rounds = [];
+    const targets = targetsFor(kind);
     for (const target of Object.values(targets)) await throughput({ port: target.port, body, duration: 1 });
     for (let round = 0; round < ROUNDS; round++) {
       const row = {};
       // ABBA order (bare first in even rounds, the proxy first in odd ones), so a drift in machine speed during a
-      // round does not favour either side.
+      // round does not favour any side.
       const order = Object.entries(targets);
       if (round % 2 === 1) order.reverse();
       for (const [name, target] of order) {
@@ -59,38 +65,42 @@ try {
       }
       rounds.push(row);
     }
-    // A round in which either side measured no requests at all (the machine stalled) says nothing about either.
-    const ratios = rounds
-      .filter((r) => r.bare.rps > 0 && r.proxy.rps > 0)
-      .map((r) => r.proxy.rps / r.bare.rps)
-      .sort((a, b) => a - b);
-    const ratio = median(ratios);
-    report.throughput[kind] = {
-      bareRps: Math.round(median(rounds.map((r) => r.bare.rps))),
-      proxyRps: Math.round(median(rounds.map((r) => r.proxy.rps))),
-      ratio: Number(ratio.toFixed(3)),
+    // A round in which any side measured no requests at all (the machine stalled) says nothing about the others.
+    const counted = rounds.filter((r) => Object.values(r).every((side) => side.rps > 0));
+    const ratiosOf = (a, b) => counted.map((r) => r[a].rps / r[b].rps).sort((x, y) => x - y);
+    const ratios = ratiosOf("proxy", "bare");
+    const fixed = (value) => Number(value.toFixed(3));
+    const perSide = (field) =>
+      Object.fromEntries(
+        Object.keys(targets).map((n) => [n, Math.round(median(rounds.map((r) => r[n][field])))]),
+      );
+    const row = {
+      rps: perSide("rps"),
+      ratio: fixed(median(ratios)),
       // The middle half of the rounds' ratios: how much the machine moved under the median.
-      ratioIqr: [percentile(ratios, 25), percentile(ratios, 75)].map((r) => Number(r.toFixed(3))),
-      bareCpuUsPerRequest: Math.round(median(rounds.map((r) => r.bare.cpuUsPerRequest))),
-      proxyCpuUsPerRequest: Math.round(median(rounds.map((r) => r.proxy.cpuUsPerRequest))),
-      errors: rounds.reduce((sum, r) => sum + r.bare.errors + r.proxy.errors, 0),
-      roundsCounted: ratios.length,
-      rounds: rounds.map((r) => ({
-        bare: Math.round(r.bare.rps),
-        proxy: Math.round(r.proxy.rps),
-        bareTotal: r.bare.total,
-        proxyTotal: r.proxy.total,
-      })),
+      ratioIqr: [fixed(percentile(ratios, 25)), fixed(percentile(ratios, 75))],
+      cpuUsPerRequest: perSide("cpuUsPerRequest"),
+      errors: rounds.reduce((sum, r) => sum + Object.values(r).reduce((s, side) => s + side.errors, 0), 0),
+      roundsCounted: counted.length,
+      rounds: rounds.map((r) =>
+        Object.fromEntries(Object.entries(r).map(([n, side]) => [n, Math.round(side.rps)])),
+      ),
     };
+    if ("floor" in targets) {
+      row.floorRatio = fixed(median(ratiosOf("floor", "bare")));
+      row.proxyToFloorRatio = fixed(median(ratiosOf("proxy", "floor")));
+    }
+    report.throughput[kind] = row;
     console.error(kind, JSON.stringify(report.throughput[kind]));
   }
   for (const [kind, body] of Object.entries(kinds)) {
     const count = kind.startsWith("streaming") ? Math.round(SEQUENTIAL / 4) : SEQUENTIAL;
-    const samples = { upstream: [], bare: [], proxy: [] };
+    const targets = { upstream, ...targetsFor(kind) };
+    const samples = Object.fromEntries(Object.keys(targets).map((name) => [name, []]));
     let errors = 0;
-    // Interleaved slices, so a burst of machine load lands on all three alike.
+    // Interleaved slices, so a burst of machine load lands on all of them alike.
     for (let slice = 0; slice < 10; slice++) {
-      for (const [name, target] of Object.entries({ upstream, ...targets })) {
+      for (const [name, target] of Object.entries(targets)) {
         const result = await sequential({ port: target.port, body, count: Math.round(count / 10) });
         if (slice > 0) samples[name].push(...result.latencies);
         errors += result.errors;
@@ -111,6 +121,7 @@ try {
   }
 } finally {
   proxy.stop();
+  floor.stop();
   bare.stop();
   upstream.stop();
 }
