@@ -68,12 +68,12 @@ export function createProxy(
   const target = parseUpstream(options.upstream);
   if (!target.ok) return target;
   const metrics = createProxyMetrics();
-  const logger = createLogger({
-    sink: options.log === undefined ? process.stdout : options.log,
-    level: options.logLevel ?? "info",
-    // Standard output is written once per event-loop turn; a sink passed in gets each line as it is made.
-    batch: options.log === undefined,
-  });
+  const level = options.logLevel ?? "info";
+  // Standard output gets its lines in batches of bytes; a sink passed in gets each line as it is made.
+  const logger =
+    options.log === undefined
+      ? createLogger({ sink: process.stdout, level, batch: true })
+      : createLogger({ sink: options.log, level });
   const upstream = new UpstreamClient({
     target,
     connectTimeout: options.connectTimeout ?? DEFAULTS.connectTimeout,

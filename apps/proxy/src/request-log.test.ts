@@ -4,7 +4,13 @@ import { createLogger, LOG_BATCH_MS, type RequestLogEntry } from "./request-log.
 
 function collect(batch: boolean) {
   const writes: string[] = [];
-  const logger = createLogger({ sink: { write: (text: string) => writes.push(text) }, level: "info", batch });
+  const logger = batch
+    ? createLogger({
+        sink: { write: (bytes: Uint8Array) => writes.push(new TextDecoder().decode(bytes)) },
+        level: "info",
+        batch: true,
+      })
+    : createLogger({ sink: { write: (text: string) => writes.push(text) }, level: "info" });
   return { writes, logger };
 }
 
@@ -75,12 +81,21 @@ describe("createLogger", () => {
     expect(writes).toHaveLength(2);
   });
 
-  it("with batch, writes at once when the held lines grow large", () => {
+  it("with batch, writes at once when the held lines grow large, and loses no line or byte", () => {
     const { writes, logger } = collect(true);
-    for (let i = 0; i < 1000 && writes.length === 0; i++)
-      logger.request({ ...base, path: `/${"x".repeat(200)}` });
+    const paths: string[] = [];
+    for (let i = 0; i < 1000 && writes.length === 0; i++) {
+      paths.push(`/${i}/${"é😀".repeat(i % 50)}`);
+      logger.request({ ...base, path: paths.at(-1) as string });
+    }
     expect(writes).toHaveLength(1);
+    // A line too long for the buffer goes out on its own, after what was held.
+    paths.push(`/${"x".repeat(100_000)}`);
+    logger.request({ ...base, path: paths.at(-1) as string });
     logger.flush();
+    const lines = writes.join("").split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.map((line) => JSON.parse(line).path)).toEqual(paths);
   });
 
   it("writes nothing at silent, only failures at error, and survives a broken sink", () => {

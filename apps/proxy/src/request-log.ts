@@ -30,8 +30,8 @@ export interface ProxyLogger {
 
 /** Lines held longer than this (milliseconds) are written out, however few. */
 export const LOG_BATCH_MS = 10;
-/** Held lines are written out at once when they reach this many characters. */
-const LOG_BATCH_CHARS = 64 * 1024;
+/** Held lines are written out at once when they would pass this many bytes. */
+const LOG_BATCH_BYTES = 64 * 1024;
 
 /** The current time as ISO 8601, made once per millisecond (a busy proxy logs many lines in one). */
 function clock(): () => string {
@@ -71,48 +71,77 @@ function requestLine(time: string, severity: string, entry: RequestLogEntry): st
   return `${line}}\n`;
 }
 
+/** Where batched lines go: their UTF-8 bytes, many lines per write (standard output takes them as they are). */
+export interface LogByteSink {
+  write(chunk: Uint8Array): unknown;
+}
+
+/** Writes to a sink, never throwing: a broken log sink must not take requests down with it. */
+function writeTo<T>(sink: { write(chunk: T): unknown }, chunk: T): void {
+  try {
+    sink.write(chunk);
+  } catch {
+    // Dropped: there is nowhere left to report it.
+  }
+}
+
 /**
  * A logger that writes one JSON object per line. No logging library: the proxy writes one short line per request,
  * built from fields it chose (never headers or bodies), so a library's redaction, transports and level hierarchy
  * would add a dependency and no safety. Request lines are assembled field by field (no intermediate object), and
- * the time string is made once per millisecond. With `batch`, lines are held and written together at most
- * `LOG_BATCH_MS` later (or at 64 KiB): one system call for many requests under load. `flush()` writes what is
- * held; the command line calls it before it exits.
+ * the time string is made once per millisecond. With `batch`, each line is encoded into a byte buffer as it is made
+ * (so its string dies young, and no long string is held across collections), and the buffer is written at most
+ * `LOG_BATCH_MS` later, or when it fills (64 KiB): one system call for many requests under load. `flush()` writes
+ * what is held; the command line calls it before it exits.
  *
  * @example
- * const logger = createLogger({ sink: process.stdout, level: "info" });
+ * const logger = createLogger({ sink: process.stdout, level: "info", batch: true });
  * logger.event("info", "listening", { port: 8001 });
  * // {"time":"…","level":"info","msg":"listening","port":8001}
  */
-export function createLogger(args: { sink: LogSink | null; level: LogLevel; batch?: boolean }): ProxyLogger {
-  const { sink, level } = args;
+export function createLogger(
+  args:
+    | { sink: LogSink | null; level: LogLevel; batch?: false }
+    | { sink: LogByteSink; level: LogLevel; batch: true },
+): ProxyLogger {
+  const { level } = args;
   const now = clock();
-  let held = "";
+  const byteSink = args.batch ? args.sink : undefined;
+  const textSink = args.batch ? undefined : args.sink;
+  let held = byteSink === undefined ? undefined : Buffer.allocUnsafe(LOG_BATCH_BYTES);
+  let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const flush = (): void => {
     if (timer !== undefined) {
       clearTimeout(timer);
       timer = undefined;
     }
-    if (held === "" || sink === null) return;
-    const lines = held;
-    held = "";
-    try {
-      sink.write(lines);
-    } catch {
-      // A broken log sink must not take requests down with it.
-    }
+    if (byteSink === undefined || held === undefined || used === 0) return;
+    // The sink may keep the bytes until they are written (a pipe): the next lines go to a new buffer.
+    const chunk = held.subarray(0, used);
+    held = Buffer.allocUnsafe(LOG_BATCH_BYTES);
+    used = 0;
+    writeTo(byteSink, chunk);
   };
   const write = (line: string): void => {
-    if (sink === null) return;
-    held += line;
-    if (!args.batch || held.length >= LOG_BATCH_CHARS) flush();
-    else if (timer === undefined) {
+    if (byteSink === undefined || held === undefined) {
+      if (textSink) writeTo(textSink, line);
+      return;
+    }
+    // At most 3 bytes per UTF-16 unit (a surrogate pair is 4 bytes for 2 units).
+    if (used + line.length * 3 > held.length) flush();
+    if (line.length * 3 > held.length) {
+      writeTo(byteSink, Buffer.from(line, "utf8"));
+      return;
+    }
+    used += held.write(line, used, "utf8");
+    if (timer === undefined) {
       timer = setTimeout(flush, LOG_BATCH_MS);
       // Held lines never keep the process alive; whoever ends it calls flush().
       timer.unref();
     }
   };
+  const sink = args.sink;
   return {
     flush,
     request(entry) {
