@@ -31,6 +31,63 @@ export interface UpstreamClientOptions {
 }
 
 /**
+ * One request in flight: undici's handler for it and the proxy's handle on it, in one object (a request costs one
+ * allocation here, not a closure per callback). Guards that no callback reaches the proxy after `abort()`, and that
+ * the end or an error is reported once.
+ */
+class UpstreamDispatch implements Dispatcher.DispatchHandlers, UpstreamCall {
+  readonly #handler: UpstreamHandler;
+  #abort: ((reason?: Error) => void) | undefined;
+  #resume: (() => void) | undefined;
+  #aborted = false;
+  #settled = false;
+
+  constructor(handler: UpstreamHandler) {
+    this.#handler = handler;
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    this.#abort = abort;
+    if (this.#aborted) abort();
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (status < 200) return true;
+    this.#resume = resume;
+    if (this.#aborted) return false;
+    this.#handler.onHeaders(status, rawHeaders);
+    return !this.#aborted;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.#aborted) return false;
+    return this.#handler.onData(chunk);
+  }
+
+  onComplete(): void {
+    if (this.#aborted || this.#settled) return;
+    this.#settled = true;
+    this.#handler.onEnd();
+  }
+
+  onError(error: Error): void {
+    if (this.#aborted || this.#settled) return;
+    this.#settled = true;
+    this.#handler.onError(classifyUpstreamError(error));
+  }
+
+  abort(): void {
+    if (this.#aborted || this.#settled) return;
+    this.#aborted = true;
+    this.#abort?.();
+  }
+
+  resume(): void {
+    this.#resume?.();
+  }
+}
+
+/**
  * The proxy's only way out: a connection pool bound to the configured upstream's origin, so no request can be sent
  * anywhere else. Uses undici's handler API (raw buffers, pause and resume, no stream objects in between), which
  * measured fastest of the stacks tried (see the README). Requests are never retried: a completion is not idempotent.
@@ -65,37 +122,7 @@ export class UpstreamClient {
     request: { method: string; path: string; headers: string[]; body: Buffer | null },
     handler: UpstreamHandler,
   ): UpstreamCall {
-    let abortFn: ((reason?: Error) => void) | undefined;
-    let resumeFn: (() => void) | undefined;
-    let aborted = false;
-    let settled = false;
-    const dispatchHandler: Dispatcher.DispatchHandlers = {
-      onConnect(abort) {
-        abortFn = abort;
-        if (aborted) abort();
-      },
-      onHeaders(status, rawHeaders, resume) {
-        if (status < 200) return true;
-        resumeFn = resume;
-        if (aborted) return false;
-        handler.onHeaders(status, rawHeaders as unknown as Buffer[]);
-        return !aborted;
-      },
-      onData(chunk) {
-        if (aborted) return false;
-        return handler.onData(chunk);
-      },
-      onComplete() {
-        if (aborted || settled) return;
-        settled = true;
-        handler.onEnd();
-      },
-      onError(error) {
-        if (aborted || settled) return;
-        settled = true;
-        handler.onError(classifyUpstreamError(error));
-      },
-    };
+    const call = new UpstreamDispatch(handler);
     this.#pool.dispatch(
       {
         path: this.#prefix + request.path,
@@ -103,18 +130,9 @@ export class UpstreamClient {
         headers: request.headers,
         body: request.body,
       },
-      dispatchHandler,
+      call,
     );
-    return {
-      abort() {
-        if (aborted || settled) return;
-        aborted = true;
-        abortFn?.();
-      },
-      resume() {
-        resumeFn?.();
-      },
-    };
+    return call;
   }
 
   /** Waits for requests in flight, then closes every connection. */
