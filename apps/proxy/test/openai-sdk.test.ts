@@ -1,9 +1,14 @@
 import { coreRepairs } from "@toolcall/core";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import OpenAI from "openai";
-import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ask, completionCalls, consume, tools } from "../../../packages/openai/test/chat-calls.js";
+import {
+  ask,
+  completionCalls,
+  consume,
+  responsesStreamCalls,
+  tools,
+} from "../../../packages/openai/test/chat-calls.js";
 import { gemmaContentCalls, qwenContentCalls } from "../src/index.js";
 import { type RunningProxy, startProxy } from "./start-proxy.js";
 import { type FakeUpstream, fixture, recordedUpstream, startUpstream } from "./upstream.js";
@@ -339,26 +344,20 @@ describe("the openai SDK through the proxy, streams", () => {
   });
 
   it("repairs a streamed Responses API result: one delta per call, done events and the final response agree", async () => {
-    const events: ResponseStreamEvent[] = [];
-    for await (const event of await client(proxy.baseURL).responses.create({
+    const stream = await client(proxy.baseURL).responses.create({
       model: "responses-stream.sse",
       input: "Go.",
       stream: true,
       metadata: { piece: "9" },
-    }))
-      events.push(event);
-    const deltas = events.flatMap((e) =>
-      e.type === "response.function_call_arguments.delta" ? [[e.item_id, e.delta]] : [],
-    );
-    expect(deltas).toEqual([
-      ["fc_1", '{"city": "Paris"}'],
-      ["fc_2", '{"city":"Rome"}'],
-    ]);
-    const completed = events.find((e) => e.type === "response.completed");
-    expect(
-      completed?.type === "response.completed" &&
-        completed.response.output.map((o) => (o.type === "function_call" ? o.arguments : "")),
-    ).toEqual(['{"city": "Paris"}', '{"city":"Rome"}']);
+    });
+    expect(await responsesStreamCalls(stream)).toEqual({
+      deltas: [
+        ["fc_1", '{"city": "Paris"}'],
+        ["fc_2", '{"city":"Rome"}'],
+      ],
+      done: ['{"city": "Paris"}', '{"city":"Rome"}'],
+      completed: ['{"city": "Paris"}', '{"city":"Rome"}'],
+    });
   });
 
   it("forwards each content frame as it arrives, before the upstream sends the next", async () => {

@@ -8,6 +8,7 @@ import {
 } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
+import { sendRecorded } from "../../../packages/openai/test/server.js";
 
 // Recorded vLLM- and OpenAI-shaped responses, read where the packages keep them (their READMEs name the sources).
 const FIXTURE_DIRS = [
@@ -94,30 +95,13 @@ export async function startUpstream(
   };
 }
 
-/**
- * Replays a recorded response: JSON as one body, SSE in pieces of `piece` bytes (cutting through multi-byte
- * characters), each piece a separate socket write, `delay` ms apart.
- */
-export async function replay(
+/** Replays the recorded response named `name` from either package's fixtures (see `sendRecorded`). */
+export function replay(
   response: ServerResponse,
   name: string,
   options: { piece?: number; delay?: number } = {},
 ): Promise<void> {
-  const body = fixture(name);
-  if (name.endsWith(".json")) {
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(body);
-    return;
-  }
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const size = options.piece !== undefined && options.piece > 0 ? options.piece : body.length;
-  for (let at = 0; at < body.length; at += size) {
-    if (response.destroyed) return;
-    response.write(body.subarray(at, at + size));
-    if (options.delay !== undefined) await new Promise((resolve) => setTimeout(resolve, options.delay));
-    else if (size < body.length) await new Promise((resolve) => setImmediate(resolve));
-  }
-  response.end();
+  return sendRecorded(response, fixture(name), { sse: !name.endsWith(".json"), ...options });
 }
 
 /**

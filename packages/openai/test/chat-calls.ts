@@ -1,5 +1,6 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from "openai/resources/chat/completions";
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 
 /** The one tool the recorded upstream answers call, and the one-line request the tests send. */
 export const tools = [
@@ -34,4 +35,21 @@ export async function consume(stream: AsyncIterable<ChatCompletionChunk>) {
     finish = choice.finish_reason ?? finish;
   }
   return { content, calls: [...calls.values()], finish };
+}
+
+/**
+ * What a Responses API stream says of each function call: its argument deltas (with the item they belong to), the
+ * `done` events' texts, and the texts in the final `response.completed`.
+ */
+export async function responsesStreamCalls(stream: AsyncIterable<ResponseStreamEvent>) {
+  const deltas: Array<[string, string]> = [];
+  const done: string[] = [];
+  let completed: string[] | undefined;
+  for await (const event of stream) {
+    if (event.type === "response.function_call_arguments.delta") deltas.push([event.item_id, event.delta]);
+    else if (event.type === "response.function_call_arguments.done") done.push(event.arguments);
+    else if (event.type === "response.completed")
+      completed = event.response.output.map((o) => (o.type === "function_call" ? o.arguments : ""));
+  }
+  return { deltas, done, completed };
 }

@@ -1,10 +1,9 @@
 import { coreRepairs } from "@toolcall/core";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import OpenAI, { BadRequestError } from "openai";
-import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessagesToResponseInput, guardOpenAI, type RepairReport } from "../src/index.js";
-import { ask, completionCalls, consume, tools } from "./chat-calls.js";
+import { ask, completionCalls, consume, responsesStreamCalls, tools } from "./chat-calls.js";
 import { poisonedSession } from "./poisoned-session.js";
 import { replay, startServer, type TestServer } from "./server.js";
 import { strictProvider } from "./strict-provider.js";
@@ -21,7 +20,7 @@ beforeAll(async () => {
       return;
     }
     const body = request.body as { model: string; metadata?: { piece?: string } };
-    return replay(response, body.model, Number(body.metadata?.piece ?? 0));
+    return replay(response, body.model, { piece: Number(body.metadata?.piece ?? 0) });
   });
   strict = await startServer(strictProvider);
 });
@@ -207,31 +206,20 @@ describe("guardOpenAI, Responses API", () => {
 
   it("repairs a streamed response: one delta per call, done events and the final response agree", async () => {
     const { guarded } = clients();
-    const events: ResponseStreamEvent[] = [];
-    for await (const event of await guarded.responses.create({
+    const stream = await guarded.responses.create({
       model: "responses-stream.sse",
       input: "Go.",
       stream: true,
       metadata: { piece: "9" },
-    })) {
-      events.push(event);
-    }
-    const deltas = events.flatMap((e) =>
-      e.type === "response.function_call_arguments.delta" ? [[e.item_id, e.delta]] : [],
-    );
-    expect(deltas).toEqual([
-      ["fc_1", '{"city": "Paris"}'],
-      ["fc_2", '{"city":"Rome"}'],
-    ]);
-    const done = events.flatMap((e) =>
-      e.type === "response.function_call_arguments.done" ? [e.arguments] : [],
-    );
-    expect(done).toEqual(['{"city": "Paris"}', '{"city":"Rome"}']);
-    const completed = events.find((e) => e.type === "response.completed");
-    expect(
-      completed?.type === "response.completed" &&
-        completed.response.output.map((o) => (o.type === "function_call" ? o.arguments : "")),
-    ).toEqual(['{"city": "Paris"}', '{"city":"Rome"}']);
+    });
+    expect(await responsesStreamCalls(stream)).toEqual({
+      deltas: [
+        ["fc_1", '{"city": "Paris"}'],
+        ["fc_2", '{"city":"Rome"}'],
+      ],
+      done: ['{"city": "Paris"}', '{"city":"Rome"}'],
+      completed: ['{"city": "Paris"}', '{"city":"Rome"}'],
+    });
   });
 });
 

@@ -46,21 +46,35 @@ export async function startServer(
 }
 
 /**
- * Replays a recorded response: JSON as one body, SSE in pieces of `pieceSize` bytes (cutting through multi-byte
- * characters), as a server's socket writes arrive.
+ * Sends recorded bytes as an upstream would: JSON as one body, SSE in pieces of `piece` bytes (cutting through
+ * multi-byte characters), each piece a separate socket write, `delay` ms apart (or one event-loop turn apart).
  */
-export async function replay(response: ServerResponse, name: string, pieceSize = 0): Promise<void> {
-  const body = fixture(name);
-  if (name.endsWith(".json")) {
+export async function sendRecorded(
+  response: ServerResponse,
+  body: Buffer,
+  options: { sse: boolean; piece?: number; delay?: number },
+): Promise<void> {
+  if (!options.sse) {
     response.writeHead(200, { "content-type": "application/json" });
     response.end(body);
     return;
   }
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  const size = pieceSize > 0 ? pieceSize : body.length;
+  const size = options.piece !== undefined && options.piece > 0 ? options.piece : body.length;
   for (let at = 0; at < body.length; at += size) {
+    if (response.destroyed) return;
     response.write(body.subarray(at, at + size));
-    if (pieceSize > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (options.delay !== undefined) await new Promise((resolve) => setTimeout(resolve, options.delay));
+    else if (size < body.length) await new Promise((resolve) => setImmediate(resolve));
   }
   response.end();
+}
+
+/** Replays the recorded response named `name` (`.json` whole, `.sse` in pieces; see `sendRecorded`). */
+export function replay(
+  response: ServerResponse,
+  name: string,
+  options: { piece?: number; delay?: number } = {},
+): Promise<void> {
+  return sendRecorded(response, fixture(name), { sse: !name.endsWith(".json"), ...options });
 }
