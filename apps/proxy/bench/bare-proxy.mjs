@@ -51,53 +51,20 @@ function parseThenDispatch(pool, request, response) {
   request.on("end", () => {
     const body = Buffer.concat(chunks);
     if (body.length > 0) parseQuietly(body);
-    let abort;
-    let status = 502;
-    let headers = [];
-    const answer = [];
-    response.on("close", () => {
-      if (!response.writableFinished) abort?.();
-    });
-    pool.dispatch(
-      {
-        path: request.url,
-        method: request.method,
-        headers: forwardHeaders(request.headers),
-        body: body.length > 0 ? body : undefined,
-      },
-      {
-        onConnect(abortFn) {
-          abort = abortFn;
-        },
-        onHeaders(statusCode, rawHeaders) {
-          status = statusCode;
-          headers = clientHeaders(rawHeaders);
-          return true;
-        },
-        onData(chunk) {
-          answer.push(chunk);
-          return true;
-        },
-        onComplete() {
-          const bytes = Buffer.concat(answer);
-          parseQuietly(bytes);
-          response.writeHead(status, headers);
-          response.end(bytes);
-        },
-        onError() {
-          if (response.destroyed) return;
-          if (!response.headersSent) response.writeHead(502);
-          response.end();
-        },
-      },
-    );
+    dispatchTo(pool, request, response, body.length > 0 ? body : undefined, true);
   });
 }
 
-/** undici's handler API: raw buffers, no stream objects on the response side; backpressure by pause/resume. */
-function dispatchTo(pool, request, response, hasBody) {
+/**
+ * undici's handler API: raw buffers, no stream objects on the response side; backpressure by pause/resume. With
+ * `whole`, the answer is gathered, parsed and written at once (the parse floor).
+ */
+function dispatchTo(pool, request, response, body, whole) {
   let resume;
   let abort;
+  let status = 502;
+  let headers = [];
+  const answer = [];
   response.on("drain", () => resume?.());
   // A client that leaves mid-response would otherwise leave the upstream connection paused for good (its response
   // never drains), and the pool runs dry after a few load runs.
@@ -105,26 +72,32 @@ function dispatchTo(pool, request, response, hasBody) {
     if (!response.writableFinished) abort?.();
   });
   pool.dispatch(
-    {
-      path: request.url,
-      method: request.method,
-      headers: forwardHeaders(request.headers),
-      body: hasBody ? request : undefined,
-    },
+    { path: request.url, method: request.method, headers: forwardHeaders(request.headers), body },
     {
       onConnect(abortFn) {
         abort = abortFn;
       },
       onHeaders(statusCode, rawHeaders, resumeFn) {
         resume = resumeFn;
-        response.writeHead(statusCode, clientHeaders(rawHeaders));
+        status = statusCode;
+        headers = clientHeaders(rawHeaders);
+        if (!whole) response.writeHead(status, headers);
         return true;
       },
       onData(chunk) {
-        return response.write(chunk);
+        if (!whole) return response.write(chunk);
+        answer.push(chunk);
+        return true;
       },
       onComplete() {
-        response.end();
+        if (!whole) {
+          response.end();
+          return;
+        }
+        const bytes = Buffer.concat(answer);
+        parseQuietly(bytes);
+        response.writeHead(status, headers);
+        response.end(bytes);
       },
       onError() {
         if (response.destroyed) return;
@@ -168,7 +141,13 @@ export function startBareProxy({ upstreamPort, mode = "undici-dispatch", port = 
       mode === "parse"
         ? (request, response) => parseThenDispatch(pool, request, response)
         : (request, response) =>
-            dispatchTo(pool, request, response, request.method !== "GET" && request.method !== "HEAD");
+            dispatchTo(
+              pool,
+              request,
+              response,
+              request.method !== "GET" && request.method !== "HEAD" ? request : undefined,
+              false,
+            );
   } else {
     const pool = new Pool(origin, { connections: 256, pipelining: 1 });
     handler = async (request, response) => {
