@@ -23,10 +23,8 @@ async function* from<T>(items: T[]): AsyncGenerator<T> {
   yield* items;
 }
 
-async function collect(text: string, size: number, finish: "stop" | null = "stop") {
-  const chunks = [chunk({ role: "assistant", content: "" })];
-  for (let at = 0; at < text.length; at += size) chunks.push(chunk({ content: text.slice(at, at + size) }));
-  if (finish) chunks.push(chunk({}, finish));
+/** The chunks that come out of the Gemma extractor for these chunks going in. */
+async function extracted(chunks: ChatCompletionChunk[]): Promise<ChatCompletionChunk[]> {
   const out: ChatCompletionChunk[] = [];
   for await (const c of extractStreamContentCalls({
     source: from(chunks),
@@ -34,6 +32,14 @@ async function collect(text: string, size: number, finish: "stop" | null = "stop
     context,
   }))
     out.push(c);
+  return out;
+}
+
+async function collect(text: string, size: number, finish: "stop" | null = "stop") {
+  const chunks = [chunk({ role: "assistant", content: "" })];
+  for (let at = 0; at < text.length; at += size) chunks.push(chunk({ content: text.slice(at, at + size) }));
+  if (finish) chunks.push(chunk({}, finish));
+  const out = await extracted(chunks);
   let content = "";
   const calls: Array<{ index: number; name?: string; arguments?: string }> = [];
   let finishReason: string | null = null;
@@ -74,13 +80,7 @@ describe("native calls left in streamed content", () => {
       chunk({ content: CALL }),
       chunk({}, "tool_calls"),
     ];
-    const out: ChatCompletionChunk[] = [];
-    for await (const c of extractStreamContentCalls({
-      source: from(chunks),
-      extractors: [gemmaContentCalls],
-      context,
-    }))
-      out.push(c);
+    const out = await extracted(chunks);
     expect(
       out.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((c) => [c.index, c.function?.name]),
     ).toEqual([
