@@ -1,6 +1,5 @@
 import type OpenAI from "openai";
 import type { ChatCompletionChunk, ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 
 /** The one tool the recorded upstream answers call, and the one-line request the tests send. */
 export const tools = [
@@ -38,10 +37,17 @@ export async function consume(stream: AsyncIterable<ChatCompletionChunk>) {
 }
 
 /**
- * What a Responses API stream says of each function call: its argument deltas (with the item they belong to), the
- * `done` events' texts, and the texts in the final `response.completed`.
+ * What a streamed Responses API answer says of each function call (the recorded fixture is named by `model`, sent
+ * in pieces of 9 bytes): its argument deltas (with the item they belong to), the `done` events' texts, and the texts
+ * in the final `response.completed`.
  */
-export async function responsesStreamCalls(stream: AsyncIterable<ResponseStreamEvent>) {
+export async function responsesStreamCalls(client: OpenAI, model: string) {
+  const stream = await client.responses.create({
+    model,
+    input: "Go.",
+    stream: true,
+    metadata: { piece: "9" },
+  });
   const deltas: Array<[string, string]> = [];
   const done: string[] = [];
   let completed: string[] | undefined;
@@ -53,3 +59,13 @@ export async function responsesStreamCalls(stream: AsyncIterable<ResponseStreamE
   }
   return { deltas, done, completed };
 }
+
+/** What `responses-stream.sse` (a clean call, then one fenced in Markdown) reads as once repaired. */
+export const repairedResponsesStream = {
+  deltas: [
+    ["fc_1", '{"city": "Paris"}'],
+    ["fc_2", '{"city":"Rome"}'],
+  ],
+  done: ['{"city": "Paris"}', '{"city":"Rome"}'],
+  completed: ['{"city": "Paris"}', '{"city":"Rome"}'],
+};

@@ -3,7 +3,14 @@ import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import OpenAI, { BadRequestError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatMessagesToResponseInput, guardOpenAI, type RepairReport } from "../src/index.js";
-import { ask, completionCalls, consume, responsesStreamCalls, tools } from "./chat-calls.js";
+import {
+  ask,
+  completionCalls,
+  consume,
+  repairedResponsesStream,
+  responsesStreamCalls,
+  tools,
+} from "./chat-calls.js";
 import { poisonedSession } from "./poisoned-session.js";
 import { replay, startServer, type TestServer } from "./server.js";
 import { strictProvider } from "./strict-provider.js";
@@ -206,20 +213,7 @@ describe("guardOpenAI, Responses API", () => {
 
   it("repairs a streamed response: one delta per call, done events and the final response agree", async () => {
     const { guarded } = clients();
-    const stream = await guarded.responses.create({
-      model: "responses-stream.sse",
-      input: "Go.",
-      stream: true,
-      metadata: { piece: "9" },
-    });
-    expect(await responsesStreamCalls(stream)).toEqual({
-      deltas: [
-        ["fc_1", '{"city": "Paris"}'],
-        ["fc_2", '{"city":"Rome"}'],
-      ],
-      done: ['{"city": "Paris"}', '{"city":"Rome"}'],
-      completed: ['{"city": "Paris"}', '{"city":"Rome"}'],
-    });
+    expect(await responsesStreamCalls(guarded, "responses-stream.sse")).toEqual(repairedResponsesStream);
   });
 });
 
