@@ -6,6 +6,7 @@ import {
   ask,
   completionCalls,
   consume,
+  repairedCompletions,
   repairedResponsesStream,
   responsesStreamCalls,
   tools,
@@ -46,14 +47,7 @@ const stream = (openai: OpenAI, model: string, piece = 0) =>
 
 describe("the openai SDK through the proxy, whole responses", () => {
   it("gets every recorded malformation repaired, where the direct route gets it broken", async () => {
-    const cases: Array<[string, string[]]> = [
-      ["chat-empty-arguments.json", ["{}"]],
-      ["chat-null-arguments.json", ["{}"]],
-      ["chat-double-encoded.json", ['{"a":3,"b":4}']],
-      ["chat-invalid-json.json", ['{"paths":["*.py"]}', '{"_raw_arguments":"{invalid"}']],
-      ["chat-parallel.json", ['{"city": "Paris"}', '{"city":"Rome"}', '{"city":"Oslo"}']],
-    ];
-    for (const [model, expected] of cases) {
+    for (const [model, expected] of repairedCompletions) {
       expect(await completionCalls(client(proxy.baseURL), model), model).toEqual(expected);
       expect(await completionCalls(client(`${upstream.url}/v1`), model), model).not.toEqual(expected);
     }

@@ -60,6 +60,15 @@ export async function responsesStreamCalls(client: OpenAI, model: string) {
   return { deltas, done, completed };
 }
 
+/** Each recorded whole Chat Completions response with a malformation, and its calls' arguments once repaired. */
+export const repairedCompletions: Array<[string, string[]]> = [
+  ["chat-empty-arguments.json", ["{}"]],
+  ["chat-null-arguments.json", ["{}"]],
+  ["chat-double-encoded.json", ['{"a":3,"b":4}']],
+  ["chat-invalid-json.json", ['{"paths":["*.py"]}', '{"_raw_arguments":"{invalid"}']],
+  ["chat-parallel.json", ['{"city": "Paris"}', '{"city":"Rome"}', '{"city":"Oslo"}']],
+];
+
 /** What `responses-stream.sse` (a clean call, then one fenced in Markdown) reads as once repaired. */
 export const repairedResponsesStream = {
   deltas: [

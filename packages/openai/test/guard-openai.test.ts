@@ -7,6 +7,7 @@ import {
   ask,
   completionCalls,
   consume,
+  repairedCompletions,
   repairedResponsesStream,
   responsesStreamCalls,
   tools,
@@ -50,14 +51,7 @@ function clients(options: Parameters<typeof guardOpenAI>[1] = {}) {
 describe("guardOpenAI, Chat Completions, whole responses", () => {
   it("repairs each recorded malformation and reports it", async () => {
     const { raw, guarded, reports } = clients();
-    const cases: Array<[string, string[]]> = [
-      ["chat-empty-arguments.json", ["{}"]],
-      ["chat-null-arguments.json", ["{}"]],
-      ["chat-double-encoded.json", ['{"a":3,"b":4}']],
-      ["chat-invalid-json.json", ['{"paths":["*.py"]}', '{"_raw_arguments":"{invalid"}']],
-      ["chat-parallel.json", ['{"city": "Paris"}', '{"city":"Rome"}', '{"city":"Oslo"}']],
-    ];
-    for (const [model, expected] of cases) {
+    for (const [model, expected] of repairedCompletions) {
       expect(await completionCalls(guarded, model), model).toEqual(expected);
       expect(await completionCalls(raw, model), model).not.toEqual(expected);
     }
