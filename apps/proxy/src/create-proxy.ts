@@ -85,8 +85,10 @@ export function createProxy(
     options: {
       repairs: options.repairs ?? coreRepairs,
       policy: options.policy ?? "preserve",
-      historyPolicy: options.historyPolicy ?? "preserve",
-      missingResult: options.missingResult ?? "synthesize",
+      sanitize: {
+        policy: options.historyPolicy ?? "preserve",
+        missingResult: options.missingResult ?? "synthesize",
+      },
       contentCalls: options.contentCalls ?? [],
       maxBody: options.maxBody ?? DEFAULTS.maxBody,
       maxResponseBody: options.maxResponseBody ?? DEFAULTS.maxResponseBody,

@@ -1,54 +1,19 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OpenAIRepairOptions } from "@toolcall/openai";
-import type { ExtractionContext } from "./content-call-extractor.js";
+import type { OpenAIRepairOptions, RepairReport } from "@toolcall/openai";
+import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import type { ExtractionReport } from "./extract-content-calls.js";
 import { requestHeadersForUpstream, responseHeadersForClient } from "./forward-headers.js";
-import { errorBody } from "./proxy-error.js";
+import { errorBody, type ProxyError } from "./proxy-error.js";
 import { countRepair, elapsedMs, type ProxyRuntime, type RequestState, sendError } from "./proxy-runtime.js";
 import { type RepairedApi, repairJsonResponse } from "./repair-json-response.js";
 import { repairSseResponse, type SseRepairSession } from "./repair-sse-response.js";
 import { sanitizeRequestBody } from "./sanitize-request-body.js";
+import type { UpstreamCall, UpstreamHandler } from "./upstream-client.js";
 
 /** Error bodies are small; a larger one is cut (only its start is shown). */
 const MAX_ERROR_BODY = 64 * 1024;
-
-/** The repair options for one request: the proxy's own, with reports counted for its log line and metrics. */
-function requestOptions(runtime: ProxyRuntime, state: RequestState, api: RepairedApi): OpenAIRepairOptions {
-  const { options } = runtime;
-  return {
-    repairs: options.repairs,
-    policy: options.policy,
-    sanitize: { policy: options.historyPolicy, missingResult: options.missingResult },
-    onRepair(report) {
-      if (report.kind === "history") {
-        countRepair({ runtime, state, api, source: "request", rule: report.change.rule });
-        if (options.logContent) state.repairDetails?.push({ source: "request", ...report.change });
-        return;
-      }
-      const rules = report.repairs.length > 0 ? report.repairs : [report.status];
-      for (const rule of rules) countRepair({ runtime, state, api, source: report.source, rule });
-      if (options.logContent)
-        state.repairDetails?.push({
-          source: report.source,
-          toolCallId: report.toolCallId,
-          status: report.status,
-          repairs: report.repairs,
-          before: report.before,
-          after: report.after,
-        });
-    },
-  };
-}
-
-function onExtract(runtime: ProxyRuntime, state: RequestState, source: string) {
-  return (report: ExtractionReport): void => {
-    const rule =
-      report.kind === "tool_call"
-        ? `content-calls:${report.extractor}`
-        : `${report.extractor}:${report.issue.code}`;
-    countRepair({ runtime, state, api: "chat.completions", source, rule });
-  };
-}
+const NO_TOOLS: ExtractionContext = Object.freeze({ tools: Object.freeze([]) });
+const NO_EXTRACTORS: readonly ContentCallExtractor[] = [];
 
 /** A flat `[name, value, …]` header list without one header. */
 function withoutHeader(headers: readonly string[], name: string): string[] {
@@ -77,6 +42,286 @@ function upstreamErrorBody(status: number, body: Buffer): Buffer {
   );
 }
 
+type Mode = "json" | "sse" | "error" | "pass";
+
+/**
+ * One repaired API request, from its body going up to the answer coming down. It is undici's handler for the
+ * upstream's answer and the repair options handed to `@toolcall/openai` (whose reports it counts for the log line
+ * and the metrics) at once: one object per request instead of a closure per callback.
+ */
+class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
+  readonly repairs: OpenAIRepairOptions["repairs"];
+  readonly policy: OpenAIRepairOptions["policy"];
+  readonly sanitize: OpenAIRepairOptions["sanitize"];
+  readonly #runtime: ProxyRuntime;
+  readonly #state: RequestState;
+  readonly #response: ServerResponse;
+  readonly #api: RepairedApi;
+  #context: ExtractionContext = NO_TOOLS;
+  #call: UpstreamCall | undefined;
+  #mode: Mode = "json";
+  #status = 0;
+  #headers: string[] = [];
+  #chunks: Buffer[] = [];
+  #size = 0;
+  #overflow = false;
+  #session: SseRepairSession | undefined;
+
+  constructor(runtime: ProxyRuntime, state: RequestState, response: ServerResponse, api: RepairedApi) {
+    const { options } = runtime;
+    this.repairs = options.repairs;
+    this.policy = options.policy;
+    this.sanitize = options.sanitize;
+    this.#runtime = runtime;
+    this.#state = state;
+    this.#response = response;
+    this.#api = api;
+  }
+
+  /** Reports from `@toolcall/openai`: each applied rule counted, and kept whole when content is logged. */
+  readonly onRepair = (report: RepairReport): void => {
+    const runtime = this.#runtime;
+    const state = this.#state;
+    const api = this.#api;
+    if (report.kind === "history") {
+      countRepair({ runtime, state, api, source: "request", rule: report.change.rule });
+      if (runtime.options.logContent) state.repairDetails?.push({ source: "request", ...report.change });
+      return;
+    }
+    if (report.repairs.length === 0)
+      countRepair({ runtime, state, api, source: report.source, rule: report.status });
+    for (const rule of report.repairs) countRepair({ runtime, state, api, source: report.source, rule });
+    if (runtime.options.logContent)
+      state.repairDetails?.push({
+        source: report.source,
+        toolCallId: report.toolCallId,
+        status: report.status,
+        repairs: report.repairs,
+        before: report.before,
+        after: report.after,
+      });
+  };
+
+  /** Sanitizes the body (a history core cannot read is sent as it came) and sends it upstream. */
+  start(request: IncomingMessage, body: Buffer | null): void {
+    const runtime = this.#runtime;
+    const state = this.#state;
+    let sent = body;
+    if (body !== null && body.length > 0) {
+      const started = process.hrtime.bigint();
+      try {
+        const sanitized = sanitizeRequestBody({ api: this.#api, body, options: this });
+        sent = sanitized.body;
+        state.stream = sanitized.stream;
+        if (sanitized.tools.length > 0) this.#context = { tools: sanitized.tools };
+      } catch (error) {
+        // The upstream answers it as it would have.
+        runtime.logger.event("error", "sanitize failed", {
+          requestId: state.id,
+          error: (error as Error).message,
+        });
+      }
+      // The same reading ends the sanitize time and starts the upstream's.
+      state.upstreamSent = process.hrtime.bigint();
+      runtime.metrics.processing.observe(
+        { route: state.route, stage: "sanitize" },
+        Number(state.upstreamSent - started) / 1e9,
+      );
+    }
+    state.upstreamSent ??= process.hrtime.bigint();
+    this.#call = runtime.upstream.send(
+      {
+        method: "POST",
+        path: request.url as string,
+        headers: requestHeadersForUpstream({
+          rawHeaders: request.rawHeaders,
+          identity: true,
+          connection: request.headers.connection,
+        }),
+        body: sent,
+      },
+      this,
+    );
+    state.call = this.#call;
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[]): void {
+    const runtime = this.#runtime;
+    const state = this.#state;
+    const response = this.#response;
+    state.upstreamMs = elapsedMs(state.upstreamSent as bigint);
+    runtime.metrics.upstreamHeaders.observe({ route: state.route }, state.upstreamMs / 1000);
+    this.#status = status;
+    const forwarded = responseHeadersForClient({ rawHeaders });
+    state.upstreamRequestId = forwarded.requestId;
+    const encoding = forwarded.contentEncoding;
+    let mode: Mode;
+    if (encoding !== undefined && encoding !== "identity") mode = "pass";
+    else if (status < 200 || status >= 300) mode = "error";
+    else if ((forwarded.contentType ?? "").startsWith("text/event-stream")) mode = "sse";
+    else mode = "json";
+    this.#mode = mode;
+    let headers = forwarded.headers;
+    // The length stays only on a body passed on as it is; a stream's encoding header (identity) goes too.
+    if (mode === "pass" && forwarded.contentLength !== undefined)
+      headers.push("content-length", forwarded.contentLength);
+    if (mode === "sse" && encoding !== undefined) headers = withoutHeader(headers, "content-encoding");
+    if (state.upstreamRequestId === undefined) headers.push("x-request-id", state.id);
+    this.#headers = headers;
+    if (mode === "pass") {
+      response.on("drain", () => this.#call?.resume());
+      response.writeHead(status, headers);
+      return;
+    }
+    if (mode === "sse") {
+      state.stream = true;
+      response.writeHead(status, headers);
+      response.flushHeaders();
+      const session = repairSseResponse({
+        api: this.#api,
+        response,
+        options: this,
+        extractors: this.#extractors(),
+        context: this.#context,
+        onExtract: this.#onExtract("stream"),
+        upstream: () => this.#call,
+        onDone: (outcome) => {
+          if (outcome.error !== undefined) {
+            state.error = outcome.error;
+            runtime.metrics.upstreamErrors.inc({ route: state.route, code: outcome.error.code });
+          }
+        },
+      });
+      this.#session = session;
+      response.on("close", () => {
+        if (!response.writableFinished) session.onClientClose();
+      });
+    }
+  }
+
+  onData(chunk: Buffer): boolean {
+    switch (this.#mode) {
+      case "pass":
+        return this.#response.write(chunk);
+      case "sse":
+        return (this.#session as SseRepairSession).onData(chunk);
+      default:
+        return this.#gather(chunk);
+    }
+  }
+
+  onEnd(): void {
+    const mode = this.#mode;
+    if (mode === "pass") {
+      this.#response.end();
+      return;
+    }
+    if (mode === "sse") {
+      (this.#session as SseRepairSession).onEnd();
+      return;
+    }
+    if (this.#overflow && mode === "json") return;
+    const chunks = this.#chunks;
+    const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+    this.#chunks = [];
+    if (mode === "error") this.#answerUpstreamError(body);
+    else this.#answerRepaired(body);
+  }
+
+  onError(error: ProxyError): void {
+    if (this.#mode === "sse" && this.#session !== undefined) {
+      this.#session.onError(error);
+      return;
+    }
+    sendError({ runtime: this.#runtime, state: this.#state, response: this.#response, error });
+  }
+
+  /** A piece of a body read whole (a JSON answer or an error), up to its limit. */
+  #gather(chunk: Buffer): boolean {
+    if (this.#overflow) return true;
+    this.#size += chunk.length;
+    const json = this.#mode === "json";
+    const limit = json ? this.#runtime.options.maxResponseBody : MAX_ERROR_BODY;
+    if (this.#size > limit) {
+      this.#overflow = true;
+      if (json) {
+        this.#call?.abort();
+        sendError({
+          runtime: this.#runtime,
+          state: this.#state,
+          response: this.#response,
+          error: {
+            code: "upstream_response_too_large",
+            status: 502,
+            message: `the upstream's response is larger than ${limit} bytes`,
+          },
+        });
+      }
+      return true;
+    }
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  #answerUpstreamError(body: Buffer): void {
+    const status = this.#status;
+    const state = this.#state;
+    if (status >= 500)
+      this.#runtime.metrics.upstreamErrors.inc({ route: state.route, code: "upstream_status" });
+    state.error = { code: "upstream_status", status, message: `the upstream answered HTTP ${status}` };
+    const errorBytes = upstreamErrorBody(status, body);
+    const headers = errorBytes === body ? this.#headers : withoutHeader(this.#headers, "content-type");
+    if (errorBytes !== body) headers.push("content-type", "application/json");
+    headers.push("content-length", String(errorBytes.length));
+    this.#response.writeHead(status, headers);
+    this.#response.end(errorBytes);
+  }
+
+  #answerRepaired(body: Buffer): void {
+    const runtime = this.#runtime;
+    const state = this.#state;
+    const started = process.hrtime.bigint();
+    const repaired = repairJsonResponse({
+      api: this.#api,
+      body,
+      options: this,
+      extractors: this.#extractors(),
+      context: this.#context,
+      onExtract: this.#onExtract("response"),
+    });
+    runtime.metrics.processing.observe({ route: state.route, stage: "repair" }, elapsedMs(started) / 1000);
+    if (!repaired.ok) {
+      sendError({
+        runtime,
+        state,
+        response: this.#response,
+        error: { code: "upstream_invalid_response", status: 502, message: repaired.message },
+      });
+      return;
+    }
+    this.#headers.push("content-length", String(repaired.body.length));
+    this.#response.writeHead(this.#status, this.#headers);
+    this.#response.end(repaired.body);
+  }
+
+  /** The extractors for native calls left in content: Chat Completions only. */
+  #extractors(): readonly ContentCallExtractor[] {
+    return this.#api === "chat.completions" ? this.#runtime.options.contentCalls : NO_EXTRACTORS;
+  }
+
+  /** Counts what the extractors did (none are called when none are enabled). */
+  #onExtract(source: string): ((report: ExtractionReport) => void) | undefined {
+    if (this.#extractors().length === 0) return undefined;
+    return (report) => {
+      const rule =
+        report.kind === "tool_call"
+          ? `content-calls:${report.extractor}`
+          : `${report.extractor}:${report.issue.code}`;
+      countRepair({ runtime: this.#runtime, state: this.#state, api: "chat.completions", source, rule });
+    };
+  }
+}
+
 /**
  * `POST /v1/chat/completions` and `POST /v1/responses`: the history is sanitized before it goes up (R4), and what
  * comes down is repaired (R1, R6, R7, R9): a JSON body whole, an SSE stream frame by frame as it arrives. Error
@@ -93,199 +338,6 @@ export function handleApiRequest(args: {
   body: Buffer | null;
   api: RepairedApi;
 }): void {
-  const { runtime, state, request, response, api } = args;
-  if (runtime.options.logContent) state.repairDetails = [];
-  const options = requestOptions(runtime, state, api);
-
-  let sent = args.body;
-  let context: ExtractionContext = { tools: [] };
-  if (args.body !== null && args.body.length > 0) {
-    const started = process.hrtime.bigint();
-    try {
-      const sanitized = sanitizeRequestBody({ api, body: args.body, options });
-      sent = sanitized.body;
-      state.stream = sanitized.stream;
-      context = { tools: sanitized.tools };
-    } catch (error) {
-      // A history core could not read is sent as it came; the upstream answers it as it would have.
-      runtime.logger.event("error", "sanitize failed", {
-        requestId: state.id,
-        error: (error as Error).message,
-      });
-    }
-    // The same reading ends the sanitize time and starts the upstream's.
-    state.upstreamSent = process.hrtime.bigint();
-    runtime.metrics.processing.observe(
-      { route: state.route, stage: "sanitize" },
-      Number(state.upstreamSent - started) / 1e9,
-    );
-  }
-
-  type Mode = "json" | "sse" | "error" | "pass";
-  let mode: Mode = "json";
-  let status = 0;
-  let headers: string[] = [];
-  let chunks: Buffer[] = [];
-  let size = 0;
-  let overflow = false;
-  let session: SseRepairSession | undefined;
-
-  state.upstreamSent ??= process.hrtime.bigint();
-  const call = runtime.upstream.send(
-    {
-      method: "POST",
-      path: request.url as string,
-      headers: requestHeadersForUpstream({
-        rawHeaders: request.rawHeaders,
-        identity: true,
-        connection: request.headers.connection,
-      }),
-      body: sent,
-    },
-    {
-      onHeaders(upstreamStatus, rawHeaders) {
-        state.upstreamMs = elapsedMs(state.upstreamSent as bigint);
-        runtime.metrics.upstreamHeaders.observe({ route: state.route }, state.upstreamMs / 1000);
-        status = upstreamStatus;
-        const forwarded = responseHeadersForClient({ rawHeaders });
-        state.upstreamRequestId = forwarded.requestId;
-        const encoding = forwarded.contentEncoding;
-        const ok = status >= 200 && status < 300;
-        if (encoding !== undefined && encoding !== "identity") mode = "pass";
-        else if (!ok) mode = "error";
-        else if ((forwarded.contentType ?? "").startsWith("text/event-stream")) mode = "sse";
-        else mode = "json";
-        headers = forwarded.headers;
-        // The length stays only on a body passed on as it is; a stream's encoding header (identity) goes too.
-        if (mode === "pass" && forwarded.contentLength !== undefined)
-          headers.push("content-length", forwarded.contentLength);
-        if (mode === "sse" && encoding !== undefined) headers = withoutHeader(headers, "content-encoding");
-        if (state.upstreamRequestId === undefined) headers.push("x-request-id", state.id);
-        if (mode === "pass") {
-          response.on("drain", () => call.resume());
-          response.writeHead(status, headers);
-          return;
-        }
-        if (mode === "sse") {
-          state.stream = true;
-          response.writeHead(status, headers);
-          response.flushHeaders();
-          session = repairSseResponse({
-            api,
-            response,
-            options,
-            extractors: api === "chat.completions" ? runtime.options.contentCalls : [],
-            context,
-            onExtract: onExtract(runtime, state, "stream"),
-            upstream: () => call,
-            onDone: (outcome) => {
-              if (outcome.error !== undefined) {
-                state.error = outcome.error;
-                runtime.metrics.upstreamErrors.inc({ route: state.route, code: outcome.error.code });
-              }
-            },
-          });
-          const sse = session;
-          response.on("close", () => {
-            if (!response.writableFinished) sse.onClientClose();
-          });
-        }
-      },
-      onData(chunk) {
-        switch (mode) {
-          case "pass":
-            return response.write(chunk);
-          case "sse":
-            return (session as SseRepairSession).onData(chunk);
-          case "json":
-          case "error": {
-            if (overflow) return true;
-            size += chunk.length;
-            const limit = mode === "json" ? runtime.options.maxResponseBody : MAX_ERROR_BODY;
-            if (size > limit) {
-              overflow = true;
-              if (mode === "json") {
-                call.abort();
-                sendError({
-                  runtime,
-                  state,
-                  response,
-                  error: {
-                    code: "upstream_response_too_large",
-                    status: 502,
-                    message: `the upstream's response is larger than ${limit} bytes`,
-                  },
-                });
-              }
-              return true;
-            }
-            chunks.push(chunk);
-            return true;
-          }
-          default: {
-            const never: never = mode;
-            return never;
-          }
-        }
-      },
-      onEnd() {
-        if (mode === "pass") {
-          response.end();
-          return;
-        }
-        if (mode === "sse") {
-          (session as SseRepairSession).onEnd();
-          return;
-        }
-        if (overflow && mode === "json") return;
-        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        chunks = [];
-        if (mode === "error") {
-          if (status >= 500)
-            runtime.metrics.upstreamErrors.inc({ route: state.route, code: "upstream_status" });
-          state.error = { code: "upstream_status", status, message: `the upstream answered HTTP ${status}` };
-          const errorBytes = upstreamErrorBody(status, body);
-          const errorHeaders = errorBytes === body ? headers : withoutHeader(headers, "content-type");
-          if (errorBytes !== body) errorHeaders.push("content-type", "application/json");
-          errorHeaders.push("content-length", String(errorBytes.length));
-          response.writeHead(status, errorHeaders);
-          response.end(errorBytes);
-          return;
-        }
-        const started = process.hrtime.bigint();
-        const repaired = repairJsonResponse({
-          api,
-          body,
-          options,
-          extractors: api === "chat.completions" ? runtime.options.contentCalls : [],
-          context,
-          onExtract: onExtract(runtime, state, "response"),
-        });
-        runtime.metrics.processing.observe(
-          { route: state.route, stage: "repair" },
-          elapsedMs(started) / 1000,
-        );
-        if (!repaired.ok) {
-          sendError({
-            runtime,
-            state,
-            response,
-            error: { code: "upstream_invalid_response", status: 502, message: repaired.message },
-          });
-          return;
-        }
-        headers.push("content-length", String(repaired.body.length));
-        response.writeHead(status, headers);
-        response.end(repaired.body);
-      },
-      onError(error) {
-        if (mode === "sse" && session !== undefined) {
-          session.onError(error);
-          return;
-        }
-        sendError({ runtime, state, response, error });
-      },
-    },
-  );
-  state.call = call;
+  if (args.runtime.options.logContent) args.state.repairDetails = [];
+  new ApiExchange(args.runtime, args.state, args.response, args.api).start(args.request, args.body);
 }

@@ -10,8 +10,8 @@ import type { UpstreamCall, UpstreamClient } from "./upstream-client.js";
 export interface ResolvedOptions {
   repairs: readonly RepairRule[];
   policy: ArgumentsPolicy;
-  historyPolicy: SanitizePolicy;
-  missingResult: "synthesize" | "drop-call";
+  /** What sanitize does with a call it cannot decode, and with a call that has no result (RULES.md R4). */
+  sanitize: { policy: SanitizePolicy; missingResult: "synthesize" | "drop-call" };
   contentCalls: readonly ContentCallExtractor[];
   maxBody: number;
   maxResponseBody: number;

@@ -1,4 +1,5 @@
-import { chatMessagesToResponseInput } from "@toolcall/openai";
+import { coreRepairs } from "@toolcall/core";
+import { chatMessagesToResponseInput, sanitizeChatMessages } from "@toolcall/openai";
 import OpenAI, { BadRequestError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { poisonedSession } from "../../../packages/openai/test/poisoned-session.js";
@@ -72,5 +73,28 @@ describe("a poisoned 20-turn session against a strict upstream", () => {
     });
     expect(response.status).toBe(200);
     expect(strict.requests.at(-1)?.body).toBe(body);
+  });
+
+  it("sanitizes with the history policy and missing-result choice it was started with", async () => {
+    const dropping = await startProxy({
+      upstream: strict.url,
+      historyPolicy: "drop",
+      missingResult: "drop-call",
+    });
+    try {
+      const messages = poisonedSession();
+      const completion = await client(dropping.baseURL).chat.completions.create({
+        model: "strict",
+        messages,
+      });
+      expect(completion.choices[0]?.message.content).toBe("Accepted.");
+      const sent = JSON.parse(strict.requests.at(-1)?.body as string).messages;
+      const sanitize = { policy: "drop", missingResult: "drop-call" } as const;
+      expect(sent).toEqual(sanitizeChatMessages(messages, { repairs: coreRepairs, sanitize }).messages);
+      // Not what the defaults (preserve, synthesize) send: the options reached the sanitizer.
+      expect(sent).not.toEqual(sanitizeChatMessages(messages, { repairs: coreRepairs }).messages);
+    } finally {
+      await dropping.close();
+    }
   });
 });
