@@ -130,6 +130,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
   const out: unknown[] = [];
   // Call ids are unique across the whole history (some providers reject an id used in two turns).
   const usedIds = new Set<string>();
+  const normalizeOptions = { repairs, policy: "keep" } as const;
   let index = 0;
   const length = messages.length;
 
@@ -163,17 +164,20 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
     }
 
     // An assistant turn with tool calls: its calls, then its results up to the next assistant message.
+    // Kept calls by id, in order (ids are unique by now). The sets and maps only a broken turn needs are made
+    // when it first needs them: a clean turn costs one map.
     const turnIndex = index;
     let callsChanged = false;
-    const kept: TurnCall[] = [];
-    const droppedIds = new Set<string>();
-    const turnIds = new Set<string>();
-    const renamed = new Map<string, string[]>();
-    chat.tool_calls.forEach((rawCall: unknown, callIndex: number) => {
+    const kept = new Map<string, TurnCall>();
+    let droppedIds: Set<string> | undefined;
+    let renamed: Map<string, string[]> | undefined;
+    const calls: readonly unknown[] = chat.tool_calls;
+    for (let callIndex = 0; callIndex < calls.length; callIndex++) {
+      const rawCall = calls[callIndex];
       if (!isPlainObject(rawCall)) {
         callsChanged = true;
         changes.push({ rule: "call_dropped_no_name", messageIndex: turnIndex, before: rawCall });
-        return;
+        continue;
       }
       let call = rawCall as ToolCall;
       let id = call.id;
@@ -201,6 +205,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
           before: id,
           after: fresh,
         });
+        renamed ??= new Map();
         renamed.set(id, [...(renamed.get(id) ?? []), fresh]);
         call = { ...call, id: fresh };
         id = fresh;
@@ -208,14 +213,14 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       }
       const callId = id as string;
       usedIds.add(callId);
-      turnIds.add(callId);
       if (!isFunctionCall(call)) {
-        kept.push({ call, id: callId });
-        return;
+        kept.set(callId, { call, id: callId });
+        continue;
       }
       const fn = isPlainObject(call.function) ? call.function : {};
       if (typeof fn.name !== "string" || fn.name === "") {
         callsChanged = true;
+        droppedIds ??= new Set();
         droppedIds.add(callId);
         changes.push({
           rule: "call_dropped_no_name",
@@ -223,14 +228,14 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
           toolCallId: callId,
           before: rawCall,
         });
-        return;
+        continue;
       }
       const args = fn.arguments;
-      const normalized = normalizeArguments(args, { repairs, policy: "keep" });
+      const normalized = normalizeArguments(args, normalizeOptions);
       const decoded = normalized.decoded;
       if (!normalized.changed && isDecodedToObject(decoded.status)) {
-        kept.push({ call, id: callId });
-        return;
+        kept.set(callId, { call, id: callId });
+        continue;
       }
       if (isDecodedToObject(decoded.status)) {
         const text = normalized.text;
@@ -243,9 +248,9 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
           before: args,
           after: text,
         });
-        kept.push({ call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+        kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
         callsChanged = true;
-        return;
+        continue;
       }
       callsChanged = true;
       switch (policy) {
@@ -259,10 +264,11 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
             before: args,
             after: text,
           });
-          kept.push({ call: { ...call, function: { ...fn, arguments: text } }, id: callId });
-          return;
+          kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+          continue;
         }
         case "drop":
+          droppedIds ??= new Set();
           droppedIds.add(callId);
           changes.push({
             rule: "call_dropped",
@@ -271,7 +277,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
             before: rawCall,
             status: decoded.status,
           });
-          return;
+          continue;
         case "empty":
           changes.push({
             rule: "arguments_emptied",
@@ -281,24 +287,23 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
             before: args,
             after: "{}",
           });
-          kept.push({
+          kept.set(callId, {
             call: { ...call, function: { ...fn, arguments: "{}" } },
             id: callId,
             note: malformedNote(args),
           });
-          return;
+          continue;
         default: {
           const never: never = policy;
           throw new TypeError(`unknown policy ${String(never)}`);
         }
       }
-    });
+    }
 
     const assistantOut = out.length;
     out.push(message); // replaced below if the calls changed
     let lastResultOut = assistantOut;
     const answered = new Set<string>();
-    const byId = new Map(kept.map((k) => [k.id, k]));
     index++;
     while (index < length) {
       const next = messages[index] as unknown;
@@ -311,14 +316,15 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       const result = next as ChatMessage;
       let resultId = stringOrUndefined(result.tool_call_id);
       let resultOut: unknown = next;
+      const renamedTo = resultId === undefined ? undefined : renamed?.get(resultId);
       if (
         resultId !== undefined &&
-        renamed.has(resultId) &&
-        (answered.has(resultId) || !turnIds.has(resultId))
+        renamedTo !== undefined &&
+        (answered.has(resultId) || !(kept.has(resultId) || droppedIds?.has(resultId)))
       ) {
         // A result for an id that was renamed (used twice in this turn, or already in an earlier one) answers the
         // renamed call, in order.
-        const fresh = (renamed.get(resultId) as string[]).find((candidate) => !answered.has(candidate));
+        const fresh = renamedTo.find((candidate) => !answered.has(candidate));
         if (fresh !== undefined) {
           changes.push({
             rule: "call_id_renamed",
@@ -331,8 +337,8 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
           resultId = fresh;
         }
       }
-      const target = resultId === undefined ? undefined : byId.get(resultId);
-      if (resultId !== undefined && droppedIds.has(resultId) && target === undefined) {
+      const target = resultId === undefined ? undefined : kept.get(resultId);
+      if (resultId !== undefined && droppedIds?.has(resultId) === true && target === undefined) {
         changes.push({
           rule: "result_dropped_with_call",
           messageIndex: index,
@@ -374,7 +380,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
 
     const finalCalls: ToolCall[] = [];
     const synthesized: unknown[] = [];
-    for (const entry of kept) {
+    for (const entry of kept.values()) {
       if (answered.has(entry.id)) {
         finalCalls.push(entry.call);
       } else if (missingResult === "synthesize") {
