@@ -5,8 +5,8 @@
 //
 // - Throughput: autocannon, 50 connections, BENCH_ROUNDS rounds of BENCH_DURATION seconds in ABBA order (bare,
 //   floor, proxy, then proxy, floor, bare …) so all see the same machine load; the ratio is the median of the
-//   rounds' ratios, with the middle half of them beside it. CPU time per request of each proxy process is read from
-//   /proc as well.
+//   rounds' ratios, with the middle half of them beside it. Each measured run follows BENCH_WARMUP seconds of
+//   unmeasured load on the same side. CPU time per request of each proxy process is read from /proc as well.
 // - Added latency: requests one at a time on one connection (service time, no queueing); p50 of toolcall-proxy
 //   minus p50 of the bare proxy.
 // - Streaming: the same, for a stream of CONTENT_CHUNKS content frames and one tool call in ARGUMENT_CHUNKS
@@ -27,6 +27,7 @@ import {
 const here = import.meta.dirname;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const DURATION = Number(process.env.BENCH_DURATION ?? 2);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
 const FRAMES = CONTENT_CHUNKS + ARGUMENT_CHUNKS + 4;
 
@@ -59,6 +60,10 @@ try {
       const order = Object.entries(targets);
       if (round % 2 === 1) order.reverse();
       for (const [name, target] of order) {
+        // An idle process gives memory back (V8 shrinks its heap), and the first second after a long pause pays to
+        // take it again: the sides at either end of an ABBA round wait longest. A second of load before each
+        // measured run puts every side in the same state.
+        await throughput({ port: target.port, body, duration: WARMUP });
         const cpuBefore = cpuMs(target.pid);
         const result = await throughput({ port: target.port, body, duration: DURATION });
         row[name] = { ...result, cpuUsPerRequest: ((cpuMs(target.pid) - cpuBefore) * 1000) / result.total };
