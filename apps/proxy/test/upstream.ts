@@ -8,7 +8,7 @@ import {
 } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { join } from "node:path";
-import { sendRecorded } from "../../../packages/openai/test/server.js";
+import { replay as replayRecorded } from "../../../packages/openai/test/server.js";
 
 // Recorded vLLM- and OpenAI-shaped responses, read where the packages keep them (their READMEs name the sources).
 const FIXTURE_DIRS = [
@@ -101,7 +101,7 @@ export function replay(
   name: string,
   options: { piece?: number; delay?: number } = {},
 ): Promise<void> {
-  return sendRecorded(response, fixture(name), { sse: !name.endsWith(".json"), ...options });
+  return replayRecorded(response, name, { ...options, read: fixture });
 }
 
 /**

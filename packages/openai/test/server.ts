@@ -70,11 +70,15 @@ export async function sendRecorded(
   response.end();
 }
 
-/** Replays the recorded response named `name` (`.json` whole, `.sse` in pieces; see `sendRecorded`). */
+/**
+ * Replays the recorded response named `name` (`.json` whole, `.sse` in pieces; see `sendRecorded`), read with
+ * `read` (this package's fixtures unless another reader is given).
+ */
 export function replay(
   response: ServerResponse,
   name: string,
-  options: { piece?: number; delay?: number } = {},
+  options: { piece?: number; delay?: number; read?: (name: string) => Buffer } = {},
 ): Promise<void> {
-  return sendRecorded(response, fixture(name), { sse: !name.endsWith(".json"), ...options });
+  const { read = fixture, ...pacing } = options;
+  return sendRecorded(response, read(name), { sse: !name.endsWith(".json"), ...pacing });
 }
