@@ -2,9 +2,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { OpenAIRepairOptions, RepairReport } from "@toolcall/openai";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import type { ExtractionReport } from "./extract-content-calls.js";
-import { requestHeadersForUpstream, responseHeadersForClient } from "./forward-headers.js";
+import { requestHeadersForUpstream } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
-import { countRepair, elapsedMs, type ProxyRuntime, type RequestState, sendError } from "./proxy-runtime.js";
+import {
+  countRepair,
+  elapsedMs,
+  type ProxyRuntime,
+  type RequestState,
+  sendError,
+  upstreamHeadersArrived,
+} from "./proxy-runtime.js";
 import { type RepairedApi, repairJsonResponse } from "./repair-json-response.js";
 import { repairSseResponse, type SseRepairSession } from "./repair-sse-response.js";
 import { sanitizeRequestBody } from "./sanitize-request-body.js";
@@ -149,11 +156,8 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
     const runtime = this.#runtime;
     const state = this.#state;
     const response = this.#response;
-    state.upstreamMs = elapsedMs(state.upstreamSent as bigint);
-    runtime.metrics.upstreamHeaders.observe({ route: state.route }, state.upstreamMs / 1000);
     this.#status = status;
-    const forwarded = responseHeadersForClient({ rawHeaders });
-    state.upstreamRequestId = forwarded.requestId;
+    const forwarded = upstreamHeadersArrived({ runtime, state, rawHeaders });
     const encoding = forwarded.contentEncoding;
     let mode: Mode;
     if (encoding !== undefined && encoding !== "identity") mode = "pass";
@@ -166,7 +170,6 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
     if (mode === "pass" && forwarded.contentLength !== undefined)
       headers.push("content-length", forwarded.contentLength);
     if (mode === "sse" && encoding !== undefined) headers = withoutHeader(headers, "content-encoding");
-    if (state.upstreamRequestId === undefined) headers.push("x-request-id", state.id);
     this.#headers = headers;
     if (mode === "pass") {
       response.on("drain", () => this.#call?.resume());

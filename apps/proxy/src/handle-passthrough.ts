@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { requestHeadersForUpstream, responseHeadersForClient } from "./forward-headers.js";
-import { elapsedMs, type ProxyRuntime, type RequestState, sendError } from "./proxy-runtime.js";
+import { requestHeadersForUpstream } from "./forward-headers.js";
+import { type ProxyRuntime, type RequestState, sendError, upstreamHeadersArrived } from "./proxy-runtime.js";
 
 /**
  * Every path the proxy does not repair (`/v1/models`, embeddings, …): method, headers, body and status go through
@@ -31,12 +31,8 @@ export function handlePassthrough(args: {
     },
     {
       onHeaders(status, rawHeaders) {
-        state.upstreamMs = elapsedMs(state.upstreamSent as bigint);
-        runtime.metrics.upstreamHeaders.observe({ route: state.route }, (state.upstreamMs as number) / 1000);
-        const { headers, contentLength, requestId } = responseHeadersForClient({ rawHeaders });
+        const { headers, contentLength } = upstreamHeadersArrived({ runtime, state, rawHeaders });
         if (contentLength !== undefined) headers.push("content-length", contentLength);
-        state.upstreamRequestId = requestId;
-        if (requestId === undefined) headers.push("x-request-id", state.id);
         response.writeHead(status, headers);
       },
       onData(chunk) {

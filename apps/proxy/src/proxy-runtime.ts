@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import type { ArgumentsPolicy, RepairRule, SanitizePolicy } from "@toolcall/core";
 import type { ContentCallExtractor } from "./content-call-extractor.js";
+import { type ClientResponseHeaders, responseHeadersForClient } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
 import type { ProxyMetrics, RouteName } from "./proxy-metrics.js";
 import type { ProxyLogger } from "./request-log.js";
@@ -102,4 +103,26 @@ export function sendError(args: {
  */
 export function elapsedMs(since: bigint): number {
   return Number(process.hrtime.bigint() - since) / 1e6;
+}
+
+/**
+ * The upstream's answer has begun: its time to headers is recorded and observed, its headers read for the client
+ * (see `responseHeadersForClient`), and its request id kept for the log line; when it sent none, the proxy's own id
+ * goes to the client instead.
+ *
+ * @example
+ * const { headers, contentLength } = upstreamHeadersArrived({ runtime, state, rawHeaders });
+ */
+export function upstreamHeadersArrived(args: {
+  runtime: ProxyRuntime;
+  state: RequestState;
+  rawHeaders: readonly Buffer[];
+}): ClientResponseHeaders {
+  const { state } = args;
+  state.upstreamMs = elapsedMs(state.upstreamSent as bigint);
+  args.runtime.metrics.upstreamHeaders.observe({ route: state.route }, state.upstreamMs / 1000);
+  const forwarded = responseHeadersForClient({ rawHeaders: args.rawHeaders });
+  state.upstreamRequestId = forwarded.requestId;
+  if (forwarded.requestId === undefined) forwarded.headers.push("x-request-id", state.id);
+  return forwarded;
 }

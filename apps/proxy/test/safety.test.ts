@@ -153,6 +153,43 @@ describe("credentials and content", () => {
     expect(other.headers.get("x-request-id")).toBe(proxy.logs.at(-1)?.requestId);
     expect(proxy.logs.at(-1)?.requestId).toMatch(/^[0-9a-f]{24}$/);
   });
+
+  it("passes the upstream's request id on and logs it beside its own, on repaired and passed-through routes", async () => {
+    const tagged = await startUpstream((request, response) => {
+      const body = request.url.endsWith("/models")
+        ? { data: [] }
+        : { id: "c", object: "chat.completion", choices: [] };
+      response.writeHead(200, {
+        "content-type": "application/json",
+        "x-request-id": `up-${request.url.length}`,
+      });
+      response.end(JSON.stringify(body));
+    });
+    const front = await startProxy({ upstream: tagged.url });
+    try {
+      for (const [path, init] of [
+        ["/chat/completions", { method: "POST", body: JSON.stringify({ model: "m", messages: [] }) }],
+        ["/models", {}],
+      ] as const) {
+        const response = await fetch(`${front.baseURL}${path}`, init);
+        await response.text();
+        expect(response.headers.get("x-request-id")).toBe(`up-${`/v1${path}`.length}`);
+        expect(front.logs.at(-1)).toMatchObject({
+          upstreamRequestId: `up-${`/v1${path}`.length}`,
+          requestId: expect.stringMatching(/^[0-9a-f]{24}$/),
+        });
+      }
+      // Without one from the upstream, the client gets the proxy's own id on a repaired route too.
+      const answer = await new OpenAI({ baseURL: proxy.baseURL, apiKey: "k", maxRetries: 0 }).chat.completions
+        .create({ model: "chat-parallel.json", messages: [{ role: "user", content: "hi" }] })
+        .withResponse();
+      expect(answer.response.headers.get("x-request-id")).toBe(proxy.logs.at(-1)?.requestId);
+      expect(proxy.logs.at(-1)?.upstreamRequestId).toBeUndefined();
+    } finally {
+      await front.close();
+      await tagged.close();
+    }
+  });
 });
 
 describe("limits and metrics", () => {
