@@ -41,6 +41,9 @@ function maxLineBytes(command: string, value: string | undefined): number {
   return bytes;
 }
 
+/** What `toolcall` run without a command repairs with (it shows the names in the commands it suggests). */
+const DEFAULT_RUN_REPAIRS = ["core", "gemma-quote-markers"];
+
 async function repairs(command: string, names: readonly string[] | undefined) {
   const resolved = await resolveRepairs(names === undefined || names.length === 0 ? ["core"] : names);
   if (!resolved.ok) usage(command, resolved.error);
@@ -271,10 +274,10 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case undefined: {
-      const resolved = await repairs("", ["core", "gemma-quote-markers"]);
+      const resolved = await repairs("", DEFAULT_RUN_REPAIRS);
       return runDefault({
         repairs: resolved.rules,
-        repairNames: resolved.names,
+        repairNames: DEFAULT_RUN_REPAIRS,
         maxLineBytes: DEFAULT_MAX_LINE_BYTES,
       });
     }
@@ -299,11 +302,11 @@ async function main(argv: string[]): Promise<number> {
       return probe(rest);
     default:
       if (!command.startsWith("-") && rest.length === 0 && existsSync(command)) {
-        const resolved = await repairs("", ["core", "gemma-quote-markers"]);
+        const resolved = await repairs("", DEFAULT_RUN_REPAIRS);
         return runDefault({
           file: command,
           repairs: resolved.rules,
-          repairNames: resolved.names,
+          repairNames: DEFAULT_RUN_REPAIRS,
           maxLineBytes: DEFAULT_MAX_LINE_BYTES,
         });
       }

@@ -42,9 +42,10 @@ describe("parseProxyArgs", () => {
       "--repair",
       "trailing-commas",
     ]);
+    // RULES.md R6's order, not the order of the flags.
     expect(parsed.ok && "command" in parsed && parsed.command.options.repairs?.map((r) => r.id)).toEqual([
-      "trailing-commas",
       "gemma-quote-markers",
+      "trailing-commas",
       "jsonrepair",
     ]);
     const none = parse(["--upstream", "http://h", "--repair", "none"]);
@@ -52,6 +53,10 @@ describe("parseProxyArgs", () => {
     expect(parse(["--upstream", "http://h", "--repair", "magic"])).toMatchObject({
       ok: false,
       error: expect.stringContaining('unknown repair "magic"'),
+    });
+    expect(parse(["--upstream", "http://h", "--repair", "none,core"])).toMatchObject({
+      ok: false,
+      error: "repair none cannot be combined with other repairs",
     });
   });
 

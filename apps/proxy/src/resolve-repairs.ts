@@ -1,54 +1,45 @@
-import { coreRepairs, createJsonrepairRepair, type RepairRule } from "@toolcall/core";
+import {
+  coreRepairs,
+  createJsonrepairRepair,
+  parseRepairNames,
+  REPAIR_ORDER,
+  type RepairRule,
+} from "@toolcall/core";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { jsonrepair } from "jsonrepair";
 
-/**
- * The repair names `--repair` takes besides each rule's own id.
- *
- * @example
- * REPAIR_GROUPS.includes("core"); // true
- */
-export const REPAIR_GROUPS = ["core", "none"] as const;
-
-/** Every repair the proxy can run, in the order it runs them: core's pipeline, then Gemma's, then `jsonrepair`. */
-const AVAILABLE: readonly RepairRule[] = [
-  ...coreRepairs,
-  gemmaQuoteMarkers,
-  createJsonrepairRepair(jsonrepair),
-];
+/** Every repair the proxy can run (each one RULES.md R6 names), by id. */
+const AVAILABLE = new Map<string, RepairRule>(
+  [...coreRepairs, gemmaQuoteMarkers, createJsonrepairRepair(jsonrepair)].map((rule) => [rule.id, rule]),
+);
 
 /**
- * The ids `--repair` accepts: every rule's id, plus `core` (all of core's rules) and `none`.
+ * The names `--repair` accepts: `core` (all of core's rules), `none`, and every rule's id.
  *
  * @example
  * REPAIR_NAMES.includes("jsonrepair"); // true
  */
-export const REPAIR_NAMES: readonly string[] = [...REPAIR_GROUPS, ...AVAILABLE.map((rule) => rule.id)];
+export const REPAIR_NAMES: readonly string[] = ["core", "none", ...REPAIR_ORDER];
 
 /**
- * Turns `--repair` names into the rules core runs (RULES.md R6). Order does not depend on the order of the names:
- * core's own pipeline order, then `gemma-quote-markers`, then `jsonrepair` (the most aggressive, tried last).
+ * Turns `--repair` names (repeated or comma-separated) into the rules core runs. Which names exist, what `core` and
+ * `none` mean and the order the rules run in are core's (`parseRepairNames`, RULES.md R6: `gemma-quote-markers`,
+ * core's pipeline, `jsonrepair`), whatever the order of the names.
  *
  * @example
- * resolveRepairs(["core", "gemma-quote-markers"]); // { ok: true, repairs: [markdownFence, …, gemmaQuoteMarkers] }
- * resolveRepairs(["fix-everything"]); // { ok: false, error: "unknown repair …" }
+ * resolveRepairs(["core", "gemma-quote-markers"]); // { ok: true, repairs: [gemmaQuoteMarkers, markdownFence, …] }
+ * resolveRepairs(["fix-everything"]); // { ok: false, error: 'unknown repair "fix-everything"; known: …' }
  */
 export function resolveRepairs(
   names: readonly string[],
 ): { ok: true; repairs: RepairRule[] } | { ok: false; error: string } {
-  const wanted = new Set<string>();
-  for (const name of names) {
-    if (name === "none") continue;
-    if (name === "core") {
-      for (const rule of coreRepairs) wanted.add(rule.id);
-      continue;
-    }
-    if (!AVAILABLE.some((rule) => rule.id === name))
-      return {
-        ok: false,
-        error: `unknown repair ${JSON.stringify(name)} (known: ${REPAIR_NAMES.join(", ")})`,
-      };
-    wanted.add(name);
+  const parsed = parseRepairNames(names);
+  if (!parsed.ok) return parsed;
+  const repairs: RepairRule[] = [];
+  for (const id of parsed.ids) {
+    const rule = AVAILABLE.get(id);
+    if (rule === undefined) return { ok: false, error: `no repair rule ${JSON.stringify(id)}` };
+    repairs.push(rule);
   }
-  return { ok: true, repairs: AVAILABLE.filter((rule) => wanted.has(rule.id)) };
+  return { ok: true, repairs };
 }

@@ -11,7 +11,7 @@ import {
   responsesStreamCalls,
   tools,
 } from "../../../packages/openai/test/chat-calls.js";
-import { gemmaContentCalls, qwenContentCalls } from "../src/index.js";
+import { gemmaContentCalls, parseProxyArgs, qwenContentCalls } from "../src/index.js";
 import { type RunningProxy, startProxy } from "./start-proxy.js";
 import { type FakeUpstream, fixture, recordedUpstream, startUpstream } from "./upstream.js";
 
@@ -63,6 +63,50 @@ describe("the openai SDK through the proxy, whole responses", () => {
       '{"query": "BOE"}',
       JSON.stringify({ date: "2023-09-18", title: "Resolución de 28 de julio de 2023" }),
     ]);
+  });
+
+  it("cleans Gemma's markers before core's repairs, as `--repair core,gemma-quote-markers` asks", async () => {
+    // A comma and a brace inside a marker-quoted string are data: a trailing-comma pass before the markers are
+    // cleaned would see them outside any string and delete the comma.
+    const leaked = '{"q": "<|\\"|"x,}<|\\", "n": 1}';
+    const completion = {
+      id: "chatcmpl-order",
+      object: "chat.completion",
+      created: 1775000000,
+      model: "gemma",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "c1", type: "function", function: { name: "search", arguments: leaked } }],
+          },
+          finish_reason: "tool_calls",
+          logprobs: null,
+        },
+      ],
+    };
+    const gemmaUpstream = await startUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify(completion));
+    });
+    const parsed = parseProxyArgs({
+      argv: ["--upstream", gemmaUpstream.url, "--repair", "core,gemma-quote-markers"],
+      env: {},
+    });
+    if (!parsed.ok || !("command" in parsed)) throw new Error("the flags did not parse");
+    const via = await startProxy({ ...parsed.command.options, upstream: gemmaUpstream.url });
+    try {
+      const [text] = await completionCalls(client(via.baseURL), "gemma");
+      expect(JSON.parse(text as string)).toEqual({ q: "x,}", n: 1 });
+      expect(via.logs.find((line) => line.route === "chat.completions")?.repairs).toEqual({
+        "gemma-quote-markers": 1,
+      });
+    } finally {
+      await via.close();
+      await gemmaUpstream.close();
+    }
   });
 
   it("never repairs a call cut by a length stop", async () => {

@@ -32,8 +32,9 @@ Results may be dicts or objects with those attributes. Vector options are camelC
 keyword arguments (``finishReason`` -> ``finish_reason``, ``rawPolicy`` -> ``raw_policy``, ``maxDepth`` ->
 ``max_depth``…); their values are passed as they are (``tools`` stays OpenAI-shaped). The ``repairs`` option names
 repair ids (``"core"`` is every core repair): they are looked up in your implementation's ``REPAIRS`` dict
-(id -> rule object) and the rule objects are passed, in order; a vector that asks for a repair you do not have is
-skipped. An empty ``repairs`` list is not passed at all.
+(id -> rule object) and the rule objects are passed in the order the vector lists them (``"core"`` expanded in
+place); your implementation runs them in RULES.md R6's order whatever order it gets them in (``REPAIR_ORDER``), as
+the vectors that list them out of order check. A vector that asks for a repair you do not have is skipped. An empty ``repairs`` list is not passed at all.
 
 Tagged values (``{"$undefined": true}``, ``{"$bigint": "…"}``, ``{"$number": "NaN"}``, ``{"$literal": X}``) become
 Python values: ``undefined`` is a missing value (``None`` as a whole input or in a list, a key left out in a
@@ -56,6 +57,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 __all__ = [
     "CORE_REPAIR_IDS",
+    "REPAIR_ORDER",
     "OPERATIONS",
     "ConformanceSkip",
     "VectorCase",
@@ -77,6 +79,18 @@ OPERATIONS: dict[str, str] = {
     "prepareForTemplate": "prepare_for_template",
     "accumulate": "accumulate",
 }
+
+#: The one order repairs run in (RULES.md R6), whatever order they are given in.
+REPAIR_ORDER: tuple[str, ...] = (
+    "gemma-quote-markers",
+    "markdown-fence",
+    "template-suffix",
+    "python-literal",
+    "control-characters",
+    "trailing-commas",
+    "repeated-object",
+    "jsonrepair",
+)
 
 #: What the repair id ``"core"`` stands for, in the order core applies them (``jsonrepair`` is not among them).
 CORE_REPAIR_IDS: tuple[str, ...] = (

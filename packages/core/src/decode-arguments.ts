@@ -1,11 +1,15 @@
 import { isPlainObject, setOwn } from "./define-property.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
+import { orderRepairs } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 
 export interface DecodeOptions {
-  /** Repair rules to try when the text fails strict JSON (R6). Default: none. */
+  /**
+   * Repair rules to try when the text fails strict JSON (R6). Default: none. They run in R6's order
+   * (`REPAIR_ORDER`: `gemma-quote-markers`, core's pipeline, `jsonrepair`), whatever order they are listed in.
+   */
   repairs?: readonly RepairRule[];
   /** Why generation stopped; with `"length"`, text that is not JSON is `truncated` and never repaired. */
   finishReason?: FinishReason | null;
@@ -46,7 +50,7 @@ function isJsonObject(value: unknown): value is ArgumentsMapping {
 }
 
 /**
- * Runs the enabled repairs over failing text, cumulatively and in order; accepts the result only when it parses to
+ * Runs the enabled repairs over failing text, cumulatively and in R6's order ({@link orderRepairs}); accepts the result only when it parses to
  * a JSON object. Returns `undefined` when no combination of the rules produced one.
  */
 function runRepairs(
@@ -56,7 +60,7 @@ function runRepairs(
 ): { mapping: ArgumentsMapping; applied: string[] } | undefined {
   let current = text;
   const applied: string[] = [];
-  for (const rule of repairs) {
+  for (const rule of orderRepairs(repairs)) {
     let next: string | undefined;
     try {
       next = rule.repair(current);

@@ -32,6 +32,7 @@ export { coreRepairs } from "./repairs/index.js";
 export { createJsonrepairRepair } from "./repairs/jsonrepair.js";
 export { markdownFence } from "./repairs/markdown-fence.js";
 export { pythonLiteral } from "./repairs/python-literal.js";
+export { orderRepairs, parseRepairNames, REPAIR_ORDER, type RepairNames } from "./repairs/repair-order.js";
 export type { RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";

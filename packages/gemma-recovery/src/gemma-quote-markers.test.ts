@@ -148,6 +148,36 @@ describe("properties", () => {
     );
   });
 
+  it("with core's repairs listed in any order, recovers every value, commas and braces inside strings included", () => {
+    const key = fc.stringMatching(/^[a-z]{1,6}$/);
+    const value = fc.stringMatching(/^[a-z0-9 ,{}[\]:]{0,12}$/);
+    // The two shapes captured in the wild: "<|\"|"value<|\" and "<|value<|".
+    const leak = (text: string, full: boolean) => (full ? `"<|\\"|"${text}<|\\"` : `"<|${text}<|"`);
+    const every = [...coreRepairs, gemmaQuoteMarkers];
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.tuple(key, value, fc.boolean()), {
+          minLength: 1,
+          maxLength: 4,
+          selector: ([k]) => k,
+        }),
+        fc.boolean(),
+        fc.shuffledSubarray(every, { minLength: every.length }),
+        (entries, trailingComma, listed) => {
+          // Short-form leaks alone are valid JSON (strings that hold markers), which is never touched.
+          fc.pre(trailingComma || entries.some(([, , full]) => full));
+          const body = entries.map(([k, v, full]) => `"${k}": ${leak(v, full)}`).join(", ");
+          const text = `{${body}${trailingComma ? "," : ""}}`;
+          const result = decodeArguments(text, { repairs: listed });
+          expect(result.status).toBe("repaired");
+          expect(result.arguments).toEqual(Object.fromEntries(entries.map(([k, v]) => [k, v])));
+          expect(result.repairs[0]).toBe("gemma-quote-markers");
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it("accepts a result only when it parses to an object", () => {
     fc.assert(
       fc.property(fc.string(), (text) => {

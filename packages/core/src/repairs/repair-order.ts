@@ -1,0 +1,99 @@
+import { coreRepairs } from "./index.js";
+import type { RepairRule } from "./repair-rule.js";
+
+/**
+ * Every repair id RULES.md R6 names, in the one order they run whatever order they are given in (R6):
+ * `gemma-quote-markers` first, because until Gemma's quote markers are cleaned a marker-quoted string has the wrong
+ * boundaries, and the rules that edit outside strings (trailing commas, control characters) would edit inside it;
+ * then core's pipeline (unwrap, fix syntax, collapse repeats); `jsonrepair`, the most aggressive, last.
+ *
+ * @example
+ * REPAIR_ORDER[0]; // "gemma-quote-markers"
+ * REPAIR_ORDER.at(-1); // "jsonrepair"
+ */
+export const REPAIR_ORDER: readonly string[] = Object.freeze([
+  "gemma-quote-markers",
+  ...coreRepairs.map((rule) => rule.id),
+  "jsonrepair",
+]);
+
+const RANK = new Map(REPAIR_ORDER.map((id, index) => [id, index]));
+/** A rule R6 does not name (a caller's own): after core's, before `jsonrepair`. */
+const OTHER_RANK = REPAIR_ORDER.length - 1.5;
+
+function rankOf(rule: RepairRule): number {
+  let id: unknown;
+  try {
+    id = rule.id;
+  } catch {
+    // A rule whose id cannot be read is a rule R6 does not name.
+  }
+  return typeof id === "string" ? (RANK.get(id) ?? OTHER_RANK) : OTHER_RANK;
+}
+
+/**
+ * The rules in R6's order ({@link REPAIR_ORDER}); rules R6 does not name keep their order among themselves, after
+ * core's and before `jsonrepair`. The list itself when it is in order already (no copy); never changes it.
+ * `decodeArguments` runs repairs through this, so `[...coreRepairs, gemmaQuoteMarkers]` and
+ * `[gemmaQuoteMarkers, ...coreRepairs]` repair alike.
+ *
+ * @example
+ * orderRepairs([trailingCommas, markdownFence]).map((rule) => rule.id); // ["markdown-fence", "trailing-commas"]
+ */
+export function orderRepairs(rules: readonly RepairRule[]): readonly RepairRule[] {
+  let previous = Number.NEGATIVE_INFINITY;
+  let ordered = true;
+  for (const rule of rules) {
+    const rank = rankOf(rule);
+    if (rank < previous) {
+      ordered = false;
+      break;
+    }
+    previous = rank;
+  }
+  if (ordered) return rules;
+  // Array.prototype.sort is stable: equal ranks keep their order.
+  return rules
+    .map((rule, index) => ({ rule, rank: rankOf(rule), index }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map((entry) => entry.rule);
+}
+
+/** Repair names as a user gives them, checked: the ids to run, in R6's order, or why the names are refused. */
+export type RepairNames = { ok: true; ids: string[] } | { ok: false; error: string };
+
+const GROUPS = ["core", "none"];
+
+/**
+ * Turns repair names as a command line or a configuration gives them (repeated and/or comma-separated) into repair
+ * ids in R6's order: each id of {@link REPAIR_ORDER}, `core` for all of core's, `none` for no repair at all (alone).
+ * Unknown names are refused with the list of known ones, never ignored. No names at all is no repair; a caller
+ * with a default applies it before.
+ *
+ * @example
+ * parseRepairNames(["jsonrepair,core", "gemma-quote-markers"]);
+ * // { ok: true, ids: ["gemma-quote-markers", "markdown-fence", …, "repeated-object", "jsonrepair"] }
+ * parseRepairNames(["fix-everything"]); // { ok: false, error: 'unknown repair "fix-everything"; known: core, none, …' }
+ */
+export function parseRepairNames(names: readonly string[]): RepairNames {
+  const wanted = new Set<string>();
+  for (const name of names)
+    for (const part of name.split(",")) if (part.trim() !== "") wanted.add(part.trim());
+  const unknown = [...wanted].filter((name) => !GROUPS.includes(name) && !RANK.has(name));
+  if (unknown.length > 0) {
+    const known = [...GROUPS, ...REPAIR_ORDER].join(", ");
+    return {
+      ok: false,
+      error: `unknown repair ${unknown.map((n) => JSON.stringify(n)).join(", ")}; known: ${known}`,
+    };
+  }
+  if (wanted.has("none")) {
+    if (wanted.size > 1) return { ok: false, error: "repair none cannot be combined with other repairs" };
+    return { ok: true, ids: [] };
+  }
+  const core = wanted.has("core");
+  return {
+    ok: true,
+    ids: REPAIR_ORDER.filter((id) => wanted.has(id) || (core && coreRepairs.some((rule) => rule.id === id))),
+  };
+}
