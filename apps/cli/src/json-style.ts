@@ -148,24 +148,3 @@ export function writeJson(
   if (!compact.ok) return compact;
   return { ok: true, text: layoutJson(compact.text, style) };
 }
-
-// A number token outside a string always follows `:`, `,` or `[` (and whitespace). Inside strings the pattern may
-// match too: that only sends the text to the lossless path, which is slower, never wrong.
-const NUMBER_TOKEN = /[:,[]\s*(-?\d[\d.eE+-]*)/g;
-
-/**
- * True when every number in a JSON text reads back, through `JSON.parse` and `JSON.stringify`, as the same text: then
- * a plain parse loses nothing. False for integers beyond 2^53, `1.0`, `1e-05`, `1E5` and the like.
- *
- * @example
- * numbersRoundTrip('{"a": 1, "b": 0.5}'); // true
- * numbersRoundTrip('{"a": 1.0}'); // false
- */
-export function numbersRoundTrip(text: string): boolean {
-  NUMBER_TOKEN.lastIndex = 0;
-  for (let match = NUMBER_TOKEN.exec(text); match !== null; match = NUMBER_TOKEN.exec(text)) {
-    const token = match[1] as string;
-    if (String(Number(token)) !== token) return false;
-  }
-  return true;
-}

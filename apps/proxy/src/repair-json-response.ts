@@ -1,6 +1,7 @@
 import { type OpenAIRepairOptions, repairChatCompletion, repairResponse } from "@toolcall/openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { Response } from "openai/resources/responses/responses";
+import { changedBody } from "./changed-body.js";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import { type ExtractionReport, extractCompletionContentCalls } from "./extract-content-calls.js";
 
@@ -33,34 +34,48 @@ export function repairJsonResponse(args: {
   context: ExtractionContext;
   onExtract?: (report: ExtractionReport) => void;
 }): JsonRepairResult {
+  const text = args.body.toString("utf8");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(args.body.toString("utf8"));
+    parsed = JSON.parse(text);
   } catch {
     return { ok: false, reason: "not_json", message: "the upstream's response body is not JSON" };
   }
   try {
-    let repaired: unknown = parsed;
-    if (args.api === "chat.completions") {
-      if (!isObject(parsed) || !Array.isArray(parsed.choices))
-        return { ok: true, body: args.body, changed: false };
-      let completion = parsed as unknown as ChatCompletion;
-      if (args.extractors.length > 0)
-        completion = extractCompletionContentCalls({
-          completion,
-          extractors: args.extractors,
-          context: args.context,
-          onReport: args.onExtract,
-        });
-      repaired = repairChatCompletion(completion, args.options).completion;
-    } else {
-      if (!isObject(parsed) || !Array.isArray(parsed.output))
-        return { ok: true, body: args.body, changed: false };
-      repaired = repairResponse(parsed as unknown as Response, args.options).response;
-    }
+    const repaired = repairedAnswer(args, parsed);
     if (repaired === parsed) return { ok: true, body: args.body, changed: false };
-    return { ok: true, body: Buffer.from(JSON.stringify(repaired), "utf8"), changed: true };
+    // The lossless pass repeats the same decisions: its reports would count every change twice.
+    const quiet = { ...args, options: { ...args.options, onRepair: undefined }, onExtract: undefined };
+    const body = changedBody({ text, changed: repaired, redo: (exact) => repairedAnswer(quiet, exact) });
+    return { ok: true, body, changed: true };
   } catch (error) {
     return { ok: false, reason: "repair_failed", message: (error as Error).message };
   }
+}
+
+/** The answer with its calls repaired (the same object when nothing changed, or when it has another shape). */
+function repairedAnswer(
+  args: {
+    api: RepairedApi;
+    options: OpenAIRepairOptions;
+    extractors: readonly ContentCallExtractor[];
+    context: ExtractionContext;
+    onExtract?: (report: ExtractionReport) => void;
+  },
+  parsed: unknown,
+): unknown {
+  if (args.api === "chat.completions") {
+    if (!isObject(parsed) || !Array.isArray(parsed.choices)) return parsed;
+    let completion = parsed as unknown as ChatCompletion;
+    if (args.extractors.length > 0)
+      completion = extractCompletionContentCalls({
+        completion,
+        extractors: args.extractors,
+        context: args.context,
+        onReport: args.onExtract,
+      });
+    return repairChatCompletion(completion, args.options).completion;
+  }
+  if (!isObject(parsed) || !Array.isArray(parsed.output)) return parsed;
+  return repairResponse(parsed as unknown as Response, args.options).response;
 }

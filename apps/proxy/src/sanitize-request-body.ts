@@ -1,6 +1,7 @@
 import { type OpenAIRepairOptions, sanitizeChatMessages, sanitizeResponseInput } from "@toolcall/openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { changedBody } from "./changed-body.js";
 import type { RepairedApi } from "./repair-json-response.js";
 
 /** What the proxy learns from a request body and what it sends upstream. */
@@ -34,24 +35,42 @@ export function sanitizeRequestBody(args: {
     stream: parsed?.stream === true,
     tools: Array.isArray(parsed?.tools) ? (parsed.tools as unknown[]) : [],
   });
+  const text = args.body.toString("utf8");
   let parsed: unknown;
   try {
-    parsed = JSON.parse(args.body.toString("utf8"));
+    parsed = JSON.parse(text);
   } catch {
     return unchanged();
   }
-  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) return unchanged();
-  const request = parsed as Record<string, unknown>;
-  let next: Record<string, unknown> | undefined;
-  if (args.api === "chat.completions") {
-    if (!Array.isArray(request.messages)) return unchanged(request);
-    const { messages } = sanitizeChatMessages(request.messages as ChatCompletionMessageParam[], args.options);
-    if (messages !== request.messages) next = { ...request, messages };
-  } else {
-    if (!Array.isArray(request.input)) return unchanged(request);
-    const { input } = sanitizeResponseInput(request.input as ResponseInputItem[], args.options);
-    if (input !== request.input) next = { ...request, input };
+  if (!isObject(parsed)) return unchanged();
+  const next = sanitized(args.api, parsed, args.options);
+  if (next === undefined) return unchanged(parsed);
+  // The lossless pass repeats the same decisions: its reports would count every change twice.
+  const quiet = { ...args.options, onRepair: undefined };
+  const body = changedBody({
+    text,
+    changed: next,
+    redo: (exact) => (isObject(exact) ? (sanitized(args.api, exact, quiet) ?? exact) : exact),
+  });
+  return { ...unchanged(parsed), body, changed: true };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The request with its history sanitized, or `undefined` when it has none or nothing changed. */
+function sanitized(
+  api: RepairedApi,
+  request: Record<string, unknown>,
+  options: OpenAIRepairOptions,
+): Record<string, unknown> | undefined {
+  if (api === "chat.completions") {
+    if (!Array.isArray(request.messages)) return undefined;
+    const { messages } = sanitizeChatMessages(request.messages as ChatCompletionMessageParam[], options);
+    return messages === request.messages ? undefined : { ...request, messages };
   }
-  if (next === undefined) return unchanged(request);
-  return { ...unchanged(request), body: Buffer.from(JSON.stringify(next), "utf8"), changed: true };
+  if (!Array.isArray(request.input)) return undefined;
+  const { input } = sanitizeResponseInput(request.input as ResponseInputItem[], options);
+  return input === request.input ? undefined : { ...request, input };
 }

@@ -23,6 +23,7 @@ export {
   type NormalizedArguments,
   normalizeArguments,
 } from "./normalize-arguments.js";
+export { numbersRoundTrip } from "./numbers-round-trip.js";
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
 export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
 export { pythonFloatRepr } from "./python-float.js";

@@ -1,12 +1,18 @@
 import { isAscii } from "node:buffer";
 import { constants } from "node:fs";
 import { copyFile, link, lstat, stat } from "node:fs/promises";
-import { parseJson, type RepairRule, type SanitizeOptions, sanitizeHistory } from "@toolcall/core";
+import {
+  numbersRoundTrip,
+  parseJson,
+  type RepairRule,
+  type SanitizeOptions,
+  sanitizeHistory,
+} from "@toolcall/core";
 import { createPainter } from "../colors.js";
 import { toConversation, withMessages } from "../conversation.js";
 import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
-import { detectJsonStyle, numbersRoundTrip, writeJson } from "../json-style.js";
+import { detectJsonStyle, writeJson } from "../json-style.js";
 import { type OutputTarget, openAtomicFile, streamTarget } from "../output-target.js";
 import { Progress } from "../progress.js";
 import {
