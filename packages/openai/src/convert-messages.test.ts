@@ -61,6 +61,18 @@ describe("Chat Completions ↔ Responses input", () => {
     ]);
   });
 
+  it("reads a call without `type` as a function call, and reports a call that is neither kind", () => {
+    const untyped = { id: "call_1", function: { name: "f", arguments: "{}" } };
+    const neither = { id: "call_2", type: "custom", name: "g" };
+    const messages = [
+      { role: "assistant", content: null, tool_calls: [untyped] },
+      { role: "assistant", content: null, tool_calls: [neither] },
+    ] as unknown as ChatCompletionMessageParam[];
+    const { input, unconverted } = chatMessagesToResponseInput(messages);
+    expect(input).toEqual([{ type: "function_call", call_id: "call_1", name: "f", arguments: "{}" }]);
+    expect(unconverted).toEqual([{ index: 1, value: messages[1] }]);
+  });
+
   it("reports items Chat Completions cannot hold", () => {
     const reasoning = { type: "reasoning" as const, id: "rs_1", summary: [] };
     expect(responseInputToChatMessages([reasoning]).unconverted).toEqual([{ index: 0, value: reasoning }]);

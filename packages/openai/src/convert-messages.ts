@@ -1,3 +1,4 @@
+import { isPlainObject } from "@toolcall/core";
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
@@ -5,6 +6,7 @@ import type {
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { isChatFunctionCall } from "./function-call.js";
 
 /** Items or messages one API has and the other cannot hold, with where they were. */
 export interface Unconverted<T> {
@@ -58,7 +60,9 @@ function toChatParts(content: unknown): string | ChatCompletionContentPart[] {
 /**
  * Chat Completions messages as Responses API input items, keeping call/result pairing (`tool_calls[].id` becomes
  * `call_id`, a tool message becomes a `function_call_output` with the same `call_id`). Arguments text is carried
- * as it is. Legacy `function` messages have no Responses form: they come back in `unconverted`.
+ * as it is. A call without `type` beside a `function` is a function call (as core reads it). Legacy `function`
+ * messages, and assistant messages with a call that is neither a function nor a custom call, have no Responses
+ * form: they come back in `unconverted` (the other calls of such a message are converted).
  *
  * @example
  * const { input } = chatMessagesToResponseInput(messages);
@@ -85,23 +89,26 @@ export function chatMessagesToResponseInput(messages: readonly ChatCompletionMes
         const text = textOf(message.content);
         if (text !== "" || !message.tool_calls?.length)
           input.push({ type: "message", role: "assistant", content: text });
+        let unreadable = false;
         for (const call of message.tool_calls ?? []) {
-          if (call.type === "function") {
+          if (isChatFunctionCall(call)) {
             input.push({
               type: "function_call",
               call_id: call.id,
               name: call.function.name,
               arguments: call.function.arguments,
             });
-          } else {
+          } else if (call?.type === "custom" && isPlainObject(call.custom)) {
             input.push({
               type: "custom_tool_call",
               call_id: call.id,
               name: call.custom.name,
               input: call.custom.input,
             });
-          }
+          } else unreadable = true;
         }
+        // A call that is neither a function nor a custom call has no Responses form.
+        if (unreadable) unconverted.push({ index, value: message });
         break;
       }
       case "tool":

@@ -1,4 +1,5 @@
 import type { ChatCompletion } from "openai/resources/chat/completions";
+import { isChatFunctionCall } from "./function-call.js";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
 import { repairArguments } from "./repair-arguments.js";
 
@@ -22,7 +23,8 @@ export function repairChatCompletion(
     if (!Array.isArray(calls)) return choice;
     let choiceChanged = false;
     const repaired = calls.map((call) => {
-      if (call.type !== "function") return call;
+      // A call that says nothing of its type but has a `function` is a function call, as core reads it.
+      if (!isChatFunctionCall(call)) return call;
       const { text, report } = repairArguments({
         api: "chat.completions",
         source: "response",
