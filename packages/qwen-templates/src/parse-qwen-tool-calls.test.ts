@@ -139,6 +139,28 @@ describe("parseQwenToolCalls", () => {
     expect(result.toolCalls[0]?.function).toEqual({ name: "search", arguments: '{"q": "x", "n": 1.0}' });
   });
 
+  it("gives JSON-form arguments written as a string R1's wire text, and leaves a call with no name in content", () => {
+    const call = (args: string) =>
+      parseQwenToolCalls(
+        `<tool_call>\n{"name": "search", "arguments": ${JSON.stringify(args)}}\n</tool_call>`,
+        {
+          tools,
+        },
+      ).toolCalls[0]?.function.arguments;
+    expect(call('{"q": "x"}')).toBe('{"q": "x"}');
+    expect(call("")).toBe("{}");
+    expect(call("null")).toBe("{}");
+    expect(call('"{\\"q\\":\\"x\\"}"')).toBe('{"q":"x"}');
+    expect(call("{oops")).toBe('{"_raw_arguments":"{oops"}');
+    for (const name of ['""', '"  "']) {
+      const text = `<tool_call>\n{"name": ${name}, "arguments": {"a": 1}}\n</tool_call>`;
+      const result = parseQwenToolCalls(text, { tools });
+      expect(result.toolCalls).toEqual([]);
+      expect(result.content).toBe(text);
+      expect(result.issues[0]?.code).toBe("qwen_call_invalid");
+    }
+  });
+
   it("leaves an unreadable call in content", () => {
     const result = parseQwenToolCalls("<tool_call>\nnonsense\n</tool_call>rest", { tools });
     expect(result.toolCalls).toEqual([]);

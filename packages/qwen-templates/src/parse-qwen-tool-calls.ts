@@ -1,4 +1,4 @@
-import { encodeArguments, parseJson } from "@toolcall/core";
+import { encodeArguments, normalizeArguments, parseJson } from "@toolcall/core";
 import { convertParameterValue } from "./convert-parameter-value.js";
 import { type QwenIssue, type QwenParseOptions, type QwenToolCall, randomCallId } from "./qwen-issue.js";
 import { type BlockResult, nextBlockStart, readQwenBlock } from "./read-qwen-block.js";
@@ -50,7 +50,14 @@ export function blockToCall(
   if (block.status === "json") {
     const parsed = parseJson(block.body, { lossless: true });
     const value = parsed.ok ? (parsed.value as Record<string, unknown> | null) : null;
-    if (value === null || typeof value !== "object" || Array.isArray(value) || typeof value.name !== "string")
+    // A call needs a name (RULES.md R3: an empty one is an error, and R4 drops such a call with its result).
+    if (
+      value === null ||
+      typeof value !== "object" ||
+      Array.isArray(value) ||
+      typeof value.name !== "string" ||
+      value.name.trim() === ""
+    )
       return undefined;
     const args = value.arguments ?? value.parameters;
     return {
@@ -58,7 +65,12 @@ export function blockToCall(
       type: "function",
       function: {
         name: value.name,
-        arguments: typeof args === "string" ? args : encodeArguments(args ?? {}, { style: "python" }),
+        // Arguments written as a string are wire text: object text keeps its bytes, the rest gets R1/R2's text
+        // (`""` and `"null"` become `{}`, text that is not an object is kept under `_raw_arguments`).
+        arguments:
+          typeof args === "string"
+            ? (normalizeArguments(args).text as string)
+            : encodeArguments(args ?? {}, { style: "python" }),
       },
     };
   }
