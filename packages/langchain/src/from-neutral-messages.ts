@@ -63,6 +63,9 @@ export function blockingIssue(
  * Splits OpenAI-shaped calls into LangChain's two lists by core's R1 decode: a call with a name whose arguments
  * decode to a mapping is a `ToolCall` (args: that mapping); any other is an `InvalidToolCall` (args: its text,
  * error: the R3 issue code). Calls of another type (`custom`) stay only in `additional_kwargs.tool_calls`.
+ * A raw sentinel (`{ _raw_arguments: … }`, what R4's preserve policy stores) decodes to a mapping and is a
+ * `ToolCall` here, unlike in a fresh answer (`repairToolCalls`): this builds histories, and `ChatOpenAI` replays only
+ * `tool_calls` when there are any, so a call left out of them would orphan its result.
  */
 function splitToolCalls(calls: readonly unknown[]): {
   toolCalls: LangChainToolCall[];
