@@ -25,7 +25,8 @@ vector operation       callable, and what it returns
                        ``rule`` and ``message_index``/``messageIndex``, ``tool_call_id``/``toolCallId``
 ``prepareForTemplate`` ``prepare_for_template(messages, **options)`` -> the list of messages to render
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
-                       ``{"index", "id", "name", "arguments", "status", "decoded"}`` (or ``{"calls": [...]}``)
+                       ``{"index", "id", "name", "arguments", "status", "decoded"}`` (or ``{"calls": [...]}``);
+                       ``finish_reason=None`` is a stream that ended without one (cut): decode as after ``length``
 =====================  ============================================================================================
 
 Results may be dicts or objects with those attributes. Vector options are camelCase; they are passed as snake_case

@@ -2,6 +2,7 @@ import {
   coreRepairs,
   decodeArguments,
   encodeArguments,
+  finishReasonAtStreamEnd,
   prepareForTemplate,
   type RepairRule,
   sanitizeHistory,
@@ -46,11 +47,14 @@ export const coreImplementation = {
   accumulate: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) => {
     const accumulator = new ToolCallAccumulator();
     for (const delta of input.deltas) accumulator.push(delta as ToolCallDelta);
-    return accumulator.finish({ ...options, finishReason: input.finishReason ?? null }).map((call) => ({
-      ...call,
-      status: call.decoded.status,
-      decoded: call.decoded.arguments,
-    }));
+    // A vector without a finish reason is a stream that ended without one (R9): cut.
+    return accumulator
+      .finish({ ...options, finishReason: finishReasonAtStreamEnd(input.finishReason) })
+      .map((call) => ({
+        ...call,
+        status: call.decoded.status,
+        decoded: call.decoded.arguments,
+      }));
   },
   resolveRepairs: resolveCoreRepairs,
 };

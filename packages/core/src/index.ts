@@ -58,6 +58,7 @@ export {
   type AccumulatingToolCall,
   appendArguments,
   type FinishOptions,
+  finishReasonAtStreamEnd,
   ToolCallAccumulator,
   type ToolCallDelta,
 } from "./tool-call-accumulator.js";

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ToolCallAccumulator } from "./tool-call-accumulator.js";
+import { coreRepairs } from "./repairs/index.js";
+import { finishReasonAtStreamEnd, ToolCallAccumulator } from "./tool-call-accumulator.js";
 
 const names = (calls: Array<{ name: string }>) => calls.map((c) => c.name);
 
@@ -31,5 +33,27 @@ describe("ToolCallAccumulator.takeCompleted", () => {
     accumulator.push({ index: 2, id: "c", function: { name: "h", arguments: "{}" } });
     expect(accumulator.takeCompleted()).toEqual([]);
     expect(names(accumulator.takeRest())).toEqual(["f", "g", "h"]);
+  });
+});
+
+describe("finishReasonAtStreamEnd", () => {
+  it("keeps a stream's own finish reason and reads none as a cut stream (length)", () => {
+    fc.assert(
+      fc.property(fc.string({ minLength: 1 }), (reason) => {
+        expect(finishReasonAtStreamEnd(reason)).toBe(reason);
+      }),
+    );
+    for (const none of [undefined, null, ""]) expect(finishReasonAtStreamEnd(none)).toBe("length");
+  });
+
+  it("makes an accumulator finished without a reason decode broken text as truncated, complete text as objects", () => {
+    const accumulator = new ToolCallAccumulator();
+    accumulator.push({ index: 0, id: "a", function: { name: "f", arguments: '{"path": "/tmp/a' } });
+    accumulator.push({ index: 1, id: "b", function: { name: "f", arguments: '{"path": "/tmp/b"}' } });
+    const calls = accumulator.finish({
+      finishReason: finishReasonAtStreamEnd(undefined),
+      repairs: coreRepairs,
+    });
+    expect(calls.map((call) => call.decoded.status)).toEqual(["truncated", "object"]);
   });
 });

@@ -129,6 +129,21 @@ export class ToolCallAccumulator {
   }
 }
 
+/**
+ * The finish reason a stream's calls are decoded with at its end (R9): the stream's own, or `length` when it ended
+ * without one. A stream whose protocol always closes with a finish reason (OpenAI's `finish_reason`, LangChain's
+ * `response_metadata`) and did not was cut: a call open at that point is treated as after a length stop, so text cut
+ * off is `truncated` and never repaired into a call that looks whole (`{"path": "/tmp/a` must not become a call on
+ * `/tmp/a`). Complete arguments still decode as objects.
+ *
+ * @example
+ * finishReasonAtStreamEnd("tool_calls"); // "tool_calls"
+ * finishReasonAtStreamEnd(undefined); // "length"
+ */
+export function finishReasonAtStreamEnd(reason: FinishReason | null | undefined): FinishReason {
+  return typeof reason === "string" && reason !== "" ? reason : "length";
+}
+
 /** Appends a fragment, unless it is a final frame that repeats the complete arguments. */
 export function appendArguments(buffer: string, fragment: string): string {
   if (buffer === "") return fragment;

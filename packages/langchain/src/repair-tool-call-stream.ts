@@ -1,5 +1,7 @@
 import type { AIMessageChunk, BaseMessage, ToolCallChunk } from "@langchain/core/messages";
+import { finishReasonAtStreamEnd } from "@toolcall/core";
 import { collectToolCalls } from "./collect-tool-calls.js";
+import { finishReasonOf } from "./finish-reason.js";
 import { isAIChunk, isAIMessageLike } from "./message-type.js";
 import {
   DECISIONS_KEY,
@@ -26,7 +28,9 @@ function withoutToolCalls(message: BaseMessage): RepairedAIMessageChunk {
 /**
  * Repairs a stream of LangChain message chunks (`model.stream(…)`), tool calls included. Text and metadata pass
  * through as they arrive; tool-call fragments are held back, accumulated with core's stream rules (R9) and decided
- * once at the end with the stream's finish reason, exactly as {@link repairToolCalls} decides a whole message.
+ * once at the end with the stream's finish reason, exactly as {@link repairToolCalls} decides a whole message. A
+ * stream of chunks that ends without a finish reason in its metadata was cut (core's `finishReasonAtStreamEnd`):
+ * its broken calls are `truncated`, never repaired; pass `finishReason` for a provider that never reports one.
  * The last chunk carries the calls that can run (complete JSON text in `tool_call_chunks`), the invalid ones, the
  * provider-shaped list and, when anything changed, the decisions; `concat` of everything yielded is the repaired
  * message.
@@ -63,7 +67,12 @@ export async function* repairToolCallStream(
   const collected =
     whole === undefined ? collectToolCalls(source, { toolCallChunks: fragments }) : collectToolCalls(source);
   if (collected === undefined || collected.length === 0) return;
-  const { decided, changed } = repairCollected(source, collected, options);
+  // Chunks that end without a finish reason are a cut stream; a whole message is read as it says.
+  const decideWith =
+    whole === undefined && options.finishReason === undefined
+      ? { ...options, finishReason: finishReasonAtStreamEnd(finishReasonOf(source)) }
+      : options;
+  const { decided, changed } = repairCollected(source, collected, decideWith);
   const toolCallChunks: ToolCallChunk[] = [];
   const wire: unknown[] = [];
   decided.forEach((entry, index) => {

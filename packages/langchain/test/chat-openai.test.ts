@@ -11,7 +11,7 @@ import {
   withSafeToolCalls,
 } from "../src/index.js";
 import { quietLangChain } from "./quiet-langchain.js";
-import { replay, startServer, type TestServer } from "./servers.js";
+import { fixture, replay, startServer, type TestServer } from "./servers.js";
 
 // ChatOpenAI against a local server replaying what vLLM sent in the recorded cases, whole and streamed.
 
@@ -209,6 +209,36 @@ describe("ChatOpenAI on recorded vLLM responses", () => {
     const { message } = repairToolCalls(streamed);
     expect((message as AIMessage).tool_calls).toEqual([]);
     expect((message as AIMessage).invalid_tool_calls?.[0]?.error).toBe("arguments_truncated");
+  });
+
+  it("a stream cut before its finish reason leaves broken calls truncated, as a length stop does", async () => {
+    // The recorded length-stop stream cut before its finish frame: no finish_reason, no [DONE].
+    const frames = fixture("vllm-length-stop.sse").toString("utf8").split("\n\n");
+    const cut = `${frames
+      .filter((frame) => !frame.includes('"finish_reason":"length"'))
+      .slice(0, 4)
+      .join("\n\n")}\n\n`;
+    const cutServer = await startServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.end(cut);
+    });
+    try {
+      const model = new ChatOpenAI({
+        model: "m",
+        apiKey: "test",
+        maxRetries: 0,
+        configuration: { baseURL: cutServer.baseURL },
+      });
+      const plain = await merged(await model.stream(question));
+      expect(plain.response_metadata.finish_reason).toBeUndefined();
+      const guarded = await merged(await withSafeToolCalls(model, { repairs }).stream(question));
+      expect(guarded.tool_calls).toEqual([]);
+      expect(guarded.invalid_tool_calls).toMatchObject([
+        { name: "set_value", args: '{"value": ', error: "arguments_truncated" },
+      ]);
+    } finally {
+      await cutServer.close();
+    }
   });
 
   it("streams text as it arrives and the calls once, at the end", async () => {

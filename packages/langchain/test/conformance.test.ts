@@ -1,6 +1,12 @@
 import { AIMessage, AIMessageChunk, type BaseMessage, type ToolCallChunk } from "@langchain/core/messages";
 import { describeConformance } from "@toolcall/conformance/vitest";
-import { type ChatMessage, prepareForTemplate, type RepairRule, type SanitizeOptions } from "@toolcall/core";
+import {
+  type ChatMessage,
+  finishReasonAtStreamEnd,
+  prepareForTemplate,
+  type RepairRule,
+  type SanitizeOptions,
+} from "@toolcall/core";
 import { resolveCoreRepairs } from "@toolcall/core/conformance";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import {
@@ -132,7 +138,11 @@ describeConformance({
         tool_call_chunks: fragments,
         response_metadata: finishReason === undefined ? {} : { finish_reason: finishReason },
       });
-      const { message, calls } = repairToolCalls(merged, repairOptions(options));
+      // A stream of chunks that ends without a finish reason was cut, as repairToolCallStream reads it.
+      const { message, calls } = repairToolCalls(merged, {
+        ...repairOptions(options),
+        finishReason: finishReasonAtStreamEnd(finishReason),
+      });
       return calls.map((decision) => ({
         index: decision.index,
         id: decision.toolCallId,

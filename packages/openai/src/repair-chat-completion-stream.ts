@@ -1,4 +1,9 @@
-import { type AccumulatingToolCall, type FinishReason, ToolCallAccumulator } from "@toolcall/core";
+import {
+  type AccumulatingToolCall,
+  type FinishReason,
+  finishReasonAtStreamEnd,
+  ToolCallAccumulator,
+} from "@toolcall/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
 import { repairArguments } from "./repair-arguments.js";
@@ -123,7 +128,7 @@ export function repairChatCompletionStream(
   const flush = (): void => {
     for (const [choiceIndex, accumulator] of states) {
       const rest = accumulator.takeRest();
-      if (rest.length > 0) queue.push(complete(choiceIndex, rest, "length"));
+      if (rest.length > 0) queue.push(complete(choiceIndex, rest, finishReasonAtStreamEnd(null)));
     }
   };
 

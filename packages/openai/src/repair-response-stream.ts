@@ -1,3 +1,4 @@
+import { finishReasonAtStreamEnd } from "@toolcall/core";
 import type {
   ResponseFunctionCallArgumentsDeltaEvent,
   ResponseFunctionCallArgumentsDoneEvent,
@@ -108,7 +109,7 @@ export async function* repairResponseStream(
         id: call.firstDelta.item_id,
       },
       call.outputIndex,
-      "length",
+      finishReasonAtStreamEnd(null),
       options,
       "stream",
     );
