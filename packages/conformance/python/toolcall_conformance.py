@@ -81,18 +81,6 @@ OPERATIONS: dict[str, str] = {
     "accumulate": "accumulate",
 }
 
-#: The one order repairs run in (RULES.md R6), whatever order they are given in.
-REPAIR_ORDER: tuple[str, ...] = (
-    "gemma-quote-markers",
-    "markdown-fence",
-    "template-suffix",
-    "python-literal",
-    "control-characters",
-    "trailing-commas",
-    "repeated-object",
-    "jsonrepair",
-)
-
 #: What the repair id ``"core"`` stands for, in the order core applies them (``jsonrepair`` is not among them).
 CORE_REPAIR_IDS: tuple[str, ...] = (
     "markdown-fence",
@@ -102,6 +90,9 @@ CORE_REPAIR_IDS: tuple[str, ...] = (
     "trailing-commas",
     "repeated-object",
 )
+
+#: The one order repairs run in (RULES.md R6), whatever order they are given in.
+REPAIR_ORDER: tuple[str, ...] = ("gemma-quote-markers", *CORE_REPAIR_IDS, "jsonrepair")
 
 _EXPECTED_KEYS: dict[str, frozenset] = {
     "decode": frozenset({"status", "arguments", "identity", "repairs", "raw", "rawAbsent", "encoded", "encodeOptions"}),
