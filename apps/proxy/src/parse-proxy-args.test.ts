@@ -1,9 +1,14 @@
+import { REPAIR_ORDER } from "@toolcall/core";
 import { describe, expect, it } from "vitest";
-import { parseProxyArgs } from "./parse-proxy-args.js";
+import { parseProxyArgs, USAGE } from "./parse-proxy-args.js";
 
 const parse = (argv: string[], env: Record<string, string> = {}) => parseProxyArgs({ argv, env });
 
 describe("parseProxyArgs", () => {
+  it("names every repair core knows in its usage text", () => {
+    for (const name of ["core", "none", ...REPAIR_ORDER]) expect(USAGE).toContain(name);
+  });
+
   it("needs an upstream, and fills every default", () => {
     expect(parse([])).toMatchObject({ ok: false, error: expect.stringContaining("--upstream") });
     const parsed = parse(["--upstream", "http://127.0.0.1:8000"]);
