@@ -29,7 +29,7 @@ async function ruleFor(id: string): Promise<RepairRule | string> {
 
 /**
  * Turns `--repair` names (repeated, or comma-separated) into repair rules. Which names exist, what `core` and
- * `none` mean and the order the rules run in are core's (`parseRepairNames`, RULES.md R6); this loads the rules of
+ * `none` mean and the order the rules run in are core's (`parseRepairNames`, `REPAIR_ORDER`); this loads the rules of
  * the optional ones (`gemma-quote-markers`, `jsonrepair`) only when they are named.
  *
  * @example

@@ -44,9 +44,11 @@ export function repairJsonResponse(args: {
   try {
     const repaired = repairedAnswer(args, parsed);
     if (repaired === parsed) return { ok: true, body: args.body, changed: false };
-    // The lossless pass repeats the same decisions: its reports would count every change twice.
-    const quiet = { ...args, options: { ...args.options, onRepair: undefined }, onExtract: undefined };
-    const body = changedBody({ text, changed: repaired, redo: (exact) => repairedAnswer(quiet, exact) });
+    const body = changedBody({
+      text,
+      changed: repaired,
+      redo: (exact) => graftRepairs(args.api, exact, parsed as Record<string, unknown>, repaired),
+    });
     return { ok: true, body, changed: true };
   } catch (error) {
     return { ok: false, reason: "repair_failed", message: (error as Error).message };
@@ -78,4 +80,32 @@ function repairedAnswer(
   }
   if (!isObject(parsed) || !Array.isArray(parsed.output)) return parsed;
   return repairResponse(parsed as unknown as Response, args.options).response;
+}
+
+/**
+ * The exact (lossless) answer with what the repair changed put in: for Chat Completions, the message and finish
+ * reason of each changed choice (its logprobs stay exact); for the Responses API, each changed output item. The
+ * changed parts hold strings (call ids, names, arguments text, content), so nothing exact is lost, and the calls
+ * the client gets are the very ones the reports and logs name (a call recovered from content keeps its id).
+ * `repaired` itself when the exact tree has another shape.
+ */
+function graftRepairs(
+  api: RepairedApi,
+  exact: unknown,
+  parsed: Record<string, unknown>,
+  repaired: unknown,
+): unknown {
+  const key = api === "chat.completions" ? "choices" : "output";
+  const before = parsed[key] as unknown[];
+  const after = (repaired as Record<string, unknown>)[key] as unknown[];
+  if (!isObject(exact) || !Array.isArray(exact[key])) return repaired;
+  const items = exact[key] as unknown[];
+  if (items.length !== before.length || after.length !== before.length) return repaired;
+  const grafted = items.map((item, i) => {
+    const next = after[i];
+    if (next === before[i]) return item;
+    if (api === "responses" || !isObject(item) || !isObject(next)) return next;
+    return { ...item, message: next.message, finish_reason: next.finish_reason };
+  });
+  return { ...exact, [key]: grafted };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gemmaContentCalls } from "../src/index.js";
 import { type RunningProxy, startProxy } from "./start-proxy.js";
 import { type FakeUpstream, startUpstream } from "./upstream.js";
 
@@ -82,6 +83,43 @@ describe("numbers in bodies the proxy rewrites", () => {
       '{"n":12345678901234567891,"x":1.0}',
     );
     expect(proxy.logs.at(-1)?.repairs).toEqual({ "trailing-commas": 1 });
+  });
+
+  it("keeps the exact numbers of a changed choice's logprobs, and the id of a call recovered from content", async () => {
+    const withCall = [
+      '{"id": "chatcmpl-g", "object": "chat.completion", "created": 1775000000, "model": "gemma", "x_score": 1.0,',
+      ' "choices": [{"index": 0, "finish_reason": "stop",',
+      ' "logprobs": {"content": [{"token": "x", "logprob": 0.0, "bytes": [120], "top_logprobs": []}]},',
+      ' "message": {"role": "assistant", "content": "<|tool_call>call:search{q:<|\\"|>x<|\\"|>}<tool_call|>"}}]}',
+    ].join("");
+    const gemmaUpstream = await startUpstream((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(withCall);
+    });
+    const via = await startProxy({ upstream: gemmaUpstream.url, contentCalls: [gemmaContentCalls] });
+    try {
+      const response = await fetch(`${via.baseURL}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"model": "gemma", "messages": [{"role": "user", "content": "Go."}]}',
+      });
+      const text = await response.text();
+      expect(text).toContain('"x_score":1.0');
+      expect(text).toContain('"logprob":0.0');
+      const choice = (JSON.parse(text) as { choices: Array<Record<string, unknown>> }).choices[0] as {
+        finish_reason: string;
+        message: {
+          content: string | null;
+          tool_calls: Array<{ id: string; function: { arguments: string } }>;
+        };
+      };
+      expect(choice.finish_reason).toBe("tool_calls");
+      expect(choice.message.tool_calls.map((call) => call.function.arguments)).toEqual(['{"q":"x"}']);
+      expect(choice.message.tool_calls[0]?.id).toMatch(/^call_/);
+    } finally {
+      await via.close();
+      await gemmaUpstream.close();
+    }
   });
 
   it("writes a body whose numbers JSON.parse keeps with JSON.stringify, unchanged in shape", async () => {

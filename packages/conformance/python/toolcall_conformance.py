@@ -34,7 +34,7 @@ keyword arguments (``finishReason`` -> ``finish_reason``, ``rawPolicy`` -> ``raw
 ``max_depth``…); their values are passed as they are (``tools`` stays OpenAI-shaped). The ``repairs`` option names
 repair ids (``"core"`` is every core repair): they are looked up in your implementation's ``REPAIRS`` dict
 (id -> rule object) and the rule objects are passed in the order the vector lists them (``"core"`` expanded in
-place); your implementation runs them in RULES.md R6's order whatever order it gets them in (``REPAIR_ORDER``), as
+place); your implementation runs them in core's one order (R6 names none) whatever order it gets them in (``REPAIR_ORDER``), as
 the vectors that list them out of order check. A vector that asks for a repair you do not have is skipped. An empty ``repairs`` list is not passed at all.
 
 Tagged values (``{"$undefined": true}``, ``{"$bigint": "…"}``, ``{"$number": "NaN"}``, ``{"$literal": X}``) become
@@ -91,7 +91,7 @@ CORE_REPAIR_IDS: tuple[str, ...] = (
     "repeated-object",
 )
 
-#: The one order repairs run in (RULES.md R6), whatever order they are given in.
+#: The one order repairs run in, whatever order they are given in (core's ``REPAIR_ORDER``; RULES.md R6 names none).
 REPAIR_ORDER: tuple[str, ...] = ("gemma-quote-markers", *CORE_REPAIR_IDS, "jsonrepair")
 
 _EXPECTED_KEYS: dict[str, frozenset] = {

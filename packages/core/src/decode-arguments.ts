@@ -1,13 +1,13 @@
 import { isPlainObject, setOwn } from "./define-property.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
-import { orderRepairs } from "./repairs/repair-order.js";
+import { orderRepairs, repairIdOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 
 export interface DecodeOptions {
   /**
-   * Repair rules to try when the text fails strict JSON (R6). Default: none. They run in R6's order
+   * Repair rules to try when the text fails strict JSON (R6). Default: none. They run in one order
    * (`REPAIR_ORDER`: `gemma-quote-markers`, core's pipeline, `jsonrepair`), whatever order they are listed in.
    */
   repairs?: readonly RepairRule[];
@@ -50,7 +50,7 @@ function isJsonObject(value: unknown): value is ArgumentsMapping {
 }
 
 /**
- * Runs the enabled repairs over failing text, cumulatively and in R6's order ({@link orderRepairs}); accepts the result only when it parses to
+ * Runs the enabled repairs over failing text, cumulatively and in one order ({@link orderRepairs}); accepts the result only when it parses to
  * a JSON object. Returns `undefined` when no combination of the rules produced one.
  */
 function runRepairs(
@@ -61,6 +61,9 @@ function runRepairs(
   let current = text;
   const applied: string[] = [];
   for (const rule of orderRepairs(repairs)) {
+    // An applied repair is reported by its id (R6): a rule without a readable string id is not applied.
+    const id = repairIdOf(rule);
+    if (id === undefined) continue;
     let next: string | undefined;
     try {
       next = rule.repair(current);
@@ -70,7 +73,7 @@ function runRepairs(
     }
     if (typeof next !== "string" || next === current) continue;
     current = next;
-    applied.push(rule.id);
+    applied.push(id);
     const parsed = parse(current);
     if (parsed.ok && isJsonObject(parsed.value)) return { mapping: parsed.value, applied };
   }

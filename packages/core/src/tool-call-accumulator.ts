@@ -131,8 +131,8 @@ export class ToolCallAccumulator {
 
 /**
  * The finish reason a stream's calls are decoded with at its end (R9): the stream's own, or `length` when it ended
- * without one. A stream whose protocol always closes with a finish reason (OpenAI's `finish_reason`, LangChain's
- * `response_metadata`) and did not was cut: a call open at that point is treated as after a length stop, so text cut
+ * without one. A stream whose protocol closes with a finish reason (OpenAI's `finish_reason`; in LangChain, the
+ * metadata of every provider that reports one) and did not was cut: a call open at that point is treated as after a length stop, so text cut
  * off is `truncated` and never repaired into a call that looks whole (`{"path": "/tmp/a` must not become a call on
  * `/tmp/a`). Complete arguments still decode as objects.
  *

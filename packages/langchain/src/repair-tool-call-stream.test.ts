@@ -6,6 +6,7 @@ import {
   type ToolCallChunk,
 } from "@langchain/core/messages";
 import { concat } from "@langchain/core/utils/stream";
+import { coreRepairs } from "@toolcall/core";
 import { describe, expect, it } from "vitest";
 import { repairToolCallStream } from "./repair-tool-call-stream.js";
 import { repairToolCalls } from "./repair-tool-calls.js";
@@ -85,5 +86,42 @@ describe("repairToolCallStream", () => {
     );
     // The merged stream, repaired again, is left as it is.
     expect(repairToolCalls(full).changed).toBe(false);
+  });
+});
+
+describe("repairToolCallStream: where the stream's finish reason is", () => {
+  const repairs = coreRepairs;
+  /** Decides a stream of one call with a trailing comma, ended by `last`; the merged result's lists. */
+  async function decide(last: AIMessageChunk | undefined) {
+    const chunks = [fragment({ index: 0, id: "a", name: "w", args: '{"city": "Paris",}' })];
+    if (last !== undefined) chunks.push(last);
+    let merged: BaseMessage | undefined;
+    for await (const chunk of repairToolCallStream(from(chunks), { repairs }))
+      merged = merged === undefined ? chunk : concat(merged as AIMessageChunk, chunk as AIMessageChunk);
+    return merged as AIMessageChunk;
+  }
+
+  it("reads it from response_metadata (ChatOpenAI) and repairs", async () => {
+    const out = await decide(
+      new AIMessageChunk({ content: "", response_metadata: { finish_reason: "tool_calls" } }),
+    );
+    expect(out.tool_calls).toMatchObject([{ name: "w", args: { city: "Paris" } }]);
+  });
+
+  it("reads it from additional_kwargs, where a streamed ChatAnthropic message carries it, and repairs", async () => {
+    // What @langchain/anthropic yields for the message_delta event: its delta's fields as additional_kwargs.
+    const out = await decide(
+      new AIMessageChunk({
+        content: "",
+        additional_kwargs: { stop_reason: "tool_use", stop_sequence: null },
+      }),
+    );
+    expect(out.tool_calls).toMatchObject([{ name: "w", args: { city: "Paris" } }]);
+  });
+
+  it("reads a stream without one as cut: the broken call is truncated, not repaired", async () => {
+    const out = await decide(undefined);
+    expect(out.tool_calls).toEqual([]);
+    expect(out.invalid_tool_calls).toMatchObject([{ name: "w", error: "arguments_truncated" }]);
   });
 });

@@ -29,7 +29,8 @@ function withoutToolCalls(message: BaseMessage): RepairedAIMessageChunk {
  * Repairs a stream of LangChain message chunks (`model.stream(…)`), tool calls included. Text and metadata pass
  * through as they arrive; tool-call fragments are held back, accumulated with core's stream rules (R9) and decided
  * once at the end with the stream's finish reason, exactly as {@link repairToolCalls} decides a whole message. A
- * stream of chunks that ends without a finish reason in its metadata was cut (core's `finishReasonAtStreamEnd`):
+ * stream of chunks that ends without a finish reason (`finishReasonOf`: `response_metadata`, or `additional_kwargs`
+ * where a streamed `ChatAnthropic` message carries it) was cut (core's `finishReasonAtStreamEnd`):
  * its broken calls are `truncated`, never repaired; pass `finishReason` for a provider that never reports one.
  * The last chunk carries the calls that can run (complete JSON text in `tool_call_chunks`), the invalid ones, the
  * provider-shaped list and, when anything changed, the decisions; `concat` of everything yielded is the repaired

@@ -64,13 +64,21 @@ describe("Chat Completions ↔ Responses input", () => {
   it("reads a call without `type` as a function call, and reports a call that is neither kind", () => {
     const untyped = { id: "call_1", function: { name: "f", arguments: "{}" } };
     const neither = { id: "call_2", type: "custom", name: "g" };
+    const noFunction = { id: "call_3", type: "function" };
     const messages = [
       { role: "assistant", content: null, tool_calls: [untyped] },
-      { role: "assistant", content: null, tool_calls: [neither] },
+      { role: "tool", tool_call_id: "call_1", content: "ok" },
+      { role: "assistant", content: null, tool_calls: [neither, noFunction] },
+      { role: "tool", tool_call_id: "call_2", content: "ok" },
+      { role: "tool", tool_call_id: "call_3", content: "ok" },
     ] as unknown as ChatCompletionMessageParam[];
     const { input, unconverted } = chatMessagesToResponseInput(messages);
-    expect(input).toEqual([{ type: "function_call", call_id: "call_1", name: "f", arguments: "{}" }]);
-    expect(unconverted).toEqual([{ index: 1, value: messages[1] }]);
+    expect(input).toEqual([
+      { type: "function_call", call_id: "call_1", name: "f", arguments: "{}" },
+      { type: "function_call_output", call_id: "call_1", output: "ok" },
+    ]);
+    // The calls with no Responses form, and their results, which would answer no call.
+    expect(unconverted.map((entry) => entry.index)).toEqual([2, 3, 4]);
   });
 
   it("reports items Chat Completions cannot hold", () => {

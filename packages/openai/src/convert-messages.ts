@@ -61,8 +61,9 @@ function toChatParts(content: unknown): string | ChatCompletionContentPart[] {
  * Chat Completions messages as Responses API input items, keeping call/result pairing (`tool_calls[].id` becomes
  * `call_id`, a tool message becomes a `function_call_output` with the same `call_id`). Arguments text is carried
  * as it is. A call without `type` beside a `function` is a function call (as core reads it). Legacy `function`
- * messages, and assistant messages with a call that is neither a function nor a custom call, have no Responses
- * form: they come back in `unconverted` (the other calls of such a message are converted).
+ * messages, assistant messages with a call that is neither a function call (with its `function`) nor a custom call,
+ * and the tool results of such calls have no Responses form: they come back in `unconverted` (the other calls of
+ * such a message are converted; an output that answers no call would be refused).
  *
  * @example
  * const { input } = chatMessagesToResponseInput(messages);
@@ -74,6 +75,7 @@ export function chatMessagesToResponseInput(messages: readonly ChatCompletionMes
 } {
   const input: ResponseInputItem[] = [];
   const unconverted: Unconverted<ChatCompletionMessageParam>[] = [];
+  const skippedCalls = new Set<string>();
   messages.forEach((message, index) => {
     switch (message.role) {
       case "system":
@@ -91,7 +93,7 @@ export function chatMessagesToResponseInput(messages: readonly ChatCompletionMes
           input.push({ type: "message", role: "assistant", content: text });
         let unreadable = false;
         for (const call of message.tool_calls ?? []) {
-          if (isChatFunctionCall(call)) {
+          if (isChatFunctionCall(call) && isPlainObject(call.function)) {
             input.push({
               type: "function_call",
               call_id: call.id,
@@ -105,13 +107,21 @@ export function chatMessagesToResponseInput(messages: readonly ChatCompletionMes
               name: call.custom.name,
               input: call.custom.input,
             });
-          } else unreadable = true;
+          } else {
+            unreadable = true;
+            if (typeof call?.id === "string") skippedCalls.add(call.id);
+          }
         }
-        // A call that is neither a function nor a custom call has no Responses form.
+        // A call that is neither a function (with its `function`) nor a custom call has no Responses form.
         if (unreadable) unconverted.push({ index, value: message });
         break;
       }
       case "tool":
+        // The result of a call left out stays out too: an output that answers no call is refused.
+        if (skippedCalls.has(message.tool_call_id)) {
+          unconverted.push({ index, value: message });
+          break;
+        }
         input.push({
           type: "function_call_output",
           call_id: message.tool_call_id,

@@ -50,7 +50,8 @@ export function blockToCall(
   if (block.status === "json") {
     const parsed = parseJson(block.body, { lossless: true });
     const value = parsed.ok ? (parsed.value as Record<string, unknown> | null) : null;
-    // A call needs a name (RULES.md R3: an empty one is an error, and R4 drops such a call with its result).
+    // A call needs a name: an empty one is an R3 error (R4 drops such a call with its result); a blank one is
+    // refused as the XML form refuses it.
     if (
       value === null ||
       typeof value !== "object" ||

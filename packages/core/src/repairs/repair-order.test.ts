@@ -29,7 +29,7 @@ const wild = (
   }>
 ).map((payload) => payload.raw);
 
-describe("REPAIR_ORDER (RULES.md R6)", () => {
+describe("REPAIR_ORDER", () => {
   it("is Gemma's quote markers, core's pipeline in its own order, then jsonrepair", () => {
     expect(REPAIR_ORDER).toEqual([
       "gemma-quote-markers",
@@ -127,7 +127,7 @@ describe("orderRepairs", () => {
   });
 });
 
-describe("decodeArguments runs repairs in R6's order, whatever order they are listed in", () => {
+describe("decodeArguments runs repairs in REPAIR_ORDER's order, whatever order they are listed in", () => {
   it("tries them in that order", () => {
     const seen: string[] = [];
     const listed = ["jsonrepair", "trailing-commas", "gemma-quote-markers", "mine"].map((id) =>
@@ -156,6 +156,35 @@ describe("decodeArguments runs repairs in R6's order, whatever order they are li
     );
   });
 
+  it("never applies, and never throws on, a rule without a readable string id (R6 reports repairs by id)", () => {
+    const fixes = (text: string) => text.replace(",}", "}");
+    const throwingId = new Proxy(
+      { specificationVersion: "1", description: "x", repair: fixes },
+      {
+        get(target, key) {
+          if (key === "id") throw new Error("no id");
+          return Reflect.get(target, key);
+        },
+      },
+    ) as unknown as RepairRule;
+    const numericId = {
+      specificationVersion: "1",
+      id: 7,
+      description: "y",
+      repair: fixes,
+    } as unknown as RepairRule;
+    for (const rule of [throwingId, numericId]) {
+      expect(decodeArguments('{"a": 1,}', { repairs: [rule] })).toMatchObject({
+        status: "invalid",
+        repairs: [],
+      });
+      expect(decodeArguments('{"a": 1,}', { repairs: [rule, ...coreRepairs] })).toMatchObject({
+        status: "repaired",
+        repairs: ["trailing-commas"],
+      });
+    }
+  });
+
   it("stays total with holes and rules that are not rules", () => {
     const listed = [marker("jsonrepair"), undefined, null, 42] as unknown as RepairRule[];
     listed.length = 6;
@@ -167,7 +196,7 @@ describe("decodeArguments runs repairs in R6's order, whatever order they are li
 describe("parseRepairNames", () => {
   const coreIds = coreRepairs.map((rule) => rule.id);
 
-  it("expands core, takes repeated and comma-separated names, and answers in R6's order", () => {
+  it("expands core, takes repeated and comma-separated names, and answers in REPAIR_ORDER's order", () => {
     expect(parseRepairNames(["jsonrepair, core", "gemma-quote-markers"])).toEqual({
       ok: true,
       ids: ["gemma-quote-markers", ...coreIds, "jsonrepair"],
@@ -189,6 +218,12 @@ describe("parseRepairNames", () => {
         expect(parsed.error).toContain(`known: core, none, ${REPAIR_ORDER.join(", ")}`);
       }
     }
+    expect(parseRepairNames("markdown-fence, core")).toMatchObject({ ok: true, ids: coreIds });
+    for (const bad of [[1], [null], [["core"]], null, 5] as unknown as string[][])
+      expect(parseRepairNames(bad)).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/^repair names are strings/),
+      });
     expect(parseRepairNames(["none", "core"])).toEqual({
       ok: false,
       error: "repair none cannot be combined with other repairs",

@@ -2,8 +2,8 @@ import { coreRepairs } from "./index.js";
 import type { RepairRule } from "./repair-rule.js";
 
 /**
- * Every repair id RULES.md R6 names, in the one order they run whatever order they are given in (R6):
- * `gemma-quote-markers` first, because until Gemma's quote markers are cleaned a marker-quoted string has the wrong
+ * Every repair id RULES.md R6 names, in the one order they run whatever order they are given in. R6 names no order
+ * (its table is not one); this is core's decision: `gemma-quote-markers` first, because until Gemma's quote markers are cleaned a marker-quoted string has the wrong
  * boundaries, and the rules that edit outside strings (trailing commas, control characters) would edit inside it;
  * then core's pipeline (unwrap, fix syntax, collapse repeats); `jsonrepair`, the most aggressive, last.
  *
@@ -21,18 +21,23 @@ const RANK = new Map(REPAIR_ORDER.map((id, index) => [id, index]));
 /** A rule R6 does not name (a caller's own): after core's, before `jsonrepair`. */
 const OTHER_RANK = REPAIR_ORDER.length - 1.5;
 
-function rankOf(rule: RepairRule): number {
-  let id: unknown;
+/** A rule's id, or `undefined` when it has none that can be read as a string (such a rule is never applied). */
+export function repairIdOf(rule: RepairRule): string | undefined {
   try {
-    id = rule.id;
+    const id: unknown = rule.id;
+    return typeof id === "string" ? id : undefined;
   } catch {
-    // A rule whose id cannot be read is a rule R6 does not name.
+    return undefined;
   }
-  return typeof id === "string" ? (RANK.get(id) ?? OTHER_RANK) : OTHER_RANK;
+}
+
+function rankOf(rule: RepairRule): number {
+  const id = repairIdOf(rule);
+  return id === undefined ? OTHER_RANK : (RANK.get(id) ?? OTHER_RANK);
 }
 
 /**
- * The rules in R6's order ({@link REPAIR_ORDER}); rules R6 does not name keep their order among themselves, after
+ * The rules in {@link REPAIR_ORDER}'s order; rules it does not name keep their order among themselves, after
  * core's and before `jsonrepair`. The list itself when it is in order already (no copy); never changes it.
  * `decodeArguments` runs repairs through this, so `[...coreRepairs, gemmaQuoteMarkers]` and
  * `[gemmaQuoteMarkers, ...coreRepairs]` repair alike.
@@ -59,14 +64,14 @@ export function orderRepairs(rules: readonly RepairRule[]): readonly RepairRule[
     .map((entry) => entry.rule);
 }
 
-/** Repair names as a user gives them, checked: the ids to run, in R6's order, or why the names are refused. */
+/** Repair names as a user gives them, checked: the ids to run, in {@link REPAIR_ORDER}'s order, or why not. */
 export type RepairNames = { ok: true; ids: string[] } | { ok: false; error: string };
 
 const GROUPS = ["core", "none"];
 
 /**
- * Turns repair names as a command line or a configuration gives them (repeated and/or comma-separated) into repair
- * ids in R6's order: each id of {@link REPAIR_ORDER}, `core` for all of core's, `none` for no repair at all (alone).
+ * Turns repair names as a command line or a configuration gives them (a list, repeated and/or comma-separated, or
+ * one comma-separated string) into repair ids in {@link REPAIR_ORDER}'s order: each id of it, `core` for all of core's, `none` for no repair at all (alone).
  * Unknown names are refused with the list of known ones, never ignored. No names at all is no repair; a caller
  * with a default applies it before.
  *
@@ -75,10 +80,15 @@ const GROUPS = ["core", "none"];
  * // { ok: true, ids: ["gemma-quote-markers", "markdown-fence", …, "repeated-object", "jsonrepair"] }
  * parseRepairNames(["fix-everything"]); // { ok: false, error: 'unknown repair "fix-everything"; known: core, none, …' }
  */
-export function parseRepairNames(names: readonly string[]): RepairNames {
+export function parseRepairNames(names: readonly string[] | string): RepairNames {
+  const list: readonly unknown[] =
+    typeof names === "string" ? [names] : Array.isArray(names) ? names : [names];
   const wanted = new Set<string>();
-  for (const name of names)
+  for (const name of list) {
+    if (typeof name !== "string")
+      return { ok: false, error: `repair names are strings, not ${name === null ? "null" : typeof name}` };
     for (const part of name.split(",")) if (part.trim() !== "") wanted.add(part.trim());
+  }
   const unknown = [...wanted].filter((name) => !GROUPS.includes(name) && !RANK.has(name));
   if (unknown.length > 0) {
     const known = [...GROUPS, ...REPAIR_ORDER].join(", ");
