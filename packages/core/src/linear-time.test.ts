@@ -1,6 +1,7 @@
 import { growthExponent } from "@toolcall/conformance";
 import { describe, expect, it } from "vitest";
 import { decodeArguments } from "./decode-arguments.js";
+import { numbersRoundTrip } from "./numbers-round-trip.js";
 import { coreRepairs } from "./repairs/index.js";
 
 const MB = 1024 * 1024;
@@ -41,6 +42,25 @@ describe("every core repair runs in linear time on 1 MB adversarial input", () =
         name,
       ).toBeLessThan(1.6);
       expect(decodeArguments(make(MB), { repairs: coreRepairs }).status).not.toBe("object");
+    }
+  });
+});
+
+// The number-token pattern numbersRoundTrip scans with: inputs where each match attempt could run long.
+const NUMBER_ADVERSARIAL: Record<string, (size: number) => string> = {
+  "a colon, then spaces": (n) => `{"a":${" ".repeat(n)}`,
+  colons: (n) => ":".repeat(n),
+  "colon, space pairs": (n) => ": ".repeat(n / 2),
+  "open brackets and minus signs": (n) => "[-".repeat(n / 2),
+  "one long number": (n) => `[1${"e".repeat(n)}]`,
+  "many round-tripping numbers": (n) => `[${"1,".repeat(n / 2)}1]`,
+};
+
+describe("numbersRoundTrip runs in linear time on 1 MB adversarial input", () => {
+  it("every shape", () => {
+    for (const [name, make] of Object.entries(NUMBER_ADVERSARIAL)) {
+      expect(growthExponent({ make, run: numbersRoundTrip }), name).toBeLessThan(1.6);
+      numbersRoundTrip(make(MB));
     }
   });
 });
