@@ -27,6 +27,8 @@ vector operation       callable, and what it returns
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
                        ``{"index", "id", "name", "arguments", "status", "decoded"}`` (or ``{"calls": [...]}``);
                        ``finish_reason=None`` is a stream that ended without one (cut): decode as after ``length``
+``normalizeAnswer``    ``normalize_answer_arguments(value, **options)`` -> ``{"text", "status", "changed",
+                       "usable", "repairs"}``: the arguments a call gets in a fresh answer (a response coming back)
 =====================  ============================================================================================
 
 Results may be dicts or objects with those attributes. Vector options are camelCase; they are passed as snake_case
@@ -79,6 +81,7 @@ OPERATIONS: dict[str, str] = {
     "sanitize": "sanitize_history",
     "prepareForTemplate": "prepare_for_template",
     "accumulate": "accumulate",
+    "normalizeAnswer": "normalize_answer_arguments",
 }
 
 #: What the repair id ``"core"`` stands for, in the order core applies them (``jsonrepair`` is not among them).
@@ -102,6 +105,7 @@ _EXPECTED_KEYS: dict[str, frozenset] = {
     "sanitize": frozenset({"messages", "unchanged", "changes", "changeDetails"}),
     "prepareForTemplate": frozenset({"messages"}),
     "accumulate": frozenset({"calls", "decoded"}),
+    "normalizeAnswer": frozenset({"text", "status", "changed", "usable", "repairs"}),
 }
 
 class _Missing:
@@ -546,6 +550,12 @@ def check_result(operation: str, expected: Mapping, actual: Any, context: Mappin
             if decoded is _MISSING:
                 decoded = [_field(call, "decoded") for call in calls]
             compare("decoded", expected["decoded"], decoded)
+    elif operation == "normalizeAnswer":
+        for key in ("text", "status", "changed", "usable"):
+            if key in expected:
+                compare(key, expected[key], _field(actual, key))
+        if "repairs" in expected:
+            compare("repairs", expected["repairs"], _field(actual, "repairs", []))
     before = context.get("input_before", _MISSING)
     if before is not _MISSING and given is not _MISSING and not json_equal(before, given):
         messages.append(f"input mutated: it was {_show(before)}, it is now {_show(given)}")

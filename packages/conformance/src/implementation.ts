@@ -58,6 +58,20 @@ export interface ConformanceImplementation {
       decoded?: unknown;
     }[]
   >;
+  /**
+   * The arguments a tool call gets in a fresh answer (a response or stream coming back): `text` as the call carries
+   * it, the decode `status`, whether it `changed` and whether a tool can run on it (`usable`).
+   */
+  normalizeAnswer?(
+    input: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<{
+    text: unknown;
+    status: string;
+    changed: boolean;
+    usable: boolean;
+    repairs?: readonly string[];
+  }>;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }
@@ -70,7 +84,8 @@ export type ConformanceOperation =
   | "validateHistory"
   | "sanitize"
   | "prepareForTemplate"
-  | "accumulate";
+  | "accumulate"
+  | "normalizeAnswer";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -80,4 +95,5 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "sanitize",
   "prepareForTemplate",
   "accumulate",
+  "normalizeAnswer",
 ];

@@ -130,6 +130,13 @@ export function checkResult(args: {
         compare("decoded", Array.isArray(calls) ? calls.map((c) => c.decoded) : calls);
       break;
     }
+    case "normalizeAnswer":
+      compare("text", result?.text);
+      compare("status", result?.status);
+      compare("changed", result?.changed);
+      compare("usable", result?.usable);
+      if ("repairs" in expected) compare("repairs", result?.repairs ?? []);
+      break;
     default: {
       const never: never = operation;
       failures.push(`unknown operation ${String(never)}`);
