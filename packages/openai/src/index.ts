@@ -1,9 +1,20 @@
+export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
+export { changedJson } from "./changed-json.js";
+export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat-completion-stream-repair.js";
 export {
   chatMessagesToResponseInput,
   responseInputToChatMessages,
   type Unconverted,
 } from "./convert-messages.js";
-export { guardOpenAI } from "./guard-openai.js";
+export { exchangeApi } from "./exchange-api.js";
+export {
+  type ExchangeSummary,
+  REPAIRS_HEADER,
+  type RepairedCallSummary,
+  RepairSummary,
+} from "./exchange-summary.js";
+export { type Fetch, type FetchInput, guardFetch } from "./guard-fetch.js";
+export { type GuardOpenAIOptions, guardOpenAI } from "./guard-openai.js";
 export type {
   ArgumentsReport,
   HistoryReport,
@@ -14,7 +25,19 @@ export type {
 } from "./options.js";
 export { repairChatCompletion } from "./repair-chat-completion.js";
 export { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
+export { type RepairedRequestBody, repairRequestBody } from "./repair-request-body.js";
 export { repairResponse } from "./repair-response.js";
+export { type RepairedResponseBody, repairResponseBody } from "./repair-response-body.js";
 export { repairResponseStream } from "./repair-response-stream.js";
+export {
+  createSseRepair,
+  repairSseStream,
+  type SseRepair,
+  type SseRepairOptions,
+  type SseStreamFault,
+} from "./repair-sse-stream.js";
+export type { RepairedEvent } from "./repaired-event.js";
+export { ResponseStreamRepair } from "./response-stream-repair.js";
 export { sanitizeChatMessages } from "./sanitize-chat-messages.js";
 export { sanitizeResponseInput } from "./sanitize-response-input.js";
+export { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";

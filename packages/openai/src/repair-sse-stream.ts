@@ -1,0 +1,247 @@
+import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
+import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";
+import { REPAIRS_HEADER, RepairSummary } from "./exchange-summary.js";
+import type { OpenAIApi, OpenAIRepairOptions } from "./options.js";
+import type { RepairedEvent } from "./repaired-event.js";
+import { ResponseStreamRepair } from "./response-stream-repair.js";
+import { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
+
+/** Something in the stream the repair could not read; it went on as it came. */
+export interface SseStreamFault {
+  code: "invalid_event" | "upstream_error";
+  /** The event's data. */
+  data: string;
+}
+
+export interface SseRepairOptions {
+  api: OpenAIApi;
+  /** Repairs, `onRepair`, … (`sanitize` is not used on an answer). */
+  options?: OpenAIRepairOptions;
+  /** Where the exchange's repairs are collected (one is made when not given). */
+  summary?: RepairSummary;
+  /**
+   * Told of an event that is not JSON or not of the API's shape (`invalid_event`), or an error object a server put
+   * in the stream (`upstream_error`). The event goes on as it came; a caller that wants to end the stream there
+   * stops reading.
+   */
+  onFault?: (fault: SseStreamFault) => void;
+}
+
+/** The byte-level stream repair: pieces of an SSE body in, the pieces to send out. */
+export interface SseRepair {
+  /** Reads a piece of the body; returns what to send now (pieces of the input itself where nothing changed). */
+  push(chunk: Uint8Array): Uint8Array[];
+  /** The body ended: what is still held, and the summary comment when anything was repaired. */
+  end(): Uint8Array[];
+}
+
+interface Read {
+  bytes: Uint8Array;
+  frame: SseFrame;
+}
+
+type AnyRepair = {
+  readonly open: boolean;
+  push(value: unknown): Array<RepairedEvent<unknown>>;
+  end(): Array<RepairedEvent<unknown>>;
+};
+
+const TOOL_CALLS = asciiBytes("tool_calls");
+const FUNCTION_CALL = asciiBytes("function_call");
+const DONE = asciiBytes("[DONE]");
+
+/**
+ * Repairs an SSE answer of the Chat Completions or Responses API as bytes, for every door onto it (a `fetch`
+ * body, a `node:http` response): events are found by their blank lines and only events that can hold a tool call
+ * (their bytes name `tool_calls` or `function_call`, or a call is open) are read; the rest go on as the very bytes
+ * that came, in pieces as large as they came. Events read go through `ChatCompletionStreamRepair` or
+ * `ResponseStreamRepair`; those handed on unchanged are sent as their own bytes, changed ones as new JSON (every
+ * number as written: an event whose numbers would not read back the same is rewritten from a lossless reading).
+ * When anything was repaired, a comment `: x-toolcall-repairs {…}` goes before `data: [DONE]` (or at the end): SSE
+ * parsers skip comments, so no client is disturbed. No `node:` module: it runs in browsers and edge runtimes too.
+ *
+ * @example
+ * const repair = createSseRepair({ api: "chat.completions", options: { repairs: coreRepairs } });
+ * for await (const piece of body) for (const out of repair.push(piece)) write(out);
+ * for (const out of repair.end()) write(out);
+ */
+export function createSseRepair(args: SseRepairOptions): SseRepair {
+  const summary = args.summary ?? new RepairSummary(args.options);
+  const options = summary.options;
+  const chat = args.api === "chat.completions";
+  const repair: AnyRepair = chat
+    ? (new ChatCompletionStreamRepair(options) as unknown as AnyRepair)
+    : (new ResponseStreamRepair(options) as unknown as AnyRepair);
+  const needle = chat ? TOOL_CALLS : FUNCTION_CALL;
+  const anchor = needle.indexOf(0x5f);
+  const frames = new SseFrames();
+  const decoder = new TextDecoder();
+  const reads = new WeakMap<object, Read>();
+  let out: Uint8Array[] = [];
+  let summarized = false;
+  let eventField = false;
+
+  const mayNeedReading = (bytes: Uint8Array, from: number, to: number): boolean =>
+    repair.open ||
+    indexOfBytes({ haystack: bytes, needle, anchor, from, to }) !== -1 ||
+    (!summarized && !summary.empty && indexOfBytes({ haystack: bytes, needle: DONE, from, to }) !== -1);
+
+  const sendSummary = (): void => {
+    if (summarized) return;
+    const text = summary.text();
+    if (text === undefined) return;
+    summarized = true;
+    out.push(utf8(`: ${REPAIRS_HEADER} ${text}\n\n`));
+  };
+
+  const write = (result: RepairedEvent<unknown>, read: Read | undefined): void => {
+    const value = result.value as Record<string, unknown>;
+    if (result.kind === "same") {
+      const own = reads.get(value);
+      if (own !== undefined) {
+        out.push(own.bytes);
+        return;
+      }
+    }
+    let data: string | undefined;
+    const source = result.kind === "edited" ? (reads.get(value) ?? read) : undefined;
+    if (
+      result.kind === "edited" &&
+      source?.frame.data !== undefined &&
+      !numbersRoundTrip(source.frame.data)
+    ) {
+      const exact = parseJson(source.frame.data, { lossless: true });
+      if (exact.ok) {
+        const written = serializeJson(result.redo(exact.value));
+        if (written.ok) data = written.text;
+      }
+    }
+    data ??= JSON.stringify(value);
+    const event = chat ? undefined : eventField ? (value.type as string) : undefined;
+    out.push(utf8(writeSseFrame({ event, data, fields: source?.frame.fields ?? [] })));
+  };
+
+  const readFrame = (bytes: Uint8Array): void => {
+    const frame = parseSseFrame(decoder.decode(bytes));
+    const data = frame.data;
+    if (data === undefined) {
+      out.push(bytes);
+      return;
+    }
+    if (data === "[DONE]") {
+      for (const result of repair.end()) write(result, undefined);
+      sendSummary();
+      out.push(bytes);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      args.onFault?.({ code: "invalid_event", data });
+      out.push(bytes);
+      return;
+    }
+    const shaped =
+      typeof value === "object" &&
+      value !== null &&
+      (chat
+        ? Array.isArray((value as ChatCompletionChunk).choices)
+        : typeof (value as { type?: unknown }).type === "string");
+    if (!shaped) {
+      const isError =
+        typeof value === "object" && value !== null && (value as { error?: unknown }).error !== undefined;
+      args.onFault?.({ code: isError ? "upstream_error" : "invalid_event", data });
+      out.push(bytes);
+      return;
+    }
+    if (frame.event !== undefined) eventField = true;
+    const read = { bytes, frame };
+    reads.set(value as object, read);
+    for (const result of repair.push(value as ChatCompletionChunk | ResponseStreamEvent)) write(result, read);
+  };
+
+  /** Sends `bytes[from, to)`, whole events only: untouched runs as they came, the others read. */
+  const handle = (bytes: Uint8Array, from: number, to: number): void => {
+    if (!mayNeedReading(bytes, from, to)) {
+      out.push(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+      return;
+    }
+    let runStart = from;
+    for (let at = from; at < to; ) {
+      const end = frames.nextEnd(bytes, at, to);
+      const stop = end === -1 ? to : end;
+      if (mayNeedReading(bytes, at, stop)) {
+        if (runStart < at) out.push(bytes.subarray(runStart, at));
+        readFrame(bytes.subarray(at, stop));
+        runStart = stop;
+      }
+      at = stop;
+    }
+    if (runStart < to) out.push(bytes.subarray(runStart, to));
+  };
+
+  // What came after the last whole event, in the pieces it came in: joined once, when an event ends.
+  let pending: Uint8Array[] = [];
+  const tail: [number, number] = [-1, -1];
+
+  return {
+    push(chunk) {
+      out = [];
+      if (chunk.length === 0) return out;
+      const whole = frames.lastEnd(chunk, tail);
+      if (chunk.length >= 2) {
+        tail[0] = chunk[chunk.length - 2] as number;
+        tail[1] = chunk[chunk.length - 1] as number;
+      } else {
+        tail[0] = tail[1];
+        tail[1] = chunk[0] as number;
+      }
+      if (whole === 0) {
+        pending.push(chunk);
+        return out;
+      }
+      let bytes = whole === chunk.length ? chunk : chunk.subarray(0, whole);
+      if (pending.length > 0) {
+        bytes = joinBytes([...pending, bytes]);
+        pending = [];
+      }
+      if (whole < chunk.length) pending.push(chunk.subarray(whole));
+      handle(bytes, 0, bytes.length);
+      return out;
+    },
+    end() {
+      out = [];
+      // An event the body ended in, without its blank line, is still read (and sent as it came when untouched).
+      if (pending.length > 0) {
+        const rest = joinBytes(pending);
+        pending = [];
+        handle(rest, 0, rest.length);
+      }
+      for (const result of repair.end()) write(result, undefined);
+      sendSummary();
+      return out;
+    },
+  };
+}
+
+/**
+ * {@link createSseRepair} as a web `TransformStream` of bytes: `response.body.pipeThrough(repairSseStream(…))`.
+ *
+ * @example
+ * const repaired = response.body.pipeThrough(repairSseStream({ api: "chat.completions", options: { repairs: coreRepairs } }));
+ */
+export function repairSseStream(args: SseRepairOptions): TransformStream<Uint8Array, Uint8Array> {
+  const repair = createSseRepair(args);
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      for (const piece of repair.push(chunk)) controller.enqueue(piece);
+    },
+    flush(controller) {
+      for (const piece of repair.end()) controller.enqueue(piece);
+    },
+  });
+}
