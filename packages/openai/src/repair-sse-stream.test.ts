@@ -1,0 +1,99 @@
+import { coreRepairs } from "@toolcall/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { chatSse, recordedLines, xaiWithArguments } from "../test/recorded.js";
+import { utf8 } from "./bytes.js";
+import { createSseRepair, type SseStreamFault } from "./repair-sse-stream.js";
+
+const decoder = new TextDecoder();
+
+/** The repair's output for a body given in pieces cut at `cuts`. */
+function run(body: Uint8Array, cuts: readonly number[] = [], faults: SseStreamFault[] = []): string {
+  const repair = createSseRepair({
+    api: "chat.completions",
+    options: { repairs: coreRepairs },
+    onFault: (fault) => faults.push(fault),
+  });
+  const at = [...new Set(cuts.map((c) => Math.floor(c * body.length)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let from = 0;
+  for (const cut of [...at, body.length]) {
+    out.push(...repair.push(body.subarray(from, cut)));
+    from = cut;
+  }
+  out.push(...repair.end());
+  return out.map((piece) => decoder.decode(piece)).join("");
+}
+
+/** What a client adds up for call 0 of choice 0, from the events of an SSE text (any line ending). */
+function argumentsOf(text: string): string {
+  let args = "";
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith("data: {")) continue;
+    const chunk = JSON.parse(line.slice(6)) as {
+      choices?: Array<{ delta?: { tool_calls?: Array<{ function?: { arguments?: string } }> } }>;
+    };
+    for (const call of chunk.choices?.[0]?.delta?.tool_calls ?? []) args += call.function?.arguments ?? "";
+  }
+  return args;
+}
+
+const clean = utf8(chatSse(recordedLines("xai-grok-3-mini-tool-call.chunks.txt")).toString("utf8"));
+const python = utf8(chatSse(xaiWithArguments("{'location': 'San Francisco'}")).toString("utf8"));
+
+describe("createSseRepair", () => {
+  it("gives the same bytes out whatever the pieces the body came in", () => {
+    const whole = run(python);
+    expect(argumentsOf(whole)).toBe('{"location":"San Francisco"}');
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }), (cuts) => {
+        expect(run(clean, cuts)).toBe(decoder.decode(clean));
+        expect(run(python, cuts)).toBe(whole);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads CRLF and lone-CR line endings", () => {
+    for (const ending of ["\r\n", "\r"]) {
+      const body = utf8(decoder.decode(python).replaceAll("\n", ending));
+      const out = run(body, [0.3, 0.31, 0.9]);
+      expect(argumentsOf(out), JSON.stringify(ending)).toBe('{"location":"San Francisco"}');
+    }
+    const cleanCrlf = utf8(decoder.decode(clean).replaceAll("\n", "\r\n"));
+    expect(run(cleanCrlf, [0.5])).toBe(decoder.decode(cleanCrlf));
+  });
+
+  it("passes events it cannot read on as they came, and says so", () => {
+    const faults: SseStreamFault[] = [];
+    const body = utf8(
+      'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{\'a\'"}}]}}]}\n\n' +
+        "data: not json\n\n" +
+        'data: {"error":{"message":"overloaded"}}\n\n',
+    );
+    const out = run(body, [], faults);
+    expect(out).toContain("data: not json\n\n");
+    expect(out).toContain('data: {"error":{"message":"overloaded"}}\n\n');
+    expect(faults.map((f) => f.code)).toEqual(["invalid_event", "upstream_error"]);
+    // The held call is handed on at the end as the model sent it (the stream was cut: no finish).
+    expect(argumentsOf(out)).toBe("{'a'");
+  });
+
+  it("keeps an event's other fields when it rewrites its data", () => {
+    const body = utf8(
+      'id: 7\ndata: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"```json"}}]}}]}\n\n' +
+        'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n',
+    );
+    const out = run(body);
+    expect(
+      out.startsWith('id: 7\ndata: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c"'),
+    ).toBe(true);
+  });
+
+  it("hands on a huge event that came in many pieces whole", () => {
+    const text = "x".repeat(2_000_000);
+    const body = utf8(`data: {"choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\ndata: [DONE]\n\n`);
+    const cuts = Array.from({ length: 400 }, (_, i) => i / 400);
+    expect(run(body, cuts)).toBe(decoder.decode(body));
+  });
+});
