@@ -61,14 +61,15 @@ describe("repairToolCalls", () => {
       ["non_object", "invalid", []],
       ["invalid", "invalid", []],
     ]);
-    // What a replay sends: canonical text, and the raw sentinel for calls that cannot run.
+    // The provider's list: canonical text, and the model's own text for calls that cannot run (a fresh answer
+    // never turns them into text that parses; sanitizing the history is what makes a replay acceptable).
     expect((repaired as AIMessage).additional_kwargs.tool_calls?.map((c) => c.function.arguments)).toEqual([
       "{}",
       "{}",
       '{"x":1}',
       '{"x":2}',
-      '{"_raw_arguments":"[1, 2]"}',
-      '{"_raw_arguments":"{oops"}',
+      "[1, 2]",
+      "{oops",
     ]);
     expect((repaired.response_metadata as Record<string, unknown>)[DECISIONS_KEY]).toHaveLength(6);
   });

@@ -152,6 +152,22 @@ describeConformance({
         decoded: mappingOf(message, decision),
       }));
     },
+    normalizeAnswer(input, options: Options) {
+      // A fresh answer: the provider's text after the repair, and whether LangChain gets a call that can run.
+      const { message, calls } = repairToolCalls(aiMessageWith(input), repairOptions(options));
+      const decision = calls[0] as ToolCallDecision;
+      const [wire] = ((message as AIMessage).additional_kwargs.tool_calls ?? []) as Array<{
+        function: { arguments?: unknown };
+      }>;
+      const text = wire?.function.arguments;
+      return {
+        text,
+        status: decision.status,
+        changed: text !== input,
+        usable: decision.outcome !== "invalid",
+        repairs: decision.repairs,
+      };
+    },
     resolveRepairs(ids: readonly string[]) {
       const core = resolveCoreRepairs(ids.filter((id) => id !== gemmaQuoteMarkers.id));
       return core === undefined
@@ -159,4 +175,9 @@ describeConformance({
         : [...core, ...(ids.includes(gemmaQuoteMarkers.id) ? [gemmaQuoteMarkers] : [])];
     },
   },
+  skip: [
+    // A fresh answer's empty arguments after a length stop were cut before any text: truncated, not `{}`
+    // (docs/decisions.md, Fresh answers); core's decode of the same text says `empty`.
+    "r1/statuses: generation stopped for length > an empty string is still empty",
+  ],
 });
