@@ -74,6 +74,15 @@ describe("repairToolCalls", () => {
     expect((repaired.response_metadata as Record<string, unknown>)[DECISIONS_KEY]).toHaveLength(6);
   });
 
+  it("reads a whole message's falsy JSON as LangChain does, and decides it from the provider's text", () => {
+    // LangChain turns `0` into `args: {}` (`parsed || {}`); the provider's text says what the model sent.
+    const { message } = repairToolCalls(fromProvider([call("a", "w", "0"), call("b", "w", "{}")]));
+    expect((message as AIMessage).tool_calls?.map((c) => c.id)).toEqual(["b"]);
+    expect((message as AIMessage).invalid_tool_calls).toMatchObject([
+      { id: "a", args: "0", error: "arguments_not_object" },
+    ]);
+  });
+
   it("is idempotent: a repaired message is left as it is", () => {
     const { message } = repairToolCalls(fromProvider([call("a", "w", ""), call("b", "w", "{oops")]));
     const again = repairToolCalls(message);

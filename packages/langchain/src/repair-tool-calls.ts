@@ -10,7 +10,6 @@ import {
   decodeArguments,
   type FinishReason,
   type IssueCode,
-  isDecodedToObject,
   isFunctionCall,
   isPlainObject,
   normalizeAnswerArguments,
