@@ -37,6 +37,8 @@ interface ChoiceState {
   usedIndexes: Set<number>;
   /** Whether a call of this choice is held, so later calls wait for it. */
   blocked: boolean;
+  /** The call each server index names now. */
+  byIndex: Map<number, CallState>;
 }
 
 /** The same edits made on another reading of the chunk (positions of `choices` are the same). */
@@ -99,6 +101,23 @@ export class ChatCompletionStreamRepair {
     return false;
   }
 
+  /**
+   * Reads a chunk that holds nothing but one argument fragment of a call already begun (the bulk of a streamed call),
+   * without the chunk object: `true` when the chunk goes on as it came, `false` when its fragment is held (the chunk
+   * is then left out), `undefined` when the chunk must be read whole with {@link push} (nothing was changed). The
+   * same outcome `push` gives that chunk.
+   */
+  pushFragment(args: { choice: number; index: number; fragment: string }): boolean | undefined {
+    const state = this.#choices.get(args.choice);
+    const entry = state?.byIndex.get(args.index);
+    if (state === undefined || entry === undefined || entry.deferred || entry.decided) return undefined;
+    if (entry.clientIndex !== args.index || entry.gate.holding) return undefined;
+    state.accumulator.push({ index: args.index, function: { arguments: args.fragment } });
+    if (entry.gate.push(args.fragment)) return true;
+    state.blocked = true;
+    return false;
+  }
+
   /** Reads one chunk; returns what to hand on, in order. */
   push(chunk: ChatCompletionChunk): RepairedEvent<ChatCompletionChunk>[] {
     this.#out = [];
@@ -148,6 +167,7 @@ export class ChatCompletionStreamRepair {
         order: [],
         usedIndexes: new Set(),
         blocked: false,
+        byIndex: new Map(),
       };
       this.#choices.set(index, state);
     }
@@ -222,6 +242,7 @@ export class ChatCompletionStreamRepair {
         decided: false,
       };
       state.calls.set(call, entry);
+      state.byIndex.set(serverIndex, entry);
       state.order.push(entry);
       const waiting = entry.deferred;
       this.#takeCompleted(choiceIndex, state);

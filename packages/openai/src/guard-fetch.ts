@@ -91,7 +91,7 @@ async function guardedExchange(args: {
   if (!response.ok || response.body === null) return response;
   const type = response.headers.get("content-type") ?? "";
   if (type.includes("text/event-stream")) {
-    const stream = response.body.pipeThrough(repairSseStream({ api: args.api, summary }));
+    const stream = repairSseStream(response.body, { api: args.api, summary });
     return rebuilt(response, stream, answerHeaders(response, summary.text()));
   }
   if (type !== "" && !type.includes("json")) return response;

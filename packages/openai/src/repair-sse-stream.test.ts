@@ -38,10 +38,90 @@ function argumentsOf(text: string): string {
   return args;
 }
 
+/** What a client adds up for each call index of choice 0. */
+function argumentsOfAll(text: string): Record<number, string> {
+  const calls: Record<number, string> = {};
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith("data: {")) continue;
+    const chunk = JSON.parse(line.slice(6)) as {
+      choices?: Array<{
+        delta?: { tool_calls?: Array<{ index: number; function?: { arguments?: string } }> };
+      }>;
+    };
+    for (const call of chunk.choices?.[0]?.delta?.tool_calls ?? [])
+      calls[call.index] = (calls[call.index] ?? "") + (call.function?.arguments ?? "");
+  }
+  return calls;
+}
+
 const clean = utf8(chatSse(recordedLines("xai-grok-3-mini-tool-call.chunks.txt")).toString("utf8"));
 const python = utf8(chatSse(xaiWithArguments("{'location': 'San Francisco'}")).toString("utf8"));
 
+/** A chunk of one argument fragment (or a call's header), as servers stream a call. */
+function fragmentFrame(index: number, fragment: string, header?: { id: string; name: string }): string {
+  const call = header
+    ? { index, id: header.id, type: "function", function: { name: header.name, arguments: fragment } }
+    : { index, function: { arguments: fragment } };
+  const chunk = {
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "m",
+    choices: [{ index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null }],
+  };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
 describe("createSseRepair", () => {
+  it("reads argument-fragment events by their template exactly as it reads them parsed", async () => {
+    const { ChatCompletionStreamRepair } = await import("./chat-completion-stream-repair.js");
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.oneof(fc.string(), fc.constantFrom('"', "\\", "<|", "é😀", "{", "}", "'")), {
+            maxLength: 8,
+          }),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
+        fc.constantFrom("tool_calls", "length"),
+        (calls, finish) => {
+          let body = "";
+          const chunks: unknown[] = [];
+          calls.forEach((pieces, index) => {
+            const frames = [
+              fragmentFrame(index, "", { id: `call_${index}`, name: "f" }),
+              ...pieces.map((p) => fragmentFrame(index, p)),
+            ];
+            for (const frame of frames) {
+              body += frame;
+              chunks.push(JSON.parse(frame.slice(6)));
+            }
+          });
+          const last = {
+            id: "c",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "m",
+            choices: [{ index: 0, delta: {}, finish_reason: finish }],
+          };
+          body += `data: ${JSON.stringify(last)}\n\ndata: [DONE]\n\n`;
+          chunks.push(last);
+          // The object-level repair, which parses every chunk.
+          const objects = new ChatCompletionStreamRepair({ repairs: coreRepairs });
+          let expected = "";
+          for (const chunk of chunks)
+            for (const out of objects.push(chunk as never))
+              expected += `data: ${JSON.stringify(out.value)}\n\n`;
+          expect(argumentsOfAll(run(utf8(body)))).toEqual(argumentsOfAll(expected));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
   it("gives the same bytes out whatever the pieces the body came in", () => {
     const whole = run(python);
     expect(argumentsOf(whole)).toBe('{"location":"San Francisco"}');

@@ -1,6 +1,7 @@
 import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import { ArgumentFrames } from "./argument-frames.js";
 import { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
 import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";
 import { REPAIRS_HEADER, RepairSummary } from "./exchange-summary.js";
@@ -72,16 +73,32 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   const summary = args.summary ?? new RepairSummary(args.options);
   const options = summary.options;
   const chat = args.api === "chat.completions";
-  const repair: AnyRepair = chat
-    ? (new ChatCompletionStreamRepair(options) as unknown as AnyRepair)
-    : (new ResponseStreamRepair(options) as unknown as AnyRepair);
+  const chatRepair = chat ? new ChatCompletionStreamRepair(options) : undefined;
+  const repair: AnyRepair = (chatRepair ?? new ResponseStreamRepair(options)) as unknown as AnyRepair;
+  // Chat Completions events that carry one argument fragment each are read by their template (no parse).
+  const fragments = chat ? new ArgumentFrames() : undefined;
   const needle = chat ? TOOL_CALLS : FUNCTION_CALL;
   const anchor = needle.indexOf(0x5f);
   const frames = new SseFrames();
   const decoder = new TextDecoder();
-  const reads = new WeakMap<object, Read>();
+  // Events held and handed on later (the Responses API's `.done` events) are written with their own bytes, found
+  // here; a Chat Completions chunk is handed on unchanged only as the chunk being read (`current`).
+  const reads = chat ? undefined : new WeakMap<object, Read>();
+  let current: (Read & { value: unknown }) | undefined;
   let out: Uint8Array[] = [];
   let summarized = false;
+  /** Adds a piece to send, extending the last one when it continues it in the same buffer (no copy). */
+  const send = (piece: Uint8Array): void => {
+    const last = out[out.length - 1];
+    if (
+      last !== undefined &&
+      last.buffer === piece.buffer &&
+      last.byteOffset + last.length === piece.byteOffset
+    )
+      out[out.length - 1] = new Uint8Array(last.buffer, last.byteOffset, last.length + piece.length);
+    else out.push(piece);
+  };
+
   let eventField = false;
 
   const mayNeedReading = (bytes: Uint8Array, from: number, to: number): boolean =>
@@ -94,20 +111,20 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     const text = summary.text();
     if (text === undefined) return;
     summarized = true;
-    out.push(utf8(`: ${REPAIRS_HEADER} ${text}\n\n`));
+    send(utf8(`: ${REPAIRS_HEADER} ${text}\n\n`));
   };
 
   const write = (result: RepairedEvent<unknown>, read: Read | undefined): void => {
     const value = result.value as Record<string, unknown>;
     if (result.kind === "same") {
-      const own = reads.get(value);
+      const own = value === current?.value ? current : reads?.get(value);
       if (own !== undefined) {
-        out.push(own.bytes);
+        send(own.bytes);
         return;
       }
     }
     let data: string | undefined;
-    const source = result.kind === "edited" ? (reads.get(value) ?? read) : undefined;
+    const source = result.kind === "edited" ? (reads?.get(value) ?? read) : undefined;
     if (
       result.kind === "edited" &&
       source?.frame.data !== undefined &&
@@ -121,20 +138,20 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     }
     data ??= JSON.stringify(value);
     const event = chat ? undefined : eventField ? (value.type as string) : undefined;
-    out.push(utf8(writeSseFrame({ event, data, fields: source?.frame.fields ?? [] })));
+    send(utf8(writeSseFrame({ event, data, fields: source?.frame.fields ?? [] })));
   };
 
   const readFrame = (bytes: Uint8Array): void => {
     const frame = parseSseFrame(decoder.decode(bytes));
     const data = frame.data;
     if (data === undefined) {
-      out.push(bytes);
+      send(bytes);
       return;
     }
     if (data === "[DONE]") {
       for (const result of repair.end()) write(result, undefined);
       sendSummary();
-      out.push(bytes);
+      send(bytes);
       return;
     }
     let value: unknown;
@@ -142,7 +159,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       value = JSON.parse(data);
     } catch {
       args.onFault?.({ code: "invalid_event", data });
-      out.push(bytes);
+      send(bytes);
       return;
     }
     const shaped =
@@ -155,34 +172,50 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       const isError =
         typeof value === "object" && value !== null && (value as { error?: unknown }).error !== undefined;
       args.onFault?.({ code: isError ? "upstream_error" : "invalid_event", data });
-      out.push(bytes);
+      send(bytes);
       return;
     }
     if (frame.event !== undefined) eventField = true;
-    const read = { bytes, frame };
-    reads.set(value as object, read);
-    for (const result of repair.push(value as ChatCompletionChunk | ResponseStreamEvent)) write(result, read);
+    const read = { bytes, frame, value };
+    current = read;
+    reads?.set(value as object, read);
+    let same = false;
+    for (const result of repair.push(value as ChatCompletionChunk | ResponseStreamEvent)) {
+      if (result.kind === "same" && result.value === value) same = true;
+      write(result, read);
+    }
+    current = undefined;
+    if (same) fragments?.learn(bytes, value);
   };
 
   /** Sends `bytes[from, to)`, whole events only: untouched runs as they came, the others read. */
   const handle = (bytes: Uint8Array, from: number, to: number): void => {
     if (!mayNeedReading(bytes, from, to)) {
-      out.push(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+      send(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
       return;
     }
     let runStart = from;
     for (let at = from; at < to; ) {
       const end = frames.nextEnd(bytes, at, to);
       const stop = end === -1 ? to : end;
-      if (mayNeedReading(bytes, at, stop)) {
-        if (runStart < at) out.push(bytes.subarray(runStart, at));
-        readFrame(bytes.subarray(at, stop));
-        runStart = stop;
+      if (repair.open || mayNeedReading(bytes, at, stop)) {
+        const fragment = fragments?.match(bytes, at, stop);
+        const passed = fragment === undefined ? undefined : chatRepair?.pushFragment(fragment);
+        if (passed !== true) {
+          if (runStart < at) send(bytes.subarray(runStart, at));
+          // A held fragment's event is left out (it carried nothing else).
+          if (passed === undefined) readFrame(bytes.subarray(at, stop));
+          runStart = stop;
+        }
       }
       at = stop;
     }
-    if (runStart < to) out.push(bytes.subarray(runStart, to));
+    if (runStart < to) send(bytes.subarray(runStart, to));
   };
+
+  // What one piece of input gives goes out as one piece: each piece a reader takes costs it a turn of its loop (the
+  // SDKs' SSE readers also join what they are given), so many small pieces would cost the client more than one copy.
+  const coalesced = (): Uint8Array[] => (out.length > 1 ? [joinBytes(out)] : out);
 
   // What came after the last whole event, in the pieces it came in: joined once, when an event ends.
   let pending: Uint8Array[] = [];
@@ -192,6 +225,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     push(chunk) {
       out = [];
       if (chunk.length === 0) return out;
+      const before: [number, number] = [tail[0], tail[1]];
       const whole = frames.lastEnd(chunk, tail);
       if (chunk.length >= 2) {
         tail[0] = chunk[chunk.length - 2] as number;
@@ -204,14 +238,18 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
         pending.push(chunk);
         return out;
       }
-      let bytes = whole === chunk.length ? chunk : chunk.subarray(0, whole);
+      let from = 0;
       if (pending.length > 0) {
-        bytes = joinBytes([...pending, bytes]);
+        // The event that began in earlier pieces is joined alone; the rest of this piece is read where it lies.
+        const first = frames.firstEnd(chunk, before);
+        const head = joinBytes([...pending, chunk.subarray(0, first)]);
         pending = [];
+        handle(head, 0, head.length);
+        from = first;
       }
       if (whole < chunk.length) pending.push(chunk.subarray(whole));
-      handle(bytes, 0, bytes.length);
-      return out;
+      if (from < whole) handle(chunk, from, whole);
+      return coalesced();
     },
     end() {
       out = [];
@@ -223,25 +261,41 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       }
       for (const result of repair.end()) write(result, undefined);
       sendSummary();
-      return out;
+      return coalesced();
     },
   };
 }
 
 /**
- * {@link createSseRepair} as a web `TransformStream` of bytes: `response.body.pipeThrough(repairSseStream(…))`.
+ * {@link createSseRepair} over a web byte stream: the repaired body, read from `body` as its reader asks (one read of
+ * the source per piece handed on, no transform queue in between); cancelling it cancels the source.
  *
  * @example
- * const repaired = response.body.pipeThrough(repairSseStream({ api: "chat.completions", options: { repairs: coreRepairs } }));
+ * const repaired = repairSseStream(response.body, { api: "chat.completions", options: { repairs: coreRepairs } });
  */
-export function repairSseStream(args: SseRepairOptions): TransformStream<Uint8Array, Uint8Array> {
+export function repairSseStream(
+  body: ReadableStream<Uint8Array>,
+  args: SseRepairOptions,
+): ReadableStream<Uint8Array> {
   const repair = createSseRepair(args);
-  return new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      for (const piece of repair.push(chunk)) controller.enqueue(piece);
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          for (const piece of repair.end()) controller.enqueue(piece);
+          controller.close();
+          return;
+        }
+        const pieces = repair.push(value);
+        if (pieces.length === 0) continue;
+        for (const piece of pieces) controller.enqueue(piece);
+        return;
+      }
     },
-    flush(controller) {
-      for (const piece of repair.end()) controller.enqueue(piece);
+    cancel(reason) {
+      return reader.cancel(reason);
     },
   });
 }

@@ -1,5 +1,6 @@
 const LF = 0x0a;
 const CR = 0x0d;
+const NONE: readonly [number, number] = [-1, -1];
 
 /** One server-sent event read from its bytes (WHATWG's event stream format). */
 export interface SseFrame {
@@ -38,8 +39,15 @@ export class SseFrames {
    * Whether the line ending at `at` (the terminator's index) is blank: the byte before it is a terminator too (or
    * CR after LF, for CRLF). `before` are the two bytes before `bytes[0]` (-1 where there are none).
    */
-  #blank(bytes: Uint8Array, at: number, terminator: number, before: readonly [number, number]): boolean {
-    const byteAt = (i: number): number => (i >= 0 ? (bytes[i] as number) : i === -1 ? before[1] : before[0]);
+  #blank(
+    bytes: Uint8Array,
+    at: number,
+    terminator: number,
+    before: readonly [number, number],
+    from = 0,
+  ): boolean {
+    const byteAt = (i: number): number =>
+      i >= from ? (bytes[i] as number) : i === from - 1 ? before[1] : before[0];
     const previous = byteAt(at - 1);
     if (previous === terminator) return true;
     return terminator === LF && previous === CR && byteAt(at - 2) === LF;
@@ -61,6 +69,17 @@ export class SseFrames {
     return 0;
   }
 
+  /**
+   * The index just past the first blank line in `bytes` (0 when there is none). `before` are the last two bytes of
+   * what came before `bytes`: a blank line may begin there.
+   */
+  firstEnd(bytes: Uint8Array, before: readonly [number, number] = NONE): number {
+    const terminator = this.#detect(bytes);
+    for (let at = bytes.indexOf(terminator); at !== -1; at = bytes.indexOf(terminator, at + 1))
+      if (this.#blank(bytes, at, terminator, before)) return at + 1;
+    return 0;
+  }
+
   /** The index just past the event that starts at `from`, or -1 when it is not whole before `to`. */
   nextEnd(bytes: Uint8Array, from: number, to: number): number {
     const terminator = this.#detect(bytes);
@@ -69,7 +88,7 @@ export class SseFrames {
       at !== -1 && at < to;
       at = bytes.indexOf(terminator, at + 1)
     ) {
-      if (at === from || this.#blank(bytes.subarray(from), at - from, terminator, [-1, -1])) return at + 1;
+      if (at === from || this.#blank(bytes, at, terminator, NONE, from)) return at + 1;
     }
     return -1;
   }
@@ -82,6 +101,17 @@ export class SseFrames {
  * parseSseFrame("event: response.created\ndata: {}\n\n"); // { event: "response.created", data: "{}", fields: [] }
  */
 export function parseSseFrame(text: string): SseFrame {
+  // The common event: one `data: ` line and its blank line.
+  if (text.startsWith("data: ")) {
+    const end = text.indexOf("\n");
+    if (
+      end !== -1 &&
+      end === text.length - 2 &&
+      text.charCodeAt(end + 1) === 0x0a &&
+      text.charCodeAt(end - 1) !== 0x0d
+    )
+      return { event: undefined, data: text.slice(6, end), fields: [] };
+  }
   let event: string | undefined;
   let data: string | undefined;
   const fields: string[] = [];
