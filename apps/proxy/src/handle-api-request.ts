@@ -58,7 +58,6 @@ type Mode = "json" | "sse" | "error" | "pass";
  */
 class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   readonly repairs: OpenAIRepairOptions["repairs"];
-  readonly policy: OpenAIRepairOptions["policy"];
   readonly sanitize: OpenAIRepairOptions["sanitize"];
   readonly #runtime: ProxyRuntime;
   readonly #state: RequestState;
@@ -77,7 +76,6 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   constructor(runtime: ProxyRuntime, state: RequestState, response: ServerResponse, api: RepairedApi) {
     const { options } = runtime;
     this.repairs = options.repairs;
-    this.policy = options.policy;
     this.sanitize = options.sanitize;
     this.#runtime = runtime;
     this.#state = state;
