@@ -9,7 +9,7 @@ Usage, in a test module of your project::
     import my_project.toolcall as impl
     from toolcall_conformance import make_test
 
-    test_conformance = make_test(impl, skip={"r1/lossless: …": "why"})
+    test_conformance = make_test(impl, skip={"r1-lossless-*": "why"})
 
 Your implementation is any object (a module, a class instance, a dict of functions) with some of these callables;
 vectors of operations it lacks are skipped, with the reason:
@@ -126,7 +126,8 @@ class ConformanceSkip(Exception):
 class VectorCase:
     """One test of a vector file, with its tagged values decoded."""
 
-    id: str  #: ``<rule>/<topic>: <group description> > <test description>`` (``r1/statuses: … > …``)
+    id: str  #: the test's stable id (``r1-statuses-null-is-absent``), unique across the suite: what skip lists name
+    title: str  #: ``<rule>/<topic>: <group description> > <test description>``
     rule: str  #: ``R1`` … ``R9``, as the group says (the id uses the directory name)
     topic: str  #: the file's path under the vectors directory, without ``.json`` (``r1/statuses``)
     group: str
@@ -178,9 +179,12 @@ def _load_file(path: Path, topic: str) -> Iterator[VectorCase]:
             for test in group["tests"]:
                 options = {**group_options, **(test.get("options") or {})}
                 operation = test.get("operation", group.get("operation"))
+                if not isinstance(test.get("id"), str) or not test["id"]:
+                    raise ValueError(f"a test has no id ({topic}: {group['description']} > {test['description']})")
                 cases.append(
                     VectorCase(
-                        id=f"{topic}: {group['description']} > {test['description']}",
+                        id=test["id"],
+                        title=f"{topic}: {group['description']} > {test['description']}",
                         rule=group.get("rule"),
                         topic=topic,
                         group=group["description"],
@@ -647,7 +651,7 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = ()) -> list[str]
 def make_test(implementation: Any, skip: Any = (), root: str | os.PathLike | None = None):
     """Returns a pytest test function parametrized over every vector; assign it in a test module::
 
-        test_conformance = make_test(my_impl, skip={"r2/encode: … > …": "why"})
+        test_conformance = make_test(my_impl, skip={"r2-encode-flat-mapping": "why"})
 
     Each vector is one test, named by its id. Vectors the implementation cannot run are skipped with the reason.
     When no vector is found the single test fails (never "no tests collected").
