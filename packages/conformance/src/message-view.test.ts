@@ -96,6 +96,27 @@ describe("the mapping level of a message list", () => {
     ]);
   });
 
+  it("takes text the reference wrote from a mapping by its JSON value, and kept text by its bytes (R5)", () => {
+    const written = vector("r5-prepare-mapping-becomes-compact-text");
+    const call = written.messages.flatMap((m) => m.tool_calls ?? [])[0] as {
+      function: { arguments: unknown };
+    };
+    // Other bytes for the same JSON value (an indented dump), not the reference's compact text.
+    call.function.arguments = JSON.stringify(JSON.parse(call.function.arguments as string), null, 1);
+    expect(check(written.testCase, written.messages, "mapping")).toEqual([]);
+    expect(check(written.testCase, written.messages, "full")).toHaveLength(1);
+    call.function.arguments = JSON.parse(call.function.arguments as string);
+    expect(check(written.testCase, written.messages, "mapping")).toEqual([
+      expect.stringMatching(/arguments: expected text, got \{"city":"Paris"/),
+    ]);
+    const kept = vector("r5-prepare-object-text-keeps-its-bytes");
+    const keptCall = kept.messages.flatMap((m) => m.tool_calls ?? [])[0] as {
+      function: { arguments: unknown };
+    };
+    keptCall.function.arguments = JSON.stringify(JSON.parse(keptCall.function.arguments as string));
+    expect(check(kept.testCase, kept.messages, "mapping")).toHaveLength(1);
+  });
+
   it("is a total comparison of anything", () => {
     expect(
       compareMessagesAtMappingLevel({ form: "wire", input: null, expected: [1, "x"], actual: "nope" }),

@@ -7,7 +7,8 @@ import { jsonEqual, show } from "./json-equal.js";
  * - Shape: the same messages in the same order, each with its role, content and other fields; `content` that is
  *   `null`, absent, `""` or `[]` is one value (no content), and any field that is `null` counts as absent.
  * - Calls: each call's name and arguments. In the wire form (sanitize) arguments must be text and are compared by
- *   the JSON value they hold (the bytes are full-level); in the template form (prepareForTemplate) as given.
+ *   the JSON value they hold (the bytes are full-level); in the template form (prepareForTemplate) as given, except
+ *   text the reference wrote from a mapping, which any text holding the same JSON value matches.
  * - Pairing: a tool result is compared by which call it answers (its position among the calls before it), not by
  *   the id string; a call id is compared only when it comes from the input (an id the reference made up is not).
  * - Wording of the reference's own (a synthesized result, a note prepended to a result): a tool result whose
@@ -17,11 +18,17 @@ export type ArgumentsForm = "wire" | "template";
 
 const ANY = Symbol("any");
 
+/** Expected-side: arguments text the reference wrote; any text holding the same JSON value matches. */
+class WrittenText {
+  constructor(readonly view: unknown) {}
+}
+
 interface ViewContext {
   form: ArgumentsForm;
-  /** Every string content and every call id of the input: what is not here was written by the reference. */
+  /** Every string content, call id and arguments text of the input: what is not here was written by the reference. */
   inputTexts: ReadonlySet<string>;
   inputIds: ReadonlySet<string>;
+  inputArguments: ReadonlySet<string>;
   expectedSide: boolean;
 }
 
@@ -35,8 +42,12 @@ function noContent(value: unknown): boolean {
   );
 }
 
-function argumentsView(value: unknown, form: ArgumentsForm): unknown {
-  if (form === "template") return value;
+function argumentsView(value: unknown, context: ViewContext): unknown {
+  if (context.form === "template") {
+    // Text the reference wrote from a mapping is its own bytes: any text holding the same JSON value will do.
+    const written = context.expectedSide && typeof value === "string" && !context.inputArguments.has(value);
+    return written ? new WrittenText(argumentsView(value, { ...context, form: "wire" })) : value;
+  }
   if (typeof value !== "string") return { "not text": value };
   try {
     const parsed: unknown = JSON.parse(value);
@@ -54,7 +65,7 @@ function callView(call: unknown, context: ViewContext): unknown {
   const fn = isPlainObject(call.function) ? call.function : {};
   for (const [key, value] of Object.entries(fn)) {
     if (value === null || value === undefined) continue;
-    view[key] = key === "arguments" ? argumentsView(value, context.form) : value;
+    view[key] = key === "arguments" ? argumentsView(value, context) : value;
   }
   for (const [key, value] of Object.entries(call)) {
     if (key === "id" || key === "type" || key === "function" || value === null || value === undefined)
@@ -99,25 +110,44 @@ function listView(messages: unknown, context: ViewContext): unknown {
   });
 }
 
-function inputFacts(input: unknown): { texts: Set<string>; ids: Set<string> } {
+function inputFacts(input: unknown): { texts: Set<string>; ids: Set<string>; args: Set<string> } {
   const texts = new Set<string>();
   const ids = new Set<string>();
+  const args = new Set<string>();
   for (const message of Array.isArray(input) ? input : []) {
     if (!isPlainObject(message)) continue;
     if (typeof message.content === "string") texts.add(message.content);
-    for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : [])
-      if (isPlainObject(call) && typeof call.id === "string") ids.add(call.id);
+    for (const call of Array.isArray(message.tool_calls) ? message.tool_calls : []) {
+      if (!isPlainObject(call)) continue;
+      if (typeof call.id === "string") ids.add(call.id);
+      const fn = call.function;
+      if (isPlainObject(fn) && typeof fn.arguments === "string") args.add(fn.arguments);
+    }
   }
-  return { texts, ids };
+  return { texts, ids, args };
 }
+
+const WIRE: ViewContext = {
+  form: "wire",
+  inputTexts: new Set(),
+  inputIds: new Set(),
+  inputArguments: new Set(),
+  expectedSide: false,
+};
 
 const SHAPE_KEYS = ["role", "content", "tool_calls", "answers call"];
 
 function showView(value: unknown): string {
+  if (value instanceof WrittenText) return `text holding ${showView(value.view)}`;
   return value === ANY ? "<any text>" : show(value);
 }
 
 function compareValue(expected: unknown, actual: unknown, path: string, out: string[]): void {
+  if (expected instanceof WrittenText) {
+    if (typeof actual !== "string") out.push(`${path}: expected text, got ${showView(actual)}`);
+    else compareValue(expected.view, argumentsView(actual, WIRE), path, out);
+    return;
+  }
   if (expected === ANY) {
     if (actual === undefined) out.push(`${path}: expected a value, got none`);
     return;
@@ -167,8 +197,8 @@ export function compareMessagesAtMappingLevel(args: {
   expected: unknown;
   actual: unknown;
 }): string[] {
-  const { texts, ids } = inputFacts(args.input);
-  const base = { form: args.form, inputTexts: texts, inputIds: ids };
+  const facts = inputFacts(args.input);
+  const base = { form: args.form, inputTexts: facts.texts, inputIds: facts.ids, inputArguments: facts.args };
   const expected = listView(args.expected, { ...base, expectedSide: true });
   const actual = listView(args.actual, { ...base, expectedSide: false });
   const out: string[] = [];

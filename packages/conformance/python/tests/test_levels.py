@@ -115,6 +115,18 @@ def test_pairing_arguments_and_kept_results_are_compared():
     assert check(case, messages, "mapping")[0].startswith('messages[2].tool_calls[0].arguments: expected {"city":"Paris"}')
 
 
+def test_text_the_reference_wrote_compares_by_json_value_kept_text_by_bytes():
+    case, messages = history_case("r5-prepare-mapping-becomes-compact-text")
+    call = next(c for m in messages for c in m.get("tool_calls") or [])
+    call["function"]["arguments"] = json.dumps(json.loads(call["function"]["arguments"]))  # Python's bytes
+    assert check(case, messages, "mapping") == []
+    assert len(check(case, messages, "full")) == 1
+    case, messages = history_case("r5-prepare-object-text-keeps-its-bytes")
+    call = next(c for m in messages for c in m.get("tool_calls") or [])
+    call["function"]["arguments"] = json.dumps(json.loads(call["function"]["arguments"]), separators=(",", ":"))
+    assert len(check(case, messages, "mapping")) == 1
+
+
 def test_hermes_style_in_place_edit_fails_at_the_mapping_level():
     """A history repair that edits the caller's messages in place (hermes-agent) fails on mutation at any level."""
 

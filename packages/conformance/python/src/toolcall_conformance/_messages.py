@@ -20,12 +20,22 @@ class _Any:
 ANY: Any = _Any()
 
 
+class _WrittenText:
+    """Expected-side: arguments text the reference wrote; any text holding the same JSON value matches."""
+
+    def __init__(self, view: Any):
+        self.view = view
+
+
 def _no_content(value: Any) -> bool:
     return value is None or value == "" or (isinstance(value, (list, tuple)) and len(value) == 0)
 
 
-def _arguments_view(value: Any, form: str) -> Any:
+def _arguments_view(value: Any, form: str, input_arguments: set = frozenset(), expected_side: bool = False) -> Any:
     if form == "template":
+        # Text the reference wrote from a mapping is its own bytes: any text holding the same JSON value will do.
+        if expected_side and isinstance(value, str) and value not in input_arguments:
+            return _WrittenText(_arguments_view(value, "wire"))
         return value
     if not isinstance(value, str):
         return {"not text": value}
@@ -36,7 +46,7 @@ def _arguments_view(value: Any, form: str) -> Any:
     return parsed if isinstance(parsed, dict) else {"not object text": value}
 
 
-def _call_view(call: Any, form: str, input_ids: set, expected_side: bool) -> Any:
+def _call_view(call: Any, form: str, input_ids: set, input_arguments: set, expected_side: bool) -> Any:
     if not isinstance(call, Mapping):
         return call
     view: dict = {}
@@ -46,14 +56,15 @@ def _call_view(call: Any, form: str, input_ids: set, expected_side: bool) -> Any
     function = call.get("function") if isinstance(call.get("function"), Mapping) else {}
     for key, value in function.items():
         if value is not None:
-            view[key] = _arguments_view(value, form) if key == "arguments" else value
+            view[key] = _arguments_view(value, form, input_arguments, expected_side) if key == "arguments" else value
     for key, value in call.items():
         if key not in ("id", "type", "function") and value is not None:
             view[key] = value
     return view
 
 
-def _list_view(messages: Any, form: str, input_texts: set, input_ids: set, expected_side: bool) -> Any:
+def _list_view(messages: Any, form: str, facts: tuple, expected_side: bool) -> Any:
+    input_texts, input_ids, input_arguments = facts
     if not isinstance(messages, (list, tuple)):
         return messages
     ordinal_of_id: dict = {}
@@ -75,7 +86,7 @@ def _list_view(messages: Any, form: str, input_texts: set, input_ids: set, expec
             elif key == "tool_calls" and isinstance(value, (list, tuple)):
                 if not value:
                     continue
-                view["tool_calls"] = [_call_view(call, form, input_ids, expected_side) for call in value]
+                view["tool_calls"] = [_call_view(call, form, input_ids, input_arguments, expected_side) for call in value]
                 for call in value:
                     if isinstance(call, Mapping) and isinstance(call.get("id"), str):
                         ordinal_of_id[call["id"]] = ordinal
@@ -88,8 +99,8 @@ def _list_view(messages: Any, form: str, input_texts: set, input_ids: set, expec
     return out
 
 
-def _input_facts(messages: Any) -> tuple[set, set]:
-    texts, ids = set(), set()
+def _input_facts(messages: Any) -> tuple:
+    texts, ids, arguments = set(), set(), set()
     for message in messages if isinstance(messages, (list, tuple)) else []:
         if not isinstance(message, Mapping):
             continue
@@ -97,9 +108,14 @@ def _input_facts(messages: Any) -> tuple[set, set]:
             texts.add(message["content"])
         calls = message.get("tool_calls")
         for call in calls if isinstance(calls, (list, tuple)) else []:
-            if isinstance(call, Mapping) and isinstance(call.get("id"), str):
+            if not isinstance(call, Mapping):
+                continue
+            if isinstance(call.get("id"), str):
                 ids.add(call["id"])
-    return texts, ids
+            function = call.get("function")
+            if isinstance(function, Mapping) and isinstance(function.get("arguments"), str):
+                arguments.add(function["arguments"])
+    return texts, ids, arguments
 
 
 _SHAPE_KEYS = ("role", "content", "tool_calls", "answers call")
@@ -107,10 +123,18 @@ _NONE: Any = object()
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, _WrittenText):
+        return f"text holding {_show(value.view)}"
     return "<any text>" if value is ANY else "undefined" if value is _NONE else show(value)
 
 
 def _compare_value(expected: Any, actual: Any, path: str, out: list) -> None:
+    if isinstance(expected, _WrittenText):
+        if not isinstance(actual, str):
+            out.append(f"{path}: expected text, got {_show(actual)}")
+        else:
+            _compare_value(expected.view, _arguments_view(actual, "wire"), path, out)
+        return
     if expected is ANY:
         if actual is _NONE:
             out.append(f"{path}: expected a value, got none")
@@ -146,9 +170,9 @@ def compare_messages_at_mapping_level(form: str, input: Any, expected: Any, actu
     ...                                   [{"role": "assistant", "content": ""}])
     []
     """
-    texts, ids = _input_facts(input)
-    want = _list_view(expected, form, texts, ids, True)
-    got = _list_view(actual, form, texts, ids, False)
+    facts = _input_facts(input)
+    want = _list_view(expected, form, facts, True)
+    got = _list_view(actual, form, facts, False)
     out: list[str] = []
     if not isinstance(want, list) or not isinstance(got, list):
         _compare_value(want, got, "messages", out)
