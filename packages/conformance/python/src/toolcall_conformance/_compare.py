@@ -67,6 +67,9 @@ def clone(value: Any) -> Any:
     return root
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def show(value: Any, limit: int = 400) -> str:
     """A short printable form of a value for failure messages (JSON where it can be)."""
     if value is MISSING:
@@ -77,6 +80,8 @@ def show(value: Any, limit: int = 400) -> str:
         text = "<too deep to show>"
     except TypeError:
         text = repr(value)
+    # A lone surrogate cannot be printed or written as UTF-8: show it escaped, as JSON would.
+    text = _LONE_SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
     return text if len(text) <= limit else text[:limit] + f"… ({len(text)} characters)"
 
 
