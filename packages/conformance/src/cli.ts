@@ -21,8 +21,8 @@ Usage:
                            [--vectors DIR] [--json]
       Run the suite against MODULE's export \`implementation\` (or its default export), at its declared level
       (\`level: "mapping"\` or \`"full"\`, the default) or the one given. --skip takes a vector id or an id prefix
-      ending in * (r1-lossless-*). Prints each failure, then "N passed, N failed, N skipped" and the totals per
-      rule. Exit 1 when a case fails, 2 on a bad declaration or a skip entry that names no vector.
+      ending in * (r1-lossless-*). Prints each failure, the totals per rule, then "N passed, N failed, N skipped
+      (LEVEL level)". Exit 1 when a case fails, 2 on a bad declaration or a skip entry that names no vector.
 
 Options:
   --vectors DIR   the vectors directory (default: the one shipped with this package, or $TOOLCALL_VECTORS)
@@ -116,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
           `${rule}: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped, ${totals.notApplicable} not at this level\n`,
         );
       process.stdout.write(
-        `${summary.level} level: ${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped\n`,
+        `${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped (${summary.level} level)\n`,
       );
     }
     return summary.failed === 0 ? 0 : 1;
