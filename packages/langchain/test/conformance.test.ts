@@ -178,6 +178,6 @@ describeConformance({
   skip: [
     // A fresh answer's empty arguments after a length stop were cut before any text: truncated, not `{}`
     // (docs/decisions.md, Fresh answers); core's decode of the same text says `empty`.
-    "r1/statuses: generation stopped for length > an empty string is still empty",
+    "r1-statuses-empty-string-is-still-empty",
   ],
 });
