@@ -30,8 +30,10 @@ export { repairResponse } from "./repair-response.js";
 export { type RepairedResponseBody, repairResponseBody } from "./repair-response-body.js";
 export { repairResponseStream } from "./repair-response-stream.js";
 export {
+  type ChunkStep,
   createSseRepair,
   repairSseStream,
+  type SseFaultVerdict,
   type SseRepair,
   type SseRepairOptions,
   type SseStreamFault,

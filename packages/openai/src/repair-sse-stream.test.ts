@@ -3,16 +3,24 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chatSse, recordedLines, xaiWithArguments } from "../test/recorded.js";
 import { utf8 } from "./bytes.js";
-import { createSseRepair, type SseStreamFault } from "./repair-sse-stream.js";
+import { createSseRepair, type SseFaultVerdict, type SseStreamFault } from "./repair-sse-stream.js";
 
 const decoder = new TextDecoder();
 
 /** The repair's output for a body given in pieces cut at `cuts`. */
-function run(body: Uint8Array, cuts: readonly number[] = [], faults: SseStreamFault[] = []): string {
+function run(
+  body: Uint8Array,
+  cuts: readonly number[] = [],
+  faults: SseStreamFault[] = [],
+  verdict: SseFaultVerdict = "pass",
+): string {
   const repair = createSseRepair({
     api: "chat.completions",
     options: { repairs: coreRepairs },
-    onFault: (fault) => faults.push(fault),
+    onFault: (fault) => {
+      faults.push(fault);
+      return verdict;
+    },
   });
   const at = [...new Set(cuts.map((c) => Math.floor(c * body.length)))].sort((a, b) => a - b);
   const out: Uint8Array[] = [];
@@ -157,6 +165,20 @@ describe("createSseRepair", () => {
     expect(faults.map((f) => f.code)).toEqual(["invalid_event", "upstream_error"]);
     // The held call is handed on at the end as the model sent it (the stream was cut: no finish).
     expect(argumentsOf(out)).toBe("{'a'");
+  });
+
+  it("ends or stops where its caller says, at an event it cannot read", () => {
+    const held =
+      'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{\'a\': 1}"}}]}}]}\n\n';
+    const body = utf8(`${held}data: {"error":{"message":"overloaded"}}\n\ndata: {"choices":[]}\n\n`);
+    // end: what is held goes on (cut: the model's text), then the error event, and nothing after it.
+    const ended = run(body, [], [], "end");
+    expect(argumentsOf(ended)).toBe("{'a': 1}");
+    expect(ended.endsWith('data: {"error":{"message":"overloaded"}}\n\n')).toBe(true);
+    // stop: nothing more at all, the held call neither.
+    const stopped = run(body, [0.5], [], "stop");
+    expect(stopped).not.toContain("overloaded");
+    expect(argumentsOf(stopped)).toBe("");
   });
 
   it("keeps an event's other fields when it rewrites its data", () => {

@@ -10,11 +10,28 @@ import type { RepairedEvent } from "./repaired-event.js";
 import { ResponseStreamRepair } from "./response-stream-repair.js";
 import { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
 
-/** Something in the stream the repair could not read; it went on as it came. */
+/** Something in the stream the repair could not read. */
 export interface SseStreamFault {
   code: "invalid_event" | "upstream_error";
   /** The event's data. */
   data: string;
+  /** The event as it came (its lines and blank line). */
+  text: string;
+}
+
+/**
+ * What becomes of the stream after a fault: `pass` (default) hands the event on as it came and goes on; `end` hands
+ * on what the repair holds, then the event, and reads nothing more; `stop` hands on nothing more (the caller ends
+ * the stream its own way, with an error of its own).
+ */
+export type SseFaultVerdict = "pass" | "end" | "stop";
+
+/** A step on Chat Completions chunks before the repair (native calls left in content, for instance). */
+export interface ChunkStep {
+  /** The chunks one chunk gives (itself when unchanged). */
+  push(chunk: ChatCompletionChunk): ChatCompletionChunk[];
+  /** What the step still holds when the stream ends. */
+  end(): ChatCompletionChunk[];
 }
 
 export interface SseRepairOptions {
@@ -25,10 +42,12 @@ export interface SseRepairOptions {
   summary?: RepairSummary;
   /**
    * Told of an event that is not JSON or not of the API's shape (`invalid_event`), or an error object a server put
-   * in the stream (`upstream_error`). The event goes on as it came; a caller that wants to end the stream there
-   * stops reading.
+   * in the stream (`upstream_error`); what it returns decides what follows (default `pass`: the event goes on as
+   * it came).
    */
-  onFault?: (fault: SseStreamFault) => void;
+  onFault?: (fault: SseStreamFault) => SseFaultVerdict | undefined;
+  /** Chat Completions: a step every chunk goes through before the repair; every event is then read. */
+  prepare?: ChunkStep;
 }
 
 /** The byte-level stream repair: pieces of an SSE body in, the pieces to send out. */
@@ -76,7 +95,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   const chatRepair = chat ? new ChatCompletionStreamRepair(options) : undefined;
   const repair: AnyRepair = (chatRepair ?? new ResponseStreamRepair(options)) as unknown as AnyRepair;
   // Chat Completions events that carry one argument fragment each are read by their template (no parse).
-  const fragments = chat ? new ArgumentFrames() : undefined;
+  const fragments = chat && args.prepare === undefined ? new ArgumentFrames() : undefined;
   const needle = chat ? TOOL_CALLS : FUNCTION_CALL;
   const anchor = needle.indexOf(0x5f);
   const frames = new SseFrames();
@@ -101,7 +120,10 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
 
   let eventField = false;
 
+  const prepare = chat ? args.prepare : undefined;
+  let stopped = false;
   const mayNeedReading = (bytes: Uint8Array, from: number, to: number): boolean =>
+    prepare !== undefined ||
     repair.open ||
     indexOfBytes({ haystack: bytes, needle, anchor, from, to }) !== -1 ||
     (!summarized && !summary.empty && indexOfBytes({ haystack: bytes, needle: DONE, from, to }) !== -1);
@@ -141,6 +163,36 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     send(utf8(writeSseFrame({ event, data, fields: source?.frame.fields ?? [] })));
   };
 
+  /** What the step and the repair still hold, handed on (once). */
+  const flush = (): void => {
+    if (prepare !== undefined) for (const chunk of prepare.end()) repairChunk(chunk, undefined);
+    for (const result of repair.end()) write(result, undefined);
+  };
+
+  const repairChunk = (value: unknown, read: (Read & { value: unknown }) | undefined): boolean => {
+    current = read;
+    let same = false;
+    for (const result of repair.push(value as ChatCompletionChunk | ResponseStreamEvent)) {
+      if (result.kind === "same" && result.value === value && read !== undefined) same = true;
+      write(result, read);
+    }
+    current = undefined;
+    return same;
+  };
+
+  const fault = (code: SseStreamFault["code"], data: string, bytes: Uint8Array): void => {
+    const verdict = args.onFault?.({ code, data, text: decoder.decode(bytes) }) ?? "pass";
+    if (verdict === "stop") {
+      stopped = true;
+      return;
+    }
+    if (verdict === "end") {
+      flush();
+      stopped = true;
+    }
+    send(bytes);
+  };
+
   const readFrame = (bytes: Uint8Array): void => {
     const frame = parseSseFrame(decoder.decode(bytes));
     const data = frame.data;
@@ -149,7 +201,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       return;
     }
     if (data === "[DONE]") {
-      for (const result of repair.end()) write(result, undefined);
+      flush();
       sendSummary();
       send(bytes);
       return;
@@ -158,8 +210,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     try {
       value = JSON.parse(data);
     } catch {
-      args.onFault?.({ code: "invalid_event", data });
-      send(bytes);
+      fault("invalid_event", data, bytes);
       return;
     }
     const shaped =
@@ -171,21 +222,19 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     if (!shaped) {
       const isError =
         typeof value === "object" && value !== null && (value as { error?: unknown }).error !== undefined;
-      args.onFault?.({ code: isError ? "upstream_error" : "invalid_event", data });
-      send(bytes);
+      fault(isError ? "upstream_error" : "invalid_event", data, bytes);
       return;
     }
     if (frame.event !== undefined) eventField = true;
     const read = { bytes, frame, value };
-    current = read;
     reads?.set(value as object, read);
-    let same = false;
-    for (const result of repair.push(value as ChatCompletionChunk | ResponseStreamEvent)) {
-      if (result.kind === "same" && result.value === value) same = true;
-      write(result, read);
+    if (prepare === undefined) {
+      if (repairChunk(value, read)) fragments?.learn(bytes, value);
+      return;
     }
-    current = undefined;
-    if (same) fragments?.learn(bytes, value);
+    // Chunks the step made are new: written as new JSON; the chunk itself, when it comes out, keeps its bytes.
+    for (const chunk of prepare.push(value as ChatCompletionChunk))
+      repairChunk(chunk, chunk === value ? read : undefined);
   };
 
   /** Sends `bytes[from, to)`, whole events only: untouched runs as they came, the others read. */
@@ -195,7 +244,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       return;
     }
     let runStart = from;
-    for (let at = from; at < to; ) {
+    for (let at = from; at < to && !stopped; ) {
       const end = frames.nextEnd(bytes, at, to);
       const stop = end === -1 ? to : end;
       if (repair.open || mayNeedReading(bytes, at, stop)) {
@@ -210,7 +259,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       }
       at = stop;
     }
-    if (runStart < to) send(bytes.subarray(runStart, to));
+    if (runStart < to && !stopped) send(bytes.subarray(runStart, to));
   };
 
   // What one piece of input gives goes out as one piece: each piece a reader takes costs it a turn of its loop (the
@@ -224,7 +273,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   return {
     push(chunk) {
       out = [];
-      if (chunk.length === 0) return out;
+      if (chunk.length === 0 || stopped) return out;
       const before: [number, number] = [tail[0], tail[1]];
       const whole = frames.lastEnd(chunk, tail);
       if (chunk.length >= 2) {
@@ -248,18 +297,20 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
         from = first;
       }
       if (whole < chunk.length) pending.push(chunk.subarray(whole));
-      if (from < whole) handle(chunk, from, whole);
+      if (from < whole && !stopped) handle(chunk, from, whole);
       return coalesced();
     },
     end() {
       out = [];
+      if (stopped) return out;
       // An event the body ended in, without its blank line, is still read (and sent as it came when untouched).
       if (pending.length > 0) {
         const rest = joinBytes(pending);
         pending = [];
         handle(rest, 0, rest.length);
       }
-      for (const result of repair.end()) write(result, undefined);
+      if (stopped) return coalesced();
+      flush();
       sendSummary();
       return coalesced();
     },
