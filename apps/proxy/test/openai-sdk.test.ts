@@ -109,6 +109,29 @@ describe("the openai SDK through the proxy, whole responses", () => {
     }
   });
 
+  it("says what it repaired: the x-toolcall-repairs header, and the comment that ends a stream", async () => {
+    const { response } = await client(proxy.baseURL)
+      .chat.completions.create({ model: "chat-parallel.json", messages: ask, tools })
+      .withResponse();
+    expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toMatchObject({
+      response: [
+        { status: "repaired", repairs: ["markdown-fence"], usable: true },
+        { status: "repaired", repairs: ["repeated-object"], usable: true },
+      ],
+    });
+    const streamed = await fetch(`${proxy.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "chat-stream-parallel.sse", messages: ask, tools, stream: true }),
+    });
+    const text = await streamed.text();
+    const comment = text.split("\n\n").find((event) => event.startsWith(": x-toolcall-repairs "));
+    expect(JSON.parse(comment?.slice(": x-toolcall-repairs ".length) ?? "{}")).toMatchObject({
+      response: [{ id: "call_p2", status: "repaired", repairs: ["python-literal"] }],
+    });
+    expect(text.endsWith(`${comment}\n\ndata: [DONE]\n\n`)).toBe(true);
+  });
+
   it("never repairs a call cut by a length stop: it keeps the model's own text", async () => {
     const [text] = await completionCalls(client(proxy.baseURL), "chat-length-stop.json");
     expect(text).toBe('{"path": "notes.md", "content": "# Notes\\n\\nThe first');

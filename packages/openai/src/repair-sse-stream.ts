@@ -48,6 +48,12 @@ export interface SseRepairOptions {
   onFault?: (fault: SseStreamFault) => SseFaultVerdict | undefined;
   /** Chat Completions: a step every chunk goes through before the repair; every event is then read. */
   prepare?: ChunkStep;
+  /**
+   * Read every event, so one that is not JSON or not of the API's shape is always found (`onFault`); by default
+   * events that cannot hold a call go on unread, and a client's own parser reports such an event. Costs a parse per
+   * event.
+   */
+  readAll?: boolean;
 }
 
 /** The byte-level stream repair: pieces of an SSE body in, the pieces to send out. */
@@ -122,8 +128,9 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
 
   const prepare = chat ? args.prepare : undefined;
   let stopped = false;
+  const readAll = args.readAll === true || prepare !== undefined;
   const mayNeedReading = (bytes: Uint8Array, from: number, to: number): boolean =>
-    prepare !== undefined ||
+    readAll ||
     repair.open ||
     indexOfBytes({ haystack: bytes, needle, anchor, from, to }) !== -1 ||
     (!summarized && !summary.empty && indexOfBytes({ haystack: bytes, needle: DONE, from, to }) !== -1);
