@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { splitAt } from "../test/split-at.js";
 import { JsonObjectPrefix } from "./json-object-prefix.js";
 
 function read(pieces: readonly string[], maxDepth?: number) {
@@ -16,19 +17,6 @@ function isObjectText(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** A text cut into pieces at the given fractions. */
-function split(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((c) => Math.floor(c * text.length)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let from = 0;
-  for (const cut of at) {
-    pieces.push(text.slice(from, cut));
-    from = cut;
-  }
-  pieces.push(text.slice(from));
-  return pieces;
 }
 
 describe("JsonObjectPrefix", () => {
@@ -73,7 +61,7 @@ describe("JsonObjectPrefix", () => {
         ),
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 4 }),
         (text, cuts) => {
-          const { complete } = read(split(text, cuts));
+          const { complete } = read(splitAt(text, cuts));
           expect(complete).toBe(isObjectText(text));
         },
       ),

@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { splitAt } from "../test/split-at.js";
 import { normalizeAnswerArguments } from "./normalize-answer-arguments.js";
 import { coreRepairs } from "./repairs/index.js";
 import { StreamedArguments } from "./streamed-arguments.js";
@@ -16,18 +17,6 @@ function stream(fragments: readonly string[], finishReason: "stop" | "length" = 
   const end = gate.end({ text: (answer.text as string | undefined) ?? raw, usable: answer.usable, raw });
   const received = fragments.filter((_, i) => passed[i]).join("") + end.rest;
   return { passed, answer, end, received };
-}
-
-function split(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((c) => Math.floor(c * text.length)))].sort((a, b) => a - b);
-  const pieces: string[] = [];
-  let from = 0;
-  for (const cut of at) {
-    pieces.push(text.slice(from, cut));
-    from = cut;
-  }
-  pieces.push(text.slice(from));
-  return pieces;
 }
 
 describe("StreamedArguments", () => {
@@ -104,7 +93,7 @@ describe("StreamedArguments", () => {
         fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 5 }),
         fc.constantFrom("stop" as const, "length" as const),
         (text, cuts, finishReason) => {
-          const { answer, end, received } = stream(split(text, cuts), finishReason);
+          const { answer, end, received } = stream(splitAt(text, cuts), finishReason);
           expect(received).toBe(end.text);
           if (!answer.usable || end.fit === "conflict") expect(received).toBe(text);
           else if (end.fit === "exact") expect(received).toBe(answer.text);

@@ -1,37 +1,28 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
-import { coreRepairs } from "@toolcall/core";
-import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardFetch } from "../src/index.js";
+import { describe, expect, it } from "vitest";
 import {
+  guardedFetch,
   MALFORMED,
   SCENARIOS,
   type Scenario,
   type ScenarioName,
-  startScenarioServer,
   TOOLS,
+  useScenarioServer,
 } from "./scenario-server.js";
-import type { TestServer } from "./server.js";
 
 // The AI SDK (`ai` 6 with `@ai-sdk/openai-compatible` 2, what installs on Node 20) against the loopback model
 // server, with the guarded fetch given to the provider: one line. Raw, the SDK turns each malformed call into a tool
 // error and the tool never runs (it replays the invalid input as {}, so nothing reaches the strict check either).
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startScenarioServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useScenarioServer();
 
 function provider(guarded: boolean) {
   return createOpenAICompatible({
     name: "loopback",
-    baseURL: server.baseURL,
+    baseURL: server().baseURL,
     apiKey: "test-key",
-    ...(guarded ? { fetch: guardFetch(fetch, { repairs: [...coreRepairs, gemmaQuoteMarkers] }) } : {}),
+    ...(guarded ? { fetch: guardedFetch() } : {}),
   });
 }
 

@@ -81,19 +81,26 @@ async function* chunks(
   }
 }
 
+/** The call's arguments after `repairChatCompletion` of a completion carrying them, and its report. */
+function repairedCall(
+  input: unknown,
+  options: Options,
+): { text: unknown; report: ArgumentsReport | undefined } {
+  const reports: ArgumentsReport[] = [];
+  const { completion: repaired } = repairChatCompletion(completion(input, options.finishReason), {
+    repairs: options.repairs,
+    maxDepth: options.maxDepth as number | undefined,
+    onRepair: (report) => reports.push(report as ArgumentsReport),
+  });
+  const call = repaired.choices[0]?.message.tool_calls?.[0];
+  return { text: call?.type === "function" ? call.function.arguments : undefined, report: reports[0] };
+}
+
 describeConformance({
   implementation: {
     name: "@toolcall/openai",
     decode(input, options: Options) {
-      const reports: ArgumentsReport[] = [];
-      const { completion: repaired } = repairChatCompletion(completion(input, options.finishReason), {
-        repairs: options.repairs,
-        maxDepth: options.maxDepth as number | undefined,
-        onRepair: (report) => reports.push(report as ArgumentsReport),
-      });
-      const call = repaired.choices[0]?.message.tool_calls?.[0];
-      const text = call?.type === "function" ? call.function.arguments : undefined;
-      const report = reports[0];
+      const { text, report } = repairedCall(input, options);
       return {
         arguments: decodeArguments(text, {
           lossless: options.lossless,
@@ -146,15 +153,7 @@ describeConformance({
       });
     },
     normalizeAnswer(input, options: Options) {
-      const reports: ArgumentsReport[] = [];
-      const { completion: repaired } = repairChatCompletion(completion(input, options.finishReason), {
-        repairs: options.repairs,
-        maxDepth: options.maxDepth as number | undefined,
-        onRepair: (report) => reports.push(report as ArgumentsReport),
-      });
-      const call = repaired.choices[0]?.message.tool_calls?.[0];
-      const text = call?.type === "function" ? call.function.arguments : undefined;
-      const report = reports[0];
+      const { text, report } = repairedCall(input, options);
       return {
         text,
         status: report?.status ?? "object",

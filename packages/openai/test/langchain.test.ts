@@ -1,31 +1,22 @@
 import type { AIMessageChunk, BaseMessage } from "@langchain/core/messages";
 import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
-import { coreRepairs } from "@toolcall/core";
-import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardFetch } from "../src/index.js";
+import { describe, expect, it } from "vitest";
 import {
+  guardedFetch,
   MALFORMED,
   SCENARIOS,
   type Scenario,
   type ScenarioName,
-  startScenarioServer,
   TOOLS,
+  useScenarioServer,
 } from "./scenario-server.js";
-import type { TestServer } from "./server.js";
 
 // LangChain's ChatOpenAI against the loopback model server, with the guarded fetch as `configuration.fetch`: one
 // line. Raw, LangChain puts each malformed call in `invalid_tool_calls` (no tool runs) and a replay of the turn is
 // refused by the strict provider.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startScenarioServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useScenarioServer();
 
 const tools = Object.entries(TOOLS).map(([name, tool]) => ({
   type: "function" as const,
@@ -38,8 +29,8 @@ function model(name: ScenarioName, guarded: boolean) {
     apiKey: "test-key",
     maxRetries: 0,
     configuration: {
-      baseURL: server.baseURL,
-      ...(guarded ? { fetch: guardFetch(fetch, { repairs: [...coreRepairs, gemmaQuoteMarkers] }) } : {}),
+      baseURL: server().baseURL,
+      ...(guarded ? { fetch: guardedFetch() } : {}),
     },
   }).bindTools(tools);
 }

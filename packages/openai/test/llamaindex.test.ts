@@ -1,31 +1,22 @@
 import type { ChatMessage, ToolCallLLMMessageOptions } from "@llamaindex/core/llms";
 import { OpenAI } from "@llamaindex/openai";
-import { coreRepairs } from "@toolcall/core";
-import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardFetch } from "../src/index.js";
+import { describe, expect, it } from "vitest";
 import {
+  guardedFetch,
   MALFORMED,
   SCENARIOS,
   type Scenario,
   type ScenarioName,
-  startScenarioServer,
   TOOLS,
+  useScenarioServer,
 } from "./scenario-server.js";
-import type { TestServer } from "./server.js";
 
 // LlamaIndex's OpenAI class (`@llamaindex/openai` 0.4.23, which installs on Node 20 and brings its own `openai` 5)
 // against the loopback model server, with the guarded fetch in `additionalSessionOptions`: one line. Raw, a streamed
 // malformed call throws in LlamaIndex's own JSON.parse, a whole one keeps text no tool can take, and a replay of
 // the turn is refused by the strict provider.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startScenarioServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useScenarioServer();
 
 const tools = Object.entries(TOOLS).map(([name, tool]) => ({
   metadata: { name, description: tool.description, parameters: tool.parameters as never },
@@ -38,8 +29,8 @@ function llm(name: ScenarioName, guarded: boolean) {
     apiKey: "test-key",
     maxRetries: 0,
     additionalSessionOptions: {
-      baseURL: server.baseURL,
-      ...(guarded ? { fetch: guardFetch(fetch, { repairs: [...coreRepairs, gemmaQuoteMarkers] }) } : {}),
+      baseURL: server().baseURL,
+      ...(guarded ? { fetch: guardedFetch() } : {}),
     },
   });
 }

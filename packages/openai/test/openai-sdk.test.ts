@@ -1,36 +1,28 @@
-import { coreRepairs } from "@toolcall/core";
-import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import OpenAI, { BadRequestError } from "openai";
 import { LengthFinishReasonError } from "openai/error";
 import { zodFunction, zodResponsesFunction } from "openai/helpers/zod";
 import type { ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import type { FunctionTool, ResponseInputItem } from "openai/resources/responses/responses";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { guardOpenAI, REPAIRS_HEADER, type RepairReport } from "../src/index.js";
 import {
   MALFORMED,
+  REPAIRS,
   SCENARIOS,
   type Scenario,
   type ScenarioName,
-  startScenarioServer,
   TOOLS,
+  useScenarioServer,
 } from "./scenario-server.js";
-import type { TestServer } from "./server.js";
 
 // The real `openai` SDK, every helper, against a loopback model server that answers with malformed tool calls and
 // refuses malformed replayed arguments as a strict provider does. Guarded, each helper gets what the tool needs;
 // raw, each one fails; a call cut by a length stop never reaches a tool.
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startScenarioServer();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useScenarioServer();
 
-const repairs = [...coreRepairs, gemmaQuoteMarkers];
+const repairs = REPAIRS;
 const ask: ChatCompletionMessageParam[] = [{ role: "user", content: "Weather in Paris, please." }];
 const chatTools: ChatCompletionTool[] = Object.entries(TOOLS).map(([name, tool]) => ({
   type: "function",
@@ -46,7 +38,7 @@ const responseTools: FunctionTool[] = Object.entries(TOOLS).map(([name, tool]) =
 const weather = z.object({ city: z.string(), unit: z.string().nullable().optional() });
 
 function clients() {
-  const raw = new OpenAI({ baseURL: server.baseURL, apiKey: "test-key", maxRetries: 0 });
+  const raw = new OpenAI({ baseURL: server().baseURL, apiKey: "test-key", maxRetries: 0 });
   const reports: RepairReport[] = [];
   const guarded = guardOpenAI(raw, { repairs, onRepair: (report) => reports.push(report) });
   return { raw, guarded, reports };

@@ -1,4 +1,8 @@
 import type { ServerResponse } from "node:http";
+import { coreRepairs } from "@toolcall/core";
+import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
+import { afterAll, beforeAll } from "vitest";
+import { guardFetch } from "../src/index.js";
 import { type Recorded, sendRecorded, startServer, type TestServer } from "./server.js";
 import { refuse, strictError } from "./strict-provider.js";
 
@@ -275,4 +279,25 @@ export function startScenarioServer(): Promise<TestServer> {
     }
     await sendRecorded(response, answer.body, { sse: answer.sse, piece: answer.sse ? 40 : undefined });
   });
+}
+
+/** The repairs every scenario test guards with: core's and Gemma's quote markers. */
+export const REPAIRS = [...coreRepairs, gemmaQuoteMarkers];
+
+/** The guarded fetch the scenario tests give their clients. */
+export const guardedFetch = () => guardFetch(fetch, { repairs: REPAIRS });
+
+/** Starts the scenario server for the file's tests and closes it after them; call the result for the server. */
+export function useScenarioServer(): () => TestServer {
+  let server: TestServer | undefined;
+  beforeAll(async () => {
+    server = await startScenarioServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (server === undefined) throw new Error("the scenario server is not running");
+    return server;
+  };
 }
