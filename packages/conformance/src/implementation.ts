@@ -3,6 +3,17 @@ export interface ConformanceIssue {
   code: string;
   severity: string;
   path?: Array<string | number>;
+  /** A provider's issue: the literal error text it would answer with. */
+  message?: string;
+  /** A provider's issue: the HTTP status it would answer with. */
+  status?: number;
+}
+
+/** Which providers reject a history, and why (core's `providerVerdict`). */
+export interface ConformanceVerdict {
+  rejectedBy: readonly string[];
+  acceptedBy: readonly string[];
+  findings: ReadonlyArray<{ code: string; path: Array<string | number>; rejectedBy: readonly string[] }>;
 }
 
 /** A decode outcome as the suite compares it (RULES.md R1). */
@@ -58,6 +69,18 @@ export interface ConformanceImplementation {
       decoded?: unknown;
     }[]
   >;
+  /** `validateHistory(messages, { provider })`: the issues that provider would raise, in its words. */
+  validateProvider?(
+    messages: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<readonly ConformanceIssue[]>;
+  /** `sanitizeHistory(messages, { provider, … })`: a history that provider accepts. */
+  sanitizeProvider?(
+    messages: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<{ messages: unknown; changes: readonly { rule: string }[] }>;
+  /** Which provider profiles reject a history (`{ providers? }`). */
+  providerVerdict?(messages: unknown, options: ConformanceOptions): MaybePromise<ConformanceVerdict>;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }
@@ -70,7 +93,10 @@ export type ConformanceOperation =
   | "validateHistory"
   | "sanitize"
   | "prepareForTemplate"
-  | "accumulate";
+  | "accumulate"
+  | "validateProvider"
+  | "sanitizeProvider"
+  | "providerVerdict";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -80,4 +106,7 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "sanitize",
   "prepareForTemplate",
   "accumulate",
+  "validateProvider",
+  "sanitizeProvider",
+  "providerVerdict",
 ];

@@ -1,4 +1,9 @@
-import type { ConformanceImplementation, ConformanceIssue, ConformanceOptions } from "./implementation.js";
+import type {
+  ConformanceImplementation,
+  ConformanceIssue,
+  ConformanceOptions,
+  ConformanceVerdict,
+} from "./implementation.js";
 import { jsonEqual, show } from "./json-equal.js";
 import type { ConformanceCase } from "./load-vectors.js";
 
@@ -11,6 +16,24 @@ export interface ConformanceOutcome {
 
 function multiset(values: readonly unknown[]): string[] {
   return values.map((v) => String(v)).sort();
+}
+
+function checkVerdict(expected: Record<string, unknown>, actual: unknown, failures: string[]): void {
+  const verdict = actual as ConformanceVerdict | undefined;
+  for (const key of ["rejectedBy", "acceptedBy"] as const) {
+    if (key in expected && !jsonEqual(expected[key], verdict?.[key]))
+      failures.push(`${key}: expected ${show(expected[key])}, got ${show(verdict?.[key])}`);
+  }
+  if (expected.findings === undefined) return;
+  const want = expected.findings as Array<{ code: string; path: unknown; rejectedBy?: unknown }>;
+  const got = Array.isArray(verdict?.findings) ? verdict.findings : [];
+  if (got.length !== want.length) failures.push(`findings: expected ${want.length}, got ${show(got)}`);
+  for (const finding of want) {
+    const match = got.find((f) => f.code === finding.code && jsonEqual(f.path, finding.path));
+    if (match === undefined) failures.push(`finding ${show(finding)} not found among ${show(got)}`);
+    else if (finding.rejectedBy !== undefined && !jsonEqual(match.rejectedBy, finding.rejectedBy))
+      failures.push(`finding ${show(finding)}: rejected by ${show(match.rejectedBy)}`);
+  }
 }
 
 function snapshot(value: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -37,11 +60,15 @@ function checkIssues(
   }
   if (expected.issues !== undefined) {
     for (const wanted of expected.issues as ConformanceIssue[]) {
+      const prefix = (wanted as { messagePrefix?: string }).messagePrefix;
       const found = issues.some(
         (i) =>
           i.code === wanted.code &&
           (wanted.severity === undefined || i.severity === wanted.severity) &&
-          (wanted.path === undefined || jsonEqual(i.path, wanted.path)),
+          (wanted.path === undefined || jsonEqual(i.path, wanted.path)) &&
+          (wanted.message === undefined || i.message === wanted.message) &&
+          (prefix === undefined || (typeof i.message === "string" && i.message.startsWith(prefix))) &&
+          (wanted.status === undefined || i.status === wanted.status),
       );
       if (!found) failures.push(`issue ${show(wanted)} not found among ${show(issues)}`);
     }
@@ -87,9 +114,14 @@ export function checkResult(args: {
       break;
     case "validate":
     case "validateHistory":
+    case "validateProvider":
       checkIssues(expected, actual as ConformanceIssue[], failures);
       break;
-    case "sanitize": {
+    case "providerVerdict":
+      checkVerdict(expected, actual, failures);
+      break;
+    case "sanitize":
+    case "sanitizeProvider": {
       compare("messages", result?.messages);
       if (expected.unchanged === true && result?.messages !== input)
         failures.push("unchanged: the input list was not returned itself");
@@ -198,7 +230,10 @@ export async function runTest(
     }
   }
   if (before.ok && !jsonEqual(before.value, testCase.input)) failures.push("the input was mutated");
-  if (testCase.operation === "sanitize" && failures.length === 0) {
+  if (
+    (testCase.operation === "sanitize" || testCase.operation === "sanitizeProvider") &&
+    failures.length === 0
+  ) {
     // R4: sanitize is idempotent; a second pass changes nothing and returns the same list.
     const first = actual as { messages: unknown };
     try {
@@ -208,6 +243,14 @@ export async function runTest(
       };
       if (again.changes.length > 0 || again.messages !== first.messages) {
         failures.push(`not idempotent: a second pass made ${show(again.changes)}`);
+      }
+      // The provider accepts what its sanitize gives: its own validation finds nothing in it.
+      if (
+        testCase.operation === "sanitizeProvider" &&
+        typeof implementation.validateProvider === "function"
+      ) {
+        const left = await implementation.validateProvider(first.messages, resolved.options);
+        if (left.length > 0) failures.push(`the sanitized history still raises ${show(left)}`);
       }
     } catch (error) {
       failures.push(`second pass threw: ${error instanceof Error ? error.message : String(error)}`);

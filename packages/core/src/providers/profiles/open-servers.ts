@@ -10,7 +10,7 @@ export const vllm: ProviderProfile = {
   name: "vLLM",
   checkedAgainst: {
     api: "vLLM POST /v1/chat/completions and /v1/responses",
-    models: ["vLLM 0.11–0.13 (any chat template)"],
+    models: ["vLLM with json.loads of stored arguments in chat_utils (2025–2026)"],
     date: CHECKED,
     sources: [
       "vllm-project/vllm:vllm/entrypoints/chat_utils.py (_postprocess_messages)",
