@@ -27,6 +27,11 @@ vector operation       callable, and what it returns
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
                        ``{"index", "id", "name", "arguments", "status", "decoded"}`` (or ``{"calls": [...]}``);
                        ``finish_reason=None`` is a stream that ended without one (cut): decode as after ``length``
+``validateProvider``   ``validate_for_provider(messages, provider=...)`` -> the issues that provider raises, each
+                       with ``code``, ``severity``, ``path``, ``message`` (its literal error text) and ``status``
+``sanitizeProvider``   ``sanitize_for_provider(messages, provider=..., **options)`` -> ``{"messages", "changes"}``
+``providerVerdict``    ``provider_verdict(messages, providers=None)`` -> ``{"rejectedBy", "acceptedBy",
+                       "findings"}``, each finding ``{"code", "path", "rejectedBy"}``
 =====================  ============================================================================================
 
 Results may be dicts or objects with those attributes. Vector options are camelCase; they are passed as snake_case
@@ -79,6 +84,9 @@ OPERATIONS: dict[str, str] = {
     "sanitize": "sanitize_history",
     "prepareForTemplate": "prepare_for_template",
     "accumulate": "accumulate",
+    "validateProvider": "validate_for_provider",
+    "sanitizeProvider": "sanitize_for_provider",
+    "providerVerdict": "provider_verdict",
 }
 
 #: What the repair id ``"core"`` stands for, in the order core applies them (``jsonrepair`` is not among them).
@@ -102,6 +110,9 @@ _EXPECTED_KEYS: dict[str, frozenset] = {
     "sanitize": frozenset({"messages", "unchanged", "changes", "changeDetails"}),
     "prepareForTemplate": frozenset({"messages"}),
     "accumulate": frozenset({"calls", "decoded"}),
+    "validateProvider": frozenset({"codes", "issues"}),
+    "sanitizeProvider": frozenset({"messages", "unchanged", "changes", "changeDetails"}),
+    "providerVerdict": frozenset({"rejectedBy", "acceptedBy", "findings"}),
 }
 
 class _Missing:
@@ -444,6 +455,31 @@ def _multiset_mismatch(label: str, expected: list, actual: list) -> list[str]:
     return []
 
 
+def _issue_matches(want: Mapping, have: Any) -> bool:
+    """An issue matches a wanted one on every key given; ``messagePrefix`` asks the message to start with it."""
+    for key, value in want.items():
+        if key == "messagePrefix":
+            message = _field(have, "message")
+            if not isinstance(message, str) or not message.startswith(value):
+                return False
+        elif not json_equal(_field(have, key), value):
+            return False
+    return True
+
+
+def _check_verdict(expected: Mapping, actual: Any) -> list[str]:
+    messages = []
+    for key in ("rejectedBy", "acceptedBy"):
+        if key in expected and not json_equal(expected[key], _field(actual, key)):
+            messages.append(f"{key}: expected {_show(expected[key])}, got {_show(_field(actual, key))}")
+    if "findings" in expected:
+        findings = _as_list(_field(actual, "findings", []))
+        if len(findings) != len(expected["findings"]):
+            messages.append(f"findings: expected {len(expected['findings'])}, got {_show(findings)}")
+        messages += _find_each("findings", expected["findings"], findings)
+    return messages
+
+
 def _find_each(label: str, expected: list, actual: list, keys: Iterable[str] | None = None) -> list[str]:
     """Each expected entry must match one actual entry on every key it gives."""
     messages = []
@@ -509,13 +545,16 @@ def check_result(operation: str, expected: Mapping, actual: Any, context: Mappin
         if "text" in expected:
             if not isinstance(actual, str) or actual != expected["text"]:
                 messages.append(f"text: expected {_show(expected['text'])}, got {_show(actual)}")
-    elif operation in ("validate", "validateHistory"):
+    elif operation in ("validate", "validateHistory", "validateProvider"):
         issues = _as_list(actual)
         if "codes" in expected:
             messages += _multiset_mismatch("codes", list(expected["codes"]), [_field(i, "code") for i in issues])
-        if "issues" in expected:
-            messages += _find_each("issues", expected["issues"], issues)
-    elif operation == "sanitize":
+        for want in expected.get("issues", []):
+            if not any(_issue_matches(want, have) for have in issues):
+                messages.append(f"issues: no entry matches {_show(want)}; got {_show(issues)}")
+    elif operation == "providerVerdict":
+        messages += _check_verdict(expected, actual)
+    elif operation in ("sanitize", "sanitizeProvider"):
         result_messages = _field(actual, "messages")
         changes = _as_list(_field(actual, "changes", []))
         if "messages" in expected:
@@ -634,13 +673,18 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = ()) -> list[str]
     else:
         actual = function(given, **keywords)
     messages = check_result(case.operation, case.expected, actual, context)
-    if case.operation == "sanitize" and not messages:
+    if case.operation in ("sanitize", "sanitizeProvider") and not messages:
         # R4: sanitizing is idempotent; a second pass changes nothing and returns the same list.
         first = _field(actual, "messages")
         again = function(first, **keywords)
         changes = _as_list(_field(again, "changes", []))
         if changes or _field(again, "messages") is not first:
             messages.append(f"not idempotent: a second pass made {_show([_field(c, 'rule') for c in changes])}")
+        validate = _lookup(implementation, OPERATIONS["validateProvider"])
+        if case.operation == "sanitizeProvider" and callable(validate):
+            left = _as_list(validate(first, provider=keywords.get("provider")))
+            if left:
+                messages.append(f"the sanitized history still raises {_show(left)}")
     return messages
 
 

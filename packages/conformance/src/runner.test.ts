@@ -122,6 +122,59 @@ describe("checkResult catches every kind of mismatch", () => {
   });
 });
 
+describe("checkResult for provider profiles", () => {
+  const issue = {
+    code: "tool_call_id_invalid",
+    severity: "error",
+    path: [1, "tool_calls", 0, "id"],
+    message: "Tool call id was c1 but must be a-z, A-Z, 0-9, with a length of 9.",
+    status: 400,
+  };
+  it("validateProvider compares the literal text, its prefix and the status", async () => {
+    const check = (wanted: Record<string, unknown>) =>
+      checkResult({ operation: "validateProvider", expected: { issues: [wanted] }, actual: [issue] });
+    expect(check(issue)).toEqual([]);
+    expect(check({ ...issue, message: "Tool call id was c1." })).toHaveLength(1);
+    expect(check({ ...issue, status: 500 })).toHaveLength(1);
+    const { message: _, ...withoutMessage } = issue;
+    expect(check({ ...withoutMessage, messagePrefix: "Tool call id was " })).toEqual([]);
+    expect(check({ ...withoutMessage, messagePrefix: "Tool id" })).toHaveLength(1);
+  });
+
+  it("providerVerdict compares who rejects, in order, and each finding", async () => {
+    const actual = {
+      rejectedBy: ["anthropic", "mistral"],
+      acceptedBy: ["openai-chat"],
+      findings: [
+        {
+          code: "tool_call_id_invalid",
+          path: [1, "tool_calls", 0, "id"],
+          rejectedBy: ["anthropic", "mistral"],
+        },
+      ],
+    };
+    const check = (expected: Record<string, unknown>) =>
+      checkResult({ operation: "providerVerdict", expected, actual });
+    expect(check(actual)).toEqual([]);
+    expect(check({ rejectedBy: ["mistral", "anthropic"] })).toHaveLength(1);
+    expect(check({ findings: [] })).toHaveLength(1);
+    expect(check({ findings: [{ ...actual.findings[0], rejectedBy: ["anthropic"] }] })).toHaveLength(1);
+  });
+
+  it("sanitizeProvider must leave nothing its provider rejects, and be idempotent", async () => {
+    const sanitizeCase = cases.find((c) => c.operation === "sanitizeProvider") as ConformanceCase;
+    const stubborn: ConformanceImplementation = {
+      sanitizeProvider: () => ({ messages: sanitizeCase.expected.messages, changes: [] }),
+      validateProvider: () => [issue],
+    };
+    const outcome = await runTest(stubborn, {
+      ...sanitizeCase,
+      expected: { messages: sanitizeCase.expected.messages },
+    });
+    expect(outcome.messages.join("\n")).toMatch(/still raises/);
+  });
+});
+
 describe("runTest", () => {
   const decodeCase = cases.find(
     (c) => c.operation === "decode" && c.expected.status === "empty",
