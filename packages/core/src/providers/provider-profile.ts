@@ -127,6 +127,11 @@ export interface ProviderConstraint {
    * differently). A value the history cannot tell is written `…`.
    */
   message: string;
+  /**
+   * The text instead of `message` when the message before the offending one has one of these roles (a provider that
+   * words one rejection two ways, by where it is found).
+   */
+  messageAfter?: { roles: string[]; message: string };
   /** The HTTP status the provider answers with. */
   status: number;
   /** The error body's other fields for this constraint (over the profile's defaults). */
