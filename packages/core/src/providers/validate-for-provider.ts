@@ -136,10 +136,9 @@ export function validateForProvider(
   return found.map(({ finding, constraint }) => {
     const values = placeholderValues(views, positions, profile.indexing, finding.facts);
     const after = constraint.messageAfter;
-    const template =
-      after !== undefined && after.roles.includes(finding.facts.previous_role ?? "")
-        ? after.message
-        : constraint.message;
+    const template = after?.roles.includes(finding.facts.previous_role ?? "")
+      ? after.message
+      : constraint.message;
     const message = fillTemplate(template, values);
     const fields = errorFieldsOf(profile, constraint);
     const param = typeof fields.param === "string" ? fillTemplate(fields.param, values) : fields.param;
