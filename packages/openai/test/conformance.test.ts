@@ -109,6 +109,12 @@ describeConformance({
         repairs: options.repairs,
         sanitize: options as SanitizeOptions,
       }),
+    sanitizeProvider: (messages, options: Options) =>
+      sanitizeChatMessages(messages as ChatCompletionMessageParam[], {
+        repairs: options.repairs,
+        provider: options.provider,
+        sanitize: options as SanitizeOptions,
+      }),
     prepareForTemplate: (messages, options) => prepareForTemplate(messages as unknown[], options),
     async accumulate(input, options: Options) {
       const reports: ArgumentsReport[] = [];
