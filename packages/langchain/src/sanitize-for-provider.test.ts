@@ -9,11 +9,7 @@ import { ChatOpenAI } from "@langchain/openai";
 import { validateHistory } from "@toolcall/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDeepseek } from "../../core/test/fake-providers/deepseek-fake.js";
-import {
-  chatCompletion,
-  type FakeProvider,
-  startFakeProvider,
-} from "../../core/test/fake-providers/fake-server.js";
+import { type FakeProvider, startChatFake } from "../../core/test/fake-providers/fake-server.js";
 import { checkMistral } from "../../core/test/fake-providers/mistral-fake.js";
 import { sanitizeMessages } from "./sanitize-messages.js";
 import { toNeutralMessages } from "./to-neutral-messages.js";
@@ -43,11 +39,10 @@ function history(): BaseMessage[] {
 
 let mistral: FakeProvider;
 let deepseek: FakeProvider;
-const accept = (body: unknown) => chatCompletion((body as { model?: unknown }).model);
 
 beforeAll(async () => {
-  mistral = await startFakeProvider({ check: checkMistral, accept });
-  deepseek = await startFakeProvider({ check: checkDeepseek, accept });
+  mistral = await startChatFake(checkMistral);
+  deepseek = await startChatFake(checkDeepseek);
 });
 afterAll(async () => {
   await Promise.all([mistral.close(), deepseek.close()]);

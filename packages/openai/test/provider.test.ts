@@ -2,11 +2,7 @@ import OpenAI from "openai";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkDeepseek } from "../../core/test/fake-providers/deepseek-fake.js";
-import {
-  chatCompletion,
-  type FakeProvider,
-  startFakeProvider,
-} from "../../core/test/fake-providers/fake-server.js";
+import { type FakeProvider, startChatFake } from "../../core/test/fake-providers/fake-server.js";
 import { checkMistral } from "../../core/test/fake-providers/mistral-fake.js";
 import { poisonedSession } from "../../core/test/fake-providers/poisoned-session.js";
 import { guardOpenAI, type RepairReport, sanitizeChatMessages, sanitizeResponseInput } from "../src/index.js";
@@ -16,11 +12,10 @@ import { guardOpenAI, type RepairReport, sanitizeChatMessages, sanitizeResponseI
 
 let mistral: FakeProvider;
 let deepseek: FakeProvider;
-const accept = (body: unknown) => chatCompletion((body as { model?: unknown }).model);
 
 beforeAll(async () => {
-  mistral = await startFakeProvider({ check: checkMistral, accept });
-  deepseek = await startFakeProvider({ check: checkDeepseek, accept });
+  mistral = await startChatFake(checkMistral);
+  deepseek = await startChatFake(checkDeepseek);
 });
 afterAll(async () => {
   await Promise.all([mistral.close(), deepseek.close()]);

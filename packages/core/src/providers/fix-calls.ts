@@ -30,6 +30,15 @@ export const fixToolCallIds: Fix = (messages, constraint, context) => {
       if (typeof id === "string") used.add(id);
     }
   const mapping = new Map<string, string>();
+  const record = (message: unknown, before: string, after: string) =>
+    context.record({
+      rule: "call_id_remapped",
+      constraint: constraint.code,
+      messageIndex: context.origin(message),
+      toolCallId: after,
+      before,
+      after,
+    });
   const withCalls = mapMessages(messages, (message) =>
     mapCalls(message, (call) => {
       const id = call.id;
@@ -38,14 +47,7 @@ export const fixToolCallIds: Fix = (messages, constraint, context) => {
       if (fresh === undefined) return call;
       used.add(fresh);
       mapping.set(id, fresh);
-      context.record({
-        rule: "call_id_remapped",
-        constraint: constraint.code,
-        messageIndex: context.origin(message),
-        toolCallId: fresh,
-        before: id,
-        after: fresh,
-      });
+      record(message, id, fresh);
       return { ...call, id: fresh };
     }),
   );
@@ -55,14 +57,7 @@ export const fixToolCallIds: Fix = (messages, constraint, context) => {
     const id = result?.role === "tool" ? result.tool_call_id : undefined;
     const fresh = typeof id === "string" ? mapping.get(id) : undefined;
     if (result === undefined || fresh === undefined) return message;
-    context.record({
-      rule: "call_id_remapped",
-      constraint: constraint.code,
-      messageIndex: context.origin(message),
-      toolCallId: fresh,
-      before: id,
-      after: fresh,
-    });
+    record(message, id as string, fresh);
     return { ...result, tool_call_id: fresh };
   });
 };

@@ -80,3 +80,8 @@ export function chatCompletion(model: unknown): unknown {
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
   };
 }
+
+/** A fake OpenAI-compatible provider: `check` refuses, a Chat Completions answer accepts. */
+export function startChatFake(check: (body: unknown) => Refusal | undefined): Promise<FakeProvider> {
+  return startFakeProvider({ check, accept: (body) => chatCompletion((body as { model?: unknown }).model) });
+}

@@ -1,4 +1,5 @@
 import type { ProviderConstraint, ProviderProfile } from "../provider-profile.js";
+import { VLLM_ARGUMENTS } from "./open-servers.js";
 import { BRIDGE_ASSISTANT, CHECKED, FIX } from "./shared.js";
 
 const ID_TEXT = "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.";
@@ -139,20 +140,7 @@ const vllmMistralConstraints: ProviderConstraint[] = [
     evidence: "documented",
     sources: [VALIDATOR],
   },
-  {
-    code: "arguments_invalid_json",
-    summary: 'Stored arguments that are not JSON text (`""` reads as `{}`).',
-    message: "{json_error}",
-    status: 400,
-    params: { allowEmpty: true },
-    fix: FIX.arguments,
-    evidence: "documented",
-    sources: [
-      "vllm-project/vllm:vllm/entrypoints/chat_utils.py (_postprocess_messages)",
-      "vllm-project/vllm#43995",
-    ],
-    note: "The text is Python's json.JSONDecodeError message (`Expecting value: line 1 column 1 (char 0)`); {json_error} is our parser's words for the same failure.",
-  },
+  VLLM_ARGUMENTS,
 ];
 
 export const mistralVllm: ProviderProfile = {

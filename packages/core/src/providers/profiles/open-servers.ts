@@ -1,8 +1,26 @@
-import type { ProviderProfile } from "../provider-profile.js";
+import type { ProviderConstraint, ProviderProfile } from "../provider-profile.js";
 import { CHECKED, FIX, OPENAI_BODY } from "./shared.js";
 
 const JSON_ERROR_NOTE =
   "The provider words the parse error in its own parser's terms; {json_error} is ours for the same failure.";
+
+/** vLLM parses every stored arguments text with json.loads before the template runs. */
+export const VLLM_ARGUMENTS: ProviderConstraint = {
+  code: "arguments_invalid_json",
+  summary: 'Stored arguments that are not JSON text (`""` reads as `{}`).',
+  message: "{json_error}",
+  status: 400,
+  params: { allowEmpty: true },
+  fix: FIX.arguments,
+  evidence: "documented",
+  sources: [
+    "vllm-project/vllm:vllm/entrypoints/chat_utils.py (_postprocess_messages)",
+    "vllm-project/vllm#43995",
+    "local-inference-lab/vllm#684",
+    "OpenHands/software-agent-sdk#2887",
+  ],
+  note: `The text is Python's json.JSONDecodeError message (\`Unterminated string starting at: line 1 column 1121 (char 1120)\`). ${JSON_ERROR_NOTE} Python's json.loads also takes NaN and Infinity, which this check refuses.`,
+};
 
 /** vLLM's OpenAI-compatible server (chat templates from Hugging Face). */
 export const vllm: ProviderProfile = {
@@ -21,24 +39,7 @@ export const vllm: ProviderProfile = {
   errorBody: { error: { message: "$message", type: "$type", param: "$param", code: "$code" } },
   errorFields: { type: "BadRequestError", param: null, code: 400 },
   note: 'vLLM parses every stored arguments text with json.loads before the template runs; `""` and `null` read as `{}`. Non-object JSON passes here and then depends on the template.',
-  constraints: [
-    {
-      code: "arguments_invalid_json",
-      summary: 'Stored arguments that are not JSON text (`""` reads as `{}`).',
-      message: "{json_error}",
-      status: 400,
-      params: { allowEmpty: true },
-      fix: FIX.arguments,
-      evidence: "documented",
-      sources: [
-        "vllm-project/vllm:vllm/entrypoints/chat_utils.py (_postprocess_messages)",
-        "vllm-project/vllm#43995",
-        "local-inference-lab/vllm#684",
-        "OpenHands/software-agent-sdk#2887",
-      ],
-      note: `The text is Python's json.JSONDecodeError message (\`Unterminated string starting at: line 1 column 1121 (char 1120)\`). ${JSON_ERROR_NOTE} Python's json.loads also takes NaN and Infinity, which this check refuses.`,
-    },
-  ],
+  constraints: [VLLM_ARGUMENTS],
 };
 
 /** SGLang's OpenAI-compatible server. */
