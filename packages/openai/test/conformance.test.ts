@@ -2,6 +2,7 @@ import { describeConformance } from "@toolcall/conformance/vitest";
 import {
   decodeArguments,
   encodeArguments,
+  type ProviderOption,
   prepareForTemplate,
   type SanitizeOptions,
   validateHistory,
@@ -112,7 +113,7 @@ describeConformance({
     sanitizeProvider: (messages, options: Options) =>
       sanitizeChatMessages(messages as ChatCompletionMessageParam[], {
         repairs: options.repairs,
-        provider: options.provider,
+        provider: options.provider as ProviderOption,
         sanitize: options as SanitizeOptions,
       }),
     prepareForTemplate: (messages, options) => prepareForTemplate(messages as unknown[], options),
