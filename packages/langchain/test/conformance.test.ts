@@ -81,11 +81,11 @@ async function* chunksOf(deltas: unknown[], finishReason: string | null | undefi
 // Neutral fields a LangChain message has no place for: a round trip through LangChain cannot keep them.
 const NO_LANGCHAIN_FIELD = [
   // An AIMessage's content "" and null are one value: LangChain has no null content.
-  "profiles/groq: histories groq accepts after sanitizing > null content becomes an empty string",
+  "profiles-groq-sanitize-null-content",
   // An AIMessage keeps no `reasoning` beside `additional_kwargs.reasoning_content`.
-  "profiles/deepseek-v4-thinking: histories deepseek-v4-thinking accepts after sanitizing > reasoning kept under `reasoning` is copied",
+  "profiles-deepseek-v4-thinking-sanitize-reasoning-field",
   // An AIMessage keeps no Responses API reasoning items (`reasoning_details`).
-  "profiles/openai-responses: histories openai-responses accepts after sanitizing > a message holding only reasoning is removed",
+  "profiles-openai-responses-sanitize-reasoning-orphan",
 ];
 
 describeConformance({
