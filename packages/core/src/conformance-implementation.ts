@@ -5,6 +5,7 @@ import {
   finishReasonAtStreamEnd,
   normalizeAnswerArguments,
   prepareForTemplate,
+  providerVerdict,
   type RepairRule,
   sanitizeHistory,
   ToolCallAccumulator,
@@ -67,5 +68,10 @@ export const coreImplementation = {
       repairs: answer.decoded.repairs,
     };
   },
+  validateProvider: (messages: unknown, options: Options) =>
+    validateHistory(messages as unknown[], { provider: options.provider }),
+  sanitizeProvider: (messages: unknown, options: Options) => sanitizeHistory(messages as unknown[], options),
+  providerVerdict: (messages: unknown, options: Options) =>
+    providerVerdict(messages as unknown[], { providers: options.providers }),
   resolveRepairs: resolveCoreRepairs,
 };
