@@ -1,5 +1,9 @@
 const encoder = new TextEncoder();
 
+/** `Buffer.prototype.indexOf` where the runtime has one (Node, Bun, Deno's compatibility layer). */
+const nativeIndexOf = (globalThis as { Buffer?: { prototype: { indexOf: (value: Uint8Array) => number } } })
+  .Buffer?.prototype.indexOf;
+
 /**
  * The UTF-8 bytes of a text.
  *
@@ -30,6 +34,32 @@ export function asciiBytes(text: string): Uint8Array {
  * indexOfBytes({ haystack: utf8('{"tool_calls":[]}'), needle: asciiBytes("tool_calls"), anchor: 4 }); // 2
  */
 export function indexOfBytes(args: {
+  haystack: Uint8Array;
+  needle: Uint8Array;
+  anchor?: number;
+  from?: number;
+  to?: number;
+}): number {
+  const { haystack, needle } = args;
+  if (nativeIndexOf !== undefined) {
+    // Node's native substring search (a Buffer method, found on the global: no import, nothing in browsers).
+    const from = args.from ?? 0;
+    const to = args.to ?? haystack.length;
+    const region = from === 0 && to === haystack.length ? haystack : haystack.subarray(from, to);
+    const found = nativeIndexOf.call(region, needle) as number;
+    return found === -1 ? -1 : found + from;
+  }
+  return scanBytes(args);
+}
+
+/**
+ * {@link indexOfBytes} in portable code: the native single-byte `indexOf` finds candidates by the needle's byte at
+ * `anchor` (pick its rarest byte), then the rest is compared.
+ *
+ * @example
+ * scanBytes({ haystack: utf8('{"tool_calls":[]}'), needle: asciiBytes("tool_calls"), anchor: 4 }); // 2
+ */
+export function scanBytes(args: {
   haystack: Uint8Array;
   needle: Uint8Array;
   anchor?: number;
