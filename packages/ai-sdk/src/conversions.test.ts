@@ -192,7 +192,7 @@ describe("round trips", () => {
   it("AI SDK → neutral → AI SDK gives the very messages back", () => {
     const back = fromNeutralMessages(toNeutralMessages(history));
     expect(back).toHaveLength(history.length);
-    back.forEach((message, i) => expect(message).toBe(history[i]));
+    for (const [i, message] of back.entries()) expect(message).toBe(history[i]);
   });
 
   it("a changed call keeps every other part, option and result of its message", () => {
