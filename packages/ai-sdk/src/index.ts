@@ -10,10 +10,22 @@ export {
   type SanitizeChange,
   type SanitizePolicy,
 } from "@toolcall/core";
+export {
+  type DecideOptions,
+  decideToolCall,
+  METADATA_KEY,
+  type ToolCallReport,
+} from "./decide-tool-call.js";
+export { coreFinishReason } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessages } from "./from-neutral-messages.js";
+export { repairGenerateResult } from "./repair-generate-result.js";
+export type { ToolcallSummary } from "./report-summary.js";
 export {
   type SanitizeModelMessagesOptions,
   type SanitizeModelMessagesResult,
   sanitizeModelMessages,
 } from "./sanitize-model-messages.js";
 export { toNeutralMessages } from "./to-neutral-messages.js";
+export { createToolCallStreamRepair } from "./tool-call-stream-repair.js";
+export { type ToolcallMiddlewareOptions, toolcallMiddleware } from "./toolcall-middleware.js";
+export { type ToolcallRepairOptions, toolcallRepair } from "./toolcall-repair.js";
