@@ -153,7 +153,7 @@ function textAnswer(text: string, stream: boolean): unknown | unknown[] {
   });
   return [
     chunk({ role: "assistant", content: "" }, null),
-    ...text.match(/.{1,4}/gs)!.map((piece) => chunk({ content: piece }, null)),
+    ...(text.match(/.{1,4}/gs) ?? []).map((piece) => chunk({ content: piece }, null)),
     chunk({}, "stop"),
     { ...base, object: "chat.completion.chunk", choices: [], usage },
   ];
