@@ -25,6 +25,11 @@ export {
   type SanitizeModelMessagesResult,
   sanitizeModelMessages,
 } from "./sanitize-model-messages.js";
+export {
+  type SanitizeUIMessagesOptions,
+  type SanitizeUIMessagesResult,
+  sanitizeUIMessages,
+} from "./sanitize-ui-messages.js";
 export { toNeutralMessages } from "./to-neutral-messages.js";
 export { createToolCallStreamRepair } from "./tool-call-stream-repair.js";
 export { type ToolcallMiddlewareOptions, toolcallMiddleware } from "./toolcall-middleware.js";

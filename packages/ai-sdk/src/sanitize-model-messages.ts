@@ -49,7 +49,18 @@ export function sanitizeAiSdkMessages<M>(
   });
   const result = sanitizeHistory(entries, options);
   if (result.messages === entries) return { messages: messages as M[], changes: [] };
-  const changes = result.changes.map((change) => {
+  return {
+    messages: fromNeutralEntries(result.messages, form) as M[],
+    changes: untaggedChanges(result.changes, owners),
+  };
+}
+
+/** Changes indexed by input message (`owners`: the input index of each neutral entry), their values untagged. */
+export function untaggedChanges(
+  changes: readonly SanitizeChange[],
+  owners: readonly number[],
+): SanitizeChange[] {
+  return changes.map((change) => {
     const mapped: SanitizeChange = {
       ...change,
       messageIndex: owners[change.messageIndex] ?? change.messageIndex,
@@ -58,7 +69,6 @@ export function sanitizeAiSdkMessages<M>(
     if ("after" in change && hasTagsDeep(change.after)) mapped.after = untagged(change.after);
     return mapped;
   });
-  return { messages: fromNeutralEntries(result.messages, form) as M[], changes };
 }
 
 function hasTagsDeep(value: unknown): boolean {

@@ -27,6 +27,8 @@ export interface Scenario {
   expected?: Record<string, unknown>;
   /** The output token limit cut the call. */
   length?: boolean;
+  /** Streamed, the answer stops after the first argument fragment until the client closes the connection. */
+  stall?: boolean;
 }
 
 const SF = { location: "San Francisco" };
@@ -37,6 +39,8 @@ export const SCENARIOS = {
   python: { arguments: "{'location': 'San Francisco'}", expected: SF },
   gemma: { arguments: '{"location": "<|\\"|"San Francisco<|\\""}', expected: SF },
   truncated: { arguments: '{"location": "San Fr', length: true },
+  // The stream stops after the first argument fragment and the connection stays open: the client gives up.
+  stalled: { arguments: '{"location": "San Francisco"}', stall: true },
 } satisfies Record<string, Scenario>;
 
 export type ScenarioName = keyof typeof SCENARIOS;
@@ -178,14 +182,16 @@ async function readBody(request: IncomingMessage): Promise<Recorded["body"]> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8"));
 }
 
-function send(response: ServerResponse, answer: unknown, stream: boolean): void {
+function send(response: ServerResponse, answer: unknown, stream: boolean, stallAfter?: number): void {
   if (!stream) {
     response.writeHead(200, { "content-type": "application/json" });
     response.end(JSON.stringify(answer));
     return;
   }
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const chunk of answer as unknown[]) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  const chunks = answer as unknown[];
+  for (const chunk of chunks.slice(0, stallAfter)) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  if (stallAfter !== undefined) return; // left open: the client closes it
   response.end("data: [DONE]\n\n");
 }
 
@@ -221,14 +227,25 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
       send(response, textAnswer("Accepted.", stream), stream);
       return;
     }
-    const scenario = (SCENARIOS as Record<string, Scenario>)[body.model ?? ""] ?? SCENARIOS.clean;
-    send(response, stream ? streamedAnswer(scenario) : wholeAnswer(scenario), stream);
+    const scenario =
+      (SCENARIOS as Record<string, Scenario>)[body.model ?? ""] ?? (SCENARIOS.clean as Scenario);
+    // A stalled answer stops after the chunk that carries the first argument fragment.
+    send(
+      response,
+      stream ? streamedAnswer(scenario) : wholeAnswer(scenario),
+      stream,
+      scenario.stall ? 2 : undefined,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
