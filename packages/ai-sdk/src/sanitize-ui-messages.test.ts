@@ -117,13 +117,15 @@ describe("sanitizeUIMessages", () => {
     ]);
     // What the SDK sends from it now pairs every call with a result.
     const model = await convertToModelMessages(messages);
-    const calls = model
-      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
-      .filter((p) => p.type === "tool-call" && !p.providerExecuted);
+    type Part = { type: string; toolCallId?: string; providerExecuted?: boolean };
+    const parts = model.flatMap((m) => (Array.isArray(m.content) ? (m.content as Part[]) : []));
+    const calls = parts.filter((p) => p.type === "tool-call" && !p.providerExecuted).map((p) => p.toolCallId);
     const results = model
-      .flatMap((m) => (m.role === "tool" ? m.content : []))
-      .filter((p) => p.type === "tool-result");
-    expect(results.map((r) => r.toolCallId).sort()).toEqual(calls.map((c) => c.toolCallId).sort());
+      .filter((m) => m.role === "tool")
+      .flatMap((m) => m.content as Part[])
+      .filter((p) => p.type === "tool-result")
+      .map((p) => p.toolCallId);
+    expect(results.sort()).toEqual(calls.sort());
   });
 
   it("is idempotent and returns the input itself when nothing needs fixing", () => {
