@@ -118,8 +118,10 @@ describe("sanitizeUIMessages", () => {
     // What the SDK sends from it now pairs every call with a result.
     const model = await convertToModelMessages(messages);
     type Part = { type: string; toolCallId?: string; providerExecuted?: boolean };
-    const parts = model.flatMap((m) => (Array.isArray(m.content) ? (m.content as Part[]) : []));
-    const calls = parts.filter((p) => p.type === "tool-call" && !p.providerExecuted).map((p) => p.toolCallId);
+    const modelParts = model.flatMap((m) => (Array.isArray(m.content) ? (m.content as Part[]) : []));
+    const calls = modelParts
+      .filter((p) => p.type === "tool-call" && !p.providerExecuted)
+      .map((p) => p.toolCallId);
     const results = model
       .filter((m) => m.role === "tool")
       .flatMap((m) => m.content as Part[])
