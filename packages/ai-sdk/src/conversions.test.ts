@@ -197,7 +197,7 @@ describe("round trips", () => {
 
   it("a changed call keeps every other part, option and result of its message", () => {
     // Tags that survive object spread, as the sanitizers use them.
-    const neutral = toNeutralEntries(history, { enumerable: true, carry: true }) as ChatMessage[];
+    const neutral = toNeutralEntries(history, { enumerable: true, sanitizer: true }) as ChatMessage[];
     const assistant = neutral[2] as ChatMessage & { tool_calls: ReturnType<typeof call>[] };
     const [first, second] = assistant.tool_calls;
     neutral[2] = {
@@ -267,7 +267,7 @@ describe("round trips", () => {
         ],
       },
     ];
-    const neutral = toNeutralEntries(messages, { enumerable: true, carry: true }) as ChatMessage[];
+    const neutral = toNeutralEntries(messages, { enumerable: true, sanitizer: true }) as ChatMessage[];
     const assistant = neutral[0] as ChatMessage & { tool_calls: unknown[] };
     const back = fromNeutralMessages([
       { ...assistant, tool_calls: assistant.tool_calls.slice(1) },

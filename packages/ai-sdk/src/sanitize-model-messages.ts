@@ -42,7 +42,7 @@ export function sanitizeAiSdkMessages<M>(
   const owners: number[] = [];
   const entries: unknown[] = [];
   messages.forEach((message, index) => {
-    for (const entry of toNeutralEntries([message], { enumerable: true, carry: true })) {
+    for (const entry of toNeutralEntries([message], { enumerable: true, sanitizer: true })) {
       entries.push(entry);
       owners.push(index);
     }

@@ -13,9 +13,16 @@ export function thoughtSignatureOf(providerOptions: unknown): unknown {
   return providerOptions.google.thoughtSignature;
 }
 
+/** How neutral entries are made: tags enumerable (they survive copies), and text inputs read as sanitizers read them. */
+export interface NeutralTags {
+  enumerable: boolean;
+  /** See `argumentsOfInput`. */
+  textAsMapping?: boolean;
+}
+
 /** The neutral call of a tool-call part, tagged with the part's index when `tags` says so. */
-export function neutralCallOf(part: Part, index: number, tags?: { enumerable: boolean }): ToolCall {
-  const args = argumentsOfInput(part.input);
+export function neutralCallOf(part: Part, index: number, tags?: NeutralTags): ToolCall {
+  const args = argumentsOfInput(part.input, { textAsMapping: tags?.textAsMapping === true });
   const fn: Record<string, unknown> = { name: part.toolName };
   if (args !== undefined) fn.arguments = args;
   const call: ToolCall = { id: part.toolCallId, type: "function", function: fn };
@@ -26,7 +33,7 @@ export function neutralCallOf(part: Part, index: number, tags?: { enumerable: bo
 }
 
 /** The neutral message of an assistant message: text joined, reasoning joined, calls the client runs. */
-export function neutralOfAssistant(message: Part, tags?: { enumerable: boolean }): ChatMessage {
+export function neutralOfAssistant(message: Part, tags?: NeutralTags): ChatMessage {
   const content = message.content;
   if (!Array.isArray(content)) return { role: "assistant", content };
   let text = "";
@@ -61,7 +68,7 @@ function neutralOfContent(content: unknown): unknown {
 
 /**
  * The neutral entries of one AI SDK message: one neutral message, one per tool result of a tool message, a
- * {@link CarriedMessage} for a tool message with no result (when `carry`), or the value itself when it is not an
+ * {@link CarriedMessage} for a tool message with no result (for a sanitizer), or the value itself when it is not an
  * AI SDK message. A message made by `fromNeutralMessages` and not changed since gives back the neutral message it
  * was made from.
  */
@@ -69,7 +76,7 @@ export function neutralEntriesOf(
   message: unknown,
   options: {
     enumerable: boolean;
-    carry: boolean;
+    sanitizer: boolean;
     unchangedSince?: (message: Part) => ChatMessage | undefined;
   },
 ): unknown[] {
@@ -88,7 +95,11 @@ export function neutralEntriesOf(
     case "user":
       return [tag({ role: "user", content: neutralOfContent(message.content) })];
     case "assistant":
-      return [tag(neutralOfAssistant(message, { enumerable: options.enumerable }))];
+      return [
+        tag(
+          neutralOfAssistant(message, { enumerable: options.enumerable, textAsMapping: options.sanitizer }),
+        ),
+      ];
     case "tool": {
       const entries: unknown[] = [];
       if (Array.isArray(message.content)) {
@@ -97,7 +108,7 @@ export function neutralEntriesOf(
             entries.push(tag(neutralOfToolResult(part), index));
         });
       }
-      if (entries.length === 0 && options.carry) entries.push(new CarriedMessage(message));
+      if (entries.length === 0 && options.sanitizer) entries.push(new CarriedMessage(message));
       return entries;
     }
     default:
@@ -125,13 +136,13 @@ export function neutralEntriesOf(
  */
 export function toNeutralMessages(messages: readonly ModelMessage[]): ChatMessage[] {
   if (!Array.isArray(messages)) return [];
-  return toNeutralEntries(messages, { enumerable: false, carry: false }) as ChatMessage[];
+  return toNeutralEntries(messages, { enumerable: false, sanitizer: false }) as ChatMessage[];
 }
 
 /** {@link toNeutralMessages} with the choices the sanitizers make: tags that survive copies, carried messages. */
 export function toNeutralEntries(
   messages: readonly unknown[],
-  options: { enumerable: boolean; carry: boolean },
+  options: { enumerable: boolean; sanitizer: boolean },
 ): unknown[] {
   const entries: unknown[] = [];
   for (const message of messages) {

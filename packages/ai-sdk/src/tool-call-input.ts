@@ -9,12 +9,21 @@ import { decodeArguments, isPlainObject, safeEncodeArguments } from "@toolcall/c
  * `@ai-sdk/openai-compatible` would send that string as a JSON string literal when it is not JSON itself; the
  * neutral view keeps what the model wrote instead, which is what a repair needs.
  *
+ * For a sanitizer (`textAsMapping`), text that is a JSON object is handed over as that object: every provider but
+ * `@ai-sdk/openai-compatible` writes a string input as a JSON string literal, so text is never the form a history
+ * should keep, even when it would be valid arguments text.
+ *
  * @example
  * argumentsOfInput({ city: "Paris" }); // '{"city":"Paris"}'
  * argumentsOfInput("{'city': 'Paris'}"); // "{'city': 'Paris'}"
  */
-export function argumentsOfInput(input: unknown): unknown {
-  if (typeof input === "string" || !isPlainObject(input)) return input;
+export function argumentsOfInput(input: unknown, options: { textAsMapping?: boolean } = {}): unknown {
+  if (typeof input === "string") {
+    if (!options.textAsMapping) return input;
+    const decoded = decodeArguments(input);
+    return decoded.status === "object" ? decoded.arguments : input;
+  }
+  if (!isPlainObject(input)) return input;
   const encoded = safeEncodeArguments(input);
   // A value JSON cannot hold (a cycle, a throwing getter) stays a native value: core reports it.
   return encoded.ok ? encoded.text : input;

@@ -52,8 +52,10 @@ export function argumentsOfPart(part: Part): unknown {
     const decision = answerArguments(text, { finishReason: "length" });
     return decision.usable ? text : decision.decoded.arguments;
   }
-  if (part.state === "output-error" && part.input === undefined) return argumentsOfInput(part.rawInput);
-  return argumentsOfInput(part.input);
+  const textAsMapping = { textAsMapping: true };
+  if (part.state === "output-error" && part.input === undefined)
+    return argumentsOfInput(part.rawInput, textAsMapping);
+  return argumentsOfInput(part.input, textAsMapping);
 }
 
 /** The neutral content of a tool part's result, as `@ai-sdk/openai-compatible` sends it. */
