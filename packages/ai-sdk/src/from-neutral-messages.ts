@@ -4,6 +4,7 @@ import { freshFromNeutral, type MessageForm, partsOfContent, toolCallPartOf } fr
 import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, CarriedMessage, getTag } from "./origin.js";
 import { sameValue } from "./same-value.js";
 import {
+  type NeutralTags,
   neutralCallOf,
   neutralOfAssistant,
   neutralOfToolResult,
@@ -22,14 +23,15 @@ export interface FromNeutralOptions {
 }
 
 /** The tool-call part for a neutral call made from `source` (the part itself when the call did not change). */
-function rebuildToolCallPart(call: ToolCall, source: Part, index: number): Part {
-  const before = neutralCallOf(source, index);
+function rebuildToolCallPart(call: ToolCall, source: Part, index: number, reading: NeutralTags): Part {
+  const before = neutralCallOf(source, index, reading);
   if (sameValue(call, before)) return source;
   const fresh = toolCallPartOf(call);
   const fn = isPlainObject(call.function) ? call.function : {};
   const sameArguments = sameValue(fn.arguments, (before.function as Part).arguments);
   const part: Part = { ...source, toolCallId: fresh.toolCallId, toolName: fresh.toolName };
-  part.input = sameArguments ? source.input : fresh.input;
+  // A text input is what the SDK keeps of a call it could not parse: a rebuilt call gets the object form.
+  part.input = sameArguments && typeof source.input !== "string" ? source.input : fresh.input;
   const signature = thoughtSignatureOf(fresh.providerOptions);
   if (signature !== thoughtSignatureOf(source.providerOptions)) {
     const options = isPlainObject(source.providerOptions) ? source.providerOptions : {};
@@ -42,9 +44,10 @@ function rebuildToolCallPart(call: ToolCall, source: Part, index: number): Part 
 }
 
 /** An assistant message made from `source` and changed in the neutral view (calls, text or reasoning). */
-function rebuildAssistant(entry: ChatMessage, source: Part): Part {
-  if (sameValue(entry, neutralOfAssistant(source))) return source;
-  const derived = neutralOfAssistant(source);
+function rebuildAssistant(entry: ChatMessage, source: Part, sanitizer: boolean): Part {
+  const reading: NeutralTags = { enumerable: false, textAsMapping: sanitizer };
+  const derived = neutralOfAssistant(source, reading);
+  if (sameValue(entry, derived)) return source;
   const sourceParts: unknown[] =
     typeof source.content === "string"
       ? [{ type: "text", text: source.content }]
@@ -82,7 +85,7 @@ function rebuildAssistant(entry: ChatMessage, source: Part): Part {
         dropped.add(part.toolCallId);
         continue;
       }
-      const rebuilt = rebuildToolCallPart(call, part, index);
+      const rebuilt = rebuildToolCallPart(call, part, index, reading);
       if (rebuilt.toolCallId !== part.toolCallId) renamed.set(part.toolCallId, rebuilt.toolCallId);
       out.push(rebuilt);
     } else if (part.type === "tool-approval-request") {
@@ -207,7 +210,7 @@ export function fromNeutralEntries(entries: readonly unknown[], form: MessageFor
       emitted.add(source);
       if (built === undefined) continue;
     } else if (entry.role === "assistant") {
-      built = rebuildAssistant(entry, source);
+      built = rebuildAssistant(entry, source, origin.sanitizer === true);
     } else {
       built = rebuildOther(entry, source);
     }

@@ -13,6 +13,8 @@ export interface AiSdkOrigin {
   message: Record<string, unknown>;
   /** For a tool result: the index of its part in the tool message's `content`. */
   part?: number;
+  /** Made for a sanitizer (text inputs read as mappings): converting back compares with the same reading. */
+  sanitizer?: boolean;
 }
 
 /** On a neutral call made from an AI SDK tool-call part: the index of that part in its message's `content`. */

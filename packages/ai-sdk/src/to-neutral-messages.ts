@@ -1,7 +1,15 @@
 import { type ChatMessage, isPlainObject, type ToolCall } from "@toolcall/core";
 import type { ModelMessage } from "ai";
 import { unchangedNeutral } from "./fresh-from-neutral.js";
-import { AI_SDK_ORIGIN, AI_SDK_PART, CarriedMessage, getTag, NEUTRAL_ORIGIN, setTag } from "./origin.js";
+import {
+  AI_SDK_ORIGIN,
+  AI_SDK_PART,
+  type AiSdkOrigin,
+  CarriedMessage,
+  getTag,
+  NEUTRAL_ORIGIN,
+  setTag,
+} from "./origin.js";
 import { argumentsOfInput } from "./tool-call-input.js";
 import { contentOfOutput } from "./tool-result-content.js";
 
@@ -86,7 +94,12 @@ export function neutralEntriesOf(
     if (neutral !== undefined) return [neutral];
   }
   const tag = (neutral: ChatMessage, part?: number): ChatMessage => {
-    setTag(neutral, AI_SDK_ORIGIN, part === undefined ? { message } : { message, part }, options.enumerable);
+    const origin: AiSdkOrigin = {
+      message,
+      ...(part === undefined ? {} : { part }),
+      sanitizer: options.sanitizer,
+    };
+    setTag(neutral, AI_SDK_ORIGIN, origin, options.enumerable);
     return neutral;
   };
   switch (message.role) {
