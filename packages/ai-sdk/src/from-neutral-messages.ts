@@ -1,7 +1,7 @@
 import { type ChatMessage, isPlainObject, type ToolCall } from "@toolcall/core";
 import type { ModelMessage } from "ai";
 import { freshFromNeutral, type MessageForm, partsOfContent, toolCallPartOf } from "./fresh-from-neutral.js";
-import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, CarriedMessage, getTag } from "./origin.js";
+import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, getTag, isCarried } from "./origin.js";
 import { sameValue } from "./same-value.js";
 import {
   type NeutralTags,
@@ -184,7 +184,7 @@ export function fromNeutralEntries(entries: readonly unknown[], form: MessageFor
   const emitted = new Set<unknown>();
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i];
-    if (entry instanceof CarriedMessage) {
+    if (isCarried(entry)) {
       out.push(entry.message);
       continue;
     }

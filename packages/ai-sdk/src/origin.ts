@@ -31,6 +31,15 @@ export class CarriedMessage {
   constructor(readonly message: unknown) {}
 }
 
+/** Whether a value is a {@link CarriedMessage} (never throws: a hostile proxy is not one). */
+export function isCarried(value: unknown): value is CarriedMessage {
+  try {
+    return value instanceof CarriedMessage;
+  } catch {
+    return false;
+  }
+}
+
 /** Sets a tag (never throws: a frozen target simply goes without). */
 export function setTag(target: object, key: symbol, value: unknown, enumerable: boolean): void {
   try {

@@ -2,7 +2,7 @@ import { isPlainObject, type SanitizeChange, type SanitizeOptions, sanitizeHisto
 import type { ModelMessage } from "ai";
 import type { MessageForm } from "./fresh-from-neutral.js";
 import { fromNeutralEntries } from "./from-neutral-messages.js";
-import { AI_SDK_ORIGIN, AI_SDK_PART } from "./origin.js";
+import { AI_SDK_ORIGIN, AI_SDK_PART, getTag } from "./origin.js";
 import { toNeutralEntries } from "./to-neutral-messages.js";
 
 /** Options of {@link sanitizeModelMessages}: core's R4 options (`policy`, `missingResult`, `repairs`, `syntheticResult`). */
@@ -29,7 +29,7 @@ function untagged(value: unknown, depth = 0): unknown {
 }
 
 function hasTags(value: unknown): boolean {
-  return typeof value === "object" && value !== null && (AI_SDK_ORIGIN in value || AI_SDK_PART in value);
+  return getTag(value, AI_SDK_ORIGIN) !== undefined || getTag(value, AI_SDK_PART) !== undefined;
 }
 
 /** R4 over AI SDK messages of either form, through the neutral view; shared by the middleware and the UI sanitizer. */
@@ -65,10 +65,19 @@ export function untaggedChanges(
       ...change,
       messageIndex: owners[change.messageIndex] ?? change.messageIndex,
     };
-    if ("before" in change && hasTagsDeep(change.before)) mapped.before = untagged(change.before);
-    if ("after" in change && hasTagsDeep(change.after)) mapped.after = untagged(change.after);
+    if ("before" in change) mapped.before = cleaned(change.before);
+    if ("after" in change) mapped.after = cleaned(change.after);
     return mapped;
   });
+}
+
+/** A change's value without tags; a value that cannot be read is kept as it is. */
+function cleaned(value: unknown): unknown {
+  try {
+    return hasTagsDeep(value) ? untagged(value) : value;
+  } catch {
+    return value;
+  }
 }
 
 function hasTagsDeep(value: unknown): boolean {

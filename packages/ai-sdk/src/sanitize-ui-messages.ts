@@ -7,7 +7,7 @@ import {
   type ToolCall,
 } from "@toolcall/core";
 import type { UIMessage } from "ai";
-import { AI_SDK_ORIGIN, AI_SDK_PART, CarriedMessage, getTag } from "./origin.js";
+import { AI_SDK_ORIGIN, AI_SDK_PART, getTag, isCarried } from "./origin.js";
 import { sameValue } from "./same-value.js";
 import { untaggedChanges } from "./sanitize-model-messages.js";
 import { inputOfArguments } from "./tool-call-input.js";
@@ -207,7 +207,7 @@ export function sanitizeUIMessages<M extends UIMessage>(
   for (const entry of result.messages) {
     const origin = getTag<UiOrigin>(entry, AI_SDK_ORIGIN);
     if (origin === undefined || !isPlainObject(entry)) {
-      if (entry instanceof CarriedMessage) anchor = messages.indexOf(entry.message as M);
+      if (isCarried(entry)) anchor = messages.indexOf(entry.message as M);
       else if (isPlainObject(entry) && entry.role === "tool") {
         const home = homes.get(entry.tool_call_id);
         if (home !== undefined) editOf(edits, home.message).results.set(home.part, entry);
