@@ -19,6 +19,7 @@ export {
 export { coreFinishReason } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessages } from "./from-neutral-messages.js";
 export { repairGenerateResult } from "./repair-generate-result.js";
+export { repairToolCallStream } from "./repair-tool-call-stream.js";
 export type { ToolcallSummary } from "./report-summary.js";
 export {
   type SanitizeModelMessagesOptions,
@@ -31,6 +32,6 @@ export {
   sanitizeUIMessages,
 } from "./sanitize-ui-messages.js";
 export { toNeutralMessages } from "./to-neutral-messages.js";
-export { createToolCallStreamRepair } from "./tool-call-stream-repair.js";
+
 export { type ToolcallMiddlewareOptions, toolcallMiddleware } from "./toolcall-middleware.js";
 export { type ToolcallRepairOptions, toolcallRepair } from "./toolcall-repair.js";

@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import type { GenerateResult, StreamPart } from "./ai-sdk-types.js";
 import { fromNeutralMessages } from "./from-neutral-messages.js";
 import { repairGenerateResult } from "./repair-generate-result.js";
+import { repairToolCallStream } from "./repair-tool-call-stream.js";
 import { sanitizeModelMessages } from "./sanitize-model-messages.js";
 import { toNeutralMessages } from "./to-neutral-messages.js";
-import { createToolCallStreamRepair } from "./tool-call-stream-repair.js";
 
 const repairs = [...coreRepairs, gemmaQuoteMarkers];
 const USAGE = {
@@ -127,7 +127,7 @@ async function runStream(parts: readonly StreamPart[]): Promise<StreamPart[]> {
     },
   });
   const out: StreamPart[] = [];
-  for await (const part of source.pipeThrough(createToolCallStreamRepair({ repairs }))) out.push(part);
+  for await (const part of repairToolCallStream(source, { repairs })) out.push(part);
   return out;
 }
 

@@ -3,8 +3,8 @@ import type { LanguageModelMiddleware } from "ai";
 import type { CallOptions } from "./ai-sdk-types.js";
 import type { DecideOptions } from "./decide-tool-call.js";
 import { repairGenerateResult } from "./repair-generate-result.js";
+import { repairToolCallStream } from "./repair-tool-call-stream.js";
 import { sanitizeAiSdkMessages } from "./sanitize-model-messages.js";
-import { createToolCallStreamRepair } from "./tool-call-stream-repair.js";
 
 export interface ToolcallMiddlewareOptions extends DecideOptions {
   /**
@@ -58,7 +58,7 @@ export function toolcallMiddleware(options: ToolcallMiddlewareOptions = {}): Lan
       const result = await doStream();
       return {
         ...result,
-        stream: result.stream.pipeThrough(createToolCallStreamRepair(decideOptions, historyOf.get(params))),
+        stream: repairToolCallStream(result.stream, decideOptions, historyOf.get(params)),
       };
     },
   };
