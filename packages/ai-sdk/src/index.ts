@@ -6,6 +6,8 @@ export {
   type FinishReason,
   type Issue,
   type IssueCode,
+  listProviderProfiles,
+  type ProviderOption,
   type RepairRule,
   type SanitizeChange,
   type SanitizePolicy,

@@ -229,6 +229,9 @@ describeConformance({
       if (result.messages === input) return { messages, changes: result.changes };
       return { messages: toNeutralMessages(result.messages), changes: result.changes };
     },
+    sanitizeProvider(messages, options: Options) {
+      return this.sanitize?.(messages, options) as { messages: unknown; changes: { rule: string }[] };
+    },
     accumulate: (input, options: Options) => accumulate(input as never, options),
     resolveRepairs(ids: readonly string[]) {
       const core = resolveCoreRepairs(ids.filter((id) => id !== gemmaQuoteMarkers.id));

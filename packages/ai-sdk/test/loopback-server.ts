@@ -195,13 +195,45 @@ function send(response: ServerResponse, answer: unknown, stream: boolean, stallA
   response.end("data: [DONE]\n\n");
 }
 
-/** Starts the server on 127.0.0.1 (a free port). */
-export async function startLoopbackServer(): Promise<LoopbackServer> {
+/**
+ * What Mistral's API (mistral_common's validator) refuses in a history, as its literal body, or `undefined`: a call
+ * id that is not 9 letters and digits (anomalyco/opencode #1680, mistralai/mistral-vibe #1075), a user message right
+ * after a tool result (datapizza-ai #98, zed #37021).
+ */
+export function mistralRefusal(messages: readonly Message[]): string | undefined {
+  const error = (message: string, type: string, code: string) =>
+    JSON.stringify({ object: "error", message, type, param: null, code });
+  let previous: string | undefined;
+  for (const message of messages) {
+    const ids = [
+      ...(message.tool_calls ?? []).map((call) => call.id),
+      ...(message.role === "tool" ? [message.tool_call_id] : []),
+    ];
+    for (const id of ids) {
+      if (!/^[a-zA-Z0-9]{9}$/.test(id ?? ""))
+        return error(
+          `Tool call id was ${id} but must be a-z, A-Z, 0-9, with a length of 9.`,
+          "invalid_function_call",
+          "3280",
+        );
+    }
+    if (message.role === "user" && previous === "tool")
+      return error("Unexpected role 'user' after role 'tool'", "invalid_request_message_order", "3230");
+    previous = message.role;
+  }
+  return undefined;
+}
+
+/** Starts the server on 127.0.0.1 (a free port), strict as DashScope (default) or as Mistral. */
+export async function startLoopbackServer(
+  options: { strict?: "dashscope" | "mistral" } = {},
+): Promise<LoopbackServer> {
   const requests: Recorded[] = [];
   const server: Server = createServer(async (request, response) => {
     const body = await readBody(request);
     const messages = body.messages ?? [];
-    const error = refusal(messages);
+    const mistral = options.strict === "mistral";
+    const error = mistral ? mistralRefusal(messages) : refusal(messages);
     requests.push({
       url: request.url ?? "",
       body,
@@ -210,7 +242,7 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
     });
     if (error !== undefined) {
       response.writeHead(400, { "content-type": "application/json" });
-      response.end(dashScopeError(error));
+      response.end(mistral ? error : dashScopeError(error));
       return;
     }
     const stream = body.stream === true;
