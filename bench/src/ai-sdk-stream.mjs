@@ -7,7 +7,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { toolcallMiddleware } from "@toolcall/ai-sdk";
 import { coreRepairs } from "@toolcall/core";
 import { wrapLanguageModel } from "ai";
-import { median, quantile } from "./measure.mjs";
+import { cpuPair } from "./measure.mjs";
 import { sseBody } from "./stream.mjs";
 
 function modelOf(bytes) {
@@ -55,13 +55,6 @@ async function consume(model) {
   return { parts, calls };
 }
 
-async function cpuTime(task, passes) {
-  const before = process.cpuUsage();
-  for (let i = 0; i < passes; i++) await task();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / passes;
-}
-
 /** Measures the unwrapped model against the wrapped one; returns per-pass CPU ms and the per-round ratios. */
 export async function measureAiSdkStream({ rounds, passes }) {
   const { text } = sseBody();
@@ -80,23 +73,18 @@ export async function measureAiSdkStream({ rounds, passes }) {
     { name: "openai-compatible model.doStream (floor)", run: () => consume(bare) },
     { name: "wrapLanguageModel(model, toolcallMiddleware).doStream", run: () => consume(wrapped) },
   ];
-  for (const task of tasks) for (let i = 0; i < 3; i++) await task.run(); // warm up
-  const times = tasks.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (let k = 0; k < tasks.length; k++) {
-      const i = (k + round) % tasks.length;
-      times[i].push(await cpuTime(tasks[i].run, passes));
-    }
-  }
-  const ratios = times[1].map((ms, r) => ms / times[0][r]);
+  const pair = await cpuPair(
+    tasks.map((task) => task.run),
+    { rounds, passes },
+  );
   return {
     parts: seen.parts,
     bytes: bytes.length,
-    bare: median(times[0]),
-    wrapped: median(times[1]),
-    ratio: median(ratios),
-    low: quantile(ratios, 0.25),
-    high: quantile(ratios, 0.75),
+    bare: pair.floor,
+    wrapped: pair.task,
+    ratio: pair.ratio,
+    low: pair.low,
+    high: pair.high,
     names: tasks.map((t) => t.name),
   };
 }
