@@ -8,7 +8,12 @@ import {
 import type { ModelToolCall } from "./ai-sdk-types.js";
 import { answerArguments } from "./answer-arguments.js";
 
-/** The key of `providerMetadata` where this package reports what it did. */
+/**
+ * The key of `providerMetadata` where this package reports what it did.
+ *
+ * @example
+ * result.steps[0].toolCalls[0].providerMetadata?.[METADATA_KEY]; // { status: "repaired", repairs: ["python-literal"], … }
+ */
 export const METADATA_KEY = "toolcall";
 
 /** What became of one tool call, as reported in `providerMetadata.toolcall` (plain JSON). */
