@@ -41,7 +41,7 @@ const hostileInputs: unknown[] = [
   "\ud800 lone surrogate",
   "x".repeat(200_000),
   `{"a": "${'<|"|>'.repeat(20_000)}"}`,
-  [1, , 3],
+  Object.assign(new Array(3), { 0: 1, 2: 3 }),
   Object.create(null),
 ];
 
