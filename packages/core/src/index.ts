@@ -62,6 +62,17 @@ export {
   ToolCallAccumulator,
   type ToolCallDelta,
 } from "./tool-call-accumulator.js";
+export type {
+  EncodableToolCall,
+  SyntaxIssue,
+  SyntaxParseOptions,
+  SyntaxParseResult,
+  SyntaxStream,
+  SyntaxStreamEvent,
+  SyntaxToolCall,
+  ToolCallSyntax,
+  WorkCounter,
+} from "./tool-call-syntax.js";
 export {
   type ArgumentsMapping,
   type ChatMessage,
