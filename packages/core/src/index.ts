@@ -1,4 +1,10 @@
 export {
+  type ConvertedValue,
+  convertParameterValue,
+  type ParameterType,
+  parameterType,
+} from "./convert-parameter-value.js";
+export {
   type DecodeOptions,
   type DecodeResult,
   decodeArguments,
