@@ -5,6 +5,7 @@ import {
   encodeArguments,
   normalizeArguments,
   type SyntaxIssue,
+  serializeJson,
 } from "@toolcall/core";
 
 /** The wire text for argument text a model wrote, by core's R1/R2, and the issue when it is not an object. */
@@ -48,4 +49,10 @@ export function argumentsJson(call: EncodableToolCall): string {
 /** A call's arguments as a template that concatenates them sees them: the wire text itself (R5's string form). */
 export function argumentsText(call: EncodableToolCall): string {
   return encodeArguments(call.function?.arguments);
+}
+
+/** A value as Jinja's `tojson` writes it in a chat template: Python's `json.dumps(value, ensure_ascii=False)`. */
+export function pythonJsonText(value: unknown): string {
+  const written = serializeJson(value, { style: "python" });
+  return written.ok ? written.text : "null";
 }

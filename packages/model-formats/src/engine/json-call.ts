@@ -16,6 +16,8 @@ export interface JsonCallOptions {
   idKey?: string;
   /** Announce nothing until the object is complete (the caller decides then whether it is a call at all). */
   deferStart?: boolean;
+  /** Announce the call only once its arguments begin (prose can hold `{"name": "Alice"}`). */
+  announceWithArguments?: boolean;
 }
 
 export type JsonCallResult =
@@ -102,6 +104,7 @@ export function* readJsonCall(
   const announce = () => {
     if (started || failed || options.deferStart || name === undefined) return;
     if (options.idKey !== undefined && span.id[1] === -1 && !scanner.done) return;
+    if (options.announceWithArguments && span.args[0] === -1) return;
     id = id ?? context.createId(out.index, name);
     out.start(name, id, options.channel, options.separator);
     context.checkName(name, out);

@@ -85,6 +85,16 @@ export class Reader {
     }
   }
 
+  /** Passes everything left, up to the end of the text, to `sink`. */
+  *rest(sink: (text: string) => void): Step<void> {
+    for (;;) {
+      this.#count(this.text.length - this.pos);
+      if (this.pos < this.text.length) sink(this.consume(this.text.length - this.pos));
+      if (this.ended) return;
+      yield NEED;
+    }
+  }
+
   /** The marker of `set` that starts here (waiting until that is known), or `null`. Consumes nothing. */
   *peek(set: MarkerSet): Step<string | null> {
     for (;;) {
