@@ -27,6 +27,11 @@ vector operation       callable, and what it returns
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
                        ``{"index", "id", "name", "arguments", "status", "decoded"}`` (or ``{"calls": [...]}``);
                        ``finish_reason=None`` is a stream that ended without one (cut): decode as after ``length``
+``parseToolCalls``     ``parse_tool_calls(text, syntax=..., **options)`` -> ``{"tool_calls", "content", "reasoning",
+                       "issues"}`` (``toolCalls`` also accepted; each call ``{"id", "function": {"name",
+                       "arguments"}}``); with ``stream_tool_calls(chunks, syntax=..., **options)`` too, the runner
+                       checks the same expectations for several splits of the text
+``encodeToolCalls``    ``encode_tool_calls(calls, syntax=...)`` -> ``str`` (each call ``{"id"?, "name", "arguments"}``)
 =====================  ============================================================================================
 
 Results may be dicts or objects with those attributes. Vector options are camelCase; they are passed as snake_case
@@ -68,6 +73,7 @@ __all__ = [
     "load_vectors",
     "make_test",
     "run_case",
+    "stream_splits",
 ]
 
 #: Vector operation -> the implementation's callable.
@@ -79,6 +85,8 @@ OPERATIONS: dict[str, str] = {
     "sanitize": "sanitize_history",
     "prepareForTemplate": "prepare_for_template",
     "accumulate": "accumulate",
+    "parseToolCalls": "parse_tool_calls",
+    "encodeToolCalls": "encode_tool_calls",
 }
 
 #: What the repair id ``"core"`` stands for, in the order core applies them (``jsonrepair`` is not among them).
@@ -102,6 +110,8 @@ _EXPECTED_KEYS: dict[str, frozenset] = {
     "sanitize": frozenset({"messages", "unchanged", "changes", "changeDetails"}),
     "prepareForTemplate": frozenset({"messages"}),
     "accumulate": frozenset({"calls", "decoded"}),
+    "parseToolCalls": frozenset({"toolCalls", "content", "reasoning", "issues"}),
+    "encodeToolCalls": frozenset({"text"}),
 }
 
 class _Missing:
@@ -546,10 +556,65 @@ def check_result(operation: str, expected: Mapping, actual: Any, context: Mappin
             if decoded is _MISSING:
                 decoded = [_field(call, "decoded") for call in calls]
             compare("decoded", expected["decoded"], decoded)
+    elif operation == "parseToolCalls":
+        messages += _check_parse(expected, actual)
+    elif operation == "encodeToolCalls":
+        if "text" in expected and (not isinstance(actual, str) or actual != expected["text"]):
+            messages.append(f"text: expected {_show(expected['text'])}, got {_show(actual)}")
     before = context.get("input_before", _MISSING)
     if before is not _MISSING and given is not _MISSING and not json_equal(before, given):
         messages.append(f"input mutated: it was {_show(before)}, it is now {_show(given)}")
     return messages
+
+
+def _check_parse(expected: Mapping, actual: Any, label: str = "") -> list[str]:
+    messages: list[str] = []
+    calls = _field(actual, "tool_calls")
+    if calls is _MISSING:
+        calls = _field(actual, "toolCalls", [])
+    calls = _as_list(calls)
+    if "toolCalls" in expected:
+        want = list(expected["toolCalls"])
+        have = []
+        for index, call in enumerate(calls):
+            function = _field(call, "function", {})
+            item = {"name": _field(function, "name"), "arguments": _field(function, "arguments")}
+            if index < len(want) and "id" in want[index]:
+                item["id"] = _field(call, "id")
+            have.append(item)
+        if not json_equal(want, have):
+            messages.append(f"{label}toolCalls: expected {_show(want)}, got {_show(have)}")
+    for key in ("content", "reasoning"):
+        if key in expected:
+            have = _field(actual, key, None)
+            if not json_equal(expected[key], None if have is _MISSING else have):
+                messages.append(f"{label}{key}: expected {_show(expected[key])}, got {_show(have)}")
+    if "issues" in expected:
+        codes = [_field(issue, "code") for issue in _as_list(_field(actual, "issues", []))]
+        messages += [label + m for m in _multiset_mismatch("issues", list(expected["issues"]), codes)]
+    return messages
+
+
+def stream_splits(text: str) -> list[list[str]]:
+    """The splits a parse vector's text is streamed in: every code point alone, two halves, and three splits drawn
+    from a generator seeded with the text (the TypeScript runner's ``streamSplits``, cut for cut)."""
+    points = list(text)
+    half = len(points) >> 1
+    splits = [points, ["".join(points[:half]), "".join(points[half:])]]
+    seed = 2166136261
+    for c in text:
+        seed = ((seed ^ ord(c)) * 16777619) & 0xFFFFFFFF
+    for _ in range(3):
+        chunks, current = [], ""
+        for point in points:
+            current += point
+            seed = (seed * 1103515245 + 12345) & 0xFFFFFFFF
+            if seed % 4 == 0:
+                chunks.append(current)
+                current = ""
+        chunks.append(current)
+        splits.append(chunks)
+    return splits
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -634,6 +699,11 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = ()) -> list[str]
     else:
         actual = function(given, **keywords)
     messages = check_result(case.operation, case.expected, actual, context)
+    stream = _lookup(implementation, "stream_tool_calls")
+    if case.operation == "parseToolCalls" and callable(stream):
+        # R10: however the text is split, a stream finds what the whole parse finds.
+        for chunks in stream_splits(str(given)):
+            messages += _check_parse(case.expected, stream(chunks, **keywords), f"streamed in {len(chunks)} pieces: ")
     if case.operation == "sanitize" and not messages:
         # R4: sanitizing is idempotent; a second pass changes nothing and returns the same list.
         first = _field(actual, "messages")

@@ -19,7 +19,7 @@ export function vectorsSchema(): object {
   ) as object;
 }
 
-const DIRECTORY_RULE = /^(r[1-9])\//;
+const DIRECTORY_RULE = /^(r[1-9][0-9]*)\//;
 
 /**
  * Validates vector files: the JSON Schema, then what a schema cannot say (descriptions unique in their scope and

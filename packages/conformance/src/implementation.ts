@@ -13,6 +13,14 @@ export interface ConformanceDecodeResult {
   raw?: unknown;
 }
 
+/** What a parse of model text found (R10), as the suite compares it. */
+export interface ConformanceParseResult {
+  toolCalls: readonly { id?: string; function: { name: string; arguments: string } }[];
+  content: string | null;
+  reasoning?: string | null;
+  issues: readonly { code: string }[];
+}
+
 /** A value, or a promise of it: an implementation may answer asynchronously. */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -58,6 +66,21 @@ export interface ConformanceImplementation {
       decoded?: unknown;
     }[]
   >;
+  /**
+   * Reads model text in a tool-call syntax (R10): `options.syntax` names it (`hermes`, `glm45`, …), `options.tools`
+   * types values, `options.startInReasoning` says the prompt opened the reasoning block.
+   */
+  parseToolCalls?(input: string, options: ConformanceOptions): MaybePromise<ConformanceParseResult>;
+  /** The same, fed to a stream in `chunks`: the runner checks several splits of each text. */
+  streamToolCalls?(
+    chunks: readonly string[],
+    options: ConformanceOptions,
+  ): MaybePromise<ConformanceParseResult>;
+  /** Writes calls (`{ id?, name, arguments }`) in a syntax as its chat template renders them (R10). */
+  encodeToolCalls?(
+    calls: readonly { id?: string; name: string; arguments: string }[],
+    options: ConformanceOptions,
+  ): MaybePromise<string>;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }
@@ -70,7 +93,9 @@ export type ConformanceOperation =
   | "validateHistory"
   | "sanitize"
   | "prepareForTemplate"
-  | "accumulate";
+  | "accumulate"
+  | "parseToolCalls"
+  | "encodeToolCalls";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -80,4 +105,6 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "sanitize",
   "prepareForTemplate",
   "accumulate",
+  "parseToolCalls",
+  "encodeToolCalls",
 ];

@@ -6,6 +6,7 @@ export {
   type ConformanceIssue,
   type ConformanceOperation,
   type ConformanceOptions,
+  type ConformanceParseResult,
   type MaybePromise,
   OPERATIONS,
 } from "./implementation.js";
@@ -23,5 +24,6 @@ export {
   checkResult,
   runConformance,
   runTest,
+  streamSplits,
 } from "./run-test.js";
 export { decodeTags } from "./tags.js";

@@ -1,4 +1,9 @@
-import type { ConformanceImplementation, ConformanceIssue, ConformanceOptions } from "./implementation.js";
+import type {
+  ConformanceImplementation,
+  ConformanceIssue,
+  ConformanceOptions,
+  ConformanceParseResult,
+} from "./implementation.js";
 import { jsonEqual, show } from "./json-equal.js";
 import type { ConformanceCase } from "./load-vectors.js";
 
@@ -46,6 +51,65 @@ function checkIssues(
       if (!found) failures.push(`issue ${show(wanted)} not found among ${show(issues)}`);
     }
   }
+}
+
+function checkParse(
+  expected: Record<string, unknown>,
+  result: ConformanceParseResult | undefined,
+  failures: string[],
+  label = "",
+): void {
+  if (typeof result !== "object" || result === null || !Array.isArray(result.toolCalls)) {
+    failures.push(`${label}expected a parse result, got ${show(result)}`);
+    return;
+  }
+  if (expected.toolCalls !== undefined) {
+    const want = expected.toolCalls as Array<{ name: string; arguments: string; id?: string }>;
+    const got = result.toolCalls.map((call, i) => ({
+      name: call.function?.name,
+      arguments: call.function?.arguments,
+      ...(want[i]?.id !== undefined ? { id: call.id } : {}),
+    }));
+    if (!jsonEqual(want, got)) failures.push(`${label}toolCalls: expected ${show(want)}, got ${show(got)}`);
+  }
+  for (const key of ["content", "reasoning"] as const) {
+    if (key in expected && !jsonEqual(expected[key], result[key] ?? null))
+      failures.push(`${label}${key}: expected ${show(expected[key])}, got ${show(result[key])}`);
+  }
+  if (expected.issues !== undefined) {
+    const want = multiset(expected.issues as unknown[]);
+    const got = multiset((result.issues ?? []).map((i) => i.code));
+    if (!jsonEqual(want, got)) failures.push(`${label}issues: expected ${show(want)}, got ${show(got)}`);
+  }
+}
+
+/**
+ * The splits a parse vector's text is streamed in (R10): every code point alone, two halves, and three splits at
+ * points drawn from a generator seeded with the text, so every runner cuts the same way.
+ */
+export function streamSplits(text: string): string[][] {
+  const points = Array.from(text);
+  const splits: string[][] = [
+    points,
+    [points.slice(0, points.length >> 1).join(""), points.slice(points.length >> 1).join("")],
+  ];
+  let seed = 2166136261;
+  for (const c of text) seed = Math.imul(seed ^ (c.codePointAt(0) ?? 0), 16777619) >>> 0;
+  for (let round = 0; round < 3; round++) {
+    const chunks: string[] = [];
+    let current = "";
+    for (const point of points) {
+      current += point;
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      if (seed % 4 === 0) {
+        chunks.push(current);
+        current = "";
+      }
+    }
+    chunks.push(current);
+    splits.push(chunks);
+  }
+  return splits;
 }
 
 /**
@@ -130,6 +194,13 @@ export function checkResult(args: {
         compare("decoded", Array.isArray(calls) ? calls.map((c) => c.decoded) : calls);
       break;
     }
+    case "parseToolCalls":
+      checkParse(expected, actual as ConformanceParseResult, failures);
+      break;
+    case "encodeToolCalls":
+      compare("text", actual);
+      if (typeof actual !== "string") failures.push(`expected a string, got ${show(actual)}`);
+      break;
     default: {
       const never: never = operation;
       failures.push(`unknown operation ${String(never)}`);
@@ -198,6 +269,17 @@ export async function runTest(
     }
   }
   if (before.ok && !jsonEqual(before.value, testCase.input)) failures.push("the input was mutated");
+  if (testCase.operation === "parseToolCalls" && typeof implementation.streamToolCalls === "function") {
+    // R10: however the text is split, a stream finds what the whole parse finds.
+    for (const chunks of streamSplits(String(testCase.input))) {
+      try {
+        const streamed = await implementation.streamToolCalls(chunks, resolved.options);
+        checkParse(testCase.expected, streamed, failures, `streamed in ${chunks.length} pieces: `);
+      } catch (error) {
+        failures.push(`stream threw: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
   if (testCase.operation === "sanitize" && failures.length === 0) {
     // R4: sanitize is idempotent; a second pass changes nothing and returns the same list.
     const first = actual as { messages: unknown };

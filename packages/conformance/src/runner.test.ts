@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -6,7 +7,7 @@ import { checkVectors } from "./check-vectors.js";
 import type { ConformanceImplementation } from "./implementation.js";
 import { jsonEqual } from "./json-equal.js";
 import { type ConformanceCase, loadVectors } from "./load-vectors.js";
-import { checkResult, runConformance, runTest } from "./run-test.js";
+import { checkResult, runConformance, runTest, streamSplits } from "./run-test.js";
 import { decodeTags } from "./tags.js";
 
 const cases = loadVectors();
@@ -266,5 +267,47 @@ describe("checkVectors", () => {
       expect.stringMatching(/test description repeated .*: twice/),
     ]);
     expect(about("broken.json")).toEqual([expect.stringMatching(/not JSON/)]);
+  });
+});
+
+describe("R10 stream splits", () => {
+  const texts = ["", "a", "ab😀c", '<tool_call>\n{"name": "f"}\n</tool_call>', "é中😀".repeat(40)];
+
+  it("keep every character, in order", () => {
+    for (const text of texts) for (const split of streamSplits(text)) expect(split.join("")).toBe(text);
+  });
+
+  it("are the Python runner's, cut for cut", () => {
+    const python = execFileSync(
+      "python3",
+      [
+        "-c",
+        "import json, sys; sys.path.insert(0, 'python'); import toolcall_conformance as r; print(json.dumps([r.stream_splits(t) for t in json.loads(sys.stdin.read())]))",
+      ],
+      { input: JSON.stringify(texts), cwd: join(import.meta.dirname, ".."), encoding: "utf8" },
+    );
+    expect(JSON.parse(python)).toEqual(texts.map((text) => streamSplits(text)));
+  });
+
+  it("a stream that loses text fails the case", async () => {
+    const testCase = cases.find((c) => c.operation === "parseToolCalls" && c.expected.content !== null);
+    expect(testCase).toBeDefined();
+    const implementation: ConformanceImplementation = {
+      parseToolCalls: () => ({
+        toolCalls: [],
+        content: testCase?.expected.content as string,
+        reasoning: null,
+        issues: [],
+      }),
+      streamToolCalls: (chunks) => ({
+        toolCalls: [],
+        content: chunks.slice(1).join(""),
+        reasoning: null,
+        issues: [],
+      }),
+    };
+    const outcome = await runTest(implementation, testCase as ConformanceCase);
+    expect(outcome.status).toBe("fail");
+    expect(outcome.messages.some((m) => m.startsWith("streamed in"))).toBe(true);
   });
 });

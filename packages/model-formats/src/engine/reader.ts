@@ -95,6 +95,25 @@ export class Reader {
     }
   }
 
+  /** Consumes text up to the first marker of `set` (passing it to `sink`), leaving the marker unread; `null` at the end. */
+  *before(set: MarkerSet, sink: (text: string) => void): Step<string | null> {
+    for (;;) {
+      const hit = set.find(this.text, this.pos, this.ended, this.work);
+      if (hit.marker !== null) {
+        if (hit.at > this.pos) sink(this.consume(hit.at - this.pos));
+        return hit.marker;
+      }
+      if (hit.at !== -1) {
+        if (hit.at > this.pos) sink(this.consume(hit.at - this.pos));
+        yield NEED;
+        continue;
+      }
+      if (this.pos < this.text.length) sink(this.consume(this.text.length - this.pos));
+      if (this.ended) return null;
+      yield NEED;
+    }
+  }
+
   /** The marker of `set` that starts here (waiting until that is known), or `null`. Consumes nothing. */
   *peek(set: MarkerSet): Step<string | null> {
     for (;;) {

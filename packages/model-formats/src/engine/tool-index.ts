@@ -31,6 +31,11 @@ export class ToolIndex {
     this.offered = offered;
   }
 
+  /** The names of the tools offered. */
+  names(): string[] {
+    return [...this.#properties.keys()];
+  }
+
   has(name: string): boolean {
     return this.#properties.has(name);
   }

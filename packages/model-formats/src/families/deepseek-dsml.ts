@@ -1,10 +1,17 @@
-import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import { readValue } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
+import {
+  type CallOutcome,
+  callFailure,
+  readSection,
+  type SectionSyntax,
+  skipRestOfCall,
+} from "../engine/section.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 
@@ -18,7 +25,6 @@ export const DSML_INVOKE_CLOSE = "</｜DSML｜invoke>";
 export const DSML_PARAMETER_OPEN = "<｜DSML｜parameter";
 export const DSML_PARAMETER_CLOSE = "</｜DSML｜parameter>";
 
-const IN_SECTION = new MarkerSet([DSML_INVOKE_OPEN, DSML_CALLS_CLOSE, V4_CLOSE]);
 const IN_INVOKE = new MarkerSet([DSML_PARAMETER_OPEN, DSML_INVOKE_CLOSE]);
 const PARAMETER_CLOSE = new MarkerSet([DSML_PARAMETER_CLOSE]);
 const PLAIN = new MarkerSet(["<｜DSML｜", "<think>", "</think>"]);
@@ -47,20 +53,33 @@ function* tagRest(reader: Reader): Step<string | null> {
   return text;
 }
 
-function* readInvoke(reader: Reader, out: Output, context: FamilyContext, channel: Channel): Step<boolean> {
+const SECTION: SectionSyntax = {
+  callBegin: DSML_INVOKE_OPEN,
+  callEnd: DSML_INVOKE_CLOSE,
+  sectionEnds: [DSML_CALLS_CLOSE, V4_CLOSE],
+};
+
+function* readInvoke(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  channel: Channel,
+  prefix: string,
+): Step<CallOutcome> {
   reader.record();
-  const fail = (code: "call_invalid" | "call_truncated", message: string) => {
-    const raw = DSML_INVOKE_OPEN + reader.takeRecord();
-    const issue: SyntaxIssue = { code, severity: "error", message, raw };
-    out.abort(issue, raw, channel);
-    return false;
-  };
-  const truncated = () => fail("call_truncated", "the text ends inside a tool call");
+  function* fail(code: "call_invalid" | "call_truncated", message: string): Step<CallOutcome> {
+    const more = code === "call_invalid" && (yield* skipRestOfCall(reader, SECTION));
+    const raw = prefix + reader.takeRecord();
+    out.abort(callFailure(code, message, raw), raw, channel);
+    return more ? "failed" : "ended";
+  }
+  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
+  const truncated = "the text ends inside a tool call";
   const head = yield* tagRest(reader);
   if (head === null)
-    return reader.ended ? truncated() : fail("call_invalid", "an invoke tag that does not close");
+    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "an invoke tag that does not close");
   const name = attributes(head).get("name")?.trim() ?? "";
-  if (name === "") return fail("call_invalid", "an invoke without a name");
+  if (name === "") return yield* fail("call_invalid", "an invoke without a name");
   out.start(name, context.createId(out.index, name), channel, "\n\n");
   context.checkName(name, out);
   const args = new TextArguments(name, context, out);
@@ -68,18 +87,19 @@ function* readInvoke(reader: Reader, out: Output, context: FamilyContext, channe
     yield* reader.space();
     const next = yield* reader.peek(IN_INVOKE);
     if (next === null)
-      return reader.ended && reader.pos >= reader.text.length
-        ? truncated()
-        : fail("call_invalid", "text inside an invoke that is not a parameter");
+      return yield* fail(
+        atEnd() ? "call_truncated" : "call_invalid",
+        "text inside an invoke that is not a parameter",
+      );
     reader.consume(next.length);
     if (next === DSML_INVOKE_CLOSE) break;
     const tag = yield* tagRest(reader);
     if (tag === null)
-      return reader.ended ? truncated() : fail("call_invalid", "a parameter tag that does not close");
+      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
     const attrs = attributes(tag);
     const key = attrs.get("name") ?? "";
     const value = yield* readValue(reader, PARAMETER_CLOSE, IN_INVOKE);
-    if (value.status === "end") return truncated();
+    if (value.status === "end") return yield* fail("call_truncated", truncated);
     // string="true": the text; otherwise typed by the schema, and string="false" without one reads JSON.
     const declared = attrs.get("string");
     if (declared === "true") args.addValue(key, value.text);
@@ -87,22 +107,7 @@ function* readInvoke(reader: Reader, out: Output, context: FamilyContext, channe
   }
   reader.takeRecord();
   out.end(args.finish());
-  return true;
-}
-
-function* readSection(reader: Reader, out: Output, context: FamilyContext, channel: Channel): Step<void> {
-  for (;;) {
-    const space = yield* reader.space();
-    const next = yield* reader.peek(IN_SECTION);
-    if (next === null) {
-      out.issue({ code: "section_unclosed", severity: "info", message: `${DSML_CALLS_CLOSE} is missing` });
-      out.text(channel, space);
-      return;
-    }
-    reader.consume(next.length);
-    if (next !== DSML_INVOKE_OPEN) return;
-    if (!(yield* readInvoke(reader, out, context, channel))) return;
-  }
+  return "ok";
 }
 
 /**
@@ -153,7 +158,14 @@ export const deepseekV32: ToolCallSyntax = defineSyntax({
     yield* textLoop(reader, out, context, {
       callMarkers: [DSML_CALLS_OPEN, V4_OPEN],
       reasoning: THINK,
-      onCall: (_marker, channel) => readSection(reader, out, context, channel),
+      onCall: (marker, channel) =>
+        readSection(reader, out, {
+          syntax: SECTION,
+          opener: marker,
+          implicit: false,
+          channel,
+          readCall: (prefix) => readInvoke(reader, out, context, channel, prefix),
+        }),
     });
   },
   encode: encodeDeepSeekDsml,

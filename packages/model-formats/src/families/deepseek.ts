@@ -1,11 +1,18 @@
-import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { argumentsText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import {
+  type CallOutcome,
+  callFailure,
+  readSection,
+  type SectionSyntax,
+  skipRestOfCall,
+} from "../engine/section.js";
+import { type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
 export const DEEPSEEK_CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
 export const DEEPSEEK_CALLS_END = "<｜tool▁calls▁end｜>";
@@ -20,13 +27,13 @@ export const DEEPSEEK_CALLS_BEGIN_VARIANTS = [
   "<｜tool▁calls｜>",
 ];
 
-const IN_SECTION = new MarkerSet([DEEPSEEK_CALL_BEGIN, DEEPSEEK_CALLS_END]);
 const SEP = new MarkerSet([DEEPSEEK_SEP]);
 const CALL_END = new MarkerSet([DEEPSEEK_CALL_END]);
 const FENCE_OPEN = new MarkerSet(["```json"]);
 const FENCE_CLOSE = new MarkerSet(["```"]);
 const PLAIN = new MarkerSet(["<｜tool", "<think>", "</think>"]);
-const THINK: ReasoningSyntax = {
+/** V3.1 writes `reasoning</think>content`, no newlines around it. */
+const BARE_THINK: ReasoningSyntax = {
   open: "<think>",
   close: "</think>",
   lead: "",
@@ -35,71 +42,82 @@ const THINK: ReasoningSyntax = {
   before: "",
 };
 
+const SECTION: SectionSyntax = {
+  callBegin: DEEPSEEK_CALL_BEGIN,
+  callEnd: DEEPSEEK_CALL_END,
+  sectionEnds: [DEEPSEEK_CALLS_END],
+};
+
 /**
  * One call after `<｜tool▁call▁begin｜>`, in either form: V3 / R1 `function<｜tool▁sep｜>NAME\n```json\n{…}\n```` or
- * V3.1 `NAME<｜tool▁sep｜>{…}`; told apart by what follows the separator (`{` is V3.1). Returns false when the call
- * failed (its text went back to content).
+ * V3.1 `NAME<｜tool▁sep｜>{…}`; told apart by what follows the separator (`{`, or the call's end, is V3.1).
  */
-function* readCall(reader: Reader, out: Output, context: FamilyContext, channel: Channel): Step<boolean> {
+function* readCall(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  channel: Channel,
+  prefix: string,
+): Step<CallOutcome> {
   reader.record();
-  const fail = (code: "call_invalid" | "call_truncated", message: string) => {
-    const raw = DEEPSEEK_CALL_BEGIN + reader.takeRecord();
-    const issue: SyntaxIssue = { code, severity: "error", message, raw };
-    out.abort(issue, raw, channel);
-    return false;
-  };
-  const truncated = () => fail("call_truncated", "the text ends inside a tool call");
+  function* fail(code: "call_invalid" | "call_truncated", message: string): Step<CallOutcome> {
+    const more = code === "call_invalid" && (yield* skipRestOfCall(reader, SECTION));
+    const raw = prefix + reader.takeRecord();
+    out.abort(callFailure(code, message, raw), raw, channel);
+    return more ? "failed" : "ended";
+  }
+  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
+  const truncated = "the text ends inside a tool call";
   const headParts: string[] = [];
-  if ((yield* reader.until(SEP, (text) => headParts.push(text))) === null) return truncated();
+  if ((yield* reader.until(SEP, (text) => headParts.push(text))) === null)
+    return yield* fail("call_truncated", truncated);
   const head = headParts.join("").trim();
   const first = yield* reader.peekChar();
-  if (first === null) return truncated();
-  const fenced = first !== "{";
+  if (first === null) return yield* fail("call_truncated", truncated);
+  const fenced = first !== "{" && (yield* reader.peek(CALL_END)) === null;
   let name = head;
   if (fenced) {
-    name = (yield* reader.upTo("\n")).trim();
+    name = (yield* reader.upTo("\n<", 1024)).trim();
     yield* reader.space();
     const fence = yield* reader.peek(FENCE_OPEN);
     if (fence === null) {
-      if (reader.ended && reader.pos >= reader.text.length) return truncated();
-      return fail("call_invalid", "expected ```json after the name");
+      if (atEnd()) return yield* fail("call_truncated", truncated);
+      return yield* fail("call_invalid", "expected ```json after the name");
     }
     reader.consume(fence.length);
   }
-  if (name === "" || name.includes("<｜")) return fail("call_invalid", "a tool call without a name");
+  if (name === "" || name.includes("<｜")) return yield* fail("call_invalid", "a tool call without a name");
   out.start(name, context.createId(out.index, name), channel);
   context.checkName(name, out);
   const args = yield* readJsonArguments(reader, out, { end: fenced ? null : CALL_END, tool: name });
-  if (args.status === "end") return truncated();
-  if (args.status === "invalid") return fail("call_invalid", args.message);
+  if (args.status === "end") return yield* fail("call_truncated", truncated);
+  if (args.status === "invalid") return yield* fail("call_invalid", args.message);
   if (fenced) {
     yield* reader.space();
     const close = yield* reader.peek(FENCE_CLOSE);
     if (close === null)
-      return reader.ended && reader.pos >= reader.text.length
-        ? truncated()
-        : fail("call_invalid", "expected ``` after the arguments");
+      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "expected ``` after the arguments");
     reader.consume(close.length);
   }
   if (!args.closed) {
     yield* reader.space();
     const end = yield* reader.peek(CALL_END);
     if (end !== null) reader.consume(end.length);
-    else if (reader.ended && reader.pos >= reader.text.length)
+    else if (atEnd())
       out.issue({
         code: "call_unclosed",
         severity: "info",
         message: `${DEEPSEEK_CALL_END} is missing`,
         tool: name,
       });
-    else return fail("call_invalid", `expected ${DEEPSEEK_CALL_END}`);
+    else return yield* fail("call_invalid", `expected ${DEEPSEEK_CALL_END}`);
   }
   reader.takeRecord();
   out.end(args.text);
-  return true;
+  return "ok";
 }
 
-function* readSection(
+function* readCalls(
   reader: Reader,
   out: Output,
   context: FamilyContext,
@@ -112,37 +130,26 @@ function* readSection(
       severity: "info",
       message: `${marker} read as ${DEEPSEEK_CALLS_BEGIN}`,
     });
-  let next: string | null = marker === DEEPSEEK_CALL_BEGIN ? marker : null;
-  if (next !== null)
+  const implicit = marker === DEEPSEEK_CALL_BEGIN;
+  if (implicit)
     out.issue({
       code: "call_unopened",
       severity: "warning",
       message: `${DEEPSEEK_CALL_BEGIN} outside ${DEEPSEEK_CALLS_BEGIN}: read as a call`,
     });
-  for (;;) {
-    if (next === null) {
-      const space = yield* reader.space();
-      next = yield* reader.peek(IN_SECTION);
-      if (next === null) {
-        out.issue({
-          code: "section_unclosed",
-          severity: "info",
-          message: `${DEEPSEEK_CALLS_END} is missing`,
-        });
-        out.text(channel, space);
-        return;
-      }
-      reader.consume(next.length);
-    }
-    if (next !== DEEPSEEK_CALL_BEGIN) return;
-    if (!(yield* readCall(reader, out, context, channel))) return;
-    next = null;
-  }
+  yield* readSection(reader, out, {
+    syntax: SECTION,
+    opener: marker,
+    implicit,
+    channel,
+    readCall: (prefix) => readCall(reader, out, context, channel, prefix),
+  });
 }
 
 function createDeepSeek(options: {
   id: string;
   name: string;
+  reasoning: ReasoningSyntax;
   encode: (calls: readonly EncodableToolCall[]) => string;
 }): ToolCallSyntax {
   return defineSyntax({
@@ -153,8 +160,8 @@ function createDeepSeek(options: {
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
         callMarkers: [DEEPSEEK_CALLS_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS, DEEPSEEK_CALL_BEGIN],
-        reasoning: THINK,
-        onCall: (marker, channel) => readSection(reader, out, context, marker, channel),
+        reasoning: options.reasoning,
+        onCall: (marker, channel) => readCalls(reader, out, context, marker, channel),
       });
     },
     encode: options.encode,
@@ -202,7 +209,7 @@ export function encodeDeepSeekV31(calls: readonly EncodableToolCall[]): string {
  * Rules: the argument text is kept as written (these templates concatenate it); both call forms are read by
  * either syntax (what follows `<｜tool▁sep｜>` tells them apart); the misspelled section openers R1 emits are read
  * (`marker_variant`), a call outside a section too (`call_unopened`); a section cut short keeps its complete calls
- * (`section_unclosed`); reasoning is `<think>…</think>` (R1's generation prompt opens it: `startInReasoning`).
+ * (`section_unclosed`); reasoning is `<think>\n…\n</think>\n\n` (R1's generation prompt opens it: `startInReasoning`).
  *
  * @example
  * deepseekV3.parse('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Tokyo"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>').toolCalls[0].function;
@@ -211,12 +218,14 @@ export function encodeDeepSeekV31(calls: readonly EncodableToolCall[]): string {
 export const deepseekV3: ToolCallSyntax = createDeepSeek({
   id: "deepseek-v3",
   name: "DeepSeek V3 / R1 (fenced JSON)",
+  reasoning: THINK,
   encode: encodeDeepSeekV3,
 });
 
 /**
  * DeepSeek V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>`.
- * Same rules as {@link deepseekV3}.
+ * Same rules as {@link deepseekV3}; reasoning is `…</think>` with no newlines around it (thinking mode's generation
+ * prompt opens `<think>`).
  *
  * @example
  * deepseekV31.parse('<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{"city": "Tokyo"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>').toolCalls.length; // 1
@@ -224,5 +233,6 @@ export const deepseekV3: ToolCallSyntax = createDeepSeek({
 export const deepseekV31: ToolCallSyntax = createDeepSeek({
   id: "deepseek-v31",
   name: "DeepSeek V3.1 (NAME<｜tool▁sep｜>JSON)",
+  reasoning: BARE_THINK,
   encode: encodeDeepSeekV31,
 });

@@ -1,10 +1,17 @@
-import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
+import {
+  type CallOutcome,
+  callFailure,
+  readSection,
+  type SectionSyntax,
+  skipRestOfCall,
+} from "../engine/section.js";
 import { textLoop } from "../engine/text-loop.js";
 
 export const KIMI_SECTION_BEGIN = "<|tool_calls_section_begin|>";
@@ -17,7 +24,6 @@ const SECTION_BEGIN_VARIANT = "<|tool_call_section_begin|>";
 const SECTION_END_VARIANT = "<|tool_call_section_end|>";
 
 const SECTION_ENDS = [KIMI_SECTION_END, SECTION_END_VARIANT];
-const IN_SECTION = new MarkerSet([KIMI_CALL_BEGIN, ...SECTION_ENDS]);
 const ARGUMENT_BEGIN = new MarkerSet([KIMI_ARGUMENT_BEGIN]);
 const CALL_END = new MarkerSet([KIMI_CALL_END]);
 const PLAIN = new MarkerSet(["<|tool_call", "<think>", "</think>"]);
@@ -29,34 +35,57 @@ export function kimiCallName(id: string): string {
   return withoutIndex.startsWith("functions.") ? withoutIndex.slice("functions.".length) : withoutIndex;
 }
 
-/** Reads one call after `<|tool_call_begin|>`; returns false when it failed (its text went back to content). */
-function* readCall(reader: Reader, out: Output, context: FamilyContext, channel: Channel): Step<boolean> {
+const SECTION: SectionSyntax = {
+  callBegin: KIMI_CALL_BEGIN,
+  callEnd: KIMI_CALL_END,
+  sectionEnds: SECTION_ENDS,
+};
+
+/** Reads one call after `<|tool_call_begin|>`. */
+function* readCall(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  channel: Channel,
+  prefix: string,
+): Step<CallOutcome> {
   reader.record();
-  const fail = (code: "call_invalid" | "call_truncated", message: string) => {
-    const raw = KIMI_CALL_BEGIN + reader.takeRecord();
-    const issue: SyntaxIssue = { code, severity: "error", message, raw };
-    out.abort(issue, raw, channel);
-    return false;
-  };
+  function* fail(code: "call_invalid" | "call_truncated", message: string): Step<CallOutcome> {
+    const more = code === "call_invalid" && (yield* skipRestOfCall(reader, SECTION));
+    const raw = prefix + reader.takeRecord();
+    out.abort(callFailure(code, message, raw), raw, channel);
+    return more ? "failed" : "ended";
+  }
   const idParts: string[] = [];
   if ((yield* reader.until(ARGUMENT_BEGIN, (text) => idParts.push(text))) === null)
-    return fail("call_truncated", "the text ends inside a tool call");
+    return yield* fail("call_truncated", "the text ends inside a tool call");
   const written = idParts.join("").trim();
-  const name = kimiCallName(written);
-  if (name === "" || name.includes("<|")) return fail("call_invalid", "a tool call without a name");
+  let name = kimiCallName(written);
+  const offered = context.tools.names();
+  if (/^\d+$/.test(written) && offered.length === 1) {
+    // A bare counter (`0`) names no tool; with one tool offered it can only be that one (vLLM reads it so).
+    name = offered[0] as string;
+    out.issue({
+      code: "name_inferred",
+      severity: "info",
+      message: `the call names no tool: read as ${name}, the one offered`,
+      tool: name,
+    });
+  } else if (/^\d+$/.test(written)) return yield* fail("call_invalid", "a bare counter names no tool");
+  if (name === "" || name.includes("<|")) return yield* fail("call_invalid", "a tool call without a name");
   // An id with an index (`functions.NAME:IDX`) is the call's id; the template writes it back as it is.
   const id = /:\d+$/.test(written) ? written : context.createId(out.index, name);
   out.start(name, id, channel);
   context.checkName(name, out);
   const args = yield* readJsonArguments(reader, out, { end: CALL_END, tool: name });
-  if (args.status === "end") return fail("call_truncated", "the text ends inside a tool call");
-  if (args.status === "invalid") return fail("call_invalid", args.message);
+  if (args.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
+  if (args.status === "invalid") return yield* fail("call_invalid", args.message);
   if (!args.closed) {
     yield* reader.space();
     const end = yield* reader.peek(CALL_END);
     if (end !== null) reader.consume(end.length);
     else if (!(reader.ended && reader.pos >= reader.text.length))
-      return fail("call_invalid", `expected ${KIMI_CALL_END} after the arguments`);
+      return yield* fail("call_invalid", `expected ${KIMI_CALL_END} after the arguments`);
     else
       out.issue({
         code: "call_unclosed",
@@ -67,11 +96,10 @@ function* readCall(reader: Reader, out: Output, context: FamilyContext, channel:
   }
   reader.takeRecord();
   out.end(args.text);
-  return true;
+  return "ok";
 }
 
-/** After a section begins (or a call begins without one): calls until the section ends, or anything else. */
-function* readSection(
+function* readCalls(
   reader: Reader,
   out: Output,
   context: FamilyContext,
@@ -84,29 +112,20 @@ function* readSection(
       severity: "info",
       message: `${marker} read as ${KIMI_SECTION_BEGIN}`,
     });
-  let next: string | null = marker === KIMI_CALL_BEGIN ? KIMI_CALL_BEGIN : null;
-  if (next !== null)
+  const implicit = marker === KIMI_CALL_BEGIN;
+  if (implicit)
     out.issue({
       code: "call_unopened",
       severity: "warning",
       message: `${KIMI_CALL_BEGIN} outside ${KIMI_SECTION_BEGIN}: read as a call`,
     });
-  for (;;) {
-    if (next === null) {
-      const space = yield* reader.space();
-      next = yield* reader.peek(IN_SECTION);
-      if (next === null) {
-        // The section ends without its closing marker (a length stop, or text after the calls): the calls stand.
-        out.issue({ code: "section_unclosed", severity: "info", message: `${KIMI_SECTION_END} is missing` });
-        out.text(channel, space);
-        return;
-      }
-      reader.consume(next.length);
-    }
-    if (next !== KIMI_CALL_BEGIN) return;
-    if (!(yield* readCall(reader, out, context, channel))) return;
-    next = null;
-  }
+  yield* readSection(reader, out, {
+    syntax: SECTION,
+    opener: marker,
+    implicit,
+    channel,
+    readCall: (prefix) => readCall(reader, out, context, channel, prefix),
+  });
 }
 
 /**
@@ -134,7 +153,8 @@ export function encodeKimi(calls: readonly EncodableToolCall[]): string {
  * reasoning in `<think>…</think>` (K2.5's generation prompt opens it: `startInReasoning`).
  *
  * Rules: the id `functions.NAME:IDX` (or `NAME:IDX`) is kept as the call's id, the name is what stands between
- * `functions.` and `:IDX` (dots and dashes included); arguments are JSON (bytes kept; nothing is `{}`); a call
+ * `functions.` and `:IDX` (dots and dashes included), and a bare counter (`0`) names the one tool offered, if only one
+ * was (`name_inferred`); arguments are JSON (bytes kept; nothing is `{}`); a call
  * outside a section is read (`call_unopened`), as are the singular marker spellings (`marker_variant`); a section
  * cut short (a length stop before `<|tool_calls_section_end|>`) keeps its complete calls (`section_unclosed`); a
  * `<|tool_call_begin|>` inside a JSON string is data.
@@ -152,7 +172,7 @@ export const kimiK2: ToolCallSyntax = defineSyntax({
     yield* textLoop(reader, out, context, {
       callMarkers: [KIMI_SECTION_BEGIN, SECTION_BEGIN_VARIANT, KIMI_CALL_BEGIN],
       reasoning: THINK,
-      onCall: (marker, channel) => readSection(reader, out, context, marker, channel),
+      onCall: (marker, channel) => readCalls(reader, out, context, marker, channel),
     });
   },
   encode: encodeKimi,

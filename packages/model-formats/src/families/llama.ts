@@ -148,7 +148,7 @@ function* readPythonicList(
     pending += yield* reader.space();
     reader.record();
     const name = yield* readIdentifier(reader);
-    const gap = yield* reader.space();
+    yield* reader.space();
     const open = yield* reader.peekChar();
     if (name === "" || open !== "(") {
       const raw = pending + reader.takeRecord();
@@ -168,7 +168,7 @@ function* readPythonicList(
     reader.consume(1);
     const head = pending;
     pending = "";
-    if (!(yield* readPythonCall(reader, out, context, channel, name, `${head}${name}${gap}(`))) return;
+    if (!(yield* readPythonCall(reader, out, context, channel, name, head))) return;
     pending = yield* reader.space();
     const after = yield* reader.peekChar();
     if (after === ",") pending += reader.consume(1);

@@ -13,6 +13,7 @@ export const MISTRAL_ARGS = "[ARGS]";
 export const MISTRAL_CALL_ID = "[CALL_ID]";
 const AFTER_NAME = new MarkerSet([MISTRAL_ARGS, MISTRAL_CALL_ID]);
 const ARGS = new MarkerSet([MISTRAL_ARGS]);
+const LIST_START = new MarkerSet(["[{", "[ {", "[\n{"]);
 const PLAIN = new MarkerSet([MISTRAL_TOOL_CALLS, "[THINK]", "[/THINK]"]);
 const THINK: ReasoningSyntax = {
   open: "[THINK]",
@@ -151,7 +152,8 @@ function* readCalls(reader: Reader, out: Output, context: FamilyContext, channel
  */
 function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Step<void> {
   out.text("content", yield* reader.space());
-  if ((yield* reader.peekChar()) !== "[") return;
+  // Only `[` and then `{` starts a list of calls; `[TOOL_CALLS]`, `[THINK]` and a Markdown link do not.
+  if ((yield* reader.peek(LIST_START)) === null) return;
   reader.record();
   reader.consume(1);
   const calls: Array<Extract<JsonCallResult, { status: "complete" }>> = [];
