@@ -152,15 +152,18 @@ export function detectToolCallSyntax(template: string | Template): DetectedSynta
       );
       if (matches.length === 0) continue;
       const descriptor = matches[0] as SyntaxDescriptor;
-      found = {
+      const candidate = {
         descriptor,
         text: text ?? twoText ?? "",
         parallel: holds(twoText, encodes(descriptor, two)),
         candidates: matches.map((m) => m.id),
       };
+      // Kimi's templates write the id, not the name: with an OpenAI-style id the name is lost, so a round whose
+      // text shows the name is preferred.
+      if (found === undefined || candidate.text.includes("probe_fn_alpha")) found = candidate;
       break;
     }
-    if (found !== undefined) break;
+    if (found?.text.includes("probe_fn_alpha")) break;
   }
   if (found !== undefined) {
     return {

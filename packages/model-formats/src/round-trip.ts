@@ -1,5 +1,10 @@
 import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core";
-import { getCompiledTemplate, safeRenderChatTemplate, type Template } from "@toolcall/jinja";
+import {
+  getCompiledTemplate,
+  probeChatTemplate,
+  safeRenderChatTemplate,
+  type Template,
+} from "@toolcall/jinja";
 import { detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 import { syntaxById } from "./registry.js";
 
@@ -32,8 +37,10 @@ export interface RoundTripResult {
   /** The syntax used (`null` when none was given or found). */
   syntax: string | null;
   parsed: SyntaxParseResult | null;
-  /** The assistant message built from the parse. */
+  /** The assistant message built from the parse (with the `content` that rendered). */
   message: Record<string, unknown> | null;
+  /** How the calls' arguments reached the template: the mapping it iterates, or the wire text. */
+  argumentsForm?: "mapping" | "string";
   /** What the template appends for a prompt (`add_generation_prompt`). */
   generationPrompt: string;
   /** What the template renders for the assistant turn, from the end of the conversation. */
@@ -49,6 +56,7 @@ function render(
   messages: readonly unknown[],
   options: RoundTripOptions,
   addGenerationPrompt: boolean,
+  argumentsForm?: "mapping" | "string",
 ): { ok: true; text: string } | { ok: false; error: string } {
   const result = safeRenderChatTemplate({
     template,
@@ -56,6 +64,7 @@ function render(
     tools: options.tools ?? null,
     addGenerationPrompt,
     variables: { bos_token: "<s>", eos_token: "</s>", ...options.variables },
+    ...(argumentsForm === undefined ? {} : { argumentsForm }),
   });
   return result.ok ? result : { ok: false, error: result.error.pythonText };
 }
@@ -132,23 +141,37 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
   const startInReasoning = options.startInReasoning ?? /<think>\s*$/.test(generationPrompt);
   const parsed = syntax.parse(output, { tools: options.tools ?? null, startInReasoning });
   // A server returns `content: null` beside calls; some templates want "" there (Qwen3-0.6B raises on null, GLM
-  // prints "None"), others null (DeepSeek V3 renders calls only then): the first form that renders back wins.
+  // prints "None"), others null (DeepSeek V3 renders calls only then). And a call's arguments reach a template as
+  // the mapping it iterates (what the probe finds) or as the wire text a caller passes on (Qwen3 and Hermes write
+  // a string as it is, so compact JSON survives). The first of these that renders the output back wins.
   const message = assistantMessage(parsed);
-  const forms = message.content === null ? [message, { ...message, content: "" }] : [message];
-  let chosen: { message: Record<string, unknown>; text: string } | undefined;
+  const contents = message.content === null ? [null, ""] : [message.content];
+  const probed = probeChatTemplate(template).argumentsForm;
+  const forms = [probed, probed === "mapping" ? "string" : "mapping"] as const;
+  let chosen: { message: Record<string, unknown>; text: string; form: "mapping" | "string" } | undefined;
   let firstError: string | undefined;
-  const rendersBack = (text: string) => text.includes(output) || output === "";
-  for (const form of forms) {
-    const full = render(template, [...options.messages, form], options, false);
-    if (!full.ok) {
-      firstError ??= full.error;
-      continue;
+  search: for (const form of forms) {
+    for (const content of contents) {
+      const candidate = { ...message, content };
+      const full = render(template, [...options.messages, candidate], options, false, form);
+      if (!full.ok) {
+        firstError ??= full.error;
+        continue;
+      }
+      chosen ??= { message: candidate, text: full.text, form };
+      if (full.text.includes(output)) {
+        chosen = { message: candidate, text: full.text, form };
+        break search;
+      }
     }
-    if (chosen === undefined || (!rendersBack(chosen.text) && rendersBack(full.text)))
-      chosen = { message: form, text: full.text };
   }
   if (chosen === undefined)
-    return failed(firstError ?? "the template did not render", { parsed, message, generationPrompt });
+    return failed(firstError ?? "the template did not render", {
+      syntax: syntax.id,
+      parsed,
+      message,
+      generationPrompt,
+    });
   const plain = render(
     template,
     [...options.messages, { role: "assistant", content: NEEDLE }],
@@ -174,6 +197,7 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
     syntax: syntax.id,
     parsed,
     message: chosen.message,
+    argumentsForm: chosen.form,
     generationPrompt,
     rendered,
   };

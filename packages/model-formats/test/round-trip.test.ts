@@ -383,3 +383,136 @@ describe("round trip: parse the model's output, render it back with the template
     });
   }
 });
+
+describe("round trip: what the templates drop or rewrite, found at its offset", () => {
+  const tools = [
+    {
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "w",
+        parameters: { type: "object", properties: { city: { type: "string" } } },
+      },
+    },
+  ];
+  const user = [{ role: "user", content: "Weather in Paris?" }];
+  const check = (name: string, output: string, messages: unknown[] = user) =>
+    roundTrip({ template: read(name), output, messages, tools });
+  const call = (city: string) =>
+    `<tool_call>\n{"name": "get_weather", "arguments": {"city": "${city}"}}\n</tool_call>`;
+
+  it("Qwen3 keeps the last turn's reasoning and compact arguments (passed as the wire text): identical", () => {
+    const spaced = check("Qwen-Qwen3-8B", `<think>\nLet me look.\n</think>\n\nSure.\n${call("Paris")}`);
+    expect(spaced).toMatchObject({
+      ok: true,
+      firstDifference: -1,
+      syntax: "hermes",
+      argumentsForm: "mapping",
+    });
+    // The template writes the envelope itself (`{"name": "…", "arguments": `), and a string's bytes as they are.
+    const compact = check(
+      "Qwen-Qwen3-8B",
+      '<think>\nLet me look.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city":"Paris"}}\n</tool_call>',
+    );
+    expect(compact).toMatchObject({ ok: true, argumentsForm: "string" });
+    const compactEnvelope =
+      '<think>\nLet me look.\n</think>\n\n<tool_call>\n{"name":"get_weather","arguments":{"city":"Paris"}}\n</tool_call>';
+    const envelope = check("Qwen-Qwen3-8B", compactEnvelope);
+    expect(envelope.ok).toBe(false);
+    expect(compactEnvelope.slice(envelope.firstDifference)).toMatch(/^"get_weather"/);
+  });
+
+  it("Qwen2.5 re-serialises arguments with tojson: compact JSON differs where the arguments start", () => {
+    const output = '<tool_call>\n{"name": "get_weather", "arguments": {"city":"Paris"}}\n</tool_call>';
+    const result = check("Qwen-Qwen2.5-7B-Instruct", output);
+    expect(result.ok).toBe(false);
+    expect(output.slice(result.firstDifference)).toBe('"Paris"}}\n</tool_call>');
+  });
+
+  it("QwQ and DeepSeek R1 open <think> in the prompt but render past turns without reasoning", () => {
+    const qwq = check("Qwen-QwQ-32B", `Okay, the user wants the weather.\n</think>\n\n${call("Paris")}`);
+    expect(qwq).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true });
+    const r1 = check(
+      "deepseek-ai-DeepSeek-R1",
+      'The user wants the weather.\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    );
+    expect(r1).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true, syntax: "deepseek-v3" });
+  });
+
+  it("Hermes 3 and DeepSeek V3 drop content written beside calls", () => {
+    expect(check("NousResearch-Hermes-3-Llama-3.1-8B-tool_use", `Sure.\n${call("Paris")}`)).toMatchObject({
+      ok: false,
+      firstDifference: 0,
+    });
+    const v3 = check(
+      "deepseek-ai-DeepSeek-V3",
+      'Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    );
+    // The first byte that differs: both texts go on with `<｜` there (a section, an end of sentence).
+    expect(v3).toMatchObject({ ok: false, firstDifference: "Let me check.<｜".length });
+  });
+
+  it("gpt-oss: the template writes the recipient first and re-serialises arguments, and renders one call", () => {
+    const cookbook =
+      '<|channel|>analysis<|message|>Need to use function get_weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>';
+    const result = check("openai-gpt-oss-120b", cookbook);
+    expect(result.ok).toBe(false);
+    expect(cookbook.slice(result.firstDifference)).toMatch(/^<\|channel\|>commentary to=/);
+    const two =
+      ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris"}<|call|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Lyon"}<|call|>';
+    const parallel = check("openai-gpt-oss-120b", two);
+    expect(parallel.parsed?.toolCalls).toHaveLength(2);
+    expect(two.slice(parallel.firstDifference)).toMatch(/^<\|start\|>assistant to=/);
+  });
+
+  it("GLM-4.7 renders an empty reasoning as </think> alone", () => {
+    const result = check(
+      "zai-org-GLM-4.7-Flash",
+      "</think><tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
+    );
+    expect(result).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true, syntax: "glm47" });
+  });
+
+  it("Kimi K2's first template renumbers ids; Llama 3.1 raises on two calls; Nemo loses the system message", () => {
+    const kimi = check(
+      "moonshotai-Kimi-K2-Instruct.rev-2025-07-15.crlf",
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:5<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+    );
+    expect(kimi.ok).toBe(false);
+    expect(kimi.parsed?.toolCalls[0]?.id).toBe("functions.get_weather:5");
+    const llama = check(
+      "meta-llama-Llama-3.1-8B-Instruct",
+      '{"name": "get_weather", "parameters": {"city": "Paris"}}; {"name": "get_weather", "parameters": {"city": "Lyon"}}',
+    );
+    expect(llama).toMatchObject({
+      ok: false,
+      syntax: "llama3-json",
+      error: "TemplateError: This model only supports single tool-calls at once!",
+    });
+    const nemo = check(
+      "mistralai-Mistral-Nemo-Instruct-2407",
+      '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1b2c3d4e"}]',
+      [{ role: "system", content: "Be brief." }, ...user],
+    );
+    expect(nemo.ok).toBe(false);
+  });
+
+  it("detects the syntax when none is given, and says where one it does not implement lives", () => {
+    expect(
+      check(
+        "zai-org-GLM-4.5",
+        "\n<think></think>\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>",
+      ),
+    ).toMatchObject({
+      ok: true,
+      syntax: "glm45",
+    });
+    const coder = check(
+      "Qwen-Qwen3-Coder-30B-A3B-Instruct",
+      "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+    );
+    expect(coder.ok).toBe(false);
+    expect(coder.error).toContain("@toolcall/qwen-templates");
+    expect(check("google-gemma-3-it", "Hello").error).toContain("no known tool-call syntax");
+  });
+});

@@ -84,7 +84,17 @@ export class JsonScanner {
 
   #startValue(c: number, text: string, i: number): "ok" | "error" {
     const depth = this.#stack.length;
-    if (depth > 0 && depth <= this.#trackDepth)
+    const starts =
+      c === 0x7b ||
+      c === 0x5b ||
+      c === 0x22 ||
+      c === 0x2d ||
+      c === 0x74 ||
+      c === 0x66 ||
+      c === 0x6e ||
+      isDigit(c);
+    // Only a character that can start a value starts one: a stream and a whole text must see the same events.
+    if (starts && depth > 0 && depth <= this.#trackDepth)
       this.#listener.valueStart?.(depth, this.#base + i, text[i] as string);
     switch (c) {
       case 0x7b:

@@ -14,7 +14,6 @@ export const HARMONY_CALL = "<|call|>";
 export const HARMONY_RETURN = "<|return|>";
 export const HARMONY_CONSTRAIN = "<|constrain|>";
 
-const START = new MarkerSet([HARMONY_START]);
 const HEADER_END = new MarkerSet([HARMONY_MESSAGE, HARMONY_START, HARMONY_END, HARMONY_CALL, HARMONY_RETURN]);
 const BODY_END = new MarkerSet([HARMONY_END, HARMONY_CALL, HARMONY_RETURN, HARMONY_START]);
 const PLAIN = new MarkerSet(["<|"]);
@@ -82,24 +81,31 @@ function* readCallBody(
   out.end(args.text);
 }
 
+/** How the first message's header may begin (the generation prompt ends with `<|start|>assistant`). */
+const FIRST_HEADER = new MarkerSet([HARMONY_CHANNEL, " to=", "to="]);
+/** Outside a message: the next message, or a header that lost its `<|start|>`. */
+const OUTSIDE = new MarkerSet([HARMONY_START, HARMONY_CHANNEL]);
+
 function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
-  // The generation prompt ends with `<|start|>assistant`: the first header starts right away.
-  let started = true;
+  // The text starts inside the first header when it starts like one; otherwise it is content up to a message.
+  let header: string | null = (yield* reader.peek(FIRST_HEADER)) !== null ? "" : null;
   for (;;) {
-    if (!started) {
-      const marker = yield* reader.until(START, (text) => out.text("content", text));
+    if (header === null) {
+      const marker = yield* reader.until(OUTSIDE, (text) => out.text("content", text));
       if (marker === null) return;
+      header = marker === HARMONY_CHANNEL ? marker : "";
     }
-    started = false;
+    const prefix = header;
+    header = null;
     reader.record();
-    const headerParts: string[] = [];
-    const marker = yield* reader.until(HEADER_END, (text) => headerParts.push(text));
-    const headerText = headerParts.join("");
-    const header = harmonyHeader(headerText);
-    const looksLikeHeader = header.channel !== undefined || header.recipient !== undefined;
-    if (marker !== HARMONY_MESSAGE || !looksLikeHeader) {
-      const raw = reader.takeRecord();
-      if (looksLikeHeader)
+    const parts: string[] = [prefix];
+    const marker = yield* reader.until(HEADER_END, (text) => parts.push(text));
+    const parsed = harmonyHeader(parts.join(""));
+    // A header names a channel, or a recipient followed by more of the message.
+    const isHeader = parsed.channel !== undefined || (parsed.recipient !== undefined && marker !== null);
+    if (marker !== HARMONY_MESSAGE || !isHeader) {
+      const raw = prefix + reader.takeRecord();
+      if (isHeader)
         out.issue({
           code: marker === null ? "call_truncated" : "call_invalid",
           severity: "error",
@@ -109,26 +115,25 @@ function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
               : "a message header without <|message|>",
           raw,
         });
-      // Text with no header at all (a model that skipped the channels) is content.
       if (marker === HARMONY_START) {
         out.text("content", raw.slice(0, raw.length - HARMONY_START.length));
-        started = true;
+        header = "";
       } else out.text("content", raw);
       if (marker === null) return;
       continue;
     }
-    if (header.recipient !== undefined) {
-      // The recipient decides, whatever the channel: gpt-oss writes about half its calls on `analysis`.
-      yield* readCallBody(reader, out, context, header.recipient, "");
+    if (parsed.recipient !== undefined) {
+      // The recipient decides, whatever the channel: gpt-oss writes many calls on `analysis`.
+      yield* readCallBody(reader, out, context, parsed.recipient, prefix);
       continue;
     }
     reader.takeRecord();
-    const channel = header.channel === "analysis" ? "reasoning" : "content";
+    const channel = parsed.channel === "analysis" ? "reasoning" : "content";
     if (channel === "reasoning") out.openReasoning();
     const end = yield* reader.until(BODY_END, (text) => out.text(channel, text));
     out.separator(channel, "");
     if (end === null) return;
-    if (end === HARMONY_START) started = true;
+    if (end === HARMONY_START) header = "";
   }
 }
 
@@ -170,7 +175,7 @@ export const harmony: ToolCallSyntax = defineSyntax({
   id: "harmony",
   name: "gpt-oss harmony (channels, to=functions.NAME)",
   startMarkers: [HARMONY_CHANNEL, " to=functions."],
-  isPlain: (text) => PLAIN.find(text, 0, true).at === -1 && !/^\s*to=/.test(text),
+  isPlain: (text) => PLAIN.find(text, 0, true).at === -1 && !/^ ?to=/.test(text),
   run,
   encode: encodeHarmony,
 });
