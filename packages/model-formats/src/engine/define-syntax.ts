@@ -11,6 +11,7 @@ import {
 } from "@toolcall/core";
 import { Output } from "./output.js";
 import { NEED, Reader, type Step } from "./reader.js";
+import { firstVisible } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
 /** What a family parser gets besides its text and its output. */
@@ -161,11 +162,12 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
     id: family.id,
     name: family.name,
     startMarkers: family.startMarkers,
-    parse(text: string, options: SyntaxParseOptions = {}): SyntaxParseResult {
+    parse(text: string, options?: SyntaxParseOptions): SyntaxParseResult {
       const input = typeof text === "string" ? text : "";
-      if (options.startInReasoning !== true && family.isPlain(input)) {
-        if (options.work) options.work.scanned += input.length;
-        return { toolCalls: [], content: input.trim() === "" ? null : input, reasoning: null, issues: [] };
+      // The fast path: one native scan for the call markers, a look at the first characters, one result object.
+      if ((options === undefined || options.startInReasoning !== true) && family.isPlain(input)) {
+        if (options?.work) options.work.scanned += input.length;
+        return { toolCalls: [], content: firstVisible(input) < input.length ? input : null, reasoning: null, issues: [] };
       }
       const stream = createStream(options);
       return foldEvents([...stream.push(input), ...stream.end()]);

@@ -36,12 +36,8 @@ const isDigit = (c: number) => c >= 0x30 && c <= 0x39;
 const isHex = (c: number) => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 const isSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
-/** The result of feeding text: where the scanner stopped and why. */
-export interface JsonFeed {
-  /** Index in the fed text just after the last character consumed. */
-  end: number;
-  state: "more" | "done" | "error";
-}
+/** Why {@link JsonScanner.feed} stopped: the text ran out, the value is complete, or the text is not JSON. */
+export type JsonFeed = "more" | "done" | "error";
 
 /**
  * A strict (RFC 8259) JSON scanner fed piece by piece: it keeps its state between pieces, so each character is
@@ -70,6 +66,9 @@ export class JsonScanner {
     this.#trackDepth = options.trackDepth ?? 0;
     this.#maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   }
+
+  /** After {@link feed}: the index in the fed text just after the last character consumed. */
+  end = 0;
 
   /** Characters consumed so far. */
   get offset(): number {
@@ -141,13 +140,14 @@ export class JsonScanner {
     const n = text.length;
     const base = this.#offset - from;
     this.#base = base;
-    const finish = (state: JsonFeed["state"]): JsonFeed => {
+    const finish = (state: JsonFeed): JsonFeed => {
       if (this.#isKey && this.#keyStart !== -1 && state === "more") {
         this.#keyParts.push(text.slice(this.#keyStart, i));
         this.#keyStart = 0;
       }
       this.#offset = base + i;
-      return { end: i, state };
+      this.end = i;
+      return state;
     };
     if (this.#isKey && this.#keyStart !== -1) this.#keyStart = from;
     while (i < n) {

@@ -1,13 +1,5 @@
 import type { WorkCounter } from "@toolcall/core";
 
-/** Where {@link MarkerSet.find} stopped: a whole marker, a marker the text ends inside, or nothing. */
-export type MarkerHit =
-  | { at: number; marker: string }
-  | { at: number; marker: null } // `text` ends inside a marker that starts at `at`
-  | { at: -1; marker: null };
-
-const NONE: MarkerHit = { at: -1, marker: null };
-
 function commonPrefix(markers: readonly string[]): string {
   let prefix = markers[0] ?? "";
   for (const marker of markers) {
@@ -46,44 +38,58 @@ export class MarkerSet {
     return best;
   }
 
-  /** The marker that starts at `at`; `null` with `partial` when the text ends inside a longer one (and `final` is false). */
-  matchAt(text: string, at: number, final: boolean): { marker: string | null; partial: boolean } {
+  /** After {@link find}: where it stopped (-1: nowhere), and the whole marker found there (`null`: the text ends inside one). */
+  at = -1;
+  marker: string | null = null;
+  /** After {@link matchAt}: the text ends inside a longer marker that may still arrive. */
+  partial = false;
+
+  /**
+   * The marker that starts at `at` (in {@link marker}; `null` when none does), or {@link partial} when the text ends
+   * inside a longer one and `final` is false. Results land on the set itself: a parser's steps read them at once,
+   * so no object is made per call.
+   */
+  matchAt(text: string, at: number, final: boolean): string | null {
     const rest = text.length - at;
+    this.partial = false;
     for (const marker of this.markers) {
       if (marker.length <= rest) {
-        if (text.startsWith(marker, at)) return { marker, partial: false };
+        if (text.startsWith(marker, at)) return (this.marker = marker);
       } else if (!final && marker.startsWith(text.slice(at))) {
         // A longer marker may still arrive: a shorter one that matches now must wait for it.
-        return { marker: null, partial: true };
+        this.partial = true;
+        return (this.marker = null);
       }
     }
-    return { marker: null, partial: false };
+    return (this.marker = null);
   }
 
   /**
-   * The first place at or after `from` where a marker starts, or where the text ends inside one (unless `final`).
-   * Linear: each character is looked at once by the native search, and again only where a marker could start.
+   * The first place at or after `from` where a marker starts (in {@link at} and {@link marker}), or where the text
+   * ends inside one (unless `final`: {@link marker} is then `null` and {@link at} is that place), or -1. Linear: each
+   * character is looked at once by the native search, and again only where a marker could start.
    */
-  find(text: string, from: number, final: boolean, work?: WorkCounter): MarkerHit {
+  find(text: string, from: number, final: boolean, work?: WorkCounter): number {
     let i = from;
     for (;;) {
       const at = this.#next(text, i);
       if (at === -1) break;
-      const { marker, partial } = this.matchAt(text, at, final);
+      const marker = this.matchAt(text, at, final);
       if (work) work.scanned += at - i + 1;
-      if (marker !== null) return { at, marker };
-      if (partial) return { at, marker: null };
+      if (marker !== null || this.partial) return (this.at = at);
       i = at + 1;
     }
     if (work) work.scanned += text.length - i;
-    if (final) return NONE;
-    // The text may end inside the shared prefix itself (`<` of `<|`), before the native search could see it.
-    const longest = Math.min(this.maxLength - 1, text.length - from);
-    for (let size = longest; size > 0; size--) {
-      const start = text.length - size;
-      if (this.markers.some((m) => m.length > size && text.startsWith(m.slice(0, size), start)))
-        return { at: start, marker: null };
+    this.marker = null;
+    if (!final) {
+      // The text may end inside the shared prefix itself (`<` of `<|`), before the native search could see it.
+      const longest = Math.min(this.maxLength - 1, text.length - from);
+      for (let size = longest; size > 0; size--) {
+        const start = text.length - size;
+        if (this.markers.some((m) => m.length > size && text.startsWith(m.slice(0, size), start)))
+          return (this.at = start);
+      }
     }
-    return NONE;
+    return (this.at = -1);
   }
 }

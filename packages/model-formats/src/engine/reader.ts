@@ -68,14 +68,15 @@ export class Reader {
    */
   *until(set: MarkerSet, sink: (text: string) => void): Step<string | null> {
     for (;;) {
-      const hit = set.find(this.text, this.pos, this.ended, this.work);
-      if (hit.marker !== null) {
-        if (hit.at > this.pos) sink(this.consume(hit.at - this.pos));
-        this.consume(hit.marker.length);
-        return hit.marker;
+      const at = set.find(this.text, this.pos, this.ended, this.work);
+      const marker = set.marker;
+      if (marker !== null) {
+        if (at > this.pos) sink(this.consume(at - this.pos));
+        this.consume(marker.length);
+        return marker;
       }
-      if (hit.at !== -1) {
-        if (hit.at > this.pos) sink(this.consume(hit.at - this.pos));
+      if (at !== -1) {
+        if (at > this.pos) sink(this.consume(at - this.pos));
         yield NEED;
         continue;
       }
@@ -98,13 +99,14 @@ export class Reader {
   /** Consumes text up to the first marker of `set` (passing it to `sink`), leaving the marker unread; `null` at the end. */
   *before(set: MarkerSet, sink: (text: string) => void): Step<string | null> {
     for (;;) {
-      const hit = set.find(this.text, this.pos, this.ended, this.work);
-      if (hit.marker !== null) {
-        if (hit.at > this.pos) sink(this.consume(hit.at - this.pos));
-        return hit.marker;
+      const at = set.find(this.text, this.pos, this.ended, this.work);
+      const marker = set.marker;
+      if (marker !== null) {
+        if (at > this.pos) sink(this.consume(at - this.pos));
+        return marker;
       }
-      if (hit.at !== -1) {
-        if (hit.at > this.pos) sink(this.consume(hit.at - this.pos));
+      if (at !== -1) {
+        if (at > this.pos) sink(this.consume(at - this.pos));
         yield NEED;
         continue;
       }
@@ -117,9 +119,9 @@ export class Reader {
   /** The marker of `set` that starts here (waiting until that is known), or `null`. Consumes nothing. */
   *peek(set: MarkerSet): Step<string | null> {
     for (;;) {
-      const { marker, partial } = set.matchAt(this.text, this.pos, this.ended);
+      const marker = set.matchAt(this.text, this.pos, this.ended);
       this.#count(Math.min(set.maxLength, this.text.length - this.pos));
-      if (!partial) return marker;
+      if (!set.partial) return marker;
       yield NEED;
     }
   }
@@ -187,10 +189,10 @@ export class Reader {
    */
   *json(scanner: JsonScanner, sink: (text: string) => void): Step<"done" | "error" | "end"> {
     for (;;) {
-      const fed = scanner.feed(this.text, this.pos);
-      this.#count(fed.end - this.pos + 1);
-      if (fed.end > this.pos) sink(this.consume(fed.end - this.pos));
-      if (fed.state !== "more") return fed.state;
+      const state = scanner.feed(this.text, this.pos);
+      this.#count(scanner.end - this.pos + 1);
+      if (scanner.end > this.pos) sink(this.consume(scanner.end - this.pos));
+      if (state !== "more") return state;
       if (this.ended) return "end";
       yield NEED;
     }

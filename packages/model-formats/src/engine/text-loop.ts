@@ -38,11 +38,13 @@ export interface TextLoopOptions {
 }
 
 /**
- * The outer loop every family shares: content passes through, `<think>` blocks become reasoning, and each call
- * marker hands over to the family's call reader. A call inside reasoning is read as a call (the model meant it;
- * GLM-4.7, Kimi K2 Thinking and Qwen3-VL write them there), with a `call_in_reasoning` note. A closing reasoning
- * tag with no opening one stays in content with a `reasoning_unopened` warning: the prompt opened the block, and
- * the caller says so with `startInReasoning`.
+ * The outer loop every family shares: content passes through, each call marker hands over to the family's call
+ * reader, and reasoning blocks become reasoning. A reasoning block opens the text (after whitespace; or the prompt
+ * opened it: `startInReasoning`) or follows a call (GLM-4.7 and Kimi K2 Thinking interleave thinking between
+ * calls); a `<think>` anywhere else is text (an answer about tags), and so is a `</think>` that closes nothing. So
+ * text with no call marker is content unless it starts with a reasoning block, which one native scan and a look at
+ * its first characters tell. A call inside reasoning is read as a call (the model meant it; GLM-4.7, Kimi K2
+ * Thinking and Qwen3-VL write them there), with a `call_in_reasoning` note.
  */
 export function* textLoop(
   reader: Reader,
@@ -51,46 +53,47 @@ export function* textLoop(
   options: TextLoopOptions,
 ): Step<void> {
   const reasoning = options.reasoning;
-  const content = new MarkerSet([
-    ...options.callMarkers,
-    ...(reasoning ? [reasoning.open, reasoning.close] : []),
-  ]);
+  const beforeCalls = new MarkerSet(options.callMarkers);
+  const afterCalls = new MarkerSet([...options.callMarkers, ...(reasoning ? [reasoning.open] : [])]);
   const inside = new MarkerSet([...options.callMarkers, ...(reasoning ? [reasoning.close] : [])]);
   let channel: Channel = "content";
+  let sawCall = false;
+  const open = function* (syntax: ReasoningSyntax): Step<void> {
+    out.separator("content", syntax.before);
+    out.openReasoning();
+    channel = "reasoning";
+    yield* reader.prefixOf(syntax.lead);
+  };
   if (reasoning && context.startInReasoning) {
     out.openReasoning();
     channel = "reasoning";
     yield* reader.prefixOf(reasoning.lead);
+  } else if (reasoning) {
+    out.text("content", yield* reader.space());
+    const opener = yield* reader.peek(new MarkerSet([reasoning.open]));
+    if (opener !== null) {
+      reader.consume(opener.length);
+      yield* open(reasoning);
+    }
   }
   if (options.atStart && channel === "content") yield* options.atStart();
   for (;;) {
     const current = channel;
-    const marker = yield* reader.until(current === "content" ? content : inside, (text) =>
+    const marker = yield* reader.until(current === "reasoning" ? inside : sawCall ? afterCalls : beforeCalls, (text) =>
       out.text(current, text),
     );
     if (marker === null) return;
     if (reasoning && marker === reasoning.open) {
-      out.separator("content", reasoning.before);
-      out.openReasoning();
-      channel = "reasoning";
-      yield* reader.prefixOf(reasoning.lead);
+      yield* open(reasoning);
       continue;
     }
     if (reasoning && marker === reasoning.close) {
-      if (channel === "reasoning") {
-        out.separator("reasoning", reasoning.trail);
-        channel = "content";
-        yield* reader.prefixOf(reasoning.after);
-      } else {
-        out.issue({
-          code: "reasoning_unopened",
-          severity: "warning",
-          message: `${reasoning.close} without ${reasoning.open}: kept in content (set startInReasoning when the prompt opens the block)`,
-        });
-        out.text("content", marker);
-      }
+      out.separator("reasoning", reasoning.trail);
+      channel = "content";
+      yield* reader.prefixOf(reasoning.after);
       continue;
     }
+    sawCall = true;
     if (channel === "reasoning") {
       out.issue({
         code: "call_in_reasoning",
@@ -100,4 +103,37 @@ export function* textLoop(
     }
     yield* options.onCall(marker, channel);
   }
+}
+
+/** The index of the first character that is not whitespace (the text's length when there is none). */
+export function firstVisible(text: string): number {
+  let i = 0;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d) break;
+    i++;
+  }
+  return i;
+}
+
+/**
+ * The fast check every family's `parse` makes first: text with none of `needles` (call markers, searched with the
+ * engine's own `indexOf`) and whose first visible characters start none of `leads` (a reasoning block, a call whose
+ * opening marker is missing) is content, all of it.
+ */
+export function plainCheck(needles: readonly string[], leads: readonly string[]): (text: string) => boolean {
+  const [only] = needles;
+  if (needles.length === 1 && only !== undefined)
+    return (text) => {
+      if (text.indexOf(only) !== -1) return false;
+      const at = firstVisible(text);
+      for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return false;
+      return true;
+    };
+  return (text) => {
+    for (let i = 0; i < needles.length; i++) if (text.indexOf(needles[i] as string) !== -1) return false;
+    const at = firstVisible(text);
+    for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return false;
+    return true;
+  };
 }

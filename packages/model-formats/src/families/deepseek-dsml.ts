@@ -13,7 +13,7 @@ import {
   skipRestOfCall,
 } from "../engine/section.js";
 import { TextArguments } from "../engine/text-arguments.js";
-import { type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 
 export const DSML_CALLS_OPEN = "<｜DSML｜function_calls>";
 export const DSML_CALLS_CLOSE = "</｜DSML｜function_calls>";
@@ -27,7 +27,6 @@ export const DSML_PARAMETER_CLOSE = "</｜DSML｜parameter>";
 
 const IN_INVOKE = new MarkerSet([DSML_PARAMETER_OPEN, DSML_INVOKE_CLOSE]);
 const PARAMETER_CLOSE = new MarkerSet([DSML_PARAMETER_CLOSE]);
-const PLAIN = new MarkerSet(["<｜DSML｜", "<think>", "</think>"]);
 const THINK: ReasoningSyntax = {
   open: "<think>",
   close: "</think>",
@@ -153,7 +152,7 @@ export const deepseekV32: ToolCallSyntax = defineSyntax({
   id: "deepseek-v32",
   name: "DeepSeek V3.2 (DSML)",
   startMarkers: [DSML_CALLS_OPEN, V4_OPEN],
-  isPlain: (text) => PLAIN.find(text, 0, true).at === -1,
+  isPlain: plainCheck(["<｜DSML｜"], ["<think>"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [DSML_CALLS_OPEN, V4_OPEN],

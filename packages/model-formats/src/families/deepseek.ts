@@ -12,7 +12,7 @@ import {
   type SectionSyntax,
   skipRestOfCall,
 } from "../engine/section.js";
-import { type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
+import { plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
 export const DEEPSEEK_CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
 export const DEEPSEEK_CALLS_END = "<｜tool▁calls▁end｜>";
@@ -31,7 +31,6 @@ const SEP = new MarkerSet([DEEPSEEK_SEP]);
 const CALL_END = new MarkerSet([DEEPSEEK_CALL_END]);
 const FENCE_OPEN = new MarkerSet(["```json"]);
 const FENCE_CLOSE = new MarkerSet(["```"]);
-const PLAIN = new MarkerSet(["<｜tool", "<think>", "</think>"]);
 /** V3.1 writes `reasoning</think>content`, no newlines around it. */
 const BARE_THINK: ReasoningSyntax = {
   open: "<think>",
@@ -156,7 +155,8 @@ function createDeepSeek(options: {
     id: options.id,
     name: options.name,
     startMarkers: [DEEPSEEK_CALLS_BEGIN, DEEPSEEK_CALL_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS],
-    isPlain: (text) => PLAIN.find(text, 0, true).at === -1,
+    // "<｜tool" starts every section and call marker, misspelled ones too.
+    isPlain: plainCheck(["<｜tool"], ["<think>"]),
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
         callMarkers: [DEEPSEEK_CALLS_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS, DEEPSEEK_CALL_BEGIN],

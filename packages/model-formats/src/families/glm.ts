@@ -6,7 +6,7 @@ import type { Channel, Output } from "../engine/output.js";
 import { readValue } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
-import { type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 
 export const GLM_CALL_OPEN = "<tool_call>";
 export const GLM_CALL_CLOSE = "</tool_call>";
@@ -20,7 +20,6 @@ const IN_CALL = new MarkerSet([GLM_KEY_OPEN, GLM_CALL_CLOSE]);
 const KEY_CLOSE = new MarkerSet([GLM_KEY_CLOSE]);
 const VALUE_OPEN = new MarkerSet([GLM_VALUE_OPEN]);
 const VALUE_CLOSE = new MarkerSet([GLM_VALUE_CLOSE]);
-const PLAIN = new MarkerSet([GLM_CALL_OPEN, "<think>", "</think>"]);
 
 interface GlmLayout {
   /** Written before each call (GLM-4.5/4.6: `\n`). */
@@ -125,7 +124,7 @@ function createGlm(options: {
     id: options.id,
     name: options.name,
     startMarkers: [GLM_CALL_OPEN],
-    isPlain: (text) => PLAIN.find(text, 0, true).at === -1,
+    isPlain: plainCheck([GLM_CALL_OPEN], ["<think>"]),
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
         callMarkers: [GLM_CALL_OPEN],

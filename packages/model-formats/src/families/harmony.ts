@@ -5,6 +5,7 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
+import { plainCheck } from "../engine/text-loop.js";
 
 export const HARMONY_START = "<|start|>";
 export const HARMONY_CHANNEL = "<|channel|>";
@@ -16,7 +17,6 @@ export const HARMONY_CONSTRAIN = "<|constrain|>";
 
 const HEADER_END = new MarkerSet([HARMONY_MESSAGE, HARMONY_START, HARMONY_END, HARMONY_CALL, HARMONY_RETURN]);
 const BODY_END = new MarkerSet([HARMONY_END, HARMONY_CALL, HARMONY_RETURN, HARMONY_START]);
-const PLAIN = new MarkerSet(["<|"]);
 
 /** A message header: `<|channel|>commentary to=functions.get_weather <|constrain|>json`, or with the recipient first. */
 export interface HarmonyHeader {
@@ -175,7 +175,8 @@ export const harmony: ToolCallSyntax = defineSyntax({
   id: "harmony",
   name: "gpt-oss harmony (channels, to=functions.NAME)",
   startMarkers: [HARMONY_CHANNEL, " to=functions."],
-  isPlain: (text) => PLAIN.find(text, 0, true).at === -1 && !/^ ?to=/.test(text),
+  // Any special token (`<|`), or a header that starts the text (` to=…`).
+  isPlain: plainCheck(["<|"], ["to="]),
   run,
   encode: encodeHarmony,
 });

@@ -152,11 +152,20 @@ describe("hermes: the known bug shapes", () => {
     );
   });
 
-  it("a reasoning close with no opening stays in content, with a warning; startInReasoning reads it", () => {
+  it("a reasoning close with no opening is text; startInReasoning reads it as the end of reasoning", () => {
     const text = "I thought.\n</think>\n\nAnswer.";
-    expect(parse(text).issues.map((i) => i.code)).toEqual(["reasoning_unopened"]);
+    expect(parse(text)).toMatchObject({ content: text, reasoning: null, issues: [] });
     const opened = expectSplitInvariant(hermes, text, { startInReasoning: true });
     expect(opened).toMatchObject({ reasoning: "I thought.", content: "Answer.", issues: [] });
+  });
+
+  it("reasoning opens the text or follows a call; a <think> inside an answer is text", () => {
+    expect(parse("Use <think> tags.").content).toBe("Use <think> tags.");
+    const interleaved = expectSplitInvariant(
+      hermes,
+      `<think>\nFirst.\n</think>\n\n<tool_call>\n{"name": "a", "arguments": {}}\n</tool_call><think>\nThen.\n</think>\n\nDone.`,
+    );
+    expect(interleaved).toMatchObject({ reasoning: "First.Then.", content: "Done." });
   });
 });
 

@@ -5,13 +5,12 @@ import { readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { THINK, textLoop } from "../engine/text-loop.js";
+import { plainCheck, THINK, textLoop } from "../engine/text-loop.js";
 
 export const HERMES_CALL_OPEN = "<tool_call>";
 export const HERMES_CALL_CLOSE = "</tool_call>";
 const CLOSE = new MarkerSet([HERMES_CALL_CLOSE]);
 const ARGUMENT_KEYS = ["arguments", "parameters"];
-const PLAIN = new MarkerSet([HERMES_CALL_OPEN, THINK.open, THINK.close]);
 
 function* readCall(
   reader: Reader,
@@ -124,11 +123,7 @@ function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
   });
 }
 
-function isPlain(text: string): boolean {
-  if (PLAIN.find(text, 0, true).at !== -1) return false;
-  const first = text.trimStart()[0];
-  return first !== "{";
-}
+const isPlain = plainCheck([HERMES_CALL_OPEN], [THINK.open, "{"]);
 
 /**
  * Encodes calls as Qwen2.5, QwQ, Qwen3 and Hermes 2/3 templates render them: each call

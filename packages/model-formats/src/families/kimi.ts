@@ -12,7 +12,7 @@ import {
   type SectionSyntax,
   skipRestOfCall,
 } from "../engine/section.js";
-import { textLoop } from "../engine/text-loop.js";
+import { plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const KIMI_SECTION_BEGIN = "<|tool_calls_section_begin|>";
 export const KIMI_SECTION_END = "<|tool_calls_section_end|>";
@@ -26,7 +26,6 @@ const SECTION_END_VARIANT = "<|tool_call_section_end|>";
 const SECTION_ENDS = [KIMI_SECTION_END, SECTION_END_VARIANT];
 const ARGUMENT_BEGIN = new MarkerSet([KIMI_ARGUMENT_BEGIN]);
 const CALL_END = new MarkerSet([KIMI_CALL_END]);
-const PLAIN = new MarkerSet(["<|tool_call", "<think>", "</think>"]);
 const THINK = { open: "<think>", close: "</think>", lead: "", trail: "", after: "", before: "" };
 
 /** `functions.get_weather:0` → `get_weather`; `get_weather:0` → `get_weather`; the id is kept as written. */
@@ -167,7 +166,8 @@ export const kimiK2: ToolCallSyntax = defineSyntax({
   id: "kimi-k2",
   name: "Kimi K2 / K2.5 (tool call sections)",
   startMarkers: [KIMI_SECTION_BEGIN, KIMI_CALL_BEGIN],
-  isPlain: (text) => PLAIN.find(text, 0, true).at === -1,
+  // "<|tool_call" starts every call and section marker, both spellings.
+  isPlain: plainCheck(["<|tool_call"], ["<think>"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [KIMI_SECTION_BEGIN, SECTION_BEGIN_VARIANT, KIMI_CALL_BEGIN],

@@ -8,15 +8,13 @@ import type { Channel, Output } from "../engine/output.js";
 import { readIdentifier, readPythonValue } from "../engine/python-values.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
-import { textLoop } from "../engine/text-loop.js";
+import { plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const LLAMA_PYTHON_TAG = "<|python_tag|>";
 export const LLAMA_PYTHON_START = "<|python_start|>";
 export const LLAMA_PYTHON_END = "<|python_end|>";
 const STOP = new MarkerSet(["<|eom_id|>", "<|eot_id|>"]);
 const PYTHON_END = new MarkerSet([LLAMA_PYTHON_END]);
-const JSON_PLAIN = new MarkerSet([LLAMA_PYTHON_TAG]);
-const PYTHONIC_PLAIN = new MarkerSet([LLAMA_PYTHON_START]);
 const CALL_OPTIONS = { separator: "", argumentKeys: ["parameters", "arguments"] } satisfies Omit<
   JsonCallOptions,
   "channel"
@@ -259,7 +257,7 @@ export const llama3Json: ToolCallSyntax = defineSyntax({
   id: "llama3-json",
   name: 'Llama 3.x JSON ({"name", "parameters"}, <|python_tag|>)',
   startMarkers: [LLAMA_PYTHON_TAG, "{"],
-  isPlain: (text) => JSON_PLAIN.find(text, 0, true).at === -1 && text.trimStart()[0] !== "{",
+  isPlain: plainCheck([LLAMA_PYTHON_TAG], ["{"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [LLAMA_PYTHON_TAG],
@@ -290,7 +288,7 @@ export const llamaPythonic: ToolCallSyntax = defineSyntax({
   id: "llama-pythonic",
   name: "Llama 3.2 / 4 pythonic ([f(a=1), …])",
   startMarkers: [LLAMA_PYTHON_START, "["],
-  isPlain: (text) => PYTHONIC_PLAIN.find(text, 0, true).at === -1 && text.trimStart()[0] !== "[",
+  isPlain: plainCheck([LLAMA_PYTHON_START], ["["]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [LLAMA_PYTHON_START],

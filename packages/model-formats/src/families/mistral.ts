@@ -6,7 +6,7 @@ import { type JsonCallResult, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 
 export const MISTRAL_TOOL_CALLS = "[TOOL_CALLS]";
 export const MISTRAL_ARGS = "[ARGS]";
@@ -14,7 +14,6 @@ export const MISTRAL_CALL_ID = "[CALL_ID]";
 const AFTER_NAME = new MarkerSet([MISTRAL_ARGS, MISTRAL_CALL_ID]);
 const ARGS = new MarkerSet([MISTRAL_ARGS]);
 const LIST_START = new MarkerSet(["[{", "[ {", "[\n{"]);
-const PLAIN = new MarkerSet([MISTRAL_TOOL_CALLS, "[THINK]", "[/THINK]"]);
 const THINK: ReasoningSyntax = {
   open: "[THINK]",
   close: "[/THINK]",
@@ -202,7 +201,7 @@ function createMistral(options: {
     id: options.id,
     name: options.name,
     startMarkers: [MISTRAL_TOOL_CALLS],
-    isPlain: (text) => PLAIN.find(text, 0, true).at === -1 && text.trimStart()[0] !== "[",
+    isPlain: plainCheck([MISTRAL_TOOL_CALLS], ["[THINK]", "[{", "[ {", "[\n{"]),
     createId: () => mistralCallId(),
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
