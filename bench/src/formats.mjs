@@ -17,7 +17,7 @@ const WORDS =
     " ",
   );
 const CODE = [
-  "```ts\nconst total = items.reduce((sum, item) => sum + item.price, 0);\nif (total > limit) throw new Error("over " + limit);\n```",
+  "```ts\nconst total = items.reduce((sum, item) => sum + item.price, 0);\nif (total > limit) throw new Error('over ' + limit);\n```",
   '```python\nfor i in range(10):\n    print(f"{i}: {i * i}")\n```',
   '```html\n<div class="note"><p>Read the <a href="/docs">docs</a> first.</p></div>\n```',
   "- step one: open `main.py`\n- step two: run `pytest -q`\n- step three: see [the guide](https://example.com/guide)",
