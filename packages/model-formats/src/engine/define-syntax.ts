@@ -167,7 +167,12 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
       // The fast path: one native scan for the call markers, a look at the first characters, one result object.
       if ((options === undefined || options.startInReasoning !== true) && family.isPlain(input)) {
         if (options?.work) options.work.scanned += input.length;
-        return { toolCalls: [], content: firstVisible(input) < input.length ? input : null, reasoning: null, issues: [] };
+        return {
+          toolCalls: [],
+          content: firstVisible(input) < input.length ? input : null,
+          reasoning: null,
+          issues: [],
+        };
       }
       const stream = createStream(options);
       return foldEvents([...stream.push(input), ...stream.end()]);

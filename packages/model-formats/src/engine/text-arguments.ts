@@ -31,7 +31,7 @@ export class TextArguments {
         this.#out.issue({
           code: "unknown_parameter",
           severity: "warning",
-          message: `${JSON.stringify(key)} is not in the tool's schema; kept as text`,
+          message: `${JSON.stringify(key)} is not in the tool's schema${fallback === undefined ? "; kept as text" : ""}`,
           tool: this.#tool,
           parameter: key,
         });

@@ -79,8 +79,9 @@ export function* textLoop(
   if (options.atStart && channel === "content") yield* options.atStart();
   for (;;) {
     const current = channel;
-    const marker = yield* reader.until(current === "reasoning" ? inside : sawCall ? afterCalls : beforeCalls, (text) =>
-      out.text(current, text),
+    const marker = yield* reader.until(
+      current === "reasoning" ? inside : sawCall ? afterCalls : beforeCalls,
+      (text) => out.text(current, text),
     );
     if (marker === null) return;
     if (reasoning && marker === reasoning.open) {
