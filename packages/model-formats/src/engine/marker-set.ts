@@ -54,14 +54,19 @@ export class MarkerSet {
     this.partial = false;
     for (const marker of this.markers) {
       if (marker.length <= rest) {
-        if (text.startsWith(marker, at)) return (this.marker = marker);
+        if (text.startsWith(marker, at)) {
+          this.marker = marker;
+          return marker;
+        }
       } else if (!final && marker.startsWith(text.slice(at))) {
         // A longer marker may still arrive: a shorter one that matches now must wait for it.
         this.partial = true;
-        return (this.marker = null);
+        this.marker = null;
+        return null;
       }
     }
-    return (this.marker = null);
+    this.marker = null;
+    return null;
   }
 
   /**
@@ -76,7 +81,10 @@ export class MarkerSet {
       if (at === -1) break;
       const marker = this.matchAt(text, at, final);
       if (work) work.scanned += at - i + 1;
-      if (marker !== null || this.partial) return (this.at = at);
+      if (marker !== null || this.partial) {
+        this.at = at;
+        return at;
+      }
       i = at + 1;
     }
     if (work) work.scanned += text.length - i;
@@ -86,10 +94,13 @@ export class MarkerSet {
       const longest = Math.min(this.maxLength - 1, text.length - from);
       for (let size = longest; size > 0; size--) {
         const start = text.length - size;
-        if (this.markers.some((m) => m.length > size && text.startsWith(m.slice(0, size), start)))
-          return (this.at = start);
+        if (this.markers.some((m) => m.length > size && text.startsWith(m.slice(0, size), start))) {
+          this.at = start;
+          return start;
+        }
       }
     }
-    return (this.at = -1);
+    this.at = -1;
+    return -1;
   }
 }
