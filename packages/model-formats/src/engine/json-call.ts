@@ -1,3 +1,4 @@
+import type { SyntaxIssue } from "@toolcall/core";
 import { wireArguments } from "./arguments.js";
 import type { FamilyContext } from "./define-syntax.js";
 import { JsonScanner } from "./json-scanner.js";
@@ -145,4 +146,38 @@ export function* readJsonCall(
     args = wire.text;
   }
   return { status: "complete", name, id: id ?? context.createId(out.index, name), arguments: args };
+}
+
+/** The issue of a JSON call that did not complete: text that ends inside it, or text that is not a call. */
+export function jsonCallFailure(
+  result: Exclude<JsonCallResult, { status: "complete" }>,
+  raw: string,
+): SyntaxIssue {
+  return result.status === "end"
+    ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
+    : { code: "call_invalid", severity: "error", message: result.message, raw };
+}
+
+/**
+ * After an item of a list of calls (`[a, b]`): a comma (another item follows: `more`, with the text read, which
+ * goes back to content if the next item fails), the closing `]` (consumed), or anything else (`list_unclosed`; the
+ * text read goes back to content).
+ */
+export function* listNext(
+  reader: Reader,
+  out: Output,
+  channel: Channel,
+): Step<{ more: boolean; pending: string }> {
+  let pending = yield* reader.space();
+  const after = yield* reader.peekChar();
+  if (after === ",") {
+    pending += reader.consume(1);
+    return { more: true, pending };
+  }
+  if (after === "]") reader.consume(1);
+  else {
+    out.issue({ code: "list_unclosed", severity: "info", message: "the list of calls does not end with ]" });
+    out.text(channel, pending);
+  }
+  return { more: false, pending: "" };
 }

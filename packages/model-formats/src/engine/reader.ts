@@ -67,23 +67,9 @@ export class Reader {
    * known not to start a marker. Returns the marker, or `null` at the end of the text (all of it passed to `sink`).
    */
   *until(set: MarkerSet, sink: (text: string) => void): Step<string | null> {
-    for (;;) {
-      const at = set.find(this.text, this.pos, this.ended, this.work);
-      const marker = set.marker;
-      if (marker !== null) {
-        if (at > this.pos) sink(this.consume(at - this.pos));
-        this.consume(marker.length);
-        return marker;
-      }
-      if (at !== -1) {
-        if (at > this.pos) sink(this.consume(at - this.pos));
-        yield NEED;
-        continue;
-      }
-      if (this.pos < this.text.length) sink(this.consume(this.text.length - this.pos));
-      if (this.ended) return null;
-      yield NEED;
-    }
+    const marker = yield* this.before(set, sink);
+    if (marker !== null) this.consume(marker.length);
+    return marker;
   }
 
   /** Passes everything left, up to the end of the text, to `sink`. */

@@ -7,6 +7,9 @@ import type { Reader, Step } from "./reader.js";
 export type CallOutcome = "ok" | "failed" | "ended";
 
 export interface SectionSyntax {
+  /** The marker that opens the section, and misspellings of it read the same way (`marker_variant`). */
+  sectionBegin: string;
+  sectionBeginVariants?: readonly string[];
   /** The marker that begins a call. */
   callBegin: string;
   /** The marker that ends a call. */
@@ -27,23 +30,36 @@ export function* readSection(
   out: Output,
   options: {
     syntax: SectionSyntax;
+    /** The marker that started it: the section's opener, a misspelling of it, or a call's own marker (no opener). */
     opener: string;
-    implicit: boolean;
     channel: Channel;
     /** Reads one call after its begin marker; `prefix` is the text that goes back to content before its own if it fails. */
     readCall(prefix: string): Step<CallOutcome>;
   },
 ): Step<void> {
   const { syntax } = options;
+  if (syntax.sectionBeginVariants?.includes(options.opener))
+    out.issue({
+      code: "marker_variant",
+      severity: "info",
+      message: `${options.opener} read as ${syntax.sectionBegin}`,
+    });
+  const implicit = options.opener === syntax.callBegin;
+  if (implicit)
+    out.issue({
+      code: "call_unopened",
+      severity: "warning",
+      message: `${syntax.callBegin} outside ${syntax.sectionBegin}: read as a call`,
+    });
   const inside = new MarkerSet([syntax.callBegin, ...syntax.sectionEnds]);
-  let pending = options.implicit ? "" : options.opener;
-  let next: string | null = options.implicit ? syntax.callBegin : null;
+  let pending = implicit ? "" : options.opener;
+  let next: string | null = implicit ? syntax.callBegin : null;
   for (;;) {
     if (next === null) {
       pending += yield* reader.space();
       next = yield* reader.peek(inside);
       if (next === null) {
-        if (!options.implicit)
+        if (!implicit)
           out.issue({
             code: "section_unclosed",
             severity: "info",
@@ -60,6 +76,24 @@ export function* readSection(
     if (outcome === "ended") return;
     next = null;
   }
+}
+
+/**
+ * The way a call read inside a section fails, for a call reader that started recording at its begin marker: the
+ * rest of a malformed call up to its end marker goes with it (the section goes on), and its text, after `prefix`,
+ * goes back to content.
+ */
+export function callFailer(
+  reader: Reader,
+  out: Output,
+  options: { syntax: SectionSyntax; channel: Channel; prefix: string },
+): (code: "call_invalid" | "call_truncated", message: string) => Step<CallOutcome> {
+  return function* fail(code, message) {
+    const more = code === "call_invalid" && (yield* skipRestOfCall(reader, options.syntax));
+    const raw = options.prefix + reader.takeRecord();
+    out.abort(callFailure(code, message, raw), raw, options.channel);
+    return more ? "failed" : "ended";
+  };
 }
 
 /**

@@ -5,13 +5,7 @@ import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import { readValue } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
-import {
-  type CallOutcome,
-  callFailure,
-  readSection,
-  type SectionSyntax,
-  skipRestOfCall,
-} from "../engine/section.js";
+import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 
@@ -53,6 +47,7 @@ function* tagRest(reader: Reader): Step<string | null> {
 }
 
 const SECTION: SectionSyntax = {
+  sectionBegin: DSML_CALLS_OPEN,
   callBegin: DSML_INVOKE_OPEN,
   callEnd: DSML_INVOKE_CLOSE,
   sectionEnds: [DSML_CALLS_CLOSE, V4_CLOSE],
@@ -66,12 +61,7 @@ function* readInvoke(
   prefix: string,
 ): Step<CallOutcome> {
   reader.record();
-  function* fail(code: "call_invalid" | "call_truncated", message: string): Step<CallOutcome> {
-    const more = code === "call_invalid" && (yield* skipRestOfCall(reader, SECTION));
-    const raw = prefix + reader.takeRecord();
-    out.abort(callFailure(code, message, raw), raw, channel);
-    return more ? "failed" : "ended";
-  }
+  const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
   const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   const truncated = "the text ends inside a tool call";
   const head = yield* tagRest(reader);
@@ -161,7 +151,6 @@ export const deepseekV32: ToolCallSyntax = defineSyntax({
         readSection(reader, out, {
           syntax: SECTION,
           opener: marker,
-          implicit: false,
           channel,
           readCall: (prefix) => readInvoke(reader, out, context, channel, prefix),
         }),

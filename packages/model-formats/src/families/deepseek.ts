@@ -5,13 +5,7 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import {
-  type CallOutcome,
-  callFailure,
-  readSection,
-  type SectionSyntax,
-  skipRestOfCall,
-} from "../engine/section.js";
+import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
 import { plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
 export const DEEPSEEK_CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
@@ -42,6 +36,8 @@ const BARE_THINK: ReasoningSyntax = {
 };
 
 const SECTION: SectionSyntax = {
+  sectionBegin: DEEPSEEK_CALLS_BEGIN,
+  sectionBeginVariants: DEEPSEEK_CALLS_BEGIN_VARIANTS,
   callBegin: DEEPSEEK_CALL_BEGIN,
   callEnd: DEEPSEEK_CALL_END,
   sectionEnds: [DEEPSEEK_CALLS_END],
@@ -59,12 +55,7 @@ function* readCall(
   prefix: string,
 ): Step<CallOutcome> {
   reader.record();
-  function* fail(code: "call_invalid" | "call_truncated", message: string): Step<CallOutcome> {
-    const more = code === "call_invalid" && (yield* skipRestOfCall(reader, SECTION));
-    const raw = prefix + reader.takeRecord();
-    out.abort(callFailure(code, message, raw), raw, channel);
-    return more ? "failed" : "ended";
-  }
+  const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
   const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   const truncated = "the text ends inside a tool call";
   const headParts: string[] = [];
@@ -116,35 +107,6 @@ function* readCall(
   return "ok";
 }
 
-function* readCalls(
-  reader: Reader,
-  out: Output,
-  context: FamilyContext,
-  marker: string,
-  channel: Channel,
-): Step<void> {
-  if (DEEPSEEK_CALLS_BEGIN_VARIANTS.includes(marker))
-    out.issue({
-      code: "marker_variant",
-      severity: "info",
-      message: `${marker} read as ${DEEPSEEK_CALLS_BEGIN}`,
-    });
-  const implicit = marker === DEEPSEEK_CALL_BEGIN;
-  if (implicit)
-    out.issue({
-      code: "call_unopened",
-      severity: "warning",
-      message: `${DEEPSEEK_CALL_BEGIN} outside ${DEEPSEEK_CALLS_BEGIN}: read as a call`,
-    });
-  yield* readSection(reader, out, {
-    syntax: SECTION,
-    opener: marker,
-    implicit,
-    channel,
-    readCall: (prefix) => readCall(reader, out, context, channel, prefix),
-  });
-}
-
 function createDeepSeek(options: {
   id: string;
   name: string;
@@ -161,7 +123,13 @@ function createDeepSeek(options: {
       yield* textLoop(reader, out, context, {
         callMarkers: [DEEPSEEK_CALLS_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS, DEEPSEEK_CALL_BEGIN],
         reasoning: options.reasoning,
-        onCall: (marker, channel) => readCalls(reader, out, context, marker, channel),
+        onCall: (marker, channel) =>
+          readSection(reader, out, {
+            syntax: SECTION,
+            opener: marker,
+            channel,
+            readCall: (prefix) => readCall(reader, out, context, channel, prefix),
+          }),
       });
     },
     encode: options.encode,

@@ -1,7 +1,7 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { readJsonCall } from "../engine/json-call.js";
+import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
@@ -45,16 +45,7 @@ function* readCall(
   });
   if (result.status !== "complete") {
     const raw = marker + reader.takeRecord();
-    const issue =
-      result.status === "end"
-        ? {
-            code: "call_truncated",
-            severity: "error" as const,
-            message: "the text ends inside a tool call",
-            raw,
-          }
-        : { code: "call_invalid", severity: "error" as const, message: result.message, raw };
-    out.abort(issue, raw, channel);
+    out.abort(jsonCallFailure(result, raw), raw, channel);
     return;
   }
   const after = yield* reader.space();

@@ -5,13 +5,7 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import {
-  type CallOutcome,
-  callFailure,
-  readSection,
-  type SectionSyntax,
-  skipRestOfCall,
-} from "../engine/section.js";
+import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
 import { plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const KIMI_SECTION_BEGIN = "<|tool_calls_section_begin|>";
@@ -35,6 +29,8 @@ export function kimiCallName(id: string): string {
 }
 
 const SECTION: SectionSyntax = {
+  sectionBegin: KIMI_SECTION_BEGIN,
+  sectionBeginVariants: [SECTION_BEGIN_VARIANT],
   callBegin: KIMI_CALL_BEGIN,
   callEnd: KIMI_CALL_END,
   sectionEnds: SECTION_ENDS,
@@ -49,12 +45,7 @@ function* readCall(
   prefix: string,
 ): Step<CallOutcome> {
   reader.record();
-  function* fail(code: "call_invalid" | "call_truncated", message: string): Step<CallOutcome> {
-    const more = code === "call_invalid" && (yield* skipRestOfCall(reader, SECTION));
-    const raw = prefix + reader.takeRecord();
-    out.abort(callFailure(code, message, raw), raw, channel);
-    return more ? "failed" : "ended";
-  }
+  const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
   const idParts: string[] = [];
   if ((yield* reader.until(ARGUMENT_BEGIN, (text) => idParts.push(text))) === null)
     return yield* fail("call_truncated", "the text ends inside a tool call");
@@ -96,35 +87,6 @@ function* readCall(
   reader.takeRecord();
   out.end(args.text);
   return "ok";
-}
-
-function* readCalls(
-  reader: Reader,
-  out: Output,
-  context: FamilyContext,
-  marker: string,
-  channel: Channel,
-): Step<void> {
-  if (marker === SECTION_BEGIN_VARIANT)
-    out.issue({
-      code: "marker_variant",
-      severity: "info",
-      message: `${marker} read as ${KIMI_SECTION_BEGIN}`,
-    });
-  const implicit = marker === KIMI_CALL_BEGIN;
-  if (implicit)
-    out.issue({
-      code: "call_unopened",
-      severity: "warning",
-      message: `${KIMI_CALL_BEGIN} outside ${KIMI_SECTION_BEGIN}: read as a call`,
-    });
-  yield* readSection(reader, out, {
-    syntax: SECTION,
-    opener: marker,
-    implicit,
-    channel,
-    readCall: (prefix) => readCall(reader, out, context, channel, prefix),
-  });
 }
 
 /**
@@ -172,7 +134,13 @@ export const kimiK2: ToolCallSyntax = defineSyntax({
     yield* textLoop(reader, out, context, {
       callMarkers: [KIMI_SECTION_BEGIN, SECTION_BEGIN_VARIANT, KIMI_CALL_BEGIN],
       reasoning: THINK,
-      onCall: (marker, channel) => readCalls(reader, out, context, marker, channel),
+      onCall: (marker, channel) =>
+        readSection(reader, out, {
+          syntax: SECTION,
+          opener: marker,
+          channel,
+          readCall: (prefix) => readCall(reader, out, context, channel, prefix),
+        }),
     });
   },
   encode: encodeKimi,

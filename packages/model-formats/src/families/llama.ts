@@ -1,8 +1,8 @@
-import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { pyRepr, toPython } from "@toolcall/jinja";
 import { argumentsJson, argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { type JsonCallOptions, readJsonCall } from "../engine/json-call.js";
+import { type JsonCallOptions, jsonCallFailure, listNext, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import { readIdentifier, readPythonValue } from "../engine/python-values.js";
@@ -44,11 +44,7 @@ function* readJsonCalls(
         out.text(channel, raw);
         return;
       }
-      const issue: SyntaxIssue =
-        result.status === "end"
-          ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
-          : { code: "call_invalid", severity: "error", message: result.message, raw };
-      out.abort(issue, raw, channel);
+      out.abort(jsonCallFailure(result, raw), raw, channel);
       return;
     }
     if (!out.inCall) {
@@ -167,21 +163,9 @@ function* readPythonicList(
     const head = pending;
     pending = "";
     if (!(yield* readPythonCall(reader, out, context, channel, name, head))) return;
-    pending = yield* reader.space();
-    const after = yield* reader.peekChar();
-    if (after === ",") pending += reader.consume(1);
-    else if (after === "]") {
-      reader.consume(1);
-      return;
-    } else {
-      out.issue({
-        code: "list_unclosed",
-        severity: "info",
-        message: "the list of calls does not end with ]",
-      });
-      out.text(channel, pending);
-      return;
-    }
+    const next = yield* listNext(reader, out, channel);
+    if (!next.more) return;
+    pending = next.pending;
   }
 }
 

@@ -1,8 +1,8 @@
-import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { readJsonArguments } from "../engine/json-arguments.js";
-import { type JsonCallResult, readJsonCall } from "../engine/json-call.js";
+import { type JsonCallResult, jsonCallFailure, listNext, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
@@ -74,30 +74,14 @@ function* readList(
     const result = yield* readJsonCall(reader, out, context, { channel, ...ELEMENT_OPTIONS });
     if (result.status !== "complete") {
       const raw = pending + reader.takeRecord();
-      const issue: SyntaxIssue =
-        result.status === "end"
-          ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
-          : { code: "call_invalid", severity: "error", message: result.message, raw };
-      out.abort(issue, raw, channel);
+      out.abort(jsonCallFailure(result, raw), raw, channel);
       return;
     }
     reader.takeRecord();
     out.end(result.arguments);
-    pending = yield* reader.space();
-    const after = yield* reader.peekChar();
-    if (after === ",") pending += reader.consume(1);
-    else if (after === "]") {
-      reader.consume(1);
-      return;
-    } else {
-      out.issue({
-        code: "list_unclosed",
-        severity: "info",
-        message: "the list of calls does not end with ]",
-      });
-      out.text(channel, pending);
-      return;
-    }
+    const following = yield* listNext(reader, out, channel);
+    if (!following.more) return;
+    pending = following.pending;
   }
 }
 
