@@ -153,3 +153,29 @@ describe("content is passed on as soon as it cannot start a marker", () => {
     });
   }
 });
+
+describe("hostile options never make a parse throw", () => {
+  const throwing = new Proxy([], {
+    get() {
+      throw new Error("no");
+    },
+  });
+  for (const syntax of syntaxes) {
+    it(syntax.id, () => {
+      const text = syntax.encode([{ id: "functions.f:0", function: { name: "f", arguments: '{"a": 1}' } }]);
+      expect(syntax.parse(text, { tools: throwing as unknown as unknown[] }).toolCalls.map((c) => c.function.name)).toEqual(["f"]);
+      const failing = syntax.parse(`${text}`, {
+        createId: () => {
+          throw new Error("no ids today");
+        },
+      });
+      // A throwing id factory is an internal failure, not a crash: the text comes back as content.
+      if (!["kimi-k2", "mistral-list", "mistral-call-id"].includes(syntax.id)) {
+        expect(failing.issues.map((i) => i.code)).toContain("parser_error");
+        expect(failing.toolCalls).toEqual([]);
+        expect(failing.content).toBe(text);
+      }
+      expect(syntax.parse(undefined as unknown as string)).toEqual({ toolCalls: [], content: null, reasoning: null, issues: [] });
+    });
+  }
+});

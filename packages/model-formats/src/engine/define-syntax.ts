@@ -66,6 +66,8 @@ class FamilyStream implements SyntaxStream {
 
   constructor(family: FamilyDefinition, options: SyntaxParseOptions) {
     this.#reader = new Reader(options.work);
+    const reader = this.#reader;
+    this.#out.onCommit = () => reader.journalCommit();
     this.#steps = family.run(this.#reader, this.#out, contextFor(family, options));
   }
 
@@ -104,8 +106,8 @@ class FamilyStream implements SyntaxStream {
         severity: "error",
         message: error instanceof Error ? error.message : String(error),
       };
-      const recorded = this.#reader.takeRecord();
-      this.#out.abort(issue, recorded + this.#reader.consume(this.#reader.text.length - this.#reader.pos));
+      const uncommitted = this.#reader.takeUncommitted();
+      this.#out.abort(issue, uncommitted + this.#reader.consume(this.#reader.text.length - this.#reader.pos));
     }
   }
 }

@@ -16,6 +16,8 @@ function trailingSpace(text: string): number {
  */
 export class Output {
   #events: SyntaxStreamEvent[] = [];
+  /** Called when a call ends or goes back to content (the reader's safety net starts afresh). */
+  onCommit: () => void = () => {};
   #held: Record<Channel, string> = { content: "", reasoning: "" };
   /** The index the next call gets. */
   index = 0;
@@ -106,6 +108,7 @@ export class Output {
     );
     this.#call = null;
     this.index++;
+    this.onCommit();
     return toolCall;
   }
 
@@ -121,6 +124,7 @@ export class Output {
     this.#call = null;
     this.separator(target, "");
     this.text(target, raw);
+    this.onCommit();
   }
 
   issue(issue: SyntaxIssue): void {

@@ -24,6 +24,7 @@ export class Reader {
   ended = false;
   readonly work: WorkCounter | undefined;
   #record: string[] | null = null;
+  #journal: string[] | null = null;
 
   constructor(work?: WorkCounter) {
     this.work = work;
@@ -46,8 +47,37 @@ export class Reader {
   consume(count: number): string {
     const piece = this.text.slice(this.pos, this.pos + count);
     this.pos += piece.length;
-    if (this.#record !== null && piece !== "") this.#record.push(piece);
+    if (piece !== "") {
+      if (this.#record !== null) this.#record.push(piece);
+      if (this.#journal !== null) this.#journal.push(piece);
+    }
     return piece;
+  }
+
+  /**
+   * The safety net's record: what a call reader has consumed since its marker (`start`), minus what it already
+   * committed (a call ended, text sent back); if a parser step ever throws, this text goes to content with the rest,
+   * so an internal failure loses nothing the model wrote.
+   */
+  journalStart(marker: string): void {
+    this.#journal = marker === "" ? [] : [marker];
+  }
+
+  /** What the journal holds is out (a call ended, or went back to content): start it afresh. */
+  journalCommit(): void {
+    if (this.#journal !== null) this.#journal = [];
+  }
+
+  journalEnd(): void {
+    this.#journal = null;
+  }
+
+  /** The journal's text, or the recording's when no journal runs (see {@link journalStart}). */
+  takeUncommitted(): string {
+    const text = (this.#journal ?? this.#record)?.join("") ?? "";
+    this.#journal = null;
+    this.#record = null;
+    return text;
   }
 
   /** Starts recording what is consumed (the raw text of a call, kept in case it must go back to content). */

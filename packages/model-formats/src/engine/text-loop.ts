@@ -76,7 +76,11 @@ export function* textLoop(
       yield* open(reasoning);
     }
   }
-  if (options.atStart && channel === "content") yield* options.atStart();
+  if (options.atStart && channel === "content") {
+    reader.journalStart("");
+    yield* options.atStart();
+    reader.journalEnd();
+  }
   for (;;) {
     const current = channel;
     const marker = yield* reader.until(
@@ -102,7 +106,9 @@ export function* textLoop(
         message: `a call inside ${reasoning?.open ?? "reasoning"}: read as a call`,
       });
     }
+    reader.journalStart(marker);
     yield* options.onCall(marker, channel);
+    reader.journalEnd();
   }
 }
 

@@ -93,10 +93,12 @@ function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
     if (header === null) {
       const marker = yield* reader.until(OUTSIDE, (text) => out.text("content", text));
       if (marker === null) return;
-      header = marker === HARMONY_CHANNEL ? marker : "";
+      // The marker starts the header's text, so a header that fails goes back to content whole.
+      header = marker;
     }
     const prefix = header;
     header = null;
+    reader.journalStart(prefix);
     reader.record();
     const parts: string[] = [prefix];
     const marker = yield* reader.until(HEADER_END, (text) => parts.push(text));
@@ -117,7 +119,7 @@ function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
         });
       if (marker === HARMONY_START) {
         out.text("content", raw.slice(0, raw.length - HARMONY_START.length));
-        header = "";
+        header = HARMONY_START;
       } else out.text("content", raw);
       if (marker === null) return;
       continue;
@@ -125,15 +127,17 @@ function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
     if (parsed.recipient !== undefined) {
       // The recipient decides, whatever the channel: gpt-oss writes many calls on `analysis`.
       yield* readCallBody(reader, out, context, parsed.recipient, prefix);
+      reader.journalEnd();
       continue;
     }
     reader.takeRecord();
+    reader.journalEnd();
     const channel = parsed.channel === "analysis" ? "reasoning" : "content";
     if (channel === "reasoning") out.openReasoning();
     const end = yield* reader.until(BODY_END, (text) => out.text(channel, text));
     out.separator(channel, "");
     if (end === null) return;
-    if (end === HARMONY_START) header = "";
+    if (end === HARMONY_START) header = HARMONY_START;
   }
 }
 
@@ -192,8 +196,9 @@ function* runStripped(reader: Reader, out: Output, context: FamilyContext): Step
     yield* reader.rest((text) => out.text("content", text));
     return;
   }
-  reader.consume(channel.length);
+  let word = reader.consume(channel.length);
   for (;;) {
+    reader.journalStart(word);
     reader.record();
     const to = channel === "final" ? null : yield* reader.peek(RECIPIENT);
     let marker: string | null;
@@ -211,8 +216,10 @@ function* runStripped(reader: Reader, out: Output, context: FamilyContext): Step
       marker = yield* reader.until(JOINTS, (text) => out.text(kind, text));
       out.separator(kind, "");
     }
+    reader.journalEnd();
     if (marker === null) return;
     channel = marker.slice("assistant".length);
+    word = "";
   }
 }
 

@@ -74,6 +74,7 @@ function* readCall(
  */
 function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Step<void> {
   out.text("content", yield* reader.space());
+  reader.journalCommit();
   if ((yield* reader.peekChar()) !== "{") return;
   reader.record();
   const result = yield* readJsonCall(reader, out, context, {

@@ -247,6 +247,7 @@ export const llama3Json: ToolCallSyntax = defineSyntax({
       callMarkers: [LLAMA_PYTHON_TAG],
       *atStart() {
         out.text("content", yield* reader.space());
+        reader.journalCommit();
         if ((yield* reader.peekChar()) === "{")
           yield* readJsonCalls(reader, out, context, "content", "", false);
       },
@@ -278,6 +279,7 @@ export const llamaPythonic: ToolCallSyntax = defineSyntax({
       callMarkers: [LLAMA_PYTHON_START],
       *atStart() {
         out.text("content", yield* reader.space());
+        reader.journalCommit();
         if ((yield* reader.peekChar()) === "[") yield* readPythonicList(reader, out, context, "content", "");
       },
       *onCall(marker, channel) {

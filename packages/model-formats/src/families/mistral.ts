@@ -135,6 +135,7 @@ function* readCalls(reader: Reader, out: Output, context: FamilyContext, channel
  */
 function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Step<void> {
   out.text("content", yield* reader.space());
+  reader.journalCommit();
   // Only `[` and then `{` starts a list of calls; `[TOOL_CALLS]`, `[THINK]` and a Markdown link do not.
   if ((yield* reader.peek(LIST_START)) === null) return;
   reader.record();
