@@ -163,7 +163,9 @@ describe("hostile options never make a parse throw", () => {
   for (const syntax of syntaxes) {
     it(syntax.id, () => {
       const text = syntax.encode([{ id: "functions.f:0", function: { name: "f", arguments: '{"a": 1}' } }]);
-      expect(syntax.parse(text, { tools: throwing as unknown as unknown[] }).toolCalls.map((c) => c.function.name)).toEqual(["f"]);
+      expect(
+        syntax.parse(text, { tools: throwing as unknown as unknown[] }).toolCalls.map((c) => c.function.name),
+      ).toEqual(["f"]);
       const failing = syntax.parse(`${text}`, {
         createId: () => {
           throw new Error("no ids today");
@@ -175,7 +177,12 @@ describe("hostile options never make a parse throw", () => {
         expect(failing.toolCalls).toEqual([]);
         expect(failing.content).toBe(text);
       }
-      expect(syntax.parse(undefined as unknown as string)).toEqual({ toolCalls: [], content: null, reasoning: null, issues: [] });
+      expect(syntax.parse(undefined as unknown as string)).toEqual({
+        toolCalls: [],
+        content: null,
+        reasoning: null,
+        issues: [],
+      });
     });
   }
 });
