@@ -1,3 +1,6 @@
+export { type AssignedId, assignVectorIds } from "./assign-ids.js";
+export { checkParse, streamSplits } from "./check-parse.js";
+export { checkResult } from "./check-result.js";
 export { checkVectors, type VectorProblem, vectorsSchema } from "./check-vectors.js";
 export { type GrowthOptions, growthExponent } from "./growth-exponent.js";
 export {
@@ -7,10 +10,20 @@ export {
   type ConformanceOperation,
   type ConformanceOptions,
   type ConformanceParseResult,
+  checkImplementation,
   type MaybePromise,
   OPERATIONS,
 } from "./implementation.js";
 export { jsonEqual } from "./json-equal.js";
+export {
+  type ConformanceLevel,
+  caseLevels,
+  type ExpectedKeyLevel,
+  type ExpectedLevels,
+  expectedLevels,
+  LEVELS,
+  levelIncludes,
+} from "./levels.js";
 export {
   type ConformanceCase,
   defaultVectorsRoot,
@@ -18,12 +31,15 @@ export {
   listVectorFiles,
   loadVectors,
 } from "./load-vectors.js";
+export { type ArgumentsForm, compareMessagesAtMappingLevel } from "./message-view.js";
 export {
   type ConformanceOutcome,
   type ConformanceSummary,
-  checkResult,
+  type ConformanceTotals,
+  type RunTestOptions,
   runConformance,
   runTest,
-  streamSplits,
 } from "./run-test.js";
+export { type SkipList, skipList } from "./skip-list.js";
 export { decodeTags } from "./tags.js";
+export { suggestVectorId, VECTOR_ID_MAX_LENGTH, VECTOR_ID_PATTERN, vectorIdPrefix } from "./vector-id.js";

@@ -3,11 +3,13 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { streamSplits } from "./check-parse.js";
+import { checkResult } from "./check-result.js";
 import { checkVectors } from "./check-vectors.js";
 import type { ConformanceImplementation } from "./implementation.js";
 import { jsonEqual } from "./json-equal.js";
 import { type ConformanceCase, loadVectors } from "./load-vectors.js";
-import { checkResult, runConformance, runTest, streamSplits } from "./run-test.js";
+import { runConformance, runTest } from "./run-test.js";
 import { decodeTags } from "./tags.js";
 
 const cases = loadVectors();
@@ -163,7 +165,7 @@ describe("runTest", () => {
     };
     expect(
       (await runTest(mutating, { ...sanitizeCase, input: structuredClone(sanitizeCase.input) })).messages,
-    ).toContain("the input was mutated");
+    ).toContain("input: the input was mutated");
   });
 });
 
@@ -247,13 +249,24 @@ describe("checkVectors", () => {
   it("reports what the schema and the suite's own rules forbid", async () => {
     const root = mkdtempSync(join(tmpdir(), "vectors-"));
     mkdirSync(join(root, "r1"));
+    let n = 0;
     const group = (description: string, rule: string, testDescription: string) => ({
       description,
       rule,
       operation: "decode",
       tests: [
-        { description: testDescription, input: "", expected: { status: "empty" } },
-        { description: testDescription, input: "", expected: { status: "empty" } },
+        {
+          id: `r1-${description.split(" ")[0]}-${++n}`,
+          description: testDescription,
+          input: "",
+          expected: { status: "empty" },
+        },
+        {
+          id: `r1-${description.split(" ")[0]}-${++n}`,
+          description: testDescription,
+          input: "",
+          expected: { status: "empty" },
+        },
       ],
     });
     writeFileSync(join(root, "r1", "should.json"), JSON.stringify([group("it should decode", "R1", "once")]));
@@ -264,7 +277,9 @@ describe("checkVectors", () => {
     expect(about("should.json")).toEqual([expect.stringMatching(/description must match pattern/)]);
     expect(about("misplaced.json")).toEqual([
       expect.stringMatching(/is R2 in directory r1/),
+      expect.stringMatching(/id r1-empty-3 does not start with r1-misplaced-/),
       expect.stringMatching(/test description repeated .*: twice/),
+      expect.stringMatching(/id r1-empty-4 does not start with r1-misplaced-/),
     ]);
     expect(about("broken.json")).toEqual([expect.stringMatching(/not JSON/)]);
   });
@@ -282,7 +297,7 @@ describe("R10 stream splits", () => {
       "python3",
       [
         "-c",
-        "import json, sys; sys.path.insert(0, 'python'); import toolcall_conformance as r; print(json.dumps([r.stream_splits(t) for t in json.loads(sys.stdin.read())]))",
+        "import json, sys; sys.path.insert(0, 'python/src'); import toolcall_conformance as r; print(json.dumps([r.stream_splits(t) for t in json.loads(sys.stdin.read())]))",
       ],
       { input: JSON.stringify(texts), cwd: join(import.meta.dirname, ".."), encoding: "utf8" },
     );
