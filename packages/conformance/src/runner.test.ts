@@ -326,3 +326,32 @@ describe("R10 stream splits", () => {
     expect(outcome.messages.some((m) => m.startsWith("streamed in"))).toBe(true);
   });
 });
+
+describe("R10 levels", () => {
+  it("arguments compare by JSON value at the mapping level and byte for byte at the full level", async () => {
+    const testCase = cases.find(
+      (c) => c.operation === "parseToolCalls" && ((c.expected.toolCalls as unknown[]) ?? []).length > 0,
+    ) as ConformanceCase;
+    const respaced: ConformanceImplementation = {
+      parseToolCalls: () => ({
+        toolCalls: (
+          testCase.expected.toolCalls as Array<{ name: string; arguments: string; id?: string }>
+        ).map((c) => ({
+          id: c.id,
+          function: { name: c.name, arguments: JSON.stringify(JSON.parse(c.arguments)) },
+        })),
+        content: testCase.expected.content as string | null,
+        reasoning: (testCase.expected.reasoning ?? null) as string | null,
+        issues: [],
+      }),
+    };
+    const compactDiffers = (testCase.expected.toolCalls as Array<{ arguments: string }>).some(
+      (c) => c.arguments !== JSON.stringify(JSON.parse(c.arguments)),
+    );
+    expect(compactDiffers).toBe(true);
+    expect((await runTest(respaced, testCase, { level: "mapping" })).status).toBe("pass");
+    const full = await runTest(respaced, testCase, { level: "full" });
+    expect(full.status).toBe("fail");
+    expect(full.messages.some((m) => m.startsWith("toolCalls:"))).toBe(true);
+  });
+});

@@ -8,6 +8,13 @@ import { modelFormatsImplementation } from "./conformance-implementation.js";
 
 // Every R10 vector through this package: parsed whole, streamed in the runner's splits, encoded.
 describeConformance({ implementation: modelFormatsImplementation, rules: ["R10"] });
+// And at the mapping level, as a stack that re-serialises arguments would be scored (they compare by JSON value).
+describeConformance({
+  implementation: modelFormatsImplementation,
+  rules: ["R10"],
+  level: "mapping",
+  title: "conformance at the mapping level: @toolcall/model-formats",
+});
 
 const templates = resolve(import.meta.dirname, "../../../../shared/templates");
 
