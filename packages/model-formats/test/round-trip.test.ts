@@ -210,6 +210,14 @@ const CASES: Case[] = [
       "renders calls only with `content: null`; closes the section (<｜tool▁calls▁end｜>) only after a second call, and after every later call again",
   },
   {
+    template: "deepseek-ai-DeepSeek-R1-0528-Qwen3-8B",
+    syntax: deepseekV3,
+    content: true,
+    reasoning: "none",
+    calls: 3,
+    exceptions: "renders no generation prompt of its own and drops reasoning",
+  },
+  {
     template: "deepseek-ai-DeepSeek-V3.1",
     syntax: deepseekV31,
     content: true,
@@ -429,7 +437,7 @@ describe("round trip: what the templates drop or rewrite, found at its offset", 
     expect(output.slice(result.firstDifference)).toBe('"Paris"}}\n</tool_call>');
   });
 
-  it("QwQ and DeepSeek R1 open <think> in the prompt but render past turns without reasoning", () => {
+  it("QwQ, DeepSeek R1 and its distills open <think> in the prompt but render past turns without reasoning", () => {
     const qwq = check("Qwen-QwQ-32B", `Okay, the user wants the weather.\n</think>\n\n${call("Paris")}`);
     expect(qwq).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true });
     const r1 = check(
@@ -437,6 +445,11 @@ describe("round trip: what the templates drop or rewrite, found at its offset", 
       'The user wants the weather.\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
     );
     expect(r1).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true, syntax: "deepseek-v3" });
+    const distill = check(
+      "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
+      'Let me see.\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    );
+    expect(distill).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true, syntax: "deepseek-v3" });
   });
 
   it("Hermes 3 and DeepSeek V3 drop content written beside calls", () => {
