@@ -6,8 +6,11 @@ import { runTest } from "./run-test.js";
 export interface DescribeConformanceOptions extends LoadVectorsOptions {
   /** The implementation under test. */
   implementation: ConformanceImplementation;
-  /** Case ids to skip (reported as skipped by vitest). */
-  skip?: Iterable<string>;
+  /**
+   * Cases to skip, reported as skipped by vitest: case ids, or an object from case id to the reason it is skipped
+   * (the reason is the skip's note, which the test summary lists).
+   */
+  skip?: Iterable<string> | Readonly<Record<string, string>>;
   /** A title for the outer `describe` (default: the implementation's name). */
   title?: string;
 }
@@ -23,7 +26,7 @@ export interface DescribeConformanceOptions extends LoadVectorsOptions {
  */
 export function describeConformance(options: DescribeConformanceOptions): ConformanceCase[] {
   const cases = loadVectors(options);
-  const skip = new Set(options.skip ?? []);
+  const skip = skipReasons(options.skip);
   const byGroup = new Map<string, ConformanceCase[]>();
   for (const testCase of cases) {
     const key = `${testCase.file} — ${testCase.rule} ${testCase.operation}: ${testCase.group}`;
@@ -37,8 +40,9 @@ export function describeConformance(options: DescribeConformanceOptions): Confor
       describe(group, () => {
         for (const testCase of groupCases) {
           it(testCase.description, async (context) => {
-            if (skip.has(testCase.id)) {
-              context.skip("in the skip list");
+            const reason = skip.get(testCase.id);
+            if (reason !== undefined) {
+              context.skip(reason);
               return;
             }
             const outcome = await runTest(options.implementation, testCase);
@@ -53,4 +57,11 @@ export function describeConformance(options: DescribeConformanceOptions): Confor
     }
   });
   return cases;
+}
+
+function skipReasons(skip: DescribeConformanceOptions["skip"]): Map<string, string> {
+  if (skip === undefined) return new Map();
+  if (typeof (skip as Iterable<string>)[Symbol.iterator] === "function")
+    return new Map([...(skip as Iterable<string>)].map((id) => [id, "in the skip list"]));
+  return new Map(Object.entries(skip as Readonly<Record<string, string>>));
 }
