@@ -162,7 +162,10 @@ try {
         const missing = ["package.json", "README.md", "LICENSE", ...pointedAt(manifest)].filter(
           (f) => !contents.includes(f),
         );
-        if (missing.length > 0) throw new Error(`ships without ${missing.join(", ")}`);
+        if (missing.length > 0)
+          throw new Error(
+            `ships without ${missing.join(", ")}${missing.includes("LICENSE") ? ` (copy the root LICENSE into ${pkg.dir} and list it in "files")` : ""}`,
+          );
         if (execFileSync("tar", ["-xzOf", file, "package/LICENSE"], { encoding: "utf8" }) !== license)
           throw new Error("its LICENSE differs from the repository's");
         const stray = contents.filter((f) =>
@@ -173,6 +176,14 @@ try {
           Object.entries(manifest[field] ?? {}).filter(([, range]) => /^(workspace|file|link):/.test(range)),
         );
         if (ranges.length > 0) throw new Error(`ships unresolvable ranges: ${JSON.stringify(ranges)}`);
+        const source = JSON.parse(readFileSync(join(root, pkg.dir, "package.json"), "utf8"));
+        const usesWorkspace = ["dependencies", "peerDependencies", "optionalDependencies"].some((field) =>
+          Object.values(source[field] ?? {}).some((range) => String(range).startsWith("workspace:")),
+        );
+        if (usesWorkspace && source.scripts?.prepack !== "node ../../scripts/prepack-guard.mjs")
+          throw new Error(
+            `names workspace: ranges but has no "prepack": "node ../../scripts/prepack-guard.mjs" (npm pack would ship them)`,
+          );
         console.log(`  ${pkg.name}: ${pkg.before} -> ${pkg.after}, ${contents.length} files`);
         return file;
       },

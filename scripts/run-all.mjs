@@ -79,10 +79,16 @@ for (const dir of [".", ...workspaceDirs().map((w) => w.dir)])
 const runsDir = join(root, ".turbo", "runs");
 const begun = Date.now();
 
-await simpleStep("build", "turbo", ["run", "build", "--continue"]);
+await simpleStep("build", "turbo", ["run", "build", "--continue=dependencies-successful"]);
 
 banner("tests (each package, one at a time)");
-const tests = await run("turbo", ["run", "test", "--continue", "--concurrency=1", "--summarize"]);
+const tests = await run("turbo", [
+  "run",
+  "test",
+  "--continue=dependencies-successful",
+  "--concurrency=1",
+  "--summarize",
+]);
 const summaryFile = existsSync(runsDir)
   ? readdirSync(runsDir)
       .map((f) => join(runsDir, f))
@@ -152,7 +158,7 @@ if (tasks.length === 0)
   });
 
 await simpleStep("lint", "biome", ["check", "."]);
-await simpleStep("typecheck", "turbo", ["run", "typecheck", "--continue"]);
+await simpleStep("typecheck", "turbo", ["run", "typecheck", "--continue=dependencies-successful"]);
 
 banner("registry");
 let registry;
