@@ -39,8 +39,8 @@ export async function markdownFiles() {
       cwd: root,
     },
   );
-  return stdout
-    .split("\0")
+  // A file in a merge's conflict is listed once per stage: once is enough.
+  return [...new Set(stdout.split("\0"))]
     .filter((f) => f !== "" && !f.startsWith(".changeset/") && !/(^|\/)CHANGELOG\.md$/.test(f))
     .sort();
 }

@@ -146,8 +146,8 @@ describeConformance({
     resolveRepairs: resolveCoreRepairs,
   },
   skip: {
-    "r1/pinned-cases: decode for rendering > an object already a mapping": SAME_OBJECT,
-    "r1/statuses: plain objects > an object keeps its identity": SAME_OBJECT,
-    "r1/hostile: keys that name prototypes are data > __proto__ in a native mapping": SAME_OBJECT,
+    "r1-pinned-cases-object-already-a-mapping": SAME_OBJECT,
+    "r1-statuses-object-keeps-its-identity": SAME_OBJECT,
+    "r1-hostile-proto-in-a-native-mapping": SAME_OBJECT,
   },
 });
