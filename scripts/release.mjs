@@ -195,9 +195,12 @@ try {
         ...quiet,
       }),
     );
-    await results.check(`${pkg.name}: publint --strict`, () =>
-      execFileSync(bin("publint"), ["--strict"], { cwd: join(scratch, pkg.dir), ...quiet }),
-    );
+    // publint reads the published files themselves (the tarball, unpacked), instead of packing the package again.
+    await results.check(`${pkg.name}: publint --strict`, () => {
+      const unpacked = mkdtempSync(join(scratch, "unpacked-"));
+      execFileSync("tar", ["-xzf", tarball, "-C", unpacked]);
+      return execFileSync(bin("publint"), ["--strict", "--pack", "false", join(unpacked, "package")], quiet);
+    });
   }
   console.log(
     `release: ${results.failed === 0 ? "ok" : `${results.failed} failed`} (${pending.length} changesets, ${packages.length} packages published to ${registry.url})`,
