@@ -12,6 +12,7 @@ import { gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery
 import { jsonrepair } from "jsonrepair";
 import { measureAiSdkStream } from "./ai-sdk-stream.mjs";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
+import { measureFormats } from "./formats.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
 import { measureStream } from "./stream.mjs";
@@ -396,7 +397,19 @@ if (payloads === undefined) {
     );
 }
 
-// 7. The AI SDK middleware against the unwrapped model: CPU per pass over the same 10 000-chunk SSE body.
+// 6–7. Model tool-call syntaxes: plain answers against one indexOf scan, and streaming against a whole parse.
+{
+  const formats = measureFormats({
+    rounds: Math.min(ROUNDS, 10),
+    timeMs: TIME.decode / 2,
+    warmupMs: TIME.warmup / 2,
+    progress,
+  });
+  rows.push(...formats.rows);
+  notes.push(...formats.notes);
+}
+
+// 8. The AI SDK middleware against the unwrapped model: CPU per pass over the same 10 000-chunk SSE body.
 {
   progress("ai-sdk stream: 10 000 chunks, unwrapped model vs wrapLanguageModel(toolcallMiddleware)");
   const aiSdk = await measureAiSdkStream({ rounds: QUICK ? 3 : 15, passes: QUICK ? 2 : 5 });
@@ -405,7 +418,7 @@ if (payloads === undefined) {
   const input = `${aiSdk.parts} parts, ${formatBytes(aiSdk.bytes)}`;
   rows.push(
     [
-      "7 ai-sdk middleware",
+      "8 ai-sdk middleware",
       aiSdk.names[0],
       input,
       formatOps(1000 / aiSdk.bare),
@@ -416,7 +429,7 @@ if (payloads === undefined) {
       "",
     ],
     [
-      "7 ai-sdk middleware",
+      "8 ai-sdk middleware",
       aiSdk.names[1],
       input,
       formatOps(1000 / aiSdk.wrapped),
@@ -433,7 +446,7 @@ if (payloads === undefined) {
     );
 }
 
-// 6. Output: the machine, then one table, then what was wrong.
+// 9. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(

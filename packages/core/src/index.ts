@@ -1,4 +1,10 @@
 export {
+  type ConvertedValue,
+  convertParameterValue,
+  type ParameterType,
+  parameterType,
+} from "./convert-parameter-value.js";
+export {
   type DecodeOptions,
   type DecodeResult,
   decodeArguments,
@@ -87,6 +93,17 @@ export {
   ToolCallAccumulator,
   type ToolCallDelta,
 } from "./tool-call-accumulator.js";
+export type {
+  EncodableToolCall,
+  SyntaxIssue,
+  SyntaxParseOptions,
+  SyntaxParseResult,
+  SyntaxStream,
+  SyntaxStreamEvent,
+  SyntaxToolCall,
+  ToolCallSyntax,
+  WorkCounter,
+} from "./tool-call-syntax.js";
 export {
   type ArgumentsMapping,
   type ChatMessage,
