@@ -214,4 +214,40 @@ describe("sanitizeUIMessages", () => {
     const odd = [null, "x", { id: "m", role: "user" }] as never[];
     expect(sanitizeUIMessages(odd).messages).toBe(odd);
   });
+
+  it("maps a provider profile's fixes back onto the parts: ids, blank text, a user message's text", () => {
+    const history = [
+      user("u1", "Weather?"),
+      {
+        id: "a1",
+        role: "assistant",
+        parts: [
+          { type: "text", text: " " },
+          {
+            type: "tool-weather",
+            toolCallId: "call.1:x",
+            state: "output-available",
+            input: { location: "Paris" },
+            output: "sunny",
+          },
+        ],
+      },
+      user("u2", ""),
+      user("u3", "Thanks"),
+    ] as UIMessage[];
+    const { messages, changes } = sanitizeUIMessages(history, { provider: "anthropic" });
+    expect(changes.map((change) => [change.rule, change.messageIndex])).toEqual([
+      ["call_id_remapped", 1],
+      ["call_id_remapped", 1],
+      ["content_replaced", 1],
+      ["content_replaced", 2],
+    ]);
+    expect(messages).toEqual([
+      history[0],
+      { id: "a1", role: "assistant", parts: [{ ...history[1]?.parts[1], toolCallId: "call_1_x" }] },
+      { id: "u2", role: "user", parts: [{ type: "text", text: "(empty)" }] },
+      history[3],
+    ]);
+    expect(messages[3]).toBe(history[3]);
+  });
 });

@@ -16,6 +16,7 @@ import {
   isToolPart,
   stepEntries,
   stepsOf,
+  textOf,
   type UiOrigin,
   uiNeutralView,
 } from "./ui-neutral-view.js";
@@ -176,6 +177,18 @@ function rebuildMessage(message: Part, edit: MessageEdit | undefined, trailing: 
 }
 
 /**
+ * A system or user message after the sanitized view (a provider profile may change or remove one): the message
+ * itself when its text is the same; its text parts replaced (other parts kept) when it changed; none when removed.
+ */
+function rebuildOther(message: Part, entry: ChatMessage | undefined): Part | undefined {
+  if (entry === undefined) return undefined;
+  const parts = message.parts as unknown[];
+  if (sameValue(entry.content, textOf(parts))) return message;
+  const kept = parts.filter((part) => !(isPlainObject(part) && part.type === "text"));
+  return { ...message, parts: [...textParts(entry.content), ...kept] };
+}
+
+/**
  * Sanitizes a persisted `useChat` history (UIMessages, with tool parts in every state) with core's R4, so a saved
  * chat that a strict provider (or the AI SDK itself) refuses loads and replays. Read as `convertToModelMessages`
  * sends it: a call's input (or, for a call the SDK could not parse, its `rawInput`) becomes a JSON object, repaired
@@ -235,14 +248,18 @@ export function sanitizeUIMessages<M extends UIMessage>(
       }
     } else if (entry.role === "tool" && typeof origin.part === "number") {
       edit.results.set(origin.part, entry);
+    } else {
+      edit.steps.set(0, entry);
     }
   }
   const out: M[] = [...(added.get(-1) ?? [])] as M[];
   for (const [index, message] of messages.entries()) {
-    const rebuilt =
-      isPlainObject(message) && message.role === "assistant" && Array.isArray(message.parts)
+    const ui = isPlainObject(message) && Array.isArray(message.parts);
+    const rebuilt = !ui
+      ? message
+      : message.role === "assistant"
         ? rebuildMessage(message, edits.get(message), index === messages.length - 1)
-        : message;
+        : rebuildOther(message, edits.get(message)?.steps.get(0));
     if (rebuilt !== undefined) out.push(rebuilt as M);
     out.push(...((added.get(index) ?? []) as M[]));
   }

@@ -141,7 +141,8 @@ export function stepEntries(
   return [assistant, ...results];
 }
 
-function textOf(parts: unknown): string {
+/** The text of a UI message: its text parts joined. */
+export function textOf(parts: unknown): string {
   if (!Array.isArray(parts)) return "";
   return parts
     .map((part: unknown) =>
