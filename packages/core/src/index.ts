@@ -1,3 +1,10 @@
+export type {
+  ConversationFormat,
+  FormatConversation,
+  FormatIssue,
+  FormatReading,
+  FormatWriteResult,
+} from "./conversation-format.js";
 export {
   type DecodeOptions,
   type DecodeResult,
@@ -74,7 +81,8 @@ export {
   type ToolCallFunction,
   type ToolDefinition,
 } from "./types.js";
-export { validateHistory } from "./validate-history.js";
+export { type ValidateHistoryOptions, validateHistory } from "./validate-history.js";
+export { MESSAGE_ROLES, validateMessage } from "./validate-message.js";
 export {
   argumentIssues,
   isFunctionCall,
