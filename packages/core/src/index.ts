@@ -31,6 +31,7 @@ export {
   normalizeArguments,
 } from "./normalize-arguments.js";
 export { numbersRoundTrip } from "./numbers-round-trip.js";
+export { originOf, withOrigin } from "./origin.js";
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
 export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
 export { pythonFloatRepr } from "./python-float.js";
