@@ -21,13 +21,13 @@ describe("help and version", () => {
       expect(result.out).toContain(word);
   });
 
-  it.each(["check", "repair", "conformance", "render", "probe"])(
+  it.each(["check", "repair", "undo", "formats", "conformance", "render", "probe"])(
     "toolcall %s --help explains itself",
     async (command) => {
       const result = await run([command, "--help"]);
       expect(result.code).toBe(0);
       expect(result.out).toContain(`toolcall ${command}`);
-      expect(result.out).toMatch(/Examples?:/);
+      if (command !== "formats") expect(result.out).toMatch(/Examples?:/);
     },
   );
 
@@ -47,11 +47,11 @@ describe("help and version", () => {
 });
 
 describe("the embedded default: toolcall with no arguments", () => {
-  it("diagnoses the bundled poisoned session, repairs it into the temp directory, and the repair checks clean", async () => {
+  it("diagnoses the bundled poisoned session, repairs it into a temp directory of its own, and the repair checks clean", async () => {
     const tmp = await tempDir();
     const result = await run([], { cwd: tmp, env: { TMPDIR: tmp } });
     expect(result.code).toBe(0);
-    expect(result.out).toContain("rejected by a strict provider (HTTP 400): 12 errors");
+    expect(result.out).toContain("12 errors: arguments_invalid_json (refused by vLLM");
     for (const code of [
       "arguments_invalid_json",
       "arguments_not_object",
@@ -61,8 +61,9 @@ describe("the embedded default: toolcall with no arguments", () => {
     ]) {
       expect(result.out).toContain(code);
     }
-    expect(result.out).toContain("0 errors, 2 warnings: a strict provider accepts the repaired session");
-    const written = join(tmp, "toolcall", "poisoned-session.repaired.json");
+    expect(result.out).toContain("0 errors, 2 warnings: no rule a provider is known to enforce is broken");
+    const [directory] = (await readdir(tmp)).filter((name) => name.startsWith("toolcall-"));
+    const written = join(tmp, directory as string, "poisoned-session.repaired.json");
     expect(result.out).toContain(`Written to ${written}`);
     const check = await run(["check", written], { cwd: tmp });
     expect(check.code).toBe(0);
@@ -72,12 +73,37 @@ describe("the embedded default: toolcall with no arguments", () => {
     );
   });
 
-  it("toolcall FILE runs the same on a given file", async () => {
+  it("toolcall FILE runs the same on a given file, each run in a new directory, with a journal that undoes it", async () => {
     const tmp = await tempDir();
     await copyFixtures(tmp, ["four-spaces.json"]);
-    const result = await run(["four-spaces.json"], { cwd: tmp, env: { TMPDIR: tmp } });
-    expect(result.code).toBe(0);
-    expect(existsSync(join(tmp, "toolcall", "four-spaces.repaired.json"))).toBe(true);
+    const first = await run(["four-spaces.json"], { cwd: tmp, env: { TMPDIR: tmp } });
+    const second = await run(["four-spaces.json"], { cwd: tmp, env: { TMPDIR: tmp } });
+    expect(first.code).toBe(0);
+    expect(second.code).toBe(0);
+    const directories = (await readdir(tmp)).filter((name) => name.startsWith("toolcall-"));
+    expect(directories).toHaveLength(2);
+    for (const directory of directories) {
+      expect((await readdir(join(tmp, directory))).sort()).toEqual([
+        "four-spaces.journal.jsonl",
+        "four-spaces.repaired.json",
+      ]);
+    }
+    const [directory] = directories;
+    const undone = await run(
+      [
+        "undo",
+        join(tmp, directory as string, "four-spaces.repaired.json"),
+        "--journal",
+        join(tmp, directory as string, "four-spaces.journal.jsonl"),
+        "-o",
+        "back.json",
+      ],
+      { cwd: tmp },
+    );
+    expect(undone.code).toBe(0);
+    expect(
+      readFileSync(join(tmp, "back.json")).equals(readFileSync(join(fixtures, "four-spaces.json"))),
+    ).toBe(true);
   });
 });
 
@@ -96,10 +122,11 @@ describe("check", () => {
     const report = JSON.parse(result.out);
     expect(report.summary.byCode).toMatchObject({
       line_invalid_json: 1,
-      line_not_conversation: 1,
+      line_format_unknown: 1,
       tool_result_orphan: 1,
+      tool_result_pending: 1,
     });
-    expect(report.summary.rejected).toBe(6);
+    expect(report.summary.withErrors).toBe(6);
     const broken = report.findings.find((finding: { line?: number }) => finding.line === 3);
     expect(broken).toMatchObject({
       file: "mixed.jsonl",
@@ -120,7 +147,7 @@ describe("check", () => {
     );
     const result = await run(["check", "clean.json"], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.out).toContain("clean.json: 1 conversation, 1 accepted");
+    expect(result.out).toContain("clean.json: 1 conversation (openai-chat), 1 clean");
     const warned = join(dir, "warned.json");
     await writeFile(
       warned,
@@ -145,7 +172,7 @@ describe("check", () => {
     expect(result.code).toBe(2);
     expect(result.out).toContain("input_unreadable");
     expect(result.out).toContain("no such file or directory");
-    expect(result.out).toContain("four-spaces.json: 1 conversation, 1 rejected");
+    expect(result.out).toContain("four-spaces.json: 1 conversation (openai-chat), 1 with errors");
   });
 
   it("--quiet prints nothing; the exit code tells", async () => {
@@ -175,7 +202,8 @@ describe("check", () => {
     const report = JSON.parse(result.out);
     expect(report.files[0]).toMatchObject({
       file: "-",
-      format: "jsonl",
+      framing: "jsonl",
+      formats: ["openai-chat"],
       conversations: 6,
       unreadableLines: 2,
     });
@@ -302,16 +330,17 @@ describe("repair", () => {
       const report = JSON.parse(result.err);
       return { report, output: JSON.parse(result.out) };
     };
-    expect((await rules()).report.summary.byRule).toEqual({
+    // Call b, last, still awaits its result: pending, left alone unless --pending says otherwise.
+    expect((await rules()).report.summary.byRule).toEqual({ arguments_raw_preserved: 1 });
+    expect((await rules("--pending", "synthesize")).report.summary.byRule).toEqual({
       arguments_raw_preserved: 1,
       result_synthesized: 1,
     });
     expect((await rules("--policy", "drop")).report.summary.byRule).toEqual({
       call_dropped: 1,
       result_dropped_with_call: 1,
-      result_synthesized: 1,
     });
-    const emptied = await rules("--policy", "empty", "--missing-result", "drop-call");
+    const emptied = await rules("--policy", "empty", "--pending", "drop-call");
     expect(emptied.report.summary.byRule).toEqual({
       arguments_emptied: 1,
       result_note_prepended: 1,
@@ -323,7 +352,7 @@ describe("repair", () => {
       repairs: ["jsonrepair"],
       after: '{"city":"Paris"}',
     });
-    const synthetic = await rules("--synthetic-result", "lost");
+    const synthetic = await rules("--synthetic-result", "lost", "--pending", "synthesize");
     expect(synthetic.output[2]).toEqual({ role: "tool", tool_call_id: "b", content: "lost" });
     const none = await rules("--repair", "none");
     expect(none.report.summary.byRule.arguments_raw_preserved).toBe(1);
@@ -360,6 +389,10 @@ describe("repair", () => {
       ["repair", "mixed.jsonl", "-o", "x.jsonl", "--repair", "magic"],
       ["repair", "mixed.jsonl", "-o", "x.jsonl", "--policy", "guess"],
       ["repair", "mixed.jsonl", "-o", "x.jsonl", "--missing-result", "ignore"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--pending", "later"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--format", "yaml"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--max-line-bytes", "600MB"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--journal", "mixed.jsonl"],
       ["repair", "mixed.jsonl", "four-spaces.json", "-o", "x.jsonl"],
       ["repair", "-", "--in-place"],
     ]) {

@@ -24,7 +24,9 @@ const SCHEMA_TYPES = new Set(["null", "boolean", "object", "array", "number", "i
  * `str`, `int`: that is not JSON Schema, and what it allows is not guessed.
  */
 function isSchemaType(type: unknown): boolean {
-  return Array.isArray(type) ? type.every((t) => SCHEMA_TYPES.has(t as string)) : SCHEMA_TYPES.has(type as string);
+  return Array.isArray(type)
+    ? type.every((t) => SCHEMA_TYPES.has(t as string))
+    : SCHEMA_TYPES.has(type as string);
 }
 
 function matchesType(value: unknown, type: unknown): boolean {

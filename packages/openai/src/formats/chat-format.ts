@@ -67,7 +67,12 @@ export const openaiChatFormat: ConversationFormat = {
   unit: "record",
   matches(value) {
     if (isMessageList(value)) return true;
-    return isPlainObject(value) && isMessageList(value.messages);
+    // A conversation object may be empty (a data set's placeholder); a bare empty list says nothing.
+    return (
+      isPlainObject(value) &&
+      Array.isArray(value.messages) &&
+      (value.messages.length === 0 || isMessageList(value.messages))
+    );
   },
   read(value): FormatReading {
     if (Array.isArray(value)) {

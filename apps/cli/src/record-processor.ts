@@ -1,0 +1,165 @@
+import {
+  type ConversationFormat,
+  type FormatConversation,
+  type FormatReading,
+  type IssueSeverity,
+  type RepairRule,
+  type SanitizeOptions,
+  sanitizeHistory,
+  validateHistory,
+} from "@toolcall/core";
+import { knownRefusals } from "./known-refusals.js";
+import { callIdAt } from "./places.js";
+import { type ReportedChange, toReportedChanges } from "./repair-findings.js";
+
+/** One issue, placed in its record as the record's format names places. */
+export interface PlacedIssue {
+  code: string;
+  severity: IssueSeverity;
+  message: string;
+  /** Where in the record (`messages[3].tool_calls[0]`, `conversations[4]`, `record 12 (payload)`). */
+  place?: string;
+  /** Which conversation of the record (`choices[1]`), for records that hold several. */
+  label?: string;
+  /** Core's path in the neutral view, message index first. */
+  path?: Array<string | number>;
+  callId?: string;
+  /** Providers known to refuse a history with this issue (errors only; empty when none is known). */
+  refusedBy?: readonly string[];
+}
+
+export interface RecordCheck {
+  conversations: number;
+  issues: PlacedIssue[];
+}
+
+export interface RecordRepair {
+  conversations: number;
+  /** The record rewritten, when a rule changed something and the format could write it. */
+  value?: unknown;
+  changes: Array<ReportedChange & { place?: string; label?: string }>;
+  /** Why the record was kept as it was although a rule would change it (the format cannot hold the change). */
+  notRewritable?: string;
+  /** What is still wrong after the repair (errors make `repair` exit 1). */
+  remaining: PlacedIssue[];
+}
+
+/** What happens to calls still awaiting their results at the end of a history (`--pending`). */
+export type PendingPolicy = "keep" | "synthesize" | "drop-call";
+
+export interface RecordProcessorOptions {
+  repairs: readonly RepairRule[];
+  policy?: SanitizeOptions["policy"];
+  missingResult?: SanitizeOptions["missingResult"];
+  syntheticResult?: string;
+  pending?: PendingPolicy;
+}
+
+function placed(
+  conversation: FormatConversation,
+  issue: { code: string; severity: IssueSeverity; message: string; path: Array<string | number> },
+): PlacedIssue {
+  const out: PlacedIssue = {
+    code: issue.code,
+    severity: issue.severity,
+    message: issue.message,
+    path: issue.path,
+  };
+  const place = conversation.placeOf?.(issue.path);
+  if (place !== undefined) out.place = place;
+  if (conversation.label !== undefined) out.label = conversation.label;
+  const callId = callIdAt(conversation.messages, issue.path);
+  if (callId !== undefined) out.callId = callId;
+  if (issue.severity === "error") out.refusedBy = knownRefusals(issue.code);
+  return out;
+}
+
+/**
+ * Checks and repairs records of any format with core's rules: the format reads the record into core's neutral view,
+ * core validates (every message whole, every call, pairing; calls of a history's last turn awaiting their results
+ * are pending, never missing) or sanitizes it, and the format writes the record back. The same function serves the
+ * main thread and the workers.
+ *
+ * @example
+ * const processor = createRecordProcessor({ repairs: coreRepairs });
+ * processor.check(openaiChatFormat, record).issues; // [{ code, severity, message, place, … }]
+ */
+export function createRecordProcessor(options: RecordProcessorOptions) {
+  const sanitizeFor = (conversation: FormatConversation): SanitizeOptions => ({
+    repairs: options.repairs,
+    ...(options.policy !== undefined ? { policy: options.policy } : {}),
+    ...(options.missingResult !== undefined ? { missingResult: options.missingResult } : {}),
+    ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
+    // An answer's calls have no results by nature: they are left as they are, whatever --pending says.
+    pendingCalls: conversation.answer ? "keep" : (options.pending ?? "keep"),
+  });
+
+  const checkReading = (reading: FormatReading): RecordCheck => {
+    const issues: PlacedIssue[] = reading.issues.map((found) => ({
+      code: found.code,
+      severity: found.severity,
+      message: found.message,
+      ...(found.place !== undefined ? { place: found.place } : {}),
+      ...(found.severity === "error" ? { refusedBy: knownRefusals(found.code) } : {}),
+    }));
+    for (const conversation of reading.conversations) {
+      const found = validateHistory(conversation.messages, {
+        ...(conversation.tools ? { tools: conversation.tools } : {}),
+        ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
+        repairs: options.repairs,
+        pendingCalls: "pending",
+      });
+      for (const issue of found) issues.push(placed(conversation, issue));
+    }
+    return { conversations: reading.conversations.length, issues };
+  };
+
+  return {
+    check(format: ConversationFormat, value: unknown): RecordCheck {
+      return checkReading(format.read(value));
+    },
+
+    repair(format: ConversationFormat, value: unknown): RecordRepair {
+      const reading = format.read(value);
+      const changes: RecordRepair["changes"] = [];
+      const replacements = reading.conversations.map((conversation) => {
+        const result = sanitizeHistory(conversation.messages, sanitizeFor(conversation));
+        if (result.changes.length === 0) return undefined;
+        for (const change of toReportedChanges(result.changes)) {
+          const place = conversation.placeOf?.([change.messageIndex]);
+          changes.push({
+            ...change,
+            ...(place !== undefined ? { place } : {}),
+            ...(conversation.label !== undefined ? { label: conversation.label } : {}),
+          });
+        }
+        return result.messages;
+      });
+      if (changes.length === 0) {
+        return {
+          conversations: reading.conversations.length,
+          changes,
+          remaining: checkReading(reading).issues,
+        };
+      }
+      const written = reading.write(replacements);
+      if (!written.ok) {
+        return {
+          conversations: reading.conversations.length,
+          changes,
+          notRewritable: written.reason,
+          remaining: checkReading(reading).issues,
+        };
+      }
+      return {
+        conversations: reading.conversations.length,
+        value: written.value,
+        changes,
+        remaining: checkReading(format.read(written.value)).issues,
+      };
+    },
+  };
+}
+
+/** A record processor (see {@link createRecordProcessor}). */
+export type RecordProcessor = ReturnType<typeof createRecordProcessor>;
