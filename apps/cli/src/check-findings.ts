@@ -82,12 +82,7 @@ export function verdictLine(verdict: Verdict, issues: readonly CheckIssue[], pai
  * humanFinding({ file: "s.json", verdict: "errors", issues: [...] }, paint);
  */
 export function humanFinding(finding: CheckFinding, paint: Painter): string {
-  const where =
-    finding.line !== undefined
-      ? `${finding.file}:${finding.line}`
-      : finding.record !== undefined
-        ? `${finding.file}[${finding.record}]`
-        : finding.file;
+  const where = `${finding.file}${finding.line !== undefined ? `:${finding.line}` : ""}${finding.record !== undefined ? `[${finding.record}]` : ""}`;
   const lines = [`${paint("bold", where)}${finding.format ? paint("dim", `  (${finding.format})`) : ""}`];
   for (const found of finding.issues) {
     const at = found.place ?? (found.path ? formatPath(found.path) : undefined);

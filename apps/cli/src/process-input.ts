@@ -187,6 +187,18 @@ export async function processInput(options: {
         jsonLines++;
         const place = { line: line.number };
         const format = recordFormat(line.value);
+        if (format === undefined && elementFormatOf(line.value) !== undefined) {
+          // One line holding a whole array of records (a data set written by json.dump on one line).
+          if (records === 0) releaseHeld();
+          recordsOfArray(
+            line.value,
+            line.text,
+            place,
+            line.bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0),
+          );
+          output?.keep(line.raw.subarray(line.contentEnd));
+          return;
+        }
         if (format === undefined) {
           formatUnknownLine(place, {
             code: "line_format_unknown",
@@ -266,24 +278,36 @@ export async function processInput(options: {
       }
       return undefined;
     }
-    const first = Array.isArray(value) ? value[0] : undefined;
-    const elementFormat = forced ?? (first === undefined ? undefined : detectRecordFormat(first));
-    if (!Array.isArray(value) || elementFormat === undefined || elementFormat.unit !== "record") {
-      return unknownFormat(value);
-    }
+    const prefix = bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0);
+    if (!recordsOfArray(value, text, {}, prefix)) return unknownFormat(value);
+    return undefined;
+  }
+
+  /** The format of the elements of an array of records, or `undefined` when the value is no such array. */
+  function elementFormatOf(value: unknown): ConversationFormat | undefined {
+    if (!Array.isArray(value) || value.length === 0) return undefined;
+    const format = forced ?? detectRecordFormat(value[0]);
+    return format?.unit === "record" ? format : undefined;
+  }
+
+  /**
+   * An array of records (a JSON document, or one JSONL line holding a whole data set): each element handled on
+   * its own and, when rewritten, replaced in the array's text, every other byte kept. False when the value is no
+   * array of records (nothing handled, nothing written).
+   */
+  function recordsOfArray(value: unknown, text: string, base: RecordPlace, prefix: Buffer): boolean {
+    const elementFormat = elementFormatOf(value);
+    if (elementFormat === undefined || !Array.isArray(value)) return false;
     const spans = arrayElementSpans(text);
-    if (spans === undefined || spans.length !== value.length) return unknownFormat(value);
+    if (spans === undefined || spans.length !== value.length) return false;
     let at = 0;
     // An element is laid out as the document is: its own text starts one level deep.
     const documentStyle = detectJsonStyle(text);
-    const prefix = bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0);
     output?.keep(prefix);
     value.forEach((element, index) => {
       const span = spans[index] as { start: number; end: number };
-      const place = { index };
-      const format = elementFormat.matches(element)
-        ? elementFormat
-        : (detectRecordFormat(element) ?? undefined);
+      const place = { ...base, index };
+      const format = elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
       const elementText = text.slice(span.start, span.end);
       let rewritten: { text: string; rules: string[] } | undefined;
       if (format === undefined) {
@@ -305,7 +329,7 @@ export async function processInput(options: {
       at = span.end;
     });
     output?.keep(Buffer.from(text.slice(at), "utf8"));
-    return undefined;
+    return true;
   }
 
   function isArrayOfRecords(value: unknown): boolean {

@@ -85,12 +85,7 @@ function shortValue(value: unknown, width = 70): string {
  * // "a.json\n  messages[2]  call_w1  arguments_canonicalized (markdown-fence)  \"```json…\" -> \"{…}\""
  */
 export function humanRepairFinding(finding: RepairFinding, paint: Painter): string {
-  const where =
-    finding.line !== undefined
-      ? `${finding.file}:${finding.line}`
-      : finding.record !== undefined
-        ? `${finding.file}[${finding.record}]`
-        : finding.file;
+  const where = `${finding.file}${finding.line !== undefined ? `:${finding.line}` : ""}${finding.record !== undefined ? `[${finding.record}]` : ""}`;
   if (finding.kind === "passed_through") {
     return `${paint("bold", where)}  ${paint("yellow", "passed through unchanged")}  ${paint("bold", finding.issue.code)}  ${finding.issue.message}\n`;
   }
