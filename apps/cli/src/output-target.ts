@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
-import { unlinkSync } from "node:fs";
-import { type FileHandle, open, rename, stat, unlink } from "node:fs/promises";
+import { fstatSync, statSync, unlinkSync } from "node:fs";
+import { type FileHandle, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createGzip, type Gzip } from "node:zlib";
 
@@ -222,13 +222,14 @@ export async function openOutputFile(options: {
   mode?: number;
   gzip?: boolean;
 }): Promise<{ target: OutputTarget; kind: OutputKind }> {
-  const { destination } = options;
-  const existing = await stat(destination).catch(() => undefined);
+  const existing = await stat(options.destination).catch(() => undefined);
   const compress = options.gzip === true;
   if (existing !== undefined && !existing.isFile() && !existing.isDirectory()) {
-    const handle = await open(destination, "w");
+    const handle = await open(options.destination, "w");
     return { target: new InPlaceTarget(handle, compress), kind: "special" };
   }
+  // A symbolic link is never replaced: the file it names is (a link to a link too), in that file's directory.
+  const destination = existing === undefined ? options.destination : await realpath(options.destination);
   const temporaryPath = join(
     dirname(destination),
     `.${basename(destination)}.toolcall-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
@@ -304,4 +305,23 @@ class StreamTarget extends BatchingTarget {
  */
 export function streamTarget(stream: NodeJS.WritableStream, options: { gzip?: boolean } = {}): OutputTarget {
   return new StreamTarget(stream, options.gzip === true);
+}
+
+/**
+ * True when `path` is the process's own standard output (`-`, `/dev/stdout`, `/dev/fd/1`, or the file or pipe
+ * standard output is): the repaired bytes then take standard output, and the report goes to standard error.
+ *
+ * @example
+ * isStandardOutput("/dev/stdout"); // true
+ */
+export function isStandardOutput(path: string | undefined): boolean {
+  if (path === "-") return true;
+  if (path === undefined) return false;
+  try {
+    const out = fstatSync(1);
+    const target = statSync(path);
+    return out.dev === target.dev && out.ino === target.ino;
+  } catch {
+    return false;
+  }
 }

@@ -5,7 +5,7 @@ import { createPainter } from "../colors.js";
 import { describeError, openInput } from "../input-source.js";
 import { JournaledOutput } from "../journal.js";
 import { JsonReport } from "../json-report.js";
-import { type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
+import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { createRecordProcessor, type PendingPolicy } from "../record-processor.js";
@@ -138,7 +138,8 @@ async function openDestination(
     return { ok: true, target: opened.target, path: file, backup };
   }
   const output = options.output as string;
-  if (output === "-") return { ok: true, target: streamTarget(stdout), path: "-" };
+  // Standard output however it is named (-, /dev/stdout, /dev/fd/1): written as a stream, never renamed over.
+  if (isStandardOutput(output)) return { ok: true, target: streamTarget(stdout), path: output };
   const existing = await stat(output).catch(() => undefined);
   if (existing?.isDirectory())
     return { ok: false, code: "output_unwritable", message: `${output} is a directory` };
@@ -183,7 +184,7 @@ async function makeBackup(file: string, backup: string): Promise<void> {
 export async function runRepair(options: RepairOptions): Promise<RepairRunResult> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const reportStream = options.output === "-" ? stderr : stdout;
+  const reportStream = isStandardOutput(options.output) ? stderr : stdout;
   const report = new ReportStream({ stream: reportStream });
   const paint = createPainter({ stream: reportStream as NodeJS.WriteStream });
   const processor = createRecordProcessor({
@@ -477,7 +478,7 @@ function humanRepairSummary(
       parts.push(paint("yellow", `${plural(file.passedThrough, "line")} passed through unchanged`));
     let where: string;
     if (!file.written) where = "nothing needed a change: the file is left as it was";
-    else if (file.output === "-") where = "written to standard output";
+    else if (isStandardOutput(file.output)) where = "written to standard output";
     else where = `written to ${file.output}${file.backup ? ` (original kept as ${file.backup})` : ""}`;
     if (file.journal !== undefined) where += `; journal ${file.journal} (toolcall undo)`;
     lines.push(`${paint("bold", file.file)}: ${parts.join(", ")}; ${paint("green", where)}`);

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { describeError, openInput } from "../input-source.js";
 import { type JournalEntry, readJournal } from "../journal.js";
-import { type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
+import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
 
 export interface UndoOptions {
   /** The repaired file (`-` for standard input). */
@@ -54,7 +54,7 @@ export async function runUndo(options: UndoOptions): Promise<number> {
   let target: OutputTarget;
   const destination = options.inPlace ? options.file : (options.output as string);
   try {
-    if (destination === "-") target = streamTarget(stdout);
+    if (isStandardOutput(destination)) target = streamTarget(stdout);
     else {
       const existing = await stat(destination).catch(() => undefined);
       if (existing?.isDirectory()) return fail(`${destination} is a directory`);
@@ -149,7 +149,7 @@ export async function runUndo(options: UndoOptions): Promise<number> {
   }
   if (!options.quiet) {
     const where = destination === "-" ? "standard output" : destination;
-    (destination === "-" ? stderr : stdout).write(
+    (isStandardOutput(destination) ? stderr : stdout).write(
       `restored ${trailer.input.name} (${restoredBytes.toLocaleString("en-US")} bytes, ${entries.length.toLocaleString("en-US")} replacements undone) to ${where}\n`,
     );
   }
