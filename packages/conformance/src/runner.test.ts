@@ -2,11 +2,12 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkResult } from "./check-result.js";
 import { checkVectors } from "./check-vectors.js";
 import type { ConformanceImplementation } from "./implementation.js";
 import { jsonEqual } from "./json-equal.js";
 import { type ConformanceCase, loadVectors } from "./load-vectors.js";
-import { checkResult, runConformance, runTest } from "./run-test.js";
+import { runConformance, runTest } from "./run-test.js";
 import { decodeTags } from "./tags.js";
 
 const cases = loadVectors();
@@ -162,7 +163,7 @@ describe("runTest", () => {
     };
     expect(
       (await runTest(mutating, { ...sanitizeCase, input: structuredClone(sanitizeCase.input) })).messages,
-    ).toContain("the input was mutated");
+    ).toContain("input: the input was mutated");
   });
 });
 
@@ -246,13 +247,24 @@ describe("checkVectors", () => {
   it("reports what the schema and the suite's own rules forbid", async () => {
     const root = mkdtempSync(join(tmpdir(), "vectors-"));
     mkdirSync(join(root, "r1"));
+    let n = 0;
     const group = (description: string, rule: string, testDescription: string) => ({
       description,
       rule,
       operation: "decode",
       tests: [
-        { description: testDescription, input: "", expected: { status: "empty" } },
-        { description: testDescription, input: "", expected: { status: "empty" } },
+        {
+          id: `r1-${description.split(" ")[0]}-${++n}`,
+          description: testDescription,
+          input: "",
+          expected: { status: "empty" },
+        },
+        {
+          id: `r1-${description.split(" ")[0]}-${++n}`,
+          description: testDescription,
+          input: "",
+          expected: { status: "empty" },
+        },
       ],
     });
     writeFileSync(join(root, "r1", "should.json"), JSON.stringify([group("it should decode", "R1", "once")]));
@@ -263,7 +275,9 @@ describe("checkVectors", () => {
     expect(about("should.json")).toEqual([expect.stringMatching(/description must match pattern/)]);
     expect(about("misplaced.json")).toEqual([
       expect.stringMatching(/is R2 in directory r1/),
+      expect.stringMatching(/id r1-empty-3 does not start with r1-misplaced-/),
       expect.stringMatching(/test description repeated .*: twice/),
+      expect.stringMatching(/id r1-empty-4 does not start with r1-misplaced-/),
     ]);
     expect(about("broken.json")).toEqual([expect.stringMatching(/not JSON/)]);
   });

@@ -162,9 +162,9 @@ describeConformance({
   // Shapes a LangChain message cannot hold: every BaseMessage has a type (so a role), content, and its tool calls
   // as a list; these vectors are about OpenAI Chat JSON read as it is.
   skip: [
-    "r3/messages: whole messages > a message without a role",
-    "r3/messages: whole messages > a user message without content",
-    "r3/messages: whole messages > content that is a number",
-    "r3/messages: whole messages > tool_calls that is an object",
+    "r3-messages-role-missing",
+    "r3-messages-user-without-content",
+    "r3-messages-content-number",
+    "r3-messages-tool-calls-not-a-list",
   ],
 });
