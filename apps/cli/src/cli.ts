@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { parseJson } from "@toolcall/core";
 import packageJson from "../package.json";
@@ -93,6 +94,15 @@ function maxFindings(command: string, value: string | undefined): number | undef
   return count;
 }
 
+/** `--jobs N`: worker threads for JSONL; default one per core the machine offers (at most 8). */
+function jobs(command: string, value: string | undefined): number {
+  if (value === undefined) return Math.min(8, availableParallelism());
+  const count = Number(value);
+  if (!Number.isSafeInteger(count) || count < 1 || count > 64)
+    usage(command, `--jobs wants 1 to 64, got ${value}`);
+  return count;
+}
+
 function formatOption(command: string, value: string | undefined) {
   if (value === undefined) return undefined;
   const format = formatById(value);
@@ -115,6 +125,7 @@ async function repairs(command: string, names: readonly string[] | undefined) {
 }
 
 const checkOptions = {
+  jobs: { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   summary: { type: "boolean" },
@@ -136,6 +147,7 @@ const repairOptions = {
   pending: { type: "string" },
   format: { type: "string" },
   journal: { type: "string" },
+  jobs: { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
   summary: { type: "boolean" },
@@ -292,6 +304,9 @@ async function check(args: string[]): Promise<number> {
     ...(findings !== undefined ? { maxFindings: findings } : {}),
     ...(format !== undefined ? { format } : {}),
     repairs: resolved.rules,
+    repairNames: values.repair ?? ["core"],
+    jobs: jobs("check", values.jobs),
+    jobsGiven: values.jobs !== undefined,
     maxLineBytes: maxLineBytes("check", values["max-line-bytes"]),
   });
   return result.exitCode;
@@ -352,6 +367,9 @@ async function repair(args: string[]): Promise<number> {
     missingResult,
     pending,
     repairs: resolved.rules,
+    repairNames: values.repair ?? ["core"],
+    jobs: jobs("repair", values.jobs),
+    jobsGiven: values.jobs !== undefined,
     ...(values["synthetic-result"] !== undefined ? { syntheticResult: values["synthetic-result"] } : {}),
     ...(format !== undefined ? { format } : {}),
     ...(values.journal !== undefined ? { journal: values.journal } : {}),

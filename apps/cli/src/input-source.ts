@@ -24,7 +24,7 @@ export interface InputSource {
  */
 function decoded(
   source: AsyncIterable<Buffer | string>,
-  hash: Hash,
+  hash: Hash | undefined,
   onGzip: () => void,
 ): AsyncIterable<Buffer> {
   return {
@@ -51,7 +51,7 @@ function decoded(
       }
       for await (const chunk of body) {
         const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-        hash.update(bytes);
+        hash?.update(bytes);
         yield bytes;
       }
     },
@@ -74,11 +74,13 @@ export const CHUNK_BYTES = 1 << 20;
 export async function openInput(options: {
   path: string;
   stdin?: NodeJS.ReadableStream;
+  /** Hash what is read (for a journal's trailer). */
+  hash?: boolean;
 }): Promise<OpenInputResult> {
   const { path } = options;
-  const hash = createHash("sha256");
+  const hash = options.hash === true ? createHash("sha256") : undefined;
   const state = { gzip: false };
-  const sha256 = () => hash.copy().digest("hex");
+  const sha256 = () => hash?.copy().digest("hex") ?? "";
   if (path === "-") {
     const stdin = options.stdin ?? process.stdin;
     return {

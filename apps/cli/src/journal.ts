@@ -37,20 +37,22 @@ export interface JournalTrailer {
 export class JournaledOutput {
   readonly #target: OutputTarget;
   readonly #journal: OutputTarget | undefined;
-  readonly #hash: Hash = createHash("sha256");
+  // Hashed only for a journal's trailer: without one, nothing needs the digest.
+  readonly #hash: Hash | undefined;
   #bytes = 0;
   #entries = 0;
 
   constructor(options: { target: OutputTarget; journal?: OutputTarget }) {
     this.#target = options.target;
     this.#journal = options.journal;
+    this.#hash = options.journal === undefined ? undefined : createHash("sha256");
   }
 
   /** Input bytes written as they were. */
   keep(bytes: Buffer): void {
     if (bytes.length === 0) return;
     this.#target.write(bytes);
-    this.#hash.update(bytes);
+    this.#hash?.update(bytes);
     this.#bytes += bytes.length;
   }
 
@@ -71,7 +73,7 @@ export class JournaledOutput {
     }
     if (replacement.length > 0) {
       this.#target.write(replacement);
-      this.#hash.update(replacement);
+      this.#hash?.update(replacement);
     }
     this.#bytes += replacement.length;
   }
@@ -90,7 +92,7 @@ export class JournaledOutput {
       journal: "toolcall",
       version: 1,
       input,
-      output: { bytes: this.#bytes, sha256: this.#hash.copy().digest("hex"), gzip },
+      output: { bytes: this.#bytes, sha256: this.#hash?.copy().digest("hex") ?? "", gzip },
       entries: this.#entries,
     };
   }

@@ -1,11 +1,18 @@
-import { isAscii, isUtf8 } from "node:buffer";
-import { type ConversationFormat, numbersRoundTrip, parseJson } from "@toolcall/core";
-import { detectRecordFormat, detectSessionFormat, expectedFormats } from "./formats.js";
+import { isUtf8 } from "node:buffer";
+import { type ConversationFormat, parseJson } from "@toolcall/core";
+import { detectRecordFormat, detectSessionFormat, expectedFormats, formatById } from "./formats.js";
+
+/** Bytes of JSONL lines per batch handed to the pool, and lines at most: big enough to be worth a trip. */
+const BATCH_BYTES = 1 << 20;
+const BATCH_LINES = 2000;
+
 import type { InputIssue } from "./input-issue.js";
 import type { JournaledOutput } from "./journal.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
+import { computeRecord, type LineResult, type RecordData, rewrite, type WorkContext } from "./record-work.js";
 import { arrayElementSpans, type Piece, serializeRecord, writePieces } from "./record-writer.js";
 import { describeValue, type InputFormat, scanInput } from "./scan-input.js";
+import { inlinePool, type LinePool } from "./worker-pool.js";
 
 /** Where a record is in its file. */
 export interface RecordPlace {
@@ -15,25 +22,10 @@ export interface RecordPlace {
   index?: number;
 }
 
-/** What a record's handler says: a new value to write (or nothing: the record stays as it was). */
-export interface RecordOutcome {
-  value?: unknown;
-  /** The rules that changed it, for the journal. */
-  rules?: string[];
-}
-
-/** What the driver asks of a command (check, repair) for each record it finds. */
+/** What the driver asks of a command (check, repair): to take each record's results, and what holds none. */
 export interface RecordHandler {
-  /**
-   * One record. `exact()` reads the record again keeping every number's text, for a handler that rewrites it
-   * (integers beyond 2^53, `1.0`): `undefined` when the first read loses no number.
-   */
-  record(
-    format: ConversationFormat,
-    value: unknown,
-    place: RecordPlace,
-    exact: () => unknown | undefined,
-  ): RecordOutcome | undefined;
+  /** One record's check or repair results, in input order (worked on here or in a worker). */
+  consume(format: ConversationFormat, place: RecordPlace, data: RecordData): void;
   /** A part of the input that holds no record (an unreadable line, a line of no known format). */
   unreadable(place: RecordPlace, issue: InputIssue): void;
   /** The format the input was found to be in (once per format). */
@@ -91,58 +83,47 @@ function surroundings(text: string): { before: string; after: string } {
 export async function processInput(options: {
   chunks: AsyncIterable<Buffer>;
   maxLineBytes: number;
-  forced?: ConversationFormat;
+  context: WorkContext;
+  /** Where JSONL lines are worked on (worker threads); default: here, in order. */
+  pool?: LinePool;
   handler: RecordHandler;
   output?: JournaledOutput;
   afterChunk?(progress: { bytes: number; lines: number }): Promise<void> | undefined;
 }): Promise<ProcessResult> {
-  const { forced, handler, output } = options;
+  const { context, handler, output } = options;
+  const forced = context.forced;
+  const pool = options.pool ?? inlinePool(context);
   let records = 0;
   let jsonLines = 0;
-  let current: ConversationFormat | undefined;
   const announced = new Set<ConversationFormat>();
   const announce = (format: ConversationFormat) => {
     if (announced.has(format)) return;
     announced.add(format);
     handler.format?.(format);
   };
-  const recordFormat = (value: unknown): ConversationFormat | undefined => {
-    if (forced !== undefined) return forced.unit === "record" ? forced : undefined;
-    if (current?.matches(value)) return current;
-    const found = detectRecordFormat(value);
-    if (found !== undefined) current = found;
-    return found;
-  };
-  /** One record of text `text` (for exact numbers); its rewritten text in `style`, or undefined. */
+  /** One record worked on here: its results to the handler, its rewritten text (or undefined: kept). */
   const handle = (
     format: ConversationFormat,
     value: unknown,
     text: string,
     place: RecordPlace,
-    ascii?: boolean,
     documentStyle?: JsonStyle,
   ): { text: string; rules: string[] } | undefined => {
     records++;
     announce(format);
-    const exact = () => {
-      if (numbersRoundTrip(text)) return undefined;
-      const parsed = parseJson(text, { lossless: true });
-      return parsed.ok ? parsed.value : undefined;
-    };
-    let lossless = false;
-    const outcome = handler.record(format, value, place, () => {
-      const value = exact();
-      if (value !== undefined) lossless = true;
-      return value;
-    });
-    if (outcome?.value === undefined || output === undefined) return undefined;
-    const style = documentStyle ?? detectJsonStyle(text, ascii === undefined ? {} : { ascii });
-    const written = serializeRecord(outcome.value, style, lossless, place.index === undefined ? 0 : 1);
-    if (!written.ok) {
-      handler.unreadable(place, { code: "line_not_rewritable", message: written.error });
-      return undefined;
-    }
-    return { text: written.text, rules: outcome.rules ?? [] };
+    const computed = computeRecord(context, format, value, text);
+    const written =
+      output === undefined
+        ? undefined
+        : rewrite(computed, text, {
+            ...(documentStyle ? { style: documentStyle } : {}),
+            depth: place.index === undefined ? 0 : 1,
+          });
+    const data = computed.data;
+    if (written !== undefined && !written.ok && data.kind === "repair") data.notWritable = written.error;
+    handler.consume(format, place, data);
+    if (written === undefined || !written.ok || data.kind !== "repair") return undefined;
+    return { text: written.text, rules: data.rules };
   };
   const placeText = (place: RecordPlace) =>
     place.index !== undefined
@@ -176,6 +157,110 @@ export async function processInput(options: {
     message: `${describeValue(value)}, in no known format; expected one of: ${expectedFormats()} (or name one with --format)`,
   });
 
+  // JSONL lines go to the pool in batches; what is read between batches (a line too long to hold, blank lines) and
+  // the batches' results are applied strictly in input order.
+  type Entry =
+    | {
+        kind: "lines";
+        raws: Buffer[];
+        contentEnds: number[];
+        numbers: number[];
+        results: Promise<LineResult[]>;
+      }
+    | { kind: "bytes"; bytes: Buffer }
+    | { kind: "issue"; place: RecordPlace; issue: InputIssue };
+  const queue: Entry[] = [];
+  const inFlight = Math.max(2, pool.workers * 3);
+  let batch = { raws: [] as Buffer[], numbers: [] as number[], contentEnds: [] as number[], size: 0 };
+  const flushBatch = () => {
+    if (batch.numbers.length === 0) return;
+    const contents = batch.raws.map((raw, i) => raw.subarray(0, batch.contentEnds[i]));
+    queue.push({
+      kind: "lines",
+      raws: batch.raws,
+      contentEnds: batch.contentEnds,
+      numbers: batch.numbers,
+      results: pool.run({ contents, numbers: batch.numbers }),
+    });
+    batch = { raws: [], numbers: [], contentEnds: [], size: 0 };
+  };
+  const applyLine = (raw: Buffer, contentEnd: number, number: number, result: LineResult) => {
+    const place = { line: number };
+    if (result.kind !== "blank") jsonLines++;
+    switch (result.kind) {
+      case "blank":
+        output?.keep(raw);
+        return;
+      case "unreadable":
+        handler.unreadable(place, result.issue);
+        output?.keep(raw);
+        return;
+      case "format_unknown":
+        formatUnknownLine(place, result.issue);
+        output?.keep(raw);
+        return;
+      case "array": {
+        if (records === 0) releaseHeld();
+        let text = raw.toString("utf8", 0, contentEnd);
+        const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
+        if (bom) text = text.slice(1);
+        const parsed = parseJson(text);
+        if (
+          !parsed.ok ||
+          !recordsOfArray(parsed.value, text, place, bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0))
+        ) {
+          output?.keep(raw);
+          return;
+        }
+        output?.keep(raw.subarray(contentEnd));
+        return;
+      }
+      case "record": {
+        if (records === 0) releaseHeld();
+        records++;
+        const format = formatById(result.format) as ConversationFormat;
+        announce(format);
+        const exact =
+          result.exactData === undefined ? undefined : parseJson(result.exactData, { lossless: true });
+        const data = exact?.ok ? (exact.value as RecordData) : result.data;
+        handler.consume(format, place, data);
+        if (result.bytes === undefined || output === undefined) {
+          output?.keep(raw);
+          return;
+        }
+        const bytes = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
+        output.replace(raw.subarray(0, contentEnd), bytes, {
+          place: placeText(place),
+          rules: data.kind === "repair" ? data.rules : [],
+        });
+        output.keep(raw.subarray(contentEnd));
+        return;
+      }
+      default: {
+        const never: never = result;
+        return never;
+      }
+    }
+  };
+  const drain = async (limit: number) => {
+    while (queue.length > limit) {
+      const entry = queue.shift() as Entry;
+      if (entry.kind === "bytes") output?.keep(entry.bytes);
+      else if (entry.kind === "issue") handler.unreadable(entry.place, entry.issue);
+      else {
+        const results = await entry.results;
+        results.forEach((result, i) => {
+          applyLine(
+            entry.raws[i] as Buffer,
+            entry.contentEnds[i] as number,
+            entry.numbers[i] as number,
+            result,
+          );
+        });
+      }
+    }
+  };
+
   const scan = await scanInput({
     chunks: options.chunks,
     maxLineBytes: options.maxLineBytes,
@@ -183,66 +268,39 @@ export async function processInput(options: {
       isSession: (values) =>
         forced !== undefined ? forced.unit === "session" : detectSessionFormat(values) !== undefined,
       isRecord: (value) => (forced !== undefined ? true : detectRecordFormat(value) !== undefined),
-      jsonLine(line) {
-        jsonLines++;
-        const place = { line: line.number };
-        const format = recordFormat(line.value);
-        if (format === undefined && elementFormatOf(line.value) !== undefined) {
-          // One line holding a whole array of records (a data set written by json.dump on one line).
-          if (records === 0) releaseHeld();
-          recordsOfArray(
-            line.value,
-            line.text,
-            place,
-            line.bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0),
-          );
-          output?.keep(line.raw.subarray(line.contentEnd));
-          return;
-        }
-        if (format === undefined) {
-          formatUnknownLine(place, {
-            code: "line_format_unknown",
-            message: `${describeValue(line.value)}, in no known format (it is passed through unread)`,
-          });
-          output?.keep(line.raw);
-          return;
-        }
-        if (records === 0) releaseHeld();
-        const rewritten = handle(
-          format,
-          line.value,
-          line.text,
-          place,
-          isAscii(line.raw.subarray(0, line.contentEnd)),
-        );
-        if (rewritten === undefined) {
-          output?.keep(line.raw);
-          return;
-        }
-        output?.replace(
-          line.raw.subarray(0, line.contentEnd),
-          Buffer.from(`${line.bom ? "\uFEFF" : ""}${rewritten.text}`, "utf8"),
-          { place: placeText(place), rules: rewritten.rules },
-        );
-        output?.keep(line.raw.subarray(line.contentEnd));
+      rawLine(raw, contentEnd, number) {
+        batch.raws.push(raw);
+        batch.numbers.push(number);
+        batch.contentEnds.push(contentEnd);
+        batch.size += contentEnd;
+        if (batch.size >= BATCH_BYTES || batch.numbers.length >= BATCH_LINES) flushBatch();
       },
       unreadableLine(line) {
-        handler.unreadable({ line: line.number }, line.issue);
-        if (line.raw !== undefined) output?.keep(line.raw);
+        // Only a line too long to hold reaches here (the others are read where they are worked on).
+        flushBatch();
+        queue.push({ kind: "issue", place: { line: line.number }, issue: line.issue });
       },
       blankLine(raw) {
-        output?.keep(raw);
+        flushBatch();
+        queue.push({ kind: "bytes", bytes: raw });
       },
       overlong(bytes) {
-        output?.keep(bytes);
+        flushBatch();
+        queue.push({ kind: "bytes", bytes });
       },
       whole(input) {
         if (input.format === "json") failure = wholeDocument(input.raw);
         else failure = wholeLines(input.raw, input.format);
       },
-      afterChunk: options.afterChunk,
+      async afterChunk(progress) {
+        // Results are applied in input order as they come back; reading waits while too many are in flight.
+        await drain(inFlight);
+        await options.afterChunk?.(progress);
+      },
     },
   });
+  flushBatch();
+  await drain(0);
 
   /** One JSON document: a record, or an array of records. */
   function wholeDocument(raw: Buffer): InputIssue | undefined {
@@ -316,7 +374,7 @@ export async function processInput(options: {
           message: `${describeValue(element)}, in no known format (it is kept as it is)`,
         });
       } else {
-        rewritten = handle(format, element, elementText, place, undefined, documentStyle);
+        rewritten = handle(format, element, elementText, place, documentStyle);
       }
       output?.keep(Buffer.from(text.slice(at, span.start), "utf8"));
       if (rewritten === undefined) output?.keep(Buffer.from(elementText, "utf8"));
@@ -378,12 +436,14 @@ export async function processInput(options: {
     }
     records++;
     announce(format);
-    const outcome = handler.record(format, values, {}, () => undefined);
-    if (outcome?.value === undefined || output === undefined) {
+    const computed = computeRecord(context, format, values, undefined);
+    handler.consume(format, {}, computed.data);
+    if (computed.value === undefined || output === undefined || computed.data.kind !== "repair") {
       output?.keep(raw);
       return undefined;
     }
-    const next = outcome.value as unknown[];
+    const rules = computed.data.rules;
+    const next = computed.value as unknown[];
     const original = new Map<unknown, number>();
     for (const [i, value] of values.entries()) original.set(value, i);
     const eol = contentOf(lines[lineOfValue[0] ?? 0] ?? Buffer.from("\n")).eol.toString("latin1") || "\n";
@@ -434,8 +494,7 @@ export async function processInput(options: {
     }
     writePieces(lines, pieces, {
       keep: (bytes) => output.keep(bytes),
-      replace: (original, replacement, meta) =>
-        output.replace(original, replacement, { ...meta, rules: outcome.rules ?? [] }),
+      replace: (original, replacement, meta) => output.replace(original, replacement, { ...meta, rules }),
     });
     return undefined;
   }

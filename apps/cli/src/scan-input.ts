@@ -42,7 +42,12 @@ export interface ScanVisitor {
   isSession?(values: readonly unknown[]): boolean;
   /** True for a value that is a record of a known format (a broken first line then a record is JSONL). */
   isRecord?(value: unknown): boolean;
-  jsonLine(line: JsonLine): void;
+  jsonLine?(line: JsonLine): void;
+  /**
+   * Every JSONL line as bytes, unparsed, once the input is known to be JSONL: for a consumer that parses lines
+   * elsewhere (worker threads). Then neither `jsonLine`, `unreadableLine` for bad lines, nor `blankLine` is called.
+   */
+  rawLine?(raw: Buffer, contentEnd: number, number: number): void;
   unreadableLine(line: UnreadableLine): void;
   /** An empty or whitespace-only line. */
   blankLine(raw: Buffer, number: number): void;
@@ -138,6 +143,10 @@ export async function scanInput(options: {
   const summary: ScanSummary = { format: "jsonl", bytes: 0, lines: 0, unreadableLines: 0 };
 
   const handleLine = (raw: Buffer, contentEnd: number, number: number, cached?: LineParse) => {
+    if (visitor.rawLine !== undefined) {
+      visitor.rawLine(raw, contentEnd, number);
+      return;
+    }
     if (isBlank(raw, contentEnd)) {
       visitor.blankLine(raw, number);
       return;
@@ -148,7 +157,7 @@ export async function scanInput(options: {
       visitor.unreadableLine({ number, raw, issue: parsed.issue });
       return;
     }
-    visitor.jsonLine({ number, raw, contentEnd, bom: parsed.bom, text: parsed.text, value: parsed.value });
+    visitor.jsonLine?.({ number, raw, contentEnd, bom: parsed.bom, text: parsed.text, value: parsed.value });
   };
 
   const handleOverlong = (bytes: Buffer, number: number, first: boolean, done: boolean) => {

@@ -271,8 +271,9 @@ describe("a line too long to hold", () => {
       "line16.journal",
     ]);
     expect(repair.code).toBe(0);
-    // The line's bytes, its text, the parsed tree, the arguments decoded, repaired and encoded, the written text and
-    // the journal entry: measured at about 15 copies at the peak (a constant, whatever the line's size).
-    expect(repair.rssKB - idle.rssKB).toBeLessThan(20 * 16 * 1024);
+    // The line's bytes, its text, the parsed tree, the arguments decoded, repaired, decoded exactly and encoded,
+    // the written text and bytes, the journal entry, and the collector's slack: measured at 15 to 22 times the
+    // line at the peak (a constant, whatever the line's size; --max-line-bytes caps the line).
+    expect(repair.rssKB - idle.rssKB).toBeLessThan(25 * 16 * 1024);
   });
 });

@@ -10,6 +10,7 @@ import { createPainter, type Painter } from "../colors.js";
 import type { InputIssue } from "../input-issue.js";
 import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
+import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { createRecordProcessor } from "../record-processor.js";
@@ -25,6 +26,12 @@ export interface CheckOptions {
   /** List at most this many findings; the rest are counted. */
   maxFindings?: number;
   repairs: readonly RepairRule[];
+  /** The names the repairs were given by (worker threads resolve them again). */
+  repairNames?: readonly string[];
+  /** Worker threads for JSONL (1: none). */
+  jobs?: number;
+  /** True when `--jobs` was given: workers start whatever the file's size. */
+  jobsGiven?: boolean;
   maxLineBytes: number;
   /** Read every record with this format instead of detecting one. */
   format?: ConversationFormat;
@@ -151,6 +158,16 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   const files: CheckFileSummary[] = [];
   const json = options.json && !options.quiet ? new JsonReport(report, "check") : undefined;
   const processor = createRecordProcessor({ repairs: options.repairs });
+  const pools = new PoolCache({
+    jobs: options.jobs ?? 1,
+    always: options.jobsGiven === true,
+    config: {
+      mode: "check",
+      repairNames: options.repairNames ?? ["core"],
+      ...(options.format ? { format: options.format.id } : {}),
+    },
+    context: { mode: "check", processor, ...(options.format ? { forced: options.format } : {}) },
+  });
   let shown = 0;
 
   const emit = (finding: CheckFinding) => {
@@ -198,14 +215,16 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
       result = await processInput({
         chunks: opened.source.chunks,
         maxLineBytes: options.maxLineBytes,
-        ...(options.format ? { forced: options.format } : {}),
+        context: { mode: "check", processor, ...(options.format ? { forced: options.format } : {}) },
+        pool: await pools.for(opened.source.size),
         handler: {
           format(format) {
             fileSummary.formats.push(format.id);
           },
-          record(format, value, place) {
+          consume(format, place, data) {
+            if (data.kind !== "check") return;
             fileSummary.records++;
-            const checked = processor.check(format, value);
+            const checked = data;
             fileSummary.conversations += checked.conversations;
             const verdict: Verdict = verdictOf(checked.issues);
             if (verdict === "errors") fileSummary.withErrors++;
@@ -222,7 +241,6 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
                 issues: checked.issues,
               });
             }
-            return undefined;
           },
           unreadable(place, issue) {
             fileSummary.unreadableLines++;
@@ -275,5 +293,6 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     }
   }
   await report.end();
+  await pools.close();
   return { exitCode: summary.exitCode, summary, files };
 }

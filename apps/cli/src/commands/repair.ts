@@ -6,6 +6,7 @@ import { describeError, openInput } from "../input-source.js";
 import { JournaledOutput } from "../journal.js";
 import { JsonReport } from "../json-report.js";
 import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
+import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { createRecordProcessor, type PendingPolicy } from "../record-processor.js";
@@ -25,6 +26,12 @@ export interface RepairOptions {
   /** Calls awaiting their results at the end of a history: kept (default), synthesized, or dropped. */
   pending?: PendingPolicy;
   repairs: readonly RepairRule[];
+  /** The names the repairs were given by (worker threads resolve them again). */
+  repairNames?: readonly string[];
+  /** Worker threads for JSONL (1: none). */
+  jobs?: number;
+  /** True when `--jobs` was given: workers start whatever the file's size. */
+  jobsGiven?: boolean;
   syntheticResult?: string;
   /** Read every record with this format instead of detecting one. */
   format?: ConversationFormat;
@@ -194,6 +201,25 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
     pending: options.pending ?? "keep",
   });
+  const context = {
+    mode: "repair" as const,
+    processor,
+    ...(options.format ? { forced: options.format } : {}),
+  };
+  const pools = new PoolCache({
+    jobs: options.jobs ?? 1,
+    always: options.jobsGiven === true,
+    config: {
+      mode: "repair",
+      repairNames: options.repairNames ?? ["core"],
+      policy: options.policy,
+      missingResult: options.missingResult,
+      pending: options.pending ?? "keep",
+      ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
+      ...(options.format ? { format: options.format.id } : {}),
+    },
+    context,
+  });
   const summary: RepairSummary = {
     files: 0,
     records: 0,
@@ -237,7 +263,11 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
       written: false,
     };
     files.push(fileSummary);
-    const opened = await openInput({ path: file, ...(options.stdin ? { stdin: options.stdin } : {}) });
+    const opened = await openInput({
+      path: file,
+      hash: options.journal !== undefined,
+      ...(options.stdin ? { stdin: options.stdin } : {}),
+    });
     if (!opened.ok) {
       fileSummary.error = opened.issue;
       continue;
@@ -284,61 +314,53 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
       result = await processInput({
         chunks: opened.source.chunks,
         maxLineBytes: options.maxLineBytes,
-        ...(options.format ? { forced: options.format } : {}),
+        context,
+        pool: await pools.for(opened.source.size),
         output: out,
         handler: {
           format(format) {
             fileSummary.formats.push(format.id);
           },
-          record(format, value, place, exact) {
+          consume(format, place, data) {
+            if (data.kind !== "repair") return;
             fileSummary.records++;
-            let repaired = processor.repair(format, value);
-            fileSummary.conversations += repaired.conversations;
+            fileSummary.conversations += data.conversations;
             const where = {
               file,
               ...(place.line !== undefined ? { line: place.line } : {}),
               ...(place.index !== undefined ? { record: place.index } : {}),
             };
-            const errors = repaired.remaining.some((found) => found.severity === "error");
+            const errors = data.remaining.some((found) => found.severity === "error");
             if (errors) fileSummary.withErrors++;
-            if (repaired.changes.length === 0) {
+            if (data.changes.length === 0) {
               if (errors)
-                emit({ ...where, kind: "unrepaired", format: format.id, remaining: repaired.remaining });
-              return undefined;
+                emit({ ...where, kind: "unrepaired", format: format.id, remaining: data.remaining });
+              return;
             }
-            if (repaired.notRewritable !== undefined) {
+            const reason = data.notRewritable ?? data.notWritable;
+            if (reason !== undefined) {
               fileSummary.notRewritable++;
               emit({
                 ...where,
                 kind: "not_rewritable",
                 format: format.id,
-                reason: repaired.notRewritable,
-                changes: repaired.changes,
-                remaining: repaired.remaining,
+                reason,
+                changes: data.changes,
+                remaining: data.remaining,
               });
-              return undefined;
-            }
-            // Numbers that the first read rounded (beyond 2^53, 1.0): repair again from an exact read.
-            const exactValue = exact();
-            if (exactValue !== undefined) {
-              const again = processor.repair(format, exactValue);
-              if (again.value !== undefined) repaired = again;
+              return;
             }
             fileSummary.changed++;
-            fileSummary.changes += repaired.changes.length;
-            for (const change of repaired.changes)
+            fileSummary.changes += data.changes.length;
+            for (const change of data.changes)
               summary.byRule[change.rule] = (summary.byRule[change.rule] ?? 0) + 1;
             emit({
               ...where,
               kind: "changed",
               format: format.id,
-              changes: repaired.changes,
-              remaining: repaired.remaining,
+              changes: data.changes,
+              remaining: data.remaining,
             });
-            return {
-              value: repaired.value,
-              rules: [...new Set(repaired.changes.map((change) => change.rule))],
-            };
           },
           unreadable(place, issue) {
             fileSummary.passedThrough++;
@@ -437,6 +459,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     }
   }
   await report.end();
+  await pools.close();
   return { exitCode: summary.exitCode, summary, files };
 }
 

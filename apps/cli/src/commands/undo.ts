@@ -49,7 +49,11 @@ export async function runUndo(options: UndoOptions): Promise<number> {
   if (!journal.ok) return fail(`${options.journal}: ${journal.message}`);
   const { entries, trailer } = journal;
 
-  const opened = await openInput({ path: options.file, ...(options.stdin ? { stdin: options.stdin } : {}) });
+  const opened = await openInput({
+    path: options.file,
+    hash: true,
+    ...(options.stdin ? { stdin: options.stdin } : {}),
+  });
   if (!opened.ok) return fail(`${options.file}: ${opened.issue.message}`);
   let target: OutputTarget;
   const destination = options.inPlace ? options.file : (options.output as string);
