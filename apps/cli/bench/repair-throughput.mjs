@@ -9,7 +9,7 @@
 //   npm run bench -- --size 10GB  the full claim (needs the disk space; the file is deleted after)
 //   npm run bench -- --size 200MB --rounds 3
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { availableParallelism, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
