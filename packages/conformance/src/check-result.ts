@@ -1,4 +1,4 @@
-import type { ConformanceIssue, ConformanceOperation } from "./implementation.js";
+import type { ConformanceIssue, ConformanceOperation, ConformanceVerdict } from "./implementation.js";
 import { jsonEqual, show } from "./json-equal.js";
 import { type ConformanceLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import { compareMessagesAtMappingLevel } from "./message-view.js";
@@ -23,11 +23,15 @@ function checkIssues(
   }
   if (expected.issues !== undefined) {
     for (const wanted of expected.issues as ConformanceIssue[]) {
+      const prefix = (wanted as { messagePrefix?: string }).messagePrefix;
       const found = issues.some(
         (i) =>
           i.code === wanted.code &&
           (wanted.severity === undefined || i.severity === wanted.severity) &&
-          (wanted.path === undefined || jsonEqual(i.path, wanted.path)),
+          (wanted.path === undefined || jsonEqual(i.path, wanted.path)) &&
+          (wanted.message === undefined || i.message === wanted.message) &&
+          (prefix === undefined || (typeof i.message === "string" && i.message.startsWith(prefix))) &&
+          (wanted.status === undefined || i.status === wanted.status),
       );
       if (!found) failures.push(`issues: ${show(wanted)} not found among ${show(issues)}`);
     }
@@ -47,6 +51,37 @@ function checkSanitizeChanges(expected: Record<string, unknown>, changes: unknow
       failures.push(
         `changeDetails: ${show(detail)} not found among ${show(list.map((c) => ({ rule: c.rule, messageIndex: c.messageIndex, toolCallId: c.toolCallId })))}`,
       );
+  }
+}
+
+function sameSet(a: unknown, b: unknown): boolean {
+  return Array.isArray(a) && Array.isArray(b) && jsonEqual(multiset(a), multiset(b));
+}
+
+/** `providerVerdict`: who rejects and accepts (a set at the mapping level, the profiles' order at the full level), and each finding. */
+function checkVerdict(
+  expected: Record<string, unknown>,
+  actual: unknown,
+  at: (key: string) => boolean,
+  level: ConformanceLevel,
+  failures: string[],
+): void {
+  const verdict = actual as Partial<ConformanceVerdict> | undefined;
+  for (const key of ["rejectedBy", "acceptedBy"] as const) {
+    if (!at(key)) continue;
+    const same =
+      level === "full" ? jsonEqual(expected[key], verdict?.[key]) : sameSet(expected[key], verdict?.[key]);
+    if (!same) failures.push(`${key}: expected ${show(expected[key])}, got ${show(verdict?.[key])}`);
+  }
+  if (!at("findings")) return;
+  const want = expected.findings as Array<{ code: string; path: unknown; rejectedBy?: unknown }>;
+  const got = Array.isArray(verdict?.findings) ? verdict.findings : [];
+  if (got.length !== want.length) failures.push(`findings: expected ${want.length}, got ${show(got)}`);
+  for (const finding of want) {
+    const match = got.find((f) => f?.code === finding.code && jsonEqual(f.path, finding.path));
+    if (match === undefined) failures.push(`findings: ${show(finding)} not found among ${show(got)}`);
+    else if (finding.rejectedBy !== undefined && !jsonEqual(match.rejectedBy, finding.rejectedBy))
+      failures.push(`findings: ${show(finding)} is rejected by ${show(match.rejectedBy)}`);
   }
 }
 
@@ -128,24 +163,37 @@ export function checkResult(args: {
       break;
     case "validate":
     case "validateHistory":
+    case "validateProvider":
+      if (at("accepted")) {
+        const accepted = Array.isArray(actual) ? actual.length === 0 : undefined;
+        if (accepted !== expected.accepted)
+          failures.push(
+            `accepted: expected ${show(expected.accepted)}, got ${Array.isArray(actual) ? `${show(accepted)}: ${show(actual)}` : show(actual)}`,
+          );
+      }
       if (at("codes") || at("issues")) checkIssues(expected, actual as ConformanceIssue[], failures);
       break;
+    case "providerVerdict":
+      checkVerdict(expected, actual, at, level, failures);
+      break;
     case "sanitize":
+    case "sanitizeProvider":
     case "prepareForTemplate": {
-      const messages = operation === "sanitize" ? result?.messages : actual;
+      const sanitizes = operation !== "prepareForTemplate";
+      const messages = sanitizes ? result?.messages : actual;
       if (at("messages")) {
         if (level === "full") compare("messages", messages);
         else
           failures.push(
             ...compareMessagesAtMappingLevel({
-              form: operation === "sanitize" ? "wire" : "template",
+              form: sanitizes ? "wire" : "template",
               input,
               expected: expected.messages,
               actual: messages,
             }),
           );
       }
-      if (operation === "sanitize") {
+      if (sanitizes) {
         if (at("unchanged") && expected.unchanged === true && messages !== input)
           failures.push("unchanged: the input list was not returned itself");
         if (at("changes") || at("changeDetails")) checkSanitizeChanges(expected, result?.changes, failures);

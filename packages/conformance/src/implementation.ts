@@ -3,6 +3,17 @@ export interface ConformanceIssue {
   code: string;
   severity: string;
   path?: Array<string | number>;
+  /** A provider's issue: the literal error text it would answer with. */
+  message?: string;
+  /** A provider's issue: the HTTP status it would answer with. */
+  status?: number;
+}
+
+/** Which providers reject a history, and why (core's `providerVerdict`). */
+export interface ConformanceVerdict {
+  rejectedBy: readonly string[];
+  acceptedBy: readonly string[];
+  findings: ReadonlyArray<{ code: string; path: Array<string | number>; rejectedBy: readonly string[] }>;
 }
 
 /** A decode outcome as the suite compares it (RULES.md R1). */
@@ -74,6 +85,21 @@ export interface ConformanceImplementation {
       decoded?: unknown;
     }[]
   >;
+  /**
+   * `validateHistory(messages, { provider })`: the issues that provider would raise, in its words. Mapping level:
+   * any list, one entry per rejection (empty when the provider accepts the history).
+   */
+  validateProvider?(messages: unknown, options: ConformanceOptions): MaybePromise<readonly unknown[]>;
+  /**
+   * `sanitizeHistory(messages, { provider, … })`: a history that provider accepts. Full level:
+   * `{ messages, changes }`. Mapping level: the message list.
+   */
+  sanitizeProvider?(
+    messages: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<{ messages: unknown; changes: readonly { rule: string }[] } | readonly unknown[]>;
+  /** Which provider profiles reject a history (`{ providers? }`): `{ rejectedBy, acceptedBy, findings }`. */
+  providerVerdict?(messages: unknown, options: ConformanceOptions): MaybePromise<ConformanceVerdict>;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }
@@ -86,7 +112,10 @@ export type ConformanceOperation =
   | "validateHistory"
   | "sanitize"
   | "prepareForTemplate"
-  | "accumulate";
+  | "accumulate"
+  | "validateProvider"
+  | "sanitizeProvider"
+  | "providerVerdict";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -96,6 +125,9 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "sanitize",
   "prepareForTemplate",
   "accumulate",
+  "validateProvider",
+  "sanitizeProvider",
+  "providerVerdict",
 ];
 
 /**

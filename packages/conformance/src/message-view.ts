@@ -11,8 +11,9 @@ import { jsonEqual, show } from "./json-equal.js";
  *   text the reference wrote from a mapping, which any text holding the same JSON value matches.
  * - Pairing: a tool result is compared by which call it answers (its position among the calls before it), not by
  *   the id string; a call id is compared only when it comes from the input (an id the reference made up is not).
- * - Wording of the reference's own (a synthesized result, a note prepended to a result): a tool result whose
- *   expected content appears nowhere in the input must exist and have content; its text is not compared.
+ * - Wording of the reference's own (a synthesized result, a note prepended to a result; in the wire form also a
+ *   provider's bridge message, a placeholder for blank text, reasoning moved into the content): a message whose
+ *   expected text content appears nowhere in the input must exist and have content; its text is not compared.
  */
 export type ArgumentsForm = "wire" | "template";
 
@@ -87,9 +88,11 @@ function listView(messages: unknown, context: ViewContext): unknown {
       if (value === null || value === undefined) continue;
       if (key === "content") {
         if (noContent(value)) continue;
+        // Text the reference wrote: a tool result's (R4), or in a sanitized history any message's (a provider's
+        // bridge message, a placeholder for blank text, reasoning moved into the content).
         const ours =
           context.expectedSide &&
-          message.role === "tool" &&
+          (message.role === "tool" || context.form === "wire") &&
           typeof value === "string" &&
           !context.inputTexts.has(value);
         view.content = ours ? ANY : value;

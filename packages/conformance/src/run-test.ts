@@ -37,7 +37,7 @@ function asResult(
 ): unknown {
   if (declared === "full") return actual;
   if (operation === "decode") return { arguments: actual };
-  if (operation === "sanitize") return { messages: actual };
+  if (operation === "sanitize" || operation === "sanitizeProvider") return { messages: actual };
   return actual;
 }
 
@@ -63,7 +63,7 @@ function thrown(error: unknown): string {
  * operation is a stream). Never rejects: an implementation that throws fails the case (the rules say bad input gets
  * a status, not an exception). Besides `expected`, the input must not be mutated, and a sanitized history must be
  * idempotent (at the mapping level: a second pass gives the same history; at the full level: the same list and no
- * changes).
+ * changes); a history sanitized for a provider must raise nothing in the implementation's own `validateProvider`.
  *
  * @example
  * for (const testCase of loadVectors()) console.log(testCase.id, (await runTest(implementation, testCase)).status);
@@ -118,12 +118,13 @@ export async function runTest(
     }
   }
   if (before.ok && !jsonEqual(before.value, testCase.input)) failures.push("input: the input was mutated");
-  if (testCase.operation === "sanitize" && failures.length === 0) {
+  const sanitizes = testCase.operation === "sanitize" || testCase.operation === "sanitizeProvider";
+  if (sanitizes && failures.length === 0) {
     // R4: sanitize is idempotent; a second pass over its output changes nothing.
     const first = actual as { messages: unknown };
     try {
       const again = asResult(
-        "sanitize",
+        testCase.operation,
         await fn.call(implementation, first.messages, resolved.options),
         declared,
       ) as { messages: unknown; changes?: unknown[] };
@@ -141,6 +142,19 @@ export async function runTest(
       }
     } catch (error) {
       failures.push(`idempotent: the second pass threw: ${thrown(error)}`);
+    }
+    // The provider accepts what its sanitize gives: the implementation's own validation finds nothing in it.
+    const validates =
+      typeof implementation.validateProvider === "function" &&
+      (implementation.operations === undefined || implementation.operations.includes("validateProvider"));
+    if (testCase.operation === "sanitizeProvider" && validates) {
+      try {
+        const left = await implementation.validateProvider?.(first.messages, resolved.options);
+        if (!Array.isArray(left) || left.length > 0)
+          failures.push(`accepted: the sanitized history still raises ${show(left)}`);
+      } catch (error) {
+        failures.push(`accepted: validateProvider threw on the sanitized history: ${thrown(error)}`);
+      }
     }
   }
   return failures.length === 0 ? { status: "pass", messages: [] } : { status: "fail", messages: failures };

@@ -2,6 +2,7 @@ import { describeConformance } from "@toolcall/conformance/vitest";
 import {
   decodeArguments,
   encodeArguments,
+  type ProviderOption,
   prepareForTemplate,
   type SanitizeOptions,
   validateHistory,
@@ -107,6 +108,12 @@ describeConformance({
     sanitize: (messages, options: Options) =>
       sanitizeChatMessages(messages as ChatCompletionMessageParam[], {
         repairs: options.repairs,
+        sanitize: options as SanitizeOptions,
+      }),
+    sanitizeProvider: (messages, options: Options) =>
+      sanitizeChatMessages(messages as ChatCompletionMessageParam[], {
+        repairs: options.repairs,
+        provider: options.provider as ProviderOption,
         sanitize: options as SanitizeOptions,
       }),
     prepareForTemplate: (messages, options) => prepareForTemplate(messages as unknown[], options),

@@ -1,7 +1,7 @@
 """The PEP 517 backend of toolcall-conformance: setuptools, after copying the vectors in.
 
-The vectors live once, in ``packages/conformance/vectors`` (with ``vectors.schema.json`` and the version in
-``package.json``). Every build hook copies them into ``src/toolcall_conformance/data`` and removes the copy
+The vectors live once, in ``packages/conformance/vectors`` (with ``vectors.schema.json``, ``provider-profiles.json``
+and the version in ``package.json``). Every build hook copies them into ``src/toolcall_conformance/data`` and removes the copy
 afterwards, so the source tree never holds a second, stale set. Built from an sdist (no ``package.json`` above),
 the data already sits in the package and is used as it is.
 """
@@ -42,6 +42,7 @@ def _vectors_copied():
     try:
         shutil.copytree(SOURCE / "vectors", DATA / "vectors")
         shutil.copy2(SOURCE / "vectors.schema.json", DATA / "vectors.schema.json")
+        shutil.copy2(SOURCE / "provider-profiles.json", DATA / "provider-profiles.json")
         version = json.loads(manifest.read_text(encoding="utf-8"))["version"]
         (DATA / "VERSION").write_text(_python_version(version) + "\n", encoding="utf-8")
         yield

@@ -7,6 +7,7 @@ import pytest
 
 import toolcall_conformance as runner
 import toolcall_reference as reference
+import toolcall_reference_providers as provider_reference
 
 CASES = {case.id: case for case in runner.load_vectors()}
 
@@ -147,3 +148,68 @@ def test_the_reference_passes_what_it_implements_at_both_levels(level):
     summary = runner.run_suite(reference, level=level)
     assert summary.failures == []
     assert summary.passed > 50
+
+
+# --- provider profiles -----------------------------------------------------------------------------------------
+
+def test_provider_levels_come_from_the_schema():
+    levels = runner._checks.shipped_levels()
+    assert levels["validateProvider"] == {"accepted": {"level": "mapping"}, "codes": {"level": "full"},
+                                          "issues": {"level": "full"}}
+    assert levels["providerVerdict"]["rejectedBy"] == {"level": "mapping"}
+    assert levels["providerVerdict"]["findings"] == {"level": "full"}
+    assert levels["sanitizeProvider"]["messages"] == {"level": "mapping"}
+    assert levels["sanitizeProvider"]["changes"] == {"level": "full"}
+
+
+def test_a_mapping_level_provider_check_is_scored_on_acceptance_not_on_words():
+    """A stack that only knows that a provider refuses (its own words, one entry per refusal), and who refuses, in
+    any order."""
+
+    def validate_for_provider(messages, provider):
+        return [f"refused: {issue['code']}" for issue in provider_reference.validate_for_provider(messages, provider=provider)]
+
+    def provider_verdict(messages, providers=None):
+        verdict = provider_reference.provider_verdict(messages, providers=providers)
+        return {"rejectedBy": sorted(verdict["rejectedBy"]), "acceptedBy": sorted(verdict["acceptedBy"])}
+
+    implementation = {"LEVEL": "mapping", "validate_for_provider": validate_for_provider,
+                      "provider_verdict": provider_verdict}
+    cases = [case for case in CASES.values() if case.operation in ("validateProvider", "providerVerdict")]
+    assert cases and all("mapping" in case.levels for case in cases)
+    for case in cases:
+        assert runner.run_case(case, implementation) == [], case.id
+    assert any(runner.run_case(case, implementation, level="full") for case in cases)
+    never = {"LEVEL": "mapping", "validate_for_provider": lambda messages, provider: []}
+    assert any(runner.run_case(case, never) for case in cases if case.operation == "validateProvider")
+
+
+def test_a_mapping_level_provider_sanitize_may_make_up_other_ids_and_words():
+    case = CASES["profiles-mistral-sanitize-user-after-tool"]
+    inputs = {m.get("content") for m in case.input}
+    theirs = [dict(m, content="(no reply)") if isinstance(m.get("content"), str) and m["content"] not in inputs else m
+              for m in copy.deepcopy(case.expected["messages"])]
+    assert theirs != case.expected["messages"]
+    implementation = {"LEVEL": "mapping", "sanitize_for_provider": lambda messages, **options: theirs}
+    assert runner.run_case(case, implementation) == []
+    assert runner.run_case(case, implementation, level="full")
+    case = CASES["profiles-mistral-sanitize-colliding-ids"]
+    made_up = {}
+    ids = {c["id"] for m in case.input for c in m.get("tool_calls") or []}
+
+    def own(call_id):
+        return call_id if call_id in ids else made_up.setdefault(call_id, f"y{len(made_up) + 1:08d}")
+
+    theirs = copy.deepcopy(case.expected["messages"])
+    for message in theirs:
+        for call in message.get("tool_calls") or []:
+            call["id"] = own(call["id"])
+        if "tool_call_id" in message:
+            message["tool_call_id"] = own(message["tool_call_id"])
+    assert made_up
+    assert runner.run_case(case, {"LEVEL": "mapping", "sanitize_for_provider": lambda messages, **o: theirs}) == []
+    swapped = copy.deepcopy(theirs)
+    results = [m for m in swapped if m.get("role") == "tool"]
+    results[0]["tool_call_id"], results[1]["tool_call_id"] = results[1]["tool_call_id"], results[0]["tool_call_id"]
+    problems = runner.run_case(case, {"LEVEL": "mapping", "sanitize_for_provider": lambda messages, **o: swapped})
+    assert problems and "answers call" in problems[0]

@@ -68,6 +68,7 @@ def installed(tmp_path_factory):
     source.mkdir()
     shutil.copy2(PACKAGE / "package.json", source / "package.json")
     shutil.copy2(PACKAGE / "vectors.schema.json", source / "vectors.schema.json")
+    shutil.copy2(PACKAGE / "provider-profiles.json", source / "provider-profiles.json")
     shutil.copytree(PACKAGE / "vectors", source / "vectors")
     shutil.copytree(
         PACKAGE / "python", source / "python",
@@ -101,11 +102,12 @@ def vector_count() -> int:
                for group in json.loads(path.read_text(encoding="utf-8")))
 
 
-def test_the_wheel_holds_the_vectors_the_schema_and_the_contract_version(installed):
+def test_the_wheel_holds_the_vectors_the_schema_the_provider_profiles_and_the_contract_version(installed):
     names = zipfile.ZipFile(installed["wheel"]).namelist()
     vectors = sorted(n for n in names if n.startswith("toolcall_conformance/data/vectors/"))
     assert len(vectors) == len(list((PACKAGE / "vectors").rglob("*.json")))
     assert "toolcall_conformance/data/vectors.schema.json" in names
+    assert "toolcall_conformance/data/provider-profiles.json" in names
     version = json.loads((PACKAGE / "package.json").read_text(encoding="utf-8"))["version"]
     assert installed["wheel"].name == f"toolcall_conformance-{version}-py3-none-any.whl"
     entry_points = zipfile.ZipFile(installed["wheel"]).read(f"toolcall_conformance-{version}.dist-info/entry_points.txt")
@@ -119,6 +121,14 @@ def test_it_imports_from_the_venv_without_the_monorepo_or_node(installed):
     assert Path(where).is_relative_to(installed["venv"])
     assert version == json.loads((PACKAGE / "package.json").read_text(encoding="utf-8"))["version"]
     assert node == "None"
+
+
+def test_the_installed_package_reads_its_own_provider_profiles(installed):
+    script = "import json, toolcall_conformance as t; print(json.dumps([p['id'] for p in t.provider_profiles()]))"
+    done = in_venv(installed, "-c", script)
+    assert done.returncode == 0, done.stderr
+    shipped = json.loads((PACKAGE / "provider-profiles.json").read_text(encoding="utf-8"))["profiles"]
+    assert json.loads(done.stdout) == [profile["id"] for profile in shipped]
 
 
 def test_pytest_runs_every_vector_against_a_20_line_implementation(installed):

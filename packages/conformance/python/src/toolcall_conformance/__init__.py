@@ -1,7 +1,8 @@
 """Run toolcall's conformance vectors against a Python implementation: with pytest, or without.
 
 The vectors are the language-agnostic JSON files of ``@toolcall/conformance`` (``vectors/<rule>/<topic>.json``,
-format in ``VECTORS.md``), shipped inside this package. Standard library only.
+format in ``VECTORS.md``), shipped inside this package with the provider profiles as data
+(:func:`provider_profiles`). Standard library only.
 
 With pytest (the plugin is registered on install)::
 
@@ -27,12 +28,19 @@ vector operation       callable, and what it returns (full level; at the mapping
 ``prepareForTemplate`` ``prepare_for_template(messages, **options)`` -> the list of messages to render
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
                        ``{"index", "id", "name", "arguments", "status", "decoded"}``
+``validateProvider``   ``validate_for_provider(messages, provider=...)`` -> the issues that provider raises, each
+                       with ``code``, ``severity``, ``path``, ``message`` (its literal error text) and ``status``
+                       (mapping level: any list, one entry per rejection)
+``sanitizeProvider``   ``sanitize_for_provider(messages, provider=..., **options)`` -> ``{"messages", "changes"}``
+                       (mapping level: the message list)
+``providerVerdict``    ``provider_verdict(messages, providers=None)`` -> ``{"rejectedBy", "acceptedBy",
+                       "findings"}``, each finding ``{"code", "path", "rejectedBy"}``
 =====================  ============================================================================================
 """
 
 from ._checks import check_result
 from ._compare import json_equal
-from ._data import contract_version
+from ._data import contract_version, provider_profiles
 from ._loading import OPERATIONS, VectorCase, VectorError, check_vectors, load_vectors
 from ._messages import compare_messages_at_mapping_level
 from ._runner import (
@@ -79,6 +87,7 @@ __all__ = [
     "load_implementation",
     "load_vectors",
     "make_test",
+    "provider_profiles",
     "run_case",
     "run_suite",
 ]

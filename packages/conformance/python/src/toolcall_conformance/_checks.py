@@ -35,6 +35,40 @@ def _find_each(label: str, expected: list, actual: list) -> list[str]:
     return messages
 
 
+def _issue_matches(want: Mapping, have: Any) -> bool:
+    """An issue matches a wanted one on every key given; ``messagePrefix`` asks its message to start with it."""
+    for key, value in want.items():
+        if key == "messagePrefix":
+            message = field(have, "message")
+            if not isinstance(message, str) or not message.startswith(value):
+                return False
+        elif not json_equal(field(have, key), value):
+            return False
+    return True
+
+
+def _same_set(expected: Any, actual: Any) -> bool:
+    return isinstance(actual, (list, tuple)) and sorted(map(str, expected)) == sorted(map(str, actual))
+
+
+def _check_verdict(expected: Mapping, actual: Any, at, level: str) -> list[str]:
+    """``providerVerdict``: who rejects and accepts (a set at the mapping level, the profiles' order at the full
+    level), and each finding by code and path."""
+    messages = []
+    for key in ("rejectedBy", "acceptedBy"):
+        if at(key):
+            have = field(actual, key)
+            same = json_equal(expected[key], have) if level == "full" else _same_set(expected[key], have)
+            if not same:
+                messages.append(f"{key}: expected {show(expected[key])}, got {show(have)}")
+    if at("findings"):
+        findings = as_list(field(actual, "findings", []))
+        if len(findings) != len(expected["findings"]):
+            messages.append(f"findings: expected {len(expected['findings'])}, got {show(findings)}")
+        messages += _find_each("findings", expected["findings"], findings)
+    return messages
+
+
 def check_result(
     operation: str, expected: Mapping, actual: Any, context: Mapping | None = None, level: str = "full"
 ) -> list[str]:
@@ -99,7 +133,12 @@ def check_result(
             messages.append(f"text: expected {show(expected['text'])}, got a {type(actual).__name__}: {show(actual)}")
         else:
             compare("text", actual)
-    elif operation in ("validate", "validateHistory"):
+    elif operation in ("validate", "validateHistory", "validateProvider"):
+        if at("accepted"):
+            if not isinstance(actual, (list, tuple)):
+                messages.append(f"accepted: expected {show(expected['accepted'])}, got {show(actual)}")
+            elif (len(actual) == 0) != bool(expected["accepted"]):
+                messages.append(f"accepted: expected {show(expected['accepted'])}, got {show(len(actual) == 0)}: {show(list(actual))}")
         if at("codes") or at("issues"):
             if not isinstance(actual, (list, tuple)):
                 messages.append(f"issues: expected a list of issues, got {show(actual)}")
@@ -107,17 +146,21 @@ def check_result(
                 issues = list(actual)
                 if "codes" in expected:
                     messages += _multiset_mismatch("codes", list(expected["codes"]), [field(i, "code") for i in issues])
-                if "issues" in expected:
-                    messages += _find_each("issues", expected["issues"], issues)
-    elif operation in ("sanitize", "prepareForTemplate"):
-        result_messages = field(actual, "messages") if operation == "sanitize" else actual
+                for want in expected.get("issues", []):
+                    if not any(_issue_matches(want, have) for have in issues):
+                        messages.append(f"issues: {show(want)} not found among {show(issues)}")
+    elif operation == "providerVerdict":
+        messages += _check_verdict(expected, actual, at, level)
+    elif operation in ("sanitize", "sanitizeProvider", "prepareForTemplate"):
+        sanitizes = operation != "prepareForTemplate"
+        result_messages = field(actual, "messages") if sanitizes else actual
         if at("messages"):
             if level == "full":
                 compare("messages", result_messages)
             else:
-                form = "wire" if operation == "sanitize" else "template"
+                form = "wire" if sanitizes else "template"
                 messages += compare_messages_at_mapping_level(form, given, expected["messages"], result_messages)
-        if operation == "sanitize":
+        if sanitizes:
             if at("unchanged") and given is not MISSING and (result_messages is given) != bool(expected["unchanged"]):
                 messages.append("unchanged: the input list was not returned itself")
             changes = as_list(field(actual, "changes", []))

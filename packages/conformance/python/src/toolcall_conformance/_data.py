@@ -1,6 +1,7 @@
 """Where the vectors, the schema and the contract version come from.
 
-Installed (a wheel): the package's own ``data`` directory, which the build fills from the repository. Run from a
+Installed (a wheel): the package's own ``data`` directory, which the build fills from the repository (the vectors,
+the schema, ``provider-profiles.json`` and the version). Run from a
 checkout of the repository or from the npm package (``python/src`` on the path): the ``vectors`` directory and
 ``package.json`` of ``@toolcall/conformance``, the single source of truth. ``$TOOLCALL_VECTORS`` or an explicit
 ``root`` points the runner at another vectors directory.
@@ -47,6 +48,22 @@ def vectors_root(root: str | os.PathLike | None = None) -> Path:
 
 def schema_path() -> Path:
     return data_dir() / "vectors.schema.json"
+
+
+def provider_profiles_path() -> Path:
+    """``provider-profiles.json``: what each provider rejects in a history, as data (written from @toolcall/core's
+    profiles; VECTORS.md, *Provider profiles*, says what each check code means)."""
+    return data_dir() / "provider-profiles.json"
+
+
+def provider_profiles() -> list:
+    """The provider profiles, in listing order: the data a Python implementation of ``validate_for_provider``
+    reads (``profile["constraints"]``, each with its ``code``, literal ``message`` and ``status``).
+
+    >>> [p["id"] for p in provider_profiles()][:2]
+    ['openai-chat', 'openai-responses']
+    """
+    return json.loads(provider_profiles_path().read_text(encoding="utf-8"))["profiles"]
 
 
 def npm_to_python_version(version: str) -> str:

@@ -21,6 +21,9 @@ OPERATIONS: dict[str, str] = {
     "sanitize": "sanitize_history",
     "prepareForTemplate": "prepare_for_template",
     "accumulate": "accumulate",
+    "validateProvider": "validate_for_provider",
+    "sanitizeProvider": "sanitize_for_provider",
+    "providerVerdict": "provider_verdict",
 }
 
 _DIRECTORY_RULE = re.compile(r"^(r[1-9])/")

@@ -1,4 +1,4 @@
-"""The mapping-level comparison of a message list (sanitize, R4; prepareForTemplate, R5), as VECTORS.md describes it
+"""The mapping-level comparison of a message list (sanitize, R4 and a provider's; prepareForTemplate, R5), as VECTORS.md describes it
 and the TypeScript runner's ``compareMessagesAtMappingLevel`` does: shape and pairing, not the reference's bytes and
 wording."""
 
@@ -81,7 +81,10 @@ def _list_view(messages: Any, form: str, facts: tuple, expected_side: bool) -> A
             if key == "content":
                 if _no_content(value):
                     continue
-                ours = expected_side and message.get("role") == "tool" and isinstance(value, str) and value not in input_texts
+                # Text the reference wrote: a tool result's (R4), or in a sanitized history any message's (a
+                # provider's bridge message, a placeholder for blank text, reasoning moved into the content).
+                written = message.get("role") == "tool" or form == "wire"
+                ours = expected_side and written and isinstance(value, str) and value not in input_texts
                 view["content"] = ANY if ours else value
             elif key == "tool_calls" and isinstance(value, (list, tuple)):
                 if not value:

@@ -163,7 +163,7 @@ def _accepted(function: Any) -> list | None:
 def _as_result(operation: str, actual: Any, declared: str) -> Any:
     if declared == "mapping" and operation == "decode":
         return {"arguments": actual}
-    if declared == "mapping" and operation == "sanitize" and isinstance(actual, (list, tuple)):
+    if declared == "mapping" and operation in ("sanitize", "sanitizeProvider") and isinstance(actual, (list, tuple)):
         return {"messages": actual}
     return actual
 
@@ -178,8 +178,9 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str |
     (:class:`NotApplicable` when the vector has nothing to check at that level).
 
     Options the vector gives are passed as snake_case keywords, those the callable takes (all of them to one that
-    takes ``**options``). Besides ``expected``, the input must not be mutated, and ``sanitize_history`` must be
-    idempotent. An exception from the implementation is a failure (``threw …``): the operations are total.
+    takes ``**options``). Besides ``expected``, the input must not be mutated, ``sanitize_history`` and
+    ``sanitize_for_provider`` must be idempotent, and a history sanitized for a provider must raise nothing in the
+    implementation's own ``validate_for_provider``. An exception from the implementation is a failure (``threw …``): the operations are total.
     """
     skips = skip if isinstance(skip, SkipList) else SkipList(skip)
     declared = declared_level(implementation)
@@ -229,10 +230,10 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str |
     except Exception as error:  # noqa: BLE001 — the implementation's failure, reported as one
         return [_thrown(error)]
     messages = check_result(case.operation, case.expected, actual, context, level)
-    if case.operation == "sanitize" and not messages:
+    if case.operation in ("sanitize", "sanitizeProvider") and not messages:
         first = field(actual, "messages")
         try:
-            again = _as_result("sanitize", function(first, **keywords), declared)
+            again = _as_result(case.operation, function(first, **keywords), declared)
         except Exception as error:  # noqa: BLE001
             return [f"idempotent: the second pass {_thrown(error)}"]
         if level == "full":
@@ -243,7 +244,24 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str |
             drift = compare_messages_at_mapping_level("wire", first, first, field(again, "messages"))
             if drift:
                 messages.append("idempotent: a second pass changed " + "; ".join(drift))
+        if case.operation == "sanitizeProvider":
+            messages += _still_rejected(implementation, first, options)
     return messages
+
+
+def _still_rejected(implementation: Any, history: Any, options: Mapping) -> list[str]:
+    """A history sanitized for a provider raises nothing in the implementation's own ``validate_for_provider``."""
+    operations = _lookup(implementation, "operations")
+    validate = _lookup(implementation, OPERATIONS["validateProvider"])
+    if not callable(validate) or (operations is not None and "validateProvider" not in operations):
+        return []
+    try:
+        left = validate(history, **keyword_options(options, _accepted(validate)))
+    except Exception as error:  # noqa: BLE001
+        return [f"accepted: validate_for_provider on the sanitized history {_thrown(error)}"]
+    if not isinstance(left, (list, tuple)) or len(left) > 0:
+        return [f"accepted: the sanitized history still raises {show(left)}"]
+    return []
 
 
 @dataclass

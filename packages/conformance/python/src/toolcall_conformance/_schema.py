@@ -26,6 +26,7 @@ _KEYWORDS = frozenset(
         "minLength",
         "maxLength",
         "minimum",
+        "maximum",
         "minItems",
         "items",
         "properties",
@@ -133,6 +134,8 @@ class Validator:
                     yield f'{at} must match pattern "{node["pattern"]}"'
         if "minimum" in node and _type_ok(instance, "number") and instance < node["minimum"]:
             yield f"{at} must be >= {node['minimum']}"
+        if "maximum" in node and _type_ok(instance, "number") and instance > node["maximum"]:
+            yield f"{at} must be <= {node['maximum']}"
         if isinstance(instance, list):
             if "minItems" in node and len(instance) < node["minItems"]:
                 yield f"{at} must have at least {node['minItems']} items"
