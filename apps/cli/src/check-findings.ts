@@ -7,8 +7,8 @@ import type { PlacedIssue } from "./record-processor.js";
 export type CheckIssue = PlacedIssue;
 
 /**
- * What can be said of a conversation without naming a provider: `clean` (no issue of severity error), `errors`
- * (some rule is broken; each error says which providers are known to refuse it), or `unreadable`.
+ * What can be said of a conversation: `clean` (no issue of severity error), `errors` (some rule is broken, or a
+ * provider named with `--provider` rejects it; each error says which provider profiles reject it), or `unreadable`.
  */
 export type Verdict = "clean" | "errors" | "unreadable";
 
@@ -39,12 +39,17 @@ function plural(count: number, word: string): string {
   return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
 }
 
+/** Profile ids, the first few by name and the rest counted (the JSON report lists them all). */
+function names(ids: readonly string[]): string {
+  return ids.length <= 6 ? ids.join(", ") : `${ids.slice(0, 5).join(", ")} and ${ids.length - 5} more`;
+}
+
 /**
- * The verdict line, honest about what is known: each broken rule once, with the providers known to refuse it, or
- * that none is known to.
+ * The verdict line, honest about what is known: each broken rule once, with the provider profiles that reject it,
+ * or that none of those checked does (no claim at all when no profile was checked).
  *
  * @example
- * verdictLine(issues, paint); // "2 errors: tool_result_missing (refused by OpenAI, Anthropic, …), unknown_tool (no provider is known to refuse it)"
+ * verdictLine("errors", issues, paint); // "2 errors: tool_result_missing (rejected by openai-chat, anthropic, …); unknown_tool (no provider profile checked rejects it)"
  */
 export function verdictLine(verdict: Verdict, issues: readonly CheckIssue[], paint: Painter): string {
   const warnings = issues.filter((found) => found.severity === "warning").length;
@@ -56,13 +61,19 @@ export function verdictLine(verdict: Verdict, issues: readonly CheckIssue[], pai
         : paint("green", `clean: no errors${tail}`);
     case "errors": {
       const errors = issues.filter((found) => found.severity === "error");
-      const codes = new Map<string, readonly string[]>();
-      for (const found of errors) if (!codes.has(found.code)) codes.set(found.code, found.refusedBy ?? []);
-      const parts = [...codes].map(([code, refusedBy]) =>
-        refusedBy.length > 0
-          ? `${code} (refused by ${refusedBy.join(", ")})`
-          : `${code} (no provider is known to refuse it)`,
-      );
+      const codes = new Map<string, string[] | undefined>();
+      for (const found of errors) {
+        if (!codes.has(found.code)) codes.set(found.code, found.refusedBy === undefined ? undefined : []);
+        const known = codes.get(found.code);
+        if (known !== undefined)
+          for (const id of found.refusedBy ?? []) if (!known.includes(id)) known.push(id);
+      }
+      const parts = [...codes].map(([code, refusedBy]) => {
+        if (refusedBy === undefined) return code;
+        return refusedBy.length > 0
+          ? `${code} (rejected by ${names(refusedBy)})`
+          : `${code} (no provider profile checked rejects it)`;
+      });
       return paint("red", `${plural(errors.length, "error")}${tail}: ${parts.join("; ")}`);
     }
     case "unreadable":

@@ -1,13 +1,14 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { parseJson } from "@toolcall/core";
+import { getProviderProfile, listProviderProfiles, parseJson } from "@toolcall/core";
 import packageJson from "../package.json";
 import { runCheck } from "./commands/check.js";
 import { runConformanceCommand } from "./commands/conformance.js";
 import { runDefault } from "./commands/default-run.js";
 import { runFormats } from "./commands/formats.js";
 import { runProbe } from "./commands/probe.js";
+import { runProviders } from "./commands/providers.js";
 import { runRender } from "./commands/render.js";
 import { runRepair } from "./commands/repair.js";
 import { runUndo } from "./commands/undo.js";
@@ -18,6 +19,7 @@ import {
   FORMATS_HELP,
   MAIN_HELP,
   PROBE_HELP,
+  PROVIDERS_HELP,
   RENDER_HELP,
   REPAIR_HELP,
   UNDO_HELP,
@@ -103,6 +105,27 @@ function jobs(command: string, value: string | undefined): number {
   return count;
 }
 
+/**
+ * `--provider ID` (repeatable, or `a,b`; `all` for every profile): the provider profiles named, checked to exist.
+ * `single`: one profile at most (a repair makes a history one provider accepts).
+ */
+function providerOption(command: string, values: readonly string[] | undefined, single: boolean) {
+  if (values === undefined) return undefined;
+  const ids = values.flatMap((value) => value.split(",")).map((id) => id.trim());
+  const every = listProviderProfiles().map((profile) => profile.id);
+  const named = ids.includes("all") ? every : ids;
+  for (const id of named) {
+    if (getProviderProfile(id) === undefined)
+      usage(
+        command,
+        `--provider is one of ${every.join(", ")}${single ? "" : " (or all)"}; not ${JSON.stringify(id)}`,
+      );
+  }
+  if (single && named.length !== 1)
+    usage(command, "--provider names one profile here (a history is made for one provider at a time)");
+  return [...new Set(named)];
+}
+
 function formatOption(command: string, value: string | undefined) {
   if (value === undefined) return undefined;
   const format = formatById(value);
@@ -131,6 +154,7 @@ const checkOptions = {
   summary: { type: "boolean" },
   "max-findings": { type: "string" },
   format: { type: "string" },
+  provider: { type: "string", multiple: true },
   repair: { type: "string", multiple: true },
   "max-line-bytes": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -146,6 +170,7 @@ const repairOptions = {
   "synthetic-result": { type: "string" },
   pending: { type: "string" },
   format: { type: "string" },
+  provider: { type: "string" },
   journal: { type: "string" },
   jobs: { type: "string" },
   json: { type: "boolean" },
@@ -161,6 +186,11 @@ const undoOptions = {
   output: { type: "string", short: "o" },
   "in-place": { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const providersOptions = {
+  json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -295,6 +325,7 @@ async function check(args: string[]): Promise<number> {
     usage("check", "standard input (-) can be read once");
   const resolved = await repairs("check", values.repair);
   const format = formatOption("check", values.format);
+  const providers = providerOption("check", values.provider, false);
   const findings = maxFindings("check", values["max-findings"]);
   const result = await runCheck({
     files: positionals,
@@ -303,6 +334,7 @@ async function check(args: string[]): Promise<number> {
     summaryOnly: values.summary === true,
     ...(findings !== undefined ? { maxFindings: findings } : {}),
     ...(format !== undefined ? { format } : {}),
+    ...(providers !== undefined ? { providers } : {}),
     repairs: resolved.rules,
     repairNames: values.repair ?? ["core"],
     jobs: jobs("check", values.jobs),
@@ -357,6 +389,11 @@ async function repair(args: string[]): Promise<number> {
   }
   const resolved = await repairs("repair", values.repair);
   const format = formatOption("repair", values.format);
+  const provider = providerOption(
+    "repair",
+    values.provider === undefined ? undefined : [values.provider],
+    true,
+  )?.[0];
   const findings = maxFindings("repair", values["max-findings"]);
   const result = await runRepair({
     files: positionals,
@@ -372,6 +409,7 @@ async function repair(args: string[]): Promise<number> {
     jobsGiven: values.jobs !== undefined,
     ...(values["synthetic-result"] !== undefined ? { syntheticResult: values["synthetic-result"] } : {}),
     ...(format !== undefined ? { format } : {}),
+    ...(provider !== undefined ? { provider } : {}),
     ...(values.journal !== undefined ? { journal: values.journal } : {}),
     json: values.json === true,
     quiet: values.quiet === true,
@@ -411,6 +449,15 @@ function formats(args: string[]): number {
   }
   if (positionals.length > 0) usage("formats", `unexpected argument ${positionals[0]}`);
   return runFormats({ json: values.json === true });
+}
+
+function providers(args: string[]): number {
+  const { values, positionals } = parse("providers", args, providersOptions);
+  if (values.help) {
+    process.stdout.write(PROVIDERS_HELP);
+    return 0;
+  }
+  return runProviders({ ids: positionals, json: values.json === true });
 }
 
 async function conformance(args: string[]): Promise<number> {
@@ -463,6 +510,8 @@ async function main(args: string[]): Promise<number> {
       return undo(rest);
     case "formats":
       return formats(rest);
+    case "providers":
+      return providers(rest);
     case "conformance":
       return conformance(rest);
     case "render":
@@ -497,6 +546,14 @@ for (const [signal, number] of [
     process.exit(128 + number);
   });
 }
+
+// The reader of standard output went away (`| head`): stop quietly, as a process killed by SIGPIPE would, whichever
+// command was writing.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  removeTemporaryFiles();
+  process.exit(141);
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

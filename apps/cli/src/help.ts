@@ -6,11 +6,12 @@ export const MAIN_HELP = `toolcall: find and repair the malformed tool calls in 
 Usage:
   toolcall                          check and repair the bundled poisoned session (a demo)
   toolcall FILE                     the same on your file: check, repair into a new temp directory, check again
-  toolcall check FILE...            every issue, where it is, and which providers are known to refuse it
+  toolcall check FILE...            every issue, where it is, and which provider profiles reject it
   toolcall repair FILE -o OUT       a repaired copy in the same format (--journal J keeps what it replaced)
   toolcall repair FILE... --in-place    repair in place, keeping FILE.bak
   toolcall undo OUT --journal J -o FILE    the input of a repair, byte for byte, from its output and journal
   toolcall formats                  every format read, and the shape each expects
+  toolcall providers [ID...]        the provider profiles: what each rejects, in its own words
   toolcall conformance --implementation MODULE    run the conformance suite against your implementation
   toolcall render --template FILE --messages FILE    the exact prompt a chat template gives (as transformers)
   toolcall probe --template FILE    what a chat template can render: argument form, tool calls, ids, roles
@@ -45,15 +46,18 @@ const INPUT_CODES = INPUT_ISSUE_CODES.map((code) => `  ${code.padEnd(24)} ${desc
 export const CHECK_HELP = `toolcall check: every issue in every conversation, with its place
 
 Usage:
-  toolcall check FILE... [--json] [--quiet] [--summary] [--max-findings N] [--format ID] [--repair NAME,...]
-                 [--max-line-bytes N]
+  toolcall check FILE... [--json] [--quiet] [--summary] [--max-findings N] [--format ID] [--provider ID,...]
+                 [--repair NAME,...] [--max-line-bytes N]
 
 Reads each record in its format (detected from content, or --format), and runs core's rules on it: every message
 whole (role, content for its role, a tool result's id), every call (arguments, name, id; the conversation's tools
 when it has them), the pairing of calls and results. Calls at the end of a history still awaiting their results
 (a session saved while its tools ran, a model's answer) are pending, a warning, never missing. Each issue is
 reported with its place in the record as its format names it. Per conversation, a verdict that claims no more than
-is known: clean, or the rules it breaks and, for each, the providers known to refuse it (or that none is known to).
+is known: clean, or the rules it breaks and, for each, the provider profiles that reject it (core's profiles, each
+from the provider's documented or reported literal error text; "toolcall providers" lists them), or that none does.
+With --provider, every conversation is checked against the profiles named, and what they reject that core's
+rules do not (an id pattern, reasoning to pass back) is an error too, in the provider's own words.
 JSONL is streamed: files of any size, memory stays flat.
 
 Options:
@@ -63,6 +67,8 @@ Options:
   --summary              the totals only, no finding (for huge files)
   --max-findings N       list N findings at most; the rest are counted
   --format ID            read every record as this format (toolcall formats lists them)
+  --provider ID,...      check every conversation against these provider profiles (repeatable; "all" for every
+                         one; toolcall providers lists them)
   --repair NAME,...      repairs to try when telling whether broken arguments are repairable (default: core;
                          "none" for none); the same names as repair --repair
   --max-line-bytes N     longest JSONL line read (default and most 256MiB; 100MB, 64MiB, or bytes); longer lines
@@ -112,6 +118,9 @@ Options:
                              gemma-quote-markers (Gemma 4 <|"|> markers), jsonrepair (aggressive), none
   --synthetic-result TEXT  the content of a synthesized tool result
   --format ID              read every record as this format (toolcall formats lists them)
+  --provider ID            make each history one this provider accepts too (its profile's fixes after core's:
+                           ids remapped to its pattern, reasoning passed back or moved …), and check what is left
+                           against it (toolcall providers ID shows what it rejects and how each is fixed)
   --json                   the change report as JSON (every change with its before and after values, whole)
   -q, --quiet              no report and no progress bar
   --summary                the totals only
@@ -156,6 +165,25 @@ from its content: a whole file of session lines first (Claude Code, Codex CLI, c
 most specific format first (OpenAI Chat last: a list of {role, content} is Chat when nothing else claims it).
 `;
 
+/** Help for `toolcall providers --help`. */
+export const PROVIDERS_HELP = `toolcall providers: the provider profiles check --provider and repair --provider use
+
+Usage:
+  toolcall providers [ID...] [--json]
+
+Without ids, one line per profile: its id (what --provider takes), its name, how many constraints it has, the API
+it was checked against and when. With ids, those profiles in full: each constraint's code, the HTTP status and
+literal error text the provider answers with, what it rejects, how repair --provider fixes it, and the evidence
+(documented, reported, or inferred, with sources). The profiles are @toolcall/core's (docs/providers.md).
+
+Exit codes: 0 listed, 2 an id that names no profile.
+
+Examples:
+  toolcall providers
+  toolcall providers mistral anthropic
+  toolcall providers --json | jq -r '.providers[].id'
+`;
+
 /** Help for `toolcall conformance --help`. */
 export const CONFORMANCE_HELP = `toolcall conformance: run the conformance suite against your implementation
 
@@ -169,7 +197,7 @@ encode, validate, validateHistory, sanitize, prepareForTemplate, accumulate, res
 (cases of a missing operation are skipped, never passed). For projects that do not use vitest.
 
 Options:
-  --implementation MODULE   the module to test
+  --implementation MODULE   the namespace to test
   --export NAME             a named export to use instead of "implementation" or the default
   --level mapping|full      the level to check at (default: the implementation's declared level, else full)
   --skip ID                 skip a case by its id, or every id with a prefix ending in * (repeat the flag)
@@ -177,7 +205,7 @@ Options:
   --json                    the totals and failures as JSON
 
 Prints each failure, then "N passed, N failed, N skipped". Exit 0 when nothing failed, 1 otherwise, 2 when the
-module cannot be loaded.
+namespace cannot be loaded.
 
 Example:
   toolcall conformance --implementation ./dist/toolcall-implementation.js --skip r1-hostile-nan --skip "r1-lossless-*"

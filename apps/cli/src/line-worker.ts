@@ -22,6 +22,8 @@ const context: WorkContext = {
       : {}),
     ...(config.syntheticResult !== undefined ? { syntheticResult: config.syntheticResult } : {}),
     ...(config.pending !== undefined ? { pending: config.pending as PendingPolicy } : {}),
+    ...(config.providers !== undefined ? { providers: config.providers } : {}),
+    ...(config.provider !== undefined ? { provider: config.provider } : {}),
   }),
   ...(forced !== undefined ? { forced } : {}),
 };

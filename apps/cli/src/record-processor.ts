@@ -10,8 +10,14 @@ import {
   sanitizeHistory,
   validateHistory,
 } from "@toolcall/core";
-import { knownRefusals } from "./known-refusals.js";
 import { callIdAt } from "./places.js";
+import {
+  findingMessage,
+  matchFindings,
+  type ProviderCheck,
+  profilesOf,
+  providerFindings,
+} from "./provider-verdicts.js";
 import { type ReportedChange, toReportedChanges } from "./repair-findings.js";
 
 /** One issue, placed in its record as the record's format names places. */
@@ -26,8 +32,13 @@ export interface PlacedIssue {
   /** Core's path in the neutral view, message index first. */
   path?: Array<string | number>;
   callId?: string;
-  /** Providers known to refuse a history with this issue (errors only; empty when none is known). */
+  /**
+   * The provider profiles that reject a history with this issue (errors, when provider profiles were checked; empty
+   * when none of those checked does).
+   */
   refusedBy?: readonly string[];
+  /** For an issue a provider profile found: each rejecting profile's answer, HTTP status and literal text. */
+  answers?: ReadonlyArray<{ provider: string; status: number; message: string }>;
 }
 
 export interface RecordCheck {
@@ -60,6 +71,10 @@ export interface RecordProcessorOptions {
   missingResult?: SanitizeOptions["missingResult"];
   syntheticResult?: string;
   pending?: PendingPolicy;
+  /** Which provider profiles conversations are checked against (none when absent). */
+  providers?: ProviderCheck;
+  /** `repair --provider`: sanitize for this profile too (its constraints' fixes after core's). */
+  provider?: string;
 }
 
 /**
@@ -98,7 +113,6 @@ function placed(
   if (conversation.label !== undefined) out.label = conversation.label;
   const callId = callIdAt(conversation.messages, issue.path);
   if (callId !== undefined) out.callId = callId;
-  if (issue.severity === "error") out.refusedBy = knownRefusals(issue.code);
   return out;
 }
 
@@ -113,6 +127,7 @@ function placed(
  * processor.check(openaiChatFormat, record).issues; // [{ code, severity, message, place, … }]
  */
 export function createRecordProcessor(options: RecordProcessorOptions) {
+  const target = options.provider === undefined ? undefined : profilesOf([options.provider])[0];
   const sanitizeFor = (conversation: FormatConversation): SanitizeOptions => ({
     repairs: options.repairs,
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
@@ -120,6 +135,7 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
     ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
     // An answer's calls have no results by nature: they are left as they are, whatever --pending says.
     pendingCalls: conversation.answer ? "keep" : (options.pending ?? "keep"),
+    ...(target !== undefined && !conversation.answer ? { provider: target } : {}),
   });
 
   const validate = (conversation: FormatConversation) =>
@@ -130,6 +146,33 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
       pendingCalls: "pending",
     });
 
+  /** Core's issues of one conversation, then the provider profiles' verdicts on it (an answer is no request). */
+  const checkConversation = (conversation: FormatConversation, found: readonly Issue[]): PlacedIssue[] => {
+    const issues = found.map((issue) => placed(conversation, issue));
+    if (options.providers === undefined || conversation.answer) return issues;
+    const findings = providerFindings(conversation.messages, found, options.providers);
+    const { refusedBy, unmatched } = matchFindings(found, findings);
+    issues.forEach((issue, i) => {
+      const names = refusedBy[i];
+      if (names !== undefined) issue.refusedBy = names;
+    });
+    // Named profiles: what they reject that core's rules do not (an id pattern, reasoning to pass back) is an error.
+    if (options.providers.mode === "named") {
+      for (const finding of unmatched) {
+        const issue = placed(conversation, {
+          code: finding.code,
+          severity: "error",
+          message: findingMessage(finding),
+          path: finding.path,
+        });
+        issue.refusedBy = finding.rejectedBy;
+        issue.answers = finding.errors;
+        issues.push(issue);
+      }
+    }
+    return issues;
+  };
+
   const checkReading = (
     reading: FormatReading,
     known?: ReadonlyMap<FormatConversation, Issue[]>,
@@ -139,14 +182,19 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
       severity: found.severity,
       message: found.message,
       ...(found.place !== undefined ? { place: found.place } : {}),
-      ...(found.severity === "error" ? { refusedBy: knownRefusals(found.code) } : {}),
     }));
-    for (const conversation of reading.conversations) {
-      const found = known?.get(conversation) ?? validate(conversation);
-      for (const issue of found) issues.push(placed(conversation, issue));
-    }
+    for (const conversation of reading.conversations)
+      issues.push(...checkConversation(conversation, known?.get(conversation) ?? validate(conversation)));
     return { conversations: reading.conversations.length, issues };
   };
+
+  /** A conversation sanitize would leave as it is: no issue, nothing else sanitize acts on, the provider content. */
+  const needsNothing = (conversation: FormatConversation, found: readonly Issue[]): boolean =>
+    found.length === 0 &&
+    !sanitizeActsBeyondIssues(conversation.messages) &&
+    (target === undefined ||
+      conversation.answer === true ||
+      validateHistory(conversation.messages, { provider: target }).length === 0);
 
   return {
     check(format: ConversationFormat, value: unknown): RecordCheck {
@@ -164,7 +212,7 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
         for (const conversation of reading.conversations) {
           const found = validate(conversation);
           validated.set(conversation, found);
-          if (found.length === 0 && !sanitizeActsBeyondIssues(conversation.messages)) clean.add(conversation);
+          if (needsNothing(conversation, found)) clean.add(conversation);
         }
       }
       const replacements = reading.conversations.map((conversation) => {

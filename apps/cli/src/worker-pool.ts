@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import type { ProviderCheck } from "./provider-verdicts.js";
 import { type LineResult, type WorkContext, workLine } from "./record-work.js";
 
 /** Lines to work on: each line's content bytes (without its terminator) and its number. */
@@ -23,6 +24,8 @@ export interface WorkerConfig {
   pending?: string;
   syntheticResult?: string;
   format?: string;
+  providers?: ProviderCheck;
+  provider?: string;
 }
 
 function runBatch(

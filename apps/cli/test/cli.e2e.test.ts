@@ -21,7 +21,7 @@ describe("help and version", () => {
       expect(result.out).toContain(word);
   });
 
-  it.each(["check", "repair", "undo", "formats", "conformance", "render", "probe"])(
+  it.each(["check", "repair", "undo", "formats", "providers", "conformance", "render", "probe"])(
     "toolcall %s --help explains itself",
     async (command) => {
       const result = await run([command, "--help"]);
@@ -51,7 +51,7 @@ describe("the embedded default: toolcall with no arguments", () => {
     const tmp = await tempDir();
     const result = await run([], { cwd: tmp, env: { TMPDIR: tmp } });
     expect(result.code).toBe(0);
-    expect(result.out).toContain("12 errors: arguments_invalid_json (refused by vLLM");
+    expect(result.out).toMatch(/12 errors: arguments_invalid_json \(rejected by anthropic, [^)]*\); /);
     for (const code of [
       "arguments_invalid_json",
       "arguments_not_object",
@@ -61,7 +61,7 @@ describe("the embedded default: toolcall with no arguments", () => {
     ]) {
       expect(result.out).toContain(code);
     }
-    expect(result.out).toContain("0 errors, 2 warnings: no rule a provider is known to enforce is broken");
+    expect(result.out).toContain("0 errors, 2 warnings: no rule of core's is broken");
     const [directory] = (await readdir(tmp)).filter((name) => name.startsWith("toolcall-"));
     const written = join(tmp, directory as string, "poisoned-session.repaired.json");
     expect(result.out).toContain(`Written to ${written}`);
@@ -401,6 +401,104 @@ describe("repair", () => {
       expect(result.err).toMatch(/toolcall repair: /);
     }
     expect(existsSync(join(dir, "x.jsonl"))).toBe(false);
+  });
+});
+
+describe("provider profiles", () => {
+  it("toolcall providers lists core's profiles; with ids, each constraint in the provider's own words", async () => {
+    const list = await run(["providers"]);
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(/^mistral +Mistral API .*: \d+ constraints \(/m);
+    expect(list.out).toMatch(/^anthropic +Anthropic Messages/m);
+    const mistral = await run(["providers", "mistral"]);
+    expect(mistral.code).toBe(0);
+    expect(mistral.out).toContain(
+      '400  "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9."',
+    );
+    const json = JSON.parse((await run(["providers", "--json"])).out) as { providers: Array<{ id: string }> };
+    expect(json.providers.map((profile) => profile.id)).toContain("openai-chat");
+    const unknown = await run(["providers", "nobody"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('no provider profile "nobody"');
+  });
+
+  it("check names, for each error, the profiles that reject it; --provider adds what they reject that core does not", async () => {
+    const plain = JSON.parse((await run(["check", join(dir, "mixed.jsonl"), "--json"])).out) as {
+      findings: Array<{
+        line?: number;
+        issues: Array<{ code: string; refusedBy?: string[]; answers?: unknown[] }>;
+      }>;
+    };
+    const orphan = plain.findings.find((f) => f.line === 6)?.issues[0];
+    expect(orphan?.code).toBe("tool_result_orphan");
+    expect(orphan?.refusedBy).toEqual(expect.arrayContaining(["openai-chat", "anthropic", "mistral"]));
+    // A call id no rule of core's objects to is nobody's business without --provider.
+    expect(plain.findings.find((f) => f.line === 1)).toBeUndefined();
+    const result = await run(["check", join(dir, "mixed.jsonl"), "--json", "--provider", "mistral"]);
+    expect(result.code).toBe(1);
+    const named = JSON.parse(result.out) as typeof plain;
+    const first = named.findings.find((f) => f.line === 1)?.issues ?? [];
+    expect(first.map((i) => i.code)).toEqual(["tool_call_id_invalid"]);
+    expect(first[0]?.refusedBy).toEqual(["mistral"]);
+    expect(first[0]?.answers).toEqual([
+      {
+        provider: "mistral",
+        status: 400,
+        message: "Tool call id was c1 but must be a-z, A-Z, 0-9, with a length of 9.",
+      },
+    ]);
+    // A call still awaiting its result is pending, not "missing" for the provider: no request sends it so.
+    const pending = named.findings.find((f) => f.line === 2)?.issues.map((i) => i.code) ?? [];
+    expect(pending).toContain("tool_result_pending");
+    expect(pending).not.toContain("tool_result_missing");
+  });
+
+  it("repair --provider makes each history one the provider accepts, and check --provider then finds nothing", async () => {
+    const out = join(dir, "for-mistral.jsonl");
+    const journal = join(dir, "for-mistral.journal");
+    const repaired = await run([
+      "repair",
+      join(dir, "mixed.jsonl"),
+      "-o",
+      out,
+      "--provider",
+      "mistral",
+      "--journal",
+      journal,
+    ]);
+    // Exit 1: two lines of the fixture cannot be read and pass through.
+    expect(repaired.code).toBe(1);
+    expect(repaired.out).toContain('call_id_remapped  "c1" -> "0000000c1"');
+    const checked = JSON.parse((await run(["check", out, "--json", "--provider", "mistral"])).out) as {
+      findings: Array<{ issues: Array<{ severity: string; code: string }> }>;
+    };
+    const errors = checked.findings.flatMap((f) =>
+      f.issues.filter((i) => i.severity === "error").map((i) => i.code),
+    );
+    expect(errors.sort()).toEqual(["line_format_unknown", "line_invalid_json"]);
+    const restored = join(dir, "from-mistral.jsonl");
+    expect((await run(["undo", out, "--journal", journal, "-o", restored])).code).toBe(0);
+    expect(readFileSync(restored).equals(readFileSync(join(dir, "mixed.jsonl")))).toBe(true);
+  });
+
+  it("--provider takes known ids (check: several, or all; repair: one)", async () => {
+    const unknown = await run(["check", join(dir, "mixed.jsonl"), "--provider", "nobody"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("--provider is one of openai-chat");
+    const all = await run(["check", join(dir, "mixed.jsonl"), "--provider", "all", "--summary"]);
+    expect(all.code).toBe(1);
+    expect(all.out).toContain("tool_call_id_invalid");
+    const several = await run([
+      "check",
+      join(dir, "mixed.jsonl"),
+      "--provider",
+      "mistral,anthropic",
+      "--quiet",
+    ]);
+    expect(several.code).toBe(1);
+    const two = await run(["repair", join(dir, "mixed.jsonl"), "-o", "-", "--provider", "all"]);
+    expect(two.code).toBe(2);
+    expect(two.err).toContain("--provider names one profile here");
   });
 });
 

@@ -47,6 +47,21 @@ describe("recorded provider traffic (pydantic-ai's VCR cassettes): every history
     expect(refused).toEqual([]);
   });
 
+  it.each([
+    ["openai-chat", join(openai, "chat-requests.jsonl")],
+    ["openai-responses", join(openai, "responses-requests.jsonl")],
+    ["anthropic", join(anthropic, "messages-requests.jsonl")],
+  ])(
+    "--provider %s: the profile of the provider that answered 200 rejects none of its requests",
+    async (provider, file) => {
+      const { report } = await checkJson(file, "--provider", provider);
+      const rejected = report.findings.flatMap((f) =>
+        f.issues.filter((i) => (i.refusedBy ?? []).includes(provider)),
+      );
+      expect(rejected).toEqual([]);
+    },
+  );
+
   it("a file of chat.completion responses is read as responses: each call pending, no error", async () => {
     const { code, report } = await checkJson(join(openai, "chat-completions.jsonl"));
     expect(report.files[0]).toMatchObject({ formats: ["openai-chat-completion"], records: 55 });

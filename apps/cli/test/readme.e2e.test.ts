@@ -150,7 +150,16 @@ describe("the README's command lines", () => {
   const used = lines.filter((line) => !isDevelopment(line));
 
   it("finds the lines of every command", () => {
-    for (const command of ["check", "repair", "undo", "formats", "conformance", "render", "probe"])
+    for (const command of [
+      "check",
+      "repair",
+      "undo",
+      "formats",
+      "providers",
+      "conformance",
+      "render",
+      "probe",
+    ])
       expect(
         used.some((line) => line.startsWith(`toolcall ${command} `) || line === `toolcall ${command}`),
       ).toBe(true);
@@ -167,7 +176,10 @@ describe("the README's command lines", () => {
         /usage|unknown (command|option)|No such file|command not found/i,
       );
       // Commands on inputs without errors, and listing commands, exit 0.
-      if (/^toolcall (formats|conformance|render|probe|undo)\b/.test(line) || line.startsWith("split "))
+      if (
+        /^toolcall (formats|providers|conformance|render|probe|undo)\b/.test(line) ||
+        line.startsWith("split ")
+      )
         expect(result.code, context).toBe(0);
     }
     // What the lines wrote is what they say: undo gives the input back byte for byte; the shards join into a repair.

@@ -13,6 +13,7 @@ import { JsonReport } from "../json-report.js";
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
+import { providerCheckOf } from "../provider-verdicts.js";
 import { createRecordProcessor } from "../record-processor.js";
 import { ReportStream } from "../report-stream.js";
 import type { InputFormat } from "../scan-input.js";
@@ -35,6 +36,11 @@ export interface CheckOptions {
   maxLineBytes: number;
   /** Read every record with this format instead of detecting one. */
   format?: ConversationFormat;
+  /**
+   * Provider profiles to check every conversation against (`--provider`); without, every profile is asked about the
+   * conversations with errors (unless `quiet`: the exit code needs no verdict).
+   */
+  providers?: readonly string[];
   /** Standard streams (tests and the default run pass their own). */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
@@ -130,8 +136,8 @@ function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[],
 /**
  * `toolcall check FILE…`: every record of every file read in its format (detected, or `format`), every issue core
  * and the format find (every message whole, every call, pairing; calls awaiting results at the end are pending),
- * with its place in the record; per conversation an honest verdict (clean, or the rules it breaks and who is known
- * to refuse each); a summary by code. Exit 0 clean, 1 when an issue of severity error (or an unreadable line) was
+ * with its place in the record; per conversation an honest verdict (clean, or the rules it breaks and the provider
+ * profiles that reject each; with `providers`, what those profiles reject besides); a summary by code. Exit 0 clean, 1 when an issue of severity error (or an unreadable line) was
  * found, 2 when a file could not be read at all.
  *
  * @example
@@ -157,7 +163,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   };
   const files: CheckFileSummary[] = [];
   const json = options.json && !options.quiet ? new JsonReport(report, "check") : undefined;
-  const processor = createRecordProcessor({ repairs: options.repairs });
+  const providers = providerCheckOf(options.providers, options.quiet);
+  const processor = createRecordProcessor({
+    repairs: options.repairs,
+    ...(providers !== undefined ? { providers } : {}),
+  });
   const pools = new PoolCache({
     jobs: options.jobs ?? 1,
     always: options.jobsGiven === true,
@@ -165,6 +175,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
       mode: "check",
       repairNames: options.repairNames ?? ["core"],
       ...(options.format ? { format: options.format.id } : {}),
+      ...(providers !== undefined ? { providers } : {}),
     },
     context: { mode: "check", processor, ...(options.format ? { forced: options.format } : {}) },
   });

@@ -82,7 +82,7 @@ export async function runDefault(options: {
   const say = (text: string) => process.stdout.write(`${text}\n`);
 
   say(paint("bold", `1. toolcall check ${shown}`));
-  say(paint("dim", "   every rule this session breaks, and the providers known to refuse each\n"));
+  say(paint("dim", "   every rule this session breaks, and the provider profiles that reject each\n"));
   const before = await runCheck({
     files: [file],
     json: false,
@@ -138,7 +138,7 @@ export async function runDefault(options: {
     error === 0
       ? paint(
           "green",
-          `   ${error} errors, ${warning} warnings: no rule a provider is known to enforce is broken`,
+          `   ${error} errors, ${warning} warnings: no rule of core's is broken (check --provider ID adds a provider's own)`,
         )
       : paint("red", `   ${error} errors, ${warning} warnings: still broken (see the repair's report)`),
   );

@@ -9,6 +9,7 @@ import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } fro
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
+import { providerCheckOf } from "../provider-verdicts.js";
 import { createRecordProcessor, type PendingPolicy } from "../record-processor.js";
 import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
 import { ReportStream } from "../report-stream.js";
@@ -35,6 +36,11 @@ export interface RepairOptions {
   syntheticResult?: string;
   /** Read every record with this format instead of detecting one. */
   format?: ConversationFormat;
+  /**
+   * A provider profile (`--provider`): each history is made one it accepts too (its constraints' fixes after core's),
+   * and what is left is checked against it.
+   */
+  provider?: string;
   /** Where to write the journal that `toolcall undo` rebuilds the input from (one input file). */
   journal?: string;
   json: boolean;
@@ -194,12 +200,18 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
   const reportStream = isStandardOutput(options.output) ? stderr : stdout;
   const report = new ReportStream({ stream: reportStream });
   const paint = createPainter({ stream: reportStream as NodeJS.WriteStream });
+  const providers = providerCheckOf(
+    options.provider === undefined ? undefined : [options.provider],
+    options.quiet,
+  );
   const processor = createRecordProcessor({
     repairs: options.repairs,
     policy: options.policy,
     missingResult: options.missingResult,
     ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
     pending: options.pending ?? "keep",
+    ...(providers !== undefined ? { providers } : {}),
+    ...(options.provider !== undefined ? { provider: options.provider } : {}),
   });
   const context = {
     mode: "repair" as const,
@@ -217,6 +229,8 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
       pending: options.pending ?? "keep",
       ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
       ...(options.format ? { format: options.format.id } : {}),
+      ...(providers !== undefined ? { providers } : {}),
+      ...(options.provider !== undefined ? { provider: options.provider } : {}),
     },
     context,
   });
