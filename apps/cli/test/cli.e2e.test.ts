@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -295,8 +295,9 @@ describe("repair", () => {
     const work = await tempDir();
     const path = join(work, "clean.jsonl");
     await writeFile(path, '[{"role":"user","content":"hi"}]\n');
+    // A time long past: any rewrite would move it, however fast it came.
+    await utimes(path, new Date("2020-01-01T00:00:00Z"), new Date("2020-01-01T00:00:00Z"));
     const mtime = statSync(path).mtimeMs;
-    await new Promise((resolve) => setTimeout(resolve, 20));
     const result = await run(["repair", "clean.jsonl", "--in-place"], { cwd: work });
     expect(result.code).toBe(0);
     expect(result.out).toContain("nothing needed a change");

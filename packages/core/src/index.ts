@@ -6,6 +6,12 @@ export type {
   FormatWriteResult,
 } from "./conversation-format.js";
 export {
+  type ConvertedValue,
+  convertParameterValue,
+  type ParameterType,
+  parameterType,
+} from "./convert-parameter-value.js";
+export {
   type DecodeOptions,
   type DecodeResult,
   decodeArguments,
@@ -95,6 +101,17 @@ export {
   ToolCallAccumulator,
   type ToolCallDelta,
 } from "./tool-call-accumulator.js";
+export type {
+  EncodableToolCall,
+  SyntaxIssue,
+  SyntaxParseOptions,
+  SyntaxParseResult,
+  SyntaxStream,
+  SyntaxStreamEvent,
+  SyntaxToolCall,
+  ToolCallSyntax,
+  WorkCounter,
+} from "./tool-call-syntax.js";
 export {
   type ArgumentsMapping,
   type ChatMessage,
