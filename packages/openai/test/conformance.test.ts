@@ -85,7 +85,8 @@ async function* chunks(
 // These cases expect the very object given back; the wire shape carries text, so a mapping comes back as an equal one.
 const SAME_OBJECT =
   "the wire shape carries text: a mapping comes back as an equal mapping, never as the same object";
-const PENDING_NOT_PASSED = "sanitizeOptionsOf does not pass core's pendingCalls option through yet (options.ts)";
+const PENDING_NOT_PASSED =
+  "sanitizeOptionsOf does not pass core's pendingCalls option through yet (options.ts)";
 
 describeConformance({
   implementation: {
