@@ -10,8 +10,10 @@ import { isDeepStrictEqual } from "node:util";
 import { coreRepairs, createJsonrepairRepair, decodeArguments, sanitizeHistory } from "@toolcall/core";
 import { gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
 import { jsonrepair } from "jsonrepair";
+import { measureAiSdkStream } from "./ai-sdk-stream.mjs";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
 import { measureFetchStream } from "./fetch-stream.mjs";
+import { measureFormats } from "./formats.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
 import { measureStream } from "./stream.mjs";
@@ -31,8 +33,9 @@ import {
 const TARGET_DECODE_SPEED = 0.9; // decodeArguments ops/s ÷ JSON.parse ops/s, valid object text, every bucket
 const TARGET_SANITIZE_TIME = 1.3; // sanitizeHistory time ÷ time to JSON.parse every argument once
 const TARGET_STREAM_OVERHEAD = 0.05;
-/** Section 6: the guarded fetch keeps at least this share of the bare fetch's throughput on a clean stream. */
+/** Section 9: the guarded fetch keeps at least this share of the bare fetch's throughput on a clean stream. */
 const TARGET_FETCH_SPEED = 0.95;
+const TARGET_AI_SDK_OVERHEAD = 0.05; // wrapped model stream CPU ÷ unwrapped model stream CPU, minus one
 const TARGET_GEMMA_OVERHEAD = 0.05; // decode with Gemma recovery on clean payloads ÷ plain decode, minus one // guarded stream CPU ÷ raw SDK stream CPU, minus one
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -397,7 +400,56 @@ if (payloads === undefined) {
     );
 }
 
-// 6. guardFetch against the bare fetch on the same clean stream, read through the SDK (target) and as bytes.
+// 6–7. Model tool-call syntaxes: plain answers against one indexOf scan, and streaming against a whole parse.
+{
+  const formats = measureFormats({
+    rounds: Math.min(ROUNDS, 10),
+    timeMs: TIME.decode / 2,
+    warmupMs: TIME.warmup / 2,
+    progress,
+  });
+  rows.push(...formats.rows);
+  notes.push(...formats.notes);
+}
+
+// 8. The AI SDK middleware against the unwrapped model: CPU per pass over the same 10 000-chunk SSE body.
+{
+  progress("ai-sdk stream: 10 000 chunks, unwrapped model vs wrapLanguageModel(toolcallMiddleware)");
+  const aiSdk = await measureAiSdkStream({ rounds: QUICK ? 3 : 15, passes: QUICK ? 2 : 5 });
+  const perPartMicros = ((aiSdk.wrapped - aiSdk.bare) * 1000) / aiSdk.parts;
+  const ok = aiSdk.ratio <= 1 + TARGET_AI_SDK_OVERHEAD;
+  const input = `${aiSdk.parts} parts, ${formatBytes(aiSdk.bytes)}`;
+  rows.push(
+    [
+      "8 ai-sdk middleware",
+      aiSdk.names[0],
+      input,
+      formatOps(1000 / aiSdk.bare),
+      "",
+      "1.00×",
+      "",
+      "floor",
+      "",
+    ],
+    [
+      "8 ai-sdk middleware",
+      aiSdk.names[1],
+      input,
+      formatOps(1000 / aiSdk.wrapped),
+      "",
+      `${aiSdk.ratio.toFixed(3)}× CPU`,
+      `${aiSdk.low.toFixed(3)}–${aiSdk.high.toFixed(3)}`,
+      `≤ ${(1 + TARGET_AI_SDK_OVERHEAD).toFixed(2)}× CPU`,
+      `${ok ? "ok" : "MISS"} (${perPartMicros.toFixed(2)} µs per part added)`,
+    ],
+  );
+  if (!ok)
+    notes.push(
+      `ai-sdk middleware: the wrapped model's stream costs ${aiSdk.ratio.toFixed(3)}× the unwrapped one's CPU`,
+    );
+}
+
+// 9. guardFetch against the bare fetch on the same clean stream, read through the SDK (target) and as bytes.
 {
   progress("guarded fetch: 10 000-chunk clean stream, bare fetch vs guardFetch");
   const fetched = await measureFetchStream({ rounds: QUICK ? 3 : 15, passes: QUICK ? 1 : 3 });
@@ -405,7 +457,7 @@ if (payloads === undefined) {
   const ok = fetched.same && fetched.sdk.ratio >= TARGET_FETCH_SPEED;
   rows.push(
     [
-      "6 guarded fetch",
+      "9 guarded fetch",
       "bare fetch, read by the openai SDK (floor)",
       input,
       formatOps(1000 / fetched.sdk.bare),
@@ -416,7 +468,7 @@ if (payloads === undefined) {
       "",
     ],
     [
-      "6 guarded fetch",
+      "9 guarded fetch",
       "guardFetch(bare), read by the openai SDK",
       input,
       formatOps(1000 / fetched.sdk.guarded),
@@ -427,7 +479,7 @@ if (payloads === undefined) {
       `${ok ? "ok" : "MISS"}${fetched.same ? " (bytes out = bytes in)" : " (bytes changed!)"}`,
     ],
     [
-      "6 guarded fetch",
+      "9 guarded fetch",
       "bare fetch, bytes only (floor)",
       input,
       formatOps(1000 / fetched.raw.bare),
@@ -438,7 +490,7 @@ if (payloads === undefined) {
       "",
     ],
     [
-      "6 guarded fetch",
+      "9 guarded fetch",
       "guardFetch(bare), bytes only",
       input,
       formatOps(1000 / fetched.raw.guarded),
@@ -455,7 +507,7 @@ if (payloads === undefined) {
     );
 }
 
-// 7. Output: the machine, then one table, then what was wrong.
+// 10. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(
