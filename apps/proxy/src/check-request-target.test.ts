@@ -34,6 +34,62 @@ describe("checkRequestTarget", () => {
       });
   });
 
+  it("refuses dot segments and second roots in every encoding: escaped, escaped twice, with backslashes", () => {
+    for (const target of [
+      "/v1/..%2fadmin",
+      "/v1/..%2Fadmin",
+      "/v1/..\\admin",
+      "/v1/..%5cadmin",
+      "/v1/%252e%252e/admin",
+      "/v1/%25252e%25252e/admin",
+      "/v1/.%2e/admin",
+      "/v1/%2e%2e%252fadmin",
+      "/v1/..;x=1/admin",
+      "/v1/.. /admin",
+      "/v1/..%00/admin",
+      "/\\127.0.0.1:9/x",
+      "/%5c127.0.0.1:9/x",
+      "/%2f127.0.0.1:9/x",
+      "/v1/%2525252525252e/admin",
+    ])
+      expect(checkRequestTarget(target), target).toMatchObject({ ok: false, code: "invalid_request_target" });
+  });
+
+  it("property: a dot segment is refused whatever each of its characters and separators is written as", () => {
+    const dot = fc.constantFrom(".", "%2e", "%2E", "%252e", "%252E", "%25252e");
+    const slash = fc.constantFrom("/", "\\", "%2f", "%2F", "%5c", "%5C", "%252f", "%255c");
+    const plain = fc.stringMatching(/^[A-Za-z0-9_-]{1,8}$/);
+    fc.assert(
+      fc.property(
+        fc.array(plain, { maxLength: 3 }),
+        fc.array(dot, { minLength: 1, maxLength: 2 }),
+        slash,
+        fc.array(plain, { maxLength: 3 }),
+        fc.option(fc.constantFrom("", "?a=1", "?b=%2e%2e")),
+        (before, dots, separator, after, query) => {
+          const target = `/${[...before, ""].join("/")}${dots.join("")}${separator}${after.join("/")}${query ?? ""}`;
+          expect(checkRequestTarget(target), target).toMatchObject({ ok: false });
+        },
+      ),
+    );
+  });
+
+  it("property: paths without dot segments are accepted in any encoding of their slashes", () => {
+    const segment = fc
+      .stringMatching(/^[A-Za-z0-9_-][A-Za-z0-9_.-]{0,8}$/)
+      .filter((s) => s !== "." && s !== "..");
+    fc.assert(
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 5 }),
+        fc.constantFrom("/", "%2F"),
+        (parts, sep) => {
+          const target = `/${parts.join(sep)}`;
+          expect(checkRequestTarget(target), target).toMatchObject({ ok: true, path: target });
+        },
+      ),
+    );
+  });
+
   it("is total: any string gets an answer, never a throw, and an accepted path starts with one slash", () => {
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (text) => {

@@ -67,6 +67,27 @@ describe("never an open proxy", () => {
     expect(encoded).toMatch(/^HTTP\/1\.1 400 /);
   });
 
+  it("refuses dot segments in every encoding, with a readable body, and none reaches the upstream", async () => {
+    const before = upstream.requests.length;
+    for (const target of [
+      "/v1/..%2fadmin",
+      "/v1/..\\admin",
+      "/v1/%252e%252e/admin",
+      `/\\127.0.0.1:${elsewhere.port}/x`,
+      "/v1/.%2E%5cadmin",
+    ]) {
+      const answer = await raw(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+      expect(answer, target).toMatch(/^HTTP\/1\.1 400 /);
+      const body = JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4)) as {
+        error: { code: string; message: string };
+      };
+      expect(body.error.code, target).toBe("invalid_request_target");
+      expect(body.error.message, target).toMatch(/dot segments|origin-form/);
+    }
+    expect(upstream.requests.slice(before)).toEqual([]);
+    expect(elsewhere.requests).toEqual([]);
+  });
+
   it("never lets the Host header choose where a request goes", async () => {
     const before = upstream.requests.length;
     const answer = await raw(
