@@ -4,11 +4,11 @@ import { coreRepairs } from "@toolcall/core";
 import { checkRequestTarget } from "./check-request-target.js";
 import { handleApiRequest } from "./handle-api-request.js";
 import { handlePassthrough } from "./handle-passthrough.js";
-import { errorBody } from "./proxy-error.js";
+import { errorBody, type ProxyError } from "./proxy-error.js";
 import { createProxyMetrics, type ProxyMetrics, type RouteName } from "./proxy-metrics.js";
 import { DEFAULTS, type ProxyOptions } from "./proxy-options.js";
-import { elapsedMs, type ProxyRuntime, type RequestState, sendError } from "./proxy-runtime.js";
-import { readRequestBody } from "./read-request-body.js";
+import { cutRequest, elapsedMs, type ProxyRuntime, type RequestState, sendError } from "./proxy-runtime.js";
+import { discardRequestBody, readRequestBody } from "./read-request-body.js";
 import type { RepairedApi } from "./repair-json-response.js";
 import { requestIdOf } from "./request-id.js";
 import { createLogger, type ProxyLogger } from "./request-log.js";
@@ -34,6 +34,9 @@ export interface ToolcallProxy {
   /** Client connections open, and connections open to the upstream. */
   sockets(): { clients: number; upstream: number };
 }
+
+/** The most of a refused body read and thrown away before the connection is closed on the client. */
+const DISCARD_LIMIT = 64 * 1024 * 1024;
 
 const API_ROUTES: Record<string, RepairedApi> = {
   "/v1/chat/completions": "chat.completions",
@@ -98,6 +101,9 @@ export function createProxy(
     logger,
   };
   const drainTimeout = options.drainTimeout ?? DEFAULTS.drainTimeout;
+  const requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout;
+  /** Requests being answered, with their response, so a drain that times out can end each readably. */
+  const active = new Map<RequestState, ServerResponse>();
 
   let draining = false;
   let inFlight = 0;
@@ -105,6 +111,8 @@ export function createProxy(
   const clients = new Set<Socket>();
 
   const finish = (state: RequestState, response: ServerResponse): void => {
+    active.delete(state);
+    clearTimeout(state.deadline);
     const completed = response.writableFinished;
     state.clientClosed = !completed && state.error === undefined;
     if (state.clientClosed) state.call?.abort();
@@ -162,7 +170,9 @@ export function createProxy(
       clientClosed: false,
       upstreamRequestId: undefined,
       call: undefined,
+      deadline: undefined,
     };
+    active.set(state, response);
     inFlight++;
     metrics.inFlight.set(route, (metrics.inFlight.get(route) ?? 0) + 1);
     response.on("close", () => finish(state, response));
@@ -199,22 +209,25 @@ export function createProxy(
         response.end(text);
       });
     }
-    readRequestBody({ request, maxBody: runtime.options.maxBody }, (read) => {
-      if (!read.ok) {
-        if (read.reason === "too_large") {
-          // The rest of the body is not read: the connection closes after the answer.
-          response.shouldKeepAlive = false;
-          sendError({
+    if (requestTimeout > 0)
+      state.deadline = setTimeout(
+        () =>
+          cutRequest({
             runtime,
             state,
             response,
             error: {
-              code: "request_too_large",
-              status: 413,
-              message: `the request body is larger than ${runtime.options.maxBody} bytes`,
+              code: "request_deadline",
+              status: 504,
+              message: `the request took longer than its deadline (${requestTimeout} ms)`,
             },
-          });
-        } else response.destroy();
+          }),
+        requestTimeout,
+      );
+    readRequestBody({ request, maxBody: runtime.options.maxBody }, (read) => {
+      if (!read.ok) {
+        if (read.reason === "too_large") refuseTooLarge(state, request, response);
+        else response.destroy();
         return;
       }
       guarded(response, () => {
@@ -223,6 +236,29 @@ export function createProxy(
         else handlePassthrough({ runtime, state, request, response, body: read.body });
       });
     });
+  };
+
+  /**
+   * A body over the limit (declared or read): the 413 is written whole at once, before the body is read, and the
+   * rest of the body is read and thrown away (up to a bound) so the client, still sending, gets the answer instead
+   * of a reset; then the connection closes.
+   */
+  const refuseTooLarge = (state: RequestState, request: IncomingMessage, response: ServerResponse): void => {
+    const error: ProxyError = {
+      code: "request_too_large",
+      status: 413,
+      message: `the request body is larger than ${runtime.options.maxBody} bytes (--max-body)`,
+    };
+    state.error = error;
+    response.shouldKeepAlive = false;
+    const body = errorBody(error);
+    response.writeHead(413, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      "x-request-id": state.id,
+    });
+    response.write(body);
+    discardRequestBody({ request, limit: DISCARD_LIMIT }, () => response.end());
   };
 
   /** Runs a request's handler; a throw (a bug, never bad input) is logged and answered 500, never a crash. */
@@ -289,6 +325,29 @@ export function createProxy(
             }, drainTimeout);
         });
         clearTimeout(timer);
+      }
+      if (timedOut) {
+        // Each request still in flight is ended readably (a stream with an error frame), then given a moment to
+        // reach its client before the connections close.
+        const cut = new Promise<void>((resolve) => {
+          idle = resolve;
+        });
+        for (const [state, response] of [...active])
+          cutRequest({
+            runtime,
+            state,
+            response,
+            error: {
+              code: "proxy_draining",
+              status: 503,
+              message: `the proxy is shutting down: the request was still running after ${drainTimeout} ms`,
+            },
+          });
+        if (inFlight > 0) {
+          let grace: NodeJS.Timeout | undefined;
+          await Promise.race([cut, new Promise((resolve) => (grace = setTimeout(resolve, 1000)))]);
+          clearTimeout(grace);
+        }
       }
       server.closeAllConnections();
       await closed;

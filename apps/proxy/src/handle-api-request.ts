@@ -204,6 +204,7 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
         },
       });
       this.#session = session;
+      state.cut = (error) => session.cut(error);
       response.on("close", () => {
         if (!response.writableFinished) session.onClientClose();
       });

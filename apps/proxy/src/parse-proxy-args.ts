@@ -38,6 +38,7 @@ const FLAGS = {
   "connect-timeout": "TOOLCALL_PROXY_CONNECT_TIMEOUT",
   "headers-timeout": "TOOLCALL_PROXY_HEADERS_TIMEOUT",
   "idle-timeout": "TOOLCALL_PROXY_IDLE_TIMEOUT",
+  "request-timeout": "TOOLCALL_PROXY_REQUEST_TIMEOUT",
   "drain-timeout": "TOOLCALL_PROXY_DRAIN_TIMEOUT",
   "log-level": "TOOLCALL_PROXY_LOG_LEVEL",
   "log-content": "TOOLCALL_PROXY_LOG_CONTENT",
@@ -64,8 +65,10 @@ Usage: toolcall-proxy --upstream URL [options]
   --content-calls NAMES   native tool calls to recover from assistant content: gemma, qwen (default none)
   --max-body SIZE         largest request body (default 10mb); larger gets 413
   --connect-timeout T     to connect to the upstream (default 10s)
-  --headers-timeout T     from request to upstream response headers (default 10m; 0 = none)
+  --headers-timeout T     from request to upstream response headers (default 2m; 0 = none)
   --idle-timeout T        upstream silence inside a response body (default 5m; 0 = none)
+  --request-timeout T     total time a request may take, streams included (default 0 = none);
+                          past it: 504 request_deadline, or an error frame in a stream
   --drain-timeout T       on SIGTERM, how long requests in flight may take (default 30s)
   --log-level L           info (default, one JSON line per request), error, silent
   --log-content           also log the arguments before and after each repair (off: logs carry no content)
@@ -118,6 +121,7 @@ export function parseProxyArgs(args: {
         "connect-timeout": { type: "string" },
         "headers-timeout": { type: "string" },
         "idle-timeout": { type: "string" },
+        "request-timeout": { type: "string" },
         "drain-timeout": { type: "string" },
         "log-level": { type: "string" },
         "log-content": { type: "boolean" },
@@ -192,6 +196,7 @@ export function parseProxyArgs(args: {
     ["connect-timeout", DEFAULTS.connectTimeout],
     ["headers-timeout", DEFAULTS.headersTimeout],
     ["idle-timeout", DEFAULTS.idleTimeout],
+    ["request-timeout", DEFAULTS.requestTimeout],
     ["drain-timeout", DEFAULTS.drainTimeout],
   ] as const) {
     const parsed = parseDuration(text(flag, String(fallback)));
@@ -215,6 +220,7 @@ export function parseProxyArgs(args: {
         connectTimeout: durations["connect-timeout"] as number,
         headersTimeout: durations["headers-timeout"] as number,
         idleTimeout: durations["idle-timeout"] as number,
+        requestTimeout: durations["request-timeout"] as number,
         drainTimeout: durations["drain-timeout"] as number,
         logLevel: logLevel as LogLevel,
         logContent: logContent === true || logContent === "1" || logContent === "true",

@@ -12,7 +12,9 @@ export type ProxyErrorCode =
   | "upstream_status"
   | "upstream_invalid_response"
   | "upstream_invalid_stream"
+  | "upstream_incomplete_stream"
   | "upstream_response_too_large"
+  | "request_deadline"
   | "internal_error";
 
 /** An error the proxy reports: what the client sees and what `/metrics` counts. */
@@ -46,7 +48,9 @@ export function errorType(code: ProxyErrorCode): string {
     case "upstream_status":
     case "upstream_invalid_response":
     case "upstream_invalid_stream":
+    case "upstream_incomplete_stream":
     case "upstream_response_too_large":
+    case "request_deadline":
       return "upstream_error";
     default: {
       const never: never = code;

@@ -27,8 +27,18 @@ export interface ProxyOptions {
   maxResponseBody?: number;
   /** Milliseconds to connect to the upstream (default 10 s). */
   connectTimeout?: number;
-  /** Milliseconds from sending a request to the upstream's response headers (default 10 min; 0: none). */
+  /**
+   * Milliseconds from sending a request to the upstream's response headers (default 2 min; 0: none). A stream's
+   * headers come with its first token; a whole (non-streamed) answer's only when it is complete, so a long one needs
+   * more.
+   */
   headersTimeout?: number;
+  /**
+   * Milliseconds a request may take in all, from its arrival to the last byte of the answer, streams included
+   * (default 0: no limit). Past it, an answer not begun is a 504 `request_deadline`, a stream ends with an `error`
+   * frame.
+   */
+  requestTimeout?: number;
   /** Milliseconds the upstream may stay silent inside a response body (default 5 min; 0: none). */
   idleTimeout?: number;
   /** Milliseconds an idle upstream connection is kept for reuse (default 4 s). */
@@ -53,7 +63,8 @@ export const DEFAULTS = {
   maxBody: 10 * 1024 * 1024,
   maxResponseBody: 64 * 1024 * 1024,
   connectTimeout: 10_000,
-  headersTimeout: 600_000,
+  headersTimeout: 120_000,
+  requestTimeout: 0,
   idleTimeout: 300_000,
   upstreamKeepAlive: 4_000,
   drainTimeout: 30_000,

@@ -43,6 +43,37 @@ export interface RequestState {
   upstreamRequestId: string | undefined;
   /** The upstream request in flight, to abort when the client leaves. */
   call: UpstreamCall | undefined;
+  /**
+   * Ends the request now with an error (drain timeout, deadline): set by a handler that ends its own way (a stream
+   * with an error frame after what the repair holds); otherwise {@link cutRequest} answers it.
+   */
+  cut?: ((error: ProxyError) => void) | undefined;
+  /** The timer of the request's total deadline, when one is set. */
+  deadline: NodeJS.Timeout | undefined;
+}
+
+/**
+ * Ends a request in flight with an error the client can read: a stream gets an `error` frame (its handler's
+ * `cut`), an answer not begun gets the error with its status; an answer half sent is closed (the client sees the
+ * cut). The upstream request is closed.
+ *
+ * @example
+ * cutRequest({ runtime, state, response, error: { code: "request_deadline", status: 504, message: "…" } });
+ */
+export function cutRequest(args: {
+  runtime: ProxyRuntime;
+  state: RequestState;
+  response: ServerResponse;
+  error: ProxyError;
+}): void {
+  const { state, response } = args;
+  if (response.writableEnded || response.destroyed) return;
+  if (state.cut !== undefined) {
+    state.cut(args.error);
+    return;
+  }
+  state.call?.abort();
+  sendError(args);
 }
 
 /**

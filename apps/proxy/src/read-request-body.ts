@@ -64,3 +64,42 @@ export function readRequestBody(
   request.on("error", onAbort);
   request.on("close", onClose);
 }
+
+/**
+ * Reads the rest of a refused request's body and throws it away, up to `limit` bytes, then calls `done` once (the
+ * body ended, the client left, or the limit was passed: then the request is destroyed). A client still sending a body
+ * the proxy has already answered would otherwise get a reset (EPIPE) instead of the answer.
+ *
+ * @example
+ * discardRequestBody({ request, limit: 40 * 1024 * 1024 }, () => response.end());
+ */
+export function discardRequestBody(
+  args: { request: IncomingMessage; limit: number },
+  done: () => void,
+): void {
+  const { request, limit } = args;
+  let size = 0;
+  let finished = false;
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
+    request.off("data", onData);
+    done();
+  };
+  const onData = (chunk: Buffer): void => {
+    size += chunk.length;
+    if (size > limit) {
+      finish();
+      request.destroy();
+    }
+  };
+  if (request.complete || request.destroyed) {
+    finish();
+    return;
+  }
+  request.on("data", onData);
+  request.once("end", finish);
+  request.once("close", finish);
+  request.once("error", finish);
+  request.resume();
+}

@@ -4,6 +4,7 @@ import type { ContentCallExtractor, ExtractionContext } from "./content-call-ext
 import { ContentCallStream, type ExtractionReport } from "./extract-content-calls.js";
 import { errorFrame, type ProxyError } from "./proxy-error.js";
 import type { RepairedApi } from "./repair-json-response.js";
+import { StreamEndWatch } from "./stream-end-watch.js";
 import type { UpstreamCall } from "./upstream-client.js";
 
 function isJson(text: string): boolean {
@@ -29,6 +30,8 @@ export interface SseRepairSession {
   onError(error: ProxyError): void;
   /** The client left: stop everything. */
   onClientClose(): void;
+  /** The proxy cuts the stream (drain timeout, deadline): what the repair holds, then an error frame. */
+  cut(error: ProxyError): void;
 }
 
 /**
@@ -38,7 +41,8 @@ export interface SseRepairSession {
  * that cannot go on is completed with the repair. With extractors (Chat Completions), every chunk first goes through
  * the recovery of native calls left in content. The proxy keeps its own ending: an upstream error event is passed on
  * after what the repair holds, and the stream ends there; an event that is not JSON or not of the API's shape, a
- * reset or an idle timeout end it with an `error` frame the OpenAI SDKs raise. Slow clients pause the upstream
+ * reset, an idle timeout, an end without a finish reason and without `[DONE]` (the answer was cut upstream), or a
+ * cut by the proxy (`cut`: drain timeout, deadline) end it with an `error` frame the OpenAI SDKs raise. Slow clients pause the upstream
  * instead of buffering.
  *
  * @example
@@ -62,6 +66,7 @@ export function repairSseResponse(args: {
   let paused = false;
   let fault: ProxyError | undefined;
   let upstreamEnded = false;
+  const watch = new StreamEndWatch(args.api);
   const prepare =
     chat && args.extractors.length > 0
       ? new ContentCallStream({
@@ -117,6 +122,7 @@ export function repairSseResponse(args: {
   return {
     onData(chunk) {
       if (stopped) return true;
+      watch.push(chunk);
       write(repair.push(chunk));
       if (fault !== undefined) finish(fault);
       else if (upstreamEnded) {
@@ -128,7 +134,20 @@ export function repairSseResponse(args: {
     onEnd() {
       if (stopped) return;
       write(repair.end());
+      if (fault === undefined && !watch.finished)
+        fault = {
+          code: "upstream_incomplete_stream",
+          status: 502,
+          message: `the upstream's stream ended without ${
+            chat ? "a finish reason" : "a response.completed event"
+          } and without [DONE]: the answer may be cut`,
+        };
       finish(fault);
+    },
+    cut(error) {
+      if (stopped) return;
+      write(repair.end());
+      finish(error);
     },
     onError(error) {
       finish(error);

@@ -83,6 +83,27 @@ beforeAll(async () => {
           `data: ${JSON.stringify({ error: { message: "out of KV cache", type: "server_error", code: 500 } })}\n\n`,
         );
         return;
+      case "cut-clean":
+        // A clean end of the body, but the answer was cut: no finish reason, no [DONE].
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write(frame({ role: "assistant", content: "" }));
+        response.end(frame({ content: "half an answ" }));
+        return;
+      case "finish-no-done":
+        // Some servers end after the finish reason without [DONE]: complete.
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write(frame({ content: "whole" }));
+        response.end(frame({}, "stop"));
+        return;
+      case "responses-cut":
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.write(
+          `event: response.created\ndata: ${JSON.stringify({ type: "response.created", sequence_number: 0, response: { id: "r", object: "response", status: "in_progress", output: [] } })}\n\n`,
+        );
+        response.end(
+          `event: response.output_text.delta\ndata: ${JSON.stringify({ type: "response.output_text.delta", sequence_number: 1, item_id: "m", output_index: 0, content_index: 0, delta: "half" })}\n\n`,
+        );
+        return;
       // Silent until the proxy closes the request: only a timeout ends these, however slow the machine.
       case "stall-headers":
         await new Promise((resolve) => response.once("close", resolve));
@@ -274,6 +295,35 @@ describe("upstream faults end as OpenAI-style errors or clean stream ends, and t
     expect(content).toBe("before ");
     expect(error?.code).toBe("upstream_invalid_stream");
     await expectHealthy();
+  });
+
+  it("a stream that ends without a finish reason and without [DONE]: an error frame the SDK raises", async () => {
+    const { content, error } = await streamed("cut-clean");
+    expect(content).toBe("half an answ");
+    expect(error).toBeInstanceOf(APIError);
+    expect(error?.code).toBe("upstream_incomplete_stream");
+    expect(error?.message).toContain("without a finish reason");
+    // A finish reason without [DONE] is a complete answer.
+    expect(await streamed("finish-no-done")).toEqual({ content: "whole", error: undefined });
+    await expectHealthy();
+  });
+
+  it("a Responses API stream that ends without response.completed: an error frame the SDK raises", async () => {
+    const stream = await client(proxy.baseURL).responses.create({
+      model: "responses-cut",
+      input: "hi",
+      stream: true,
+    });
+    const types: string[] = [];
+    const error = await (async () => {
+      for await (const event of stream) types.push(event.type);
+    })().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(types).toEqual(["response.created", "response.output_text.delta"]);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).code).toBe("upstream_incomplete_stream");
   });
 
   it("an error frame from the upstream reaches the client as the upstream wrote it", async () => {

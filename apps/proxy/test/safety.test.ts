@@ -1,5 +1,6 @@
+import { request as httpRequest } from "node:http";
 import { connect } from "node:net";
-import OpenAI from "openai";
+import OpenAI, { APIError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RunningProxy, startProxy } from "./start-proxy.js";
 import { type FakeUpstream, recordedUpstream, startUpstream } from "./upstream.js";
@@ -226,6 +227,84 @@ describe("limits and metrics", () => {
     });
     const next = await fetch(`${proxy.baseURL}/models`);
     expect(next.status).toBe(200);
+  });
+
+  it("an 11 MB body declared by Content-Length gets a readable 413, not EPIPE, over the default limit", async () => {
+    const front = await startProxy({ upstream: upstream.url });
+    const before = upstream.requests.length;
+    try {
+      const size = 11 * 1024 * 1024;
+      const { port } = new URL(front.origin);
+      // Settles when the exchange is over on the client's side: the answer read and the request closed.
+      const answer = await new Promise<{ status: number; body: string; error?: string }>((resolve) => {
+        const request = httpRequest({
+          host: "127.0.0.1",
+          port: Number(port),
+          method: "POST",
+          path: "/v1/chat/completions",
+          headers: { "content-type": "application/json", "content-length": String(size) },
+        });
+        let status = 0;
+        let body = "";
+        let error: string | undefined;
+        let ended = false;
+        let closed = false;
+        const settle = (): void => {
+          if (ended && closed) resolve({ status, body, error });
+        };
+        request.on("error", (e: NodeJS.ErrnoException) => {
+          error = e.code ?? e.message;
+          ended = true;
+          settle();
+        });
+        request.on("close", () => {
+          closed = true;
+          settle();
+        });
+        request.on("response", (response) => {
+          status = response.statusCode ?? 0;
+          response.setEncoding("utf8");
+          response.on("data", (text: string) => {
+            body += text;
+          });
+          response.on("end", () => {
+            ended = true;
+            settle();
+          });
+        });
+        const piece = Buffer.alloc(64 * 1024, 0x20);
+        let written = 0;
+        const pump = (): void => {
+          while (written < size && error === undefined) {
+            written += piece.length;
+            if (!request.write(piece)) {
+              request.once("drain", pump);
+              return;
+            }
+          }
+          request.end();
+        };
+        pump();
+      });
+      // No EPIPE, no reset: the client reads the whole answer (it may stop sending once it has it).
+      expect(answer.error).toBeUndefined();
+      expect(answer.status).toBe(413);
+      expect(JSON.parse(answer.body)).toMatchObject({
+        error: { code: "request_too_large", type: "invalid_request_error" },
+      });
+      // Through the openai SDK: an APIError with the status, not a connection error.
+      const error = await new OpenAI({ baseURL: front.baseURL, apiKey: "k", maxRetries: 0 }).chat.completions
+        .create({ model: "m", messages: [{ role: "user", content: "x".repeat(size) }] })
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(error).toBeInstanceOf(APIError);
+      expect([(error as APIError).status, (error as APIError).code]).toEqual([413, "request_too_large"]);
+      expect(upstream.requests.length).toBe(before);
+    } finally {
+      await front.close();
+    }
   });
 
   it("serves Prometheus metrics: requests, repairs by rule, statuses, latency histograms", async () => {
