@@ -91,6 +91,7 @@ export function createProxy(
         policy: options.historyPolicy ?? "preserve",
         missingResult: options.missingResult ?? "synthesize",
       },
+      provider: options.provider,
       contentCalls: options.contentCalls ?? [],
       maxBody: options.maxBody ?? DEFAULTS.maxBody,
       maxResponseBody: options.maxResponseBody ?? DEFAULTS.maxResponseBody,

@@ -64,6 +64,7 @@ type Mode = "json" | "sse" | "error" | "pass";
 class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   readonly repairs: OpenAIRepairOptions["repairs"];
   readonly sanitize: OpenAIRepairOptions["sanitize"];
+  readonly provider: OpenAIRepairOptions["provider"];
   readonly #runtime: ProxyRuntime;
   readonly #state: RequestState;
   readonly #response: ServerResponse;
@@ -84,6 +85,7 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
     const { options } = runtime;
     this.repairs = options.repairs;
     this.sanitize = options.sanitize;
+    this.provider = options.provider;
     this.#runtime = runtime;
     this.#state = state;
     this.#response = response;

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { SanitizePolicy } from "@toolcall/core";
+import { PROVIDER_IDS, type ProviderId, type SanitizePolicy } from "@toolcall/core";
 import { CONTENT_CALL_EXTRACTORS } from "./content-call-extractors.js";
 import { parseByteSize } from "./parse-byte-size.js";
 import { parseDuration } from "./parse-duration.js";
@@ -34,6 +34,7 @@ const FLAGS = {
   "history-policy": "TOOLCALL_PROXY_HISTORY_POLICY",
   "missing-result": "TOOLCALL_PROXY_MISSING_RESULT",
   "content-calls": "TOOLCALL_PROXY_CONTENT_CALLS",
+  provider: "TOOLCALL_PROXY_PROVIDER",
   "max-body": "TOOLCALL_PROXY_MAX_BODY",
   "connect-timeout": "TOOLCALL_PROXY_CONNECT_TIMEOUT",
   "headers-timeout": "TOOLCALL_PROXY_HEADERS_TIMEOUT",
@@ -43,6 +44,20 @@ const FLAGS = {
   "log-level": "TOOLCALL_PROXY_LOG_LEVEL",
   "log-content": "TOOLCALL_PROXY_LOG_CONTENT",
 } as const;
+
+/** Words of `text` in lines of at most `width` characters, each indented by `indent` spaces. */
+function wrap(text: string, indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line !== "" && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(line);
+  return lines.map((l) => " ".repeat(indent) + l).join("\n");
+}
 
 /**
  * The `--help` text.
@@ -62,6 +77,9 @@ Usage: toolcall-proxy --upstream URL [options]
                           trailing-commas, repeated-object, gemma-quote-markers, jsonrepair
   --history-policy P      request history calls that cannot be decoded: preserve (default), drop, empty
   --missing-result M      a call without a tool result: synthesize (default), drop-call
+  --provider ID           make request histories acceptable to this provider before forwarding:
+${wrap(PROVIDER_IDS.join(", "), 26, 112)}
+                          (default none: OpenAI's rules)
   --content-calls NAMES   native tool calls to recover from assistant content: gemma, qwen (default none)
   --max-body SIZE         largest request body (default 10mb); larger gets 413
   --connect-timeout T     to connect to the upstream (default 10s)
@@ -117,6 +135,7 @@ export function parseProxyArgs(args: {
         "history-policy": { type: "string" },
         "missing-result": { type: "string" },
         "content-calls": { type: "string", multiple: true },
+        provider: { type: "string" },
         "max-body": { type: "string" },
         "connect-timeout": { type: "string" },
         "headers-timeout": { type: "string" },
@@ -178,6 +197,13 @@ export function parseProxyArgs(args: {
       error:
         "--policy was removed: a call in an answer that no tool can run on keeps the model's own text (never a sentinel or {}); --history-policy decides what a request's history sends",
     };
+  const providerText = get("provider");
+  let provider: ProviderId | undefined;
+  if (typeof providerText === "string" && providerText !== "none") {
+    const known = pick("provider", providerText, PROVIDER_IDS);
+    if (!(PROVIDER_IDS as readonly string[]).includes(known)) return { ok: false, error: known };
+    provider = known as ProviderId;
+  }
   const historyPolicy = pick("history-policy", text("history-policy", "preserve"), HISTORY_POLICIES);
   const missingResult = pick("missing-result", text("missing-result", "synthesize"), MISSING_RESULT);
   const logLevel = pick("log-level", text("log-level", "info"), LOG_LEVELS);
@@ -215,6 +241,7 @@ export function parseProxyArgs(args: {
         repairs: repairs.repairs,
         historyPolicy: historyPolicy as SanitizePolicy,
         missingResult: missingResult as "synthesize" | "drop-call",
+        ...(provider === undefined ? {} : { provider }),
         contentCalls,
         maxBody: maxBody.value,
         connectTimeout: durations["connect-timeout"] as number,

@@ -1,4 +1,4 @@
-import type { RepairRule, SanitizePolicy } from "@toolcall/core";
+import type { ProviderOption, RepairRule, SanitizePolicy } from "@toolcall/core";
 import type { ContentCallExtractor } from "./content-call-extractor.js";
 
 /** Where the one-line-per-request JSON log goes. */
@@ -19,6 +19,13 @@ export interface ProxyOptions {
   historyPolicy?: SanitizePolicy;
   /** Requests: a call without a tool result gets a synthetic one (default) or is dropped. */
   missingResult?: "synthesize" | "drop-call";
+  /**
+   * Requests: the provider the upstream is (`mistral`, `anthropic`, `deepseek-v4-thinking`, … — core's
+   * `PROVIDER_IDS`, or a profile of your own): after R4, what that provider rejects in a history is fixed before the
+   * request is forwarded (ids remapped consistently, a bridge message where the role order needs one, …). Default:
+   * none (OpenAI's rules only).
+   */
+  provider?: ProviderOption;
   /** Native tool-call syntaxes to look for in assistant content (Chat Completions). Default: none. */
   contentCalls?: readonly ContentCallExtractor[];
   /** Largest request body accepted, in bytes (default 10 MiB); larger ones get 413. */

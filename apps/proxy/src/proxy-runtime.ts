@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { RepairRule, SanitizePolicy } from "@toolcall/core";
+import type { ProviderOption, RepairRule, SanitizePolicy } from "@toolcall/core";
 import type { ContentCallExtractor } from "./content-call-extractor.js";
 import { type ClientResponseHeaders, responseHeadersForClient } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
@@ -12,6 +12,8 @@ export interface ResolvedOptions {
   repairs: readonly RepairRule[];
   /** What sanitize does with a call it cannot decode, and with a call that has no result (RULES.md R4). */
   sanitize: { policy: SanitizePolicy; missingResult: "synthesize" | "drop-call" };
+  /** The provider profile requests are made acceptable to, if any. */
+  provider: ProviderOption | undefined;
   contentCalls: readonly ContentCallExtractor[];
   maxBody: number;
   maxResponseBody: number;
