@@ -124,7 +124,9 @@ describe("--provider: histories made acceptable to that provider before forwardi
       messages: session(20),
     });
     expect(completion.choices[0]?.message.content).toBe("Done.");
-    const sent = (upstream.requests[before]?.json as { messages: Array<Record<string, unknown>> }).messages;
+    const sent = (
+      (upstream.requests[before]?.json ?? { messages: [] }) as { messages: Array<Record<string, unknown>> }
+    ).messages;
     expect(mistralRejection(sent)).toBeUndefined();
     const calls = sent.flatMap(
       (m) => (m.tool_calls as Array<{ id: string; function: unknown }> | undefined) ?? [],
