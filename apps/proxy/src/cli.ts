@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { createProxy } from "./create-proxy.js";
+import { resolveAutoContentCalls } from "./detect-content-calls.js";
 import { parseProxyArgs, USAGE } from "./parse-proxy-args.js";
 
 // Repairing malformed arguments means trying parses that fail, and each failure builds an Error. The proxy never
@@ -28,6 +29,20 @@ async function main(): Promise<number | undefined> {
     return 0;
   }
   const { command } = parsed;
+  if (command.contentCallsAuto !== undefined) {
+    const resolved = await resolveAutoContentCalls({
+      upstream: command.options.upstream,
+      templateFile: command.contentCallsAuto.templateFile,
+    });
+    if (!resolved.ok) {
+      process.stderr.write(`toolcall-proxy: ${resolved.error}\n`);
+      return 2;
+    }
+    command.options.contentCalls = [...(command.options.contentCalls ?? []), resolved.extractor];
+    process.stderr.write(
+      `toolcall-proxy: --content-calls auto: ${resolved.syntax} (${resolved.method}, from ${resolved.source}${resolved.startInReasoning ? ", starts in reasoning" : ""})\n`,
+    );
+  }
   const created = createProxy(command.options);
   if (!created.ok) {
     process.stderr.write(`toolcall-proxy: ${created.error}\n`);

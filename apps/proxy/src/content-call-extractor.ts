@@ -14,6 +14,8 @@ export interface ExtractionIssue {
 /** What a streaming extractor decides from the text it was fed so far. */
 export type ExtractionEvent =
   | { type: "content"; text: string }
+  /** Text the syntax marks as the model's reasoning (`<think>…</think>`, an analysis channel). */
+  | { type: "reasoning"; text: string }
   | { type: "tool_call"; toolCall: ExtractedToolCall }
   | { type: "issue"; issue: ExtractionIssue };
 
@@ -38,7 +40,13 @@ export interface ContentCallExtractor {
   parse(
     content: string,
     context: ExtractionContext,
-  ): { toolCalls: ExtractedToolCall[]; content: string | null; issues: ExtractionIssue[] };
+  ): {
+    toolCalls: ExtractedToolCall[];
+    content: string | null;
+    /** The reasoning the syntax marks, when it has any (`null` or absent: none). */
+    reasoning?: string | null;
+    issues: ExtractionIssue[];
+  };
   /** Streamed text: `push` each delta, `end` once; plain text comes back as soon as it cannot start a call. */
   createStream(context: ExtractionContext): {
     push(delta: string): ExtractionEvent[];

@@ -40,7 +40,8 @@ export function extractCompletionContentCalls(args: {
       if (typeof content !== "string" || content === "") continue;
       const result = extractor.parse(content, args.context);
       for (const issue of result.issues) args.onReport?.({ kind: "issue", extractor: extractor.name, issue });
-      if (result.toolCalls.length === 0) continue;
+      const reasoning = typeof result.reasoning === "string" && result.reasoning !== "";
+      if (result.toolCalls.length === 0 && !reasoning) continue;
       for (let i = 0; i < result.toolCalls.length; i++)
         args.onReport?.({ kind: "tool_call", extractor: extractor.name });
       found += result.toolCalls.length;
@@ -49,6 +50,9 @@ export function extractCompletionContentCalls(args: {
         content: result.content,
         tool_calls: [...((message as Message).tool_calls ?? []), ...result.toolCalls],
       };
+      if (reasoning)
+        (message as Message & { reasoning_content?: string }).reasoning_content =
+          `${(message as { reasoning_content?: unknown }).reasoning_content ?? ""}${result.reasoning}`;
     }
     if (found === 0) return choice;
     changed = true;
@@ -76,9 +80,10 @@ function feed(
   text: string | undefined,
   end: boolean,
   onReport: ((report: ExtractionReport) => void) | undefined,
-): { content: string; toolCalls: DeltaToolCall[] } {
+): { content: string; reasoning: string; toolCalls: DeltaToolCall[] } {
   let pending: ExtractionEvent[] = text === undefined ? [] : [{ type: "content", text }];
   const toolCalls: DeltaToolCall[] = [];
+  let reasoning = "";
   for (const { extractor, stream } of state.streams) {
     const next: ExtractionEvent[] = [];
     for (const event of pending) {
@@ -94,12 +99,20 @@ function feed(
         toolCalls.push({ index: state.nextIndex++, ...event.toolCall });
       } else if (event.type === "issue") {
         onReport?.({ kind: "issue", extractor, issue: event.issue });
-      } else pending.push(event);
+      } else if (event.type === "reasoning") reasoning += event.text;
+      else pending.push(event);
     }
   }
   let content = "";
   for (const event of pending) if (event.type === "content") content += event.text;
-  return { content, toolCalls };
+  return { content, reasoning, toolCalls };
+}
+
+/** Reasoning a syntax marked goes where vLLM and SGLang put it: `reasoning_content`, after the server's own. */
+function withReasoning(delta: ChunkChoice["delta"], text: string): void {
+  const own = (delta as { reasoning_content?: unknown }).reasoning_content;
+  (delta as { reasoning_content?: string }).reasoning_content =
+    `${typeof own === "string" ? own : ""}${text}`;
 }
 
 function hasValue(delta: Record<string, unknown>): boolean {
@@ -170,7 +183,7 @@ export class ContentCallStream implements ChunkStep {
       const text = typeof content === "string" && content !== "" ? content : undefined;
       const out = feed(state, text, finishing, this.#onReport);
       if (finishing) state.finished = true;
-      if (out.toolCalls.length === 0 && out.content === (text ?? "")) {
+      if (out.toolCalls.length === 0 && out.reasoning === "" && out.content === (text ?? "")) {
         // Nothing held, nothing found: the chunk's own object goes on.
         if (finishing && state.found > 0 && choice.finish_reason === "stop") {
           choices ??= chunk.choices.slice(0, position);
@@ -182,6 +195,7 @@ export class ContentCallStream implements ChunkStep {
       const { content: _content, tool_calls: serverCalls, ...rest } = choice.delta ?? {};
       const delta: ChunkChoice["delta"] = { ...rest };
       if (out.content !== "") delta.content = out.content;
+      if (out.reasoning !== "") withReasoning(delta, out.reasoning);
       const toolCalls = [...(serverCalls ?? []), ...out.toolCalls];
       if (toolCalls.length > 0) delta.tool_calls = toolCalls;
       const finish =
@@ -200,9 +214,10 @@ export class ContentCallStream implements ChunkStep {
       if (state.finished) continue;
       state.finished = true;
       const found = feed(state, undefined, true, this.#onReport);
-      if (found.content === "" && found.toolCalls.length === 0) continue;
+      if (found.content === "" && found.reasoning === "" && found.toolCalls.length === 0) continue;
       const delta: ChunkChoice["delta"] = {};
       if (found.content !== "") delta.content = found.content;
+      if (found.reasoning !== "") withReasoning(delta, found.reasoning);
       if (found.toolCalls.length > 0) delta.tool_calls = found.toolCalls;
       out.push({
         ...(this.#template as ChatCompletionChunk),

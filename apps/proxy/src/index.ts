@@ -7,6 +7,12 @@ export type {
 } from "./content-call-extractor.js";
 export { CONTENT_CALL_EXTRACTORS } from "./content-call-extractors.js";
 export { createProxy, type ToolcallProxy } from "./create-proxy.js";
+export {
+  type DetectedContentCalls,
+  detectContentCalls,
+  fetchUpstreamTemplate,
+  resolveAutoContentCalls,
+} from "./detect-content-calls.js";
 export { gemmaContentCalls } from "./gemma-content-calls.js";
 export { type ParsedArgs, type ProxyCommand, parseProxyArgs, USAGE } from "./parse-proxy-args.js";
 export type { ProxyErrorCode } from "./proxy-error.js";
@@ -14,3 +20,4 @@ export type { RouteName } from "./proxy-metrics.js";
 export type { LogLevel, LogSink, ProxyOptions } from "./proxy-options.js";
 export { qwenContentCalls } from "./qwen-content-calls.js";
 export { REPAIR_NAMES, resolveRepairs } from "./resolve-repairs.js";
+export { syntaxContentCalls } from "./syntax-content-calls.js";

@@ -90,6 +90,15 @@ describe("parseProxyArgs", () => {
       logContent: true,
     });
     expect(parsed.command.options.contentCalls?.map((e) => e.name)).toEqual(["gemma", "qwen"]);
+    const every = parse([
+      "--upstream=http://h",
+      "--content-calls=glm47,kimi-k2,auto",
+      "--chat-template=t.jinja",
+    ]);
+    if (!every.ok || !("command" in every)) throw new Error("expected a command");
+    expect(every.command.options.contentCalls?.map((e) => e.name)).toEqual(["glm47", "kimi-k2"]);
+    expect(every.command.contentCallsAuto).toEqual({ templateFile: "t.jinja" });
+    expect(parse(["--upstream=http://h", "--chat-template=t.jinja"])).toMatchObject({ ok: false });
     // A call no tool can run on keeps the model's text: the old response policy is refused, with the reason.
     expect(parse(["--upstream", "http://h", "--policy", "keep"])).toMatchObject({
       ok: false,
@@ -98,7 +107,7 @@ describe("parseProxyArgs", () => {
     for (const bad of [
       ["--policy", "drop"],
       ["--history-policy", "keep"],
-      ["--content-calls", "hermes"],
+      ["--content-calls", "hermes-9000"],
       ["--max-body", "lots"],
       ["--port", "70000"],
       ["--idle-timeout", "soon"],

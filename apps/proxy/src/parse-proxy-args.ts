@@ -10,6 +10,8 @@ import { parseUpstream } from "./upstream-target.js";
 /** What the command line decides: the proxy's options and where it listens. */
 export interface ProxyCommand {
   options: ProxyOptions;
+  /** `--content-calls auto`: resolved at start-up from `--chat-template FILE`, else from the upstream. */
+  contentCallsAuto?: { templateFile: string | undefined };
   host: string;
   port: number;
 }
@@ -35,6 +37,7 @@ const FLAGS = {
   "missing-result": "TOOLCALL_PROXY_MISSING_RESULT",
   "content-calls": "TOOLCALL_PROXY_CONTENT_CALLS",
   provider: "TOOLCALL_PROXY_PROVIDER",
+  "chat-template": "TOOLCALL_PROXY_CHAT_TEMPLATE",
   "max-body": "TOOLCALL_PROXY_MAX_BODY",
   "connect-timeout": "TOOLCALL_PROXY_CONNECT_TIMEOUT",
   "headers-timeout": "TOOLCALL_PROXY_HEADERS_TIMEOUT",
@@ -80,7 +83,11 @@ Usage: toolcall-proxy --upstream URL [options]
   --provider ID           make request histories acceptable to this provider before forwarding:
 ${wrap(PROVIDER_IDS.join(", "), 26, 112)}
                           (default none: OpenAI's rules)
-  --content-calls NAMES   native tool calls to recover from assistant content: gemma, qwen (default none)
+  --content-calls NAMES   native tool calls to recover from assistant content (default none):
+${wrap(`auto, ${Object.keys(CONTENT_CALL_EXTRACTORS).join(", ")}`, 26, 112)}
+                          auto: the syntax the chat template writes (--chat-template FILE, else the upstream's
+                          GET /props, which llama.cpp serves)
+  --chat-template FILE    the model's chat template, for --content-calls auto
   --max-body SIZE         largest request body (default 10mb); larger gets 413
   --connect-timeout T     to connect to the upstream (default 10s)
   --headers-timeout T     from request to upstream response headers (default 2m; 0 = none)
@@ -136,6 +143,7 @@ export function parseProxyArgs(args: {
         "missing-result": { type: "string" },
         "content-calls": { type: "string", multiple: true },
         provider: { type: "string" },
+        "chat-template": { type: "string" },
         "max-body": { type: "string" },
         "connect-timeout": { type: "string" },
         "headers-timeout": { type: "string" },
@@ -180,16 +188,28 @@ export function parseProxyArgs(args: {
   if (!repairs.ok) return repairs;
 
   const contentCalls = [];
+  let auto = false;
   for (const name of list(get("content-calls"))) {
     if (name === "none") continue;
+    if (name === "auto") {
+      auto = true;
+      continue;
+    }
     const extractor = CONTENT_CALL_EXTRACTORS[name];
     if (extractor === undefined)
       return {
         ok: false,
-        error: `--content-calls: unknown syntax ${JSON.stringify(name)} (known: ${Object.keys(CONTENT_CALL_EXTRACTORS).join(", ")})`,
+        error: `--content-calls: unknown syntax ${JSON.stringify(name)} (known: auto, ${Object.keys(CONTENT_CALL_EXTRACTORS).join(", ")})`,
       };
     contentCalls.push(extractor);
   }
+
+  const chatTemplate = get("chat-template");
+  if (typeof chatTemplate === "string" && !auto)
+    return {
+      ok: false,
+      error: "--chat-template is read by --content-calls auto; add it (or drop --chat-template)",
+    };
 
   if (get("policy") !== undefined)
     return {
@@ -234,6 +254,9 @@ export function parseProxyArgs(args: {
   return {
     ok: true,
     command: {
+      ...(auto
+        ? { contentCallsAuto: { templateFile: typeof chatTemplate === "string" ? chatTemplate : undefined } }
+        : {}),
       host: text("host", "127.0.0.1"),
       port,
       options: {
