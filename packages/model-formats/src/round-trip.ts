@@ -7,6 +7,7 @@ import {
 } from "@toolcall/jinja";
 import { detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 import { syntaxById } from "./registry.js";
+import { turnEndings } from "./turn-endings.js";
 
 /** What {@link roundTrip} takes. */
 export interface RoundTripOptions {
@@ -184,9 +185,9 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
   const expected = generationPrompt + output;
   // The output may lack the end-of-turn text (a stop token the server stripped), or hold only its visible part.
   const candidates = [rendered];
-  if (endOfTurn !== "" && rendered.endsWith(endOfTurn)) {
-    const without = rendered.slice(0, rendered.length - endOfTurn.length);
-    candidates.push(without, without + endOfTurn.trimEnd());
+  for (const ending of turnEndings({ rendered, endOfTurn, syntax, calls: parsed.toolCalls })) {
+    const without = rendered.slice(0, rendered.length - ending.length);
+    candidates.push(without, without + ending.trimEnd());
   }
   const ok = candidates.includes(expected);
   const difference = ok ? -1 : Math.max(...candidates.map((c) => firstDifference(c, expected)));
