@@ -284,3 +284,198 @@ describe("roundtrip: a real rendered output round-trips byte for byte, for every
     });
   }
 });
+
+describe("roundtrip: where a mangled output differs", () => {
+  it("a space the template does not write, after non-ASCII text: its byte offset, line and column", async () => {
+    const family = FAMILIES[0] as Family;
+    const original = generated.find((g) => g.family === family && g.calls.length === 2)?.output;
+    if (original === undefined) throw new Error("no two-call Hermes turn was generated");
+    // The template writes the envelope `{"name": …` itself: `{ "name"` parses the same and renders otherwise.
+    const at = original.lastIndexOf('{"name"') + 1;
+    const mangled = `${original.slice(0, at)} ${original.slice(at)}`;
+    expect(Buffer.byteLength(mangled.slice(0, at))).toBeGreaterThan(at); // the first call's values are not ASCII
+    const raw = join(dir, "mangled.txt");
+    await writeFile(raw, mangled);
+    const json = await run(args(family, raw));
+    expect(json.code, json.err).toBe(1);
+    const report = JSON.parse(json.out);
+    const head = mangled.slice(0, at);
+    expect(report).toMatchObject({ ok: false, syntax: { id: "hermes" } });
+    expect(report.difference).toEqual({
+      offset: at,
+      byteOffset: Buffer.byteLength(head),
+      line: head.split("\n").length,
+      column: [...head.slice(head.lastIndexOf("\n") + 1)].length + 1,
+      inPrompt: false,
+      before: expect.stringMatching(/\n\{$/),
+      output: expect.stringMatching(/^ "name": "/),
+      rendered: expect.stringMatching(/^"name": "/),
+    });
+    // The human report: the offset, both sides on one line each, a caret under the first byte that differs.
+    const human = await run(args(family, raw).filter((arg) => arg !== "--json"));
+    expect(human.code).toBe(1);
+    const lines = human.out.split("\n");
+    expect(lines[0]).toBe(
+      `${raw}: differs at byte ${Buffer.byteLength(head)} (line ${report.difference.line}, column ${report.difference.column}); syntax hermes, detected by differential rendering`,
+    );
+    const output = lines.find((line) => line.startsWith("  output    ")) as string;
+    const rendered = lines.find((line) => line.startsWith("  rendered  ")) as string;
+    const caret = lines.find((line) => /^ +\^$/.test(line)) as string;
+    expect(output.slice(caret.length - 1)).toMatch(/^ "name": "/);
+    expect(rendered.slice(caret.length - 1)).toMatch(/^"name": "/);
+    expect(output.slice(0, caret.length - 1).replace("output  ", "rendered")).toBe(
+      rendered.slice(0, caret.length - 1),
+    );
+    expect(human.out).toMatch(/^ {2}parsed: 2 calls \(/m);
+  });
+
+  it("a template that renders the turn's start otherwise than its prompt (QwQ drops past reasoning)", async () => {
+    const raw = join(dir, "qwq.txt");
+    await writeFile(
+      raw,
+      'Okay.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    );
+    const result = await run(["roundtrip", "--template", templatePath("Qwen-QwQ-32B"), "--output", raw]);
+    expect(result.code).toBe(1);
+    expect(result.out).toContain(
+      "differs before the output begins: the template renders the turn's start otherwise than its generation prompt",
+    );
+    expect(result.out).toContain("  output    <|im_start|>assistant\\n<think>\\nOkay.");
+  });
+
+  it("a newline the file was saved with is named as such", async () => {
+    const family = FAMILIES[0] as Family;
+    const raw = join(dir, "newline.txt");
+    await writeFile(raw, `${generated.find((g) => g.family === family)?.output}\n`);
+    const result = await run(args(family, raw));
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out).hint).toMatch(/newline the file was saved with/);
+  });
+});
+
+describe("roundtrip: bad input gets a clear error and exit 2, never a crash", () => {
+  const qwen = templatePath("Qwen-Qwen3-8B");
+  let ok: string;
+  beforeAll(async () => {
+    ok = join(dir, "ok.txt");
+    await writeFile(ok, '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>');
+  });
+  const noTrace = (result: RunResult) => expect(result.err).not.toMatch(/\n\s+at |TypeError|RangeError/);
+
+  it("missing, binary, huge, a directory; an unknown syntax; a template with no syntax", async () => {
+    const png = join(dir, "image.png");
+    await writeFile(png, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]));
+    const nul = join(dir, "nul.txt");
+    await writeFile(nul, "hello\u0000world");
+    const huge = join(dir, "huge.txt");
+    await writeFile(huge, "");
+    await truncate(huge, 1024 ** 3); // sparse: a gigabyte that takes no disk
+    const folder = join(dir, "folder");
+    await mkdir(folder);
+    const notConversation = join(dir, "scalar.json");
+    await writeFile(notConversation, "42");
+    const cases: [string[], string, { input?: Buffer }?][] = [
+      [["--template", qwen, "--output", join(dir, "missing.txt")], "missing.txt: no such file or directory"],
+      [
+        ["--template", join(dir, "missing.jinja"), "--output", ok],
+        "missing.jinja: no such file or directory",
+      ],
+      [["--template", qwen, "--output", png], "image.png: is not UTF-8 text"],
+      [
+        ["--template", qwen, "--output", nul],
+        "nul.txt: holds a NUL byte at offset 5: a binary file, not text",
+      ],
+      [["--template", qwen, "--output", huge], "huge.txt: is 1 GiB: at most 16 MiB is read"],
+      [
+        ["--template", qwen, "--output", "-"],
+        "-: is longer than 16 MiB: at most 16 MiB is read",
+        { input: Buffer.alloc(17 * 1024 ** 2, "a") },
+      ],
+      [["--template", qwen, "--output", folder], "folder: is a directory"],
+      [["--template", qwen, "--output", ok, "--messages", notConversation], "is not a conversation"],
+      [
+        ["--template", qwen, "--output", ok, "--syntax", "nope"],
+        'unknown syntax "nope" (known: deepseek-v31, deepseek-v3, deepseek-v32, glm47, glm45, qwen3-coder, hermes,',
+      ],
+      [
+        ["--template", templatePath("google-gemma-3-it"), "--output", ok],
+        "no known tool-call syntax found in the template; name one with --syntax ID",
+      ],
+      [["--template", qwen], "give --output RAW"],
+      [["--output", ok], "give --template FILE"],
+      [["--template", "-", "--output", "-"], "standard input (-) can be read once"],
+      [
+        ["--template", qwen, "--output", ok, "--var", "add_generation_prompt=true"],
+        "set by the round trip itself",
+      ],
+    ];
+    const results = await Promise.all(
+      cases.map(([rest, , options]) =>
+        run(["roundtrip", ...rest], options?.input ? { input: options.input } : {}),
+      ),
+    );
+    results.forEach((result, i) => {
+      const [rest, message] = cases[i] as (typeof cases)[number];
+      expect(result.code, rest.join(" ")).toBe(2);
+      expect(result.stdout.length, rest.join(" ")).toBe(0);
+      expect(result.err, rest.join(" ")).toContain(message);
+      noTrace(result);
+    });
+  });
+
+  it("a template that does not compile exits 1 with Python's error; one that raises on the parsed turn says so", async () => {
+    const broken = join(dir, "broken.jinja");
+    await writeFile(broken, "{% for m in messages %}{{ m.content }}");
+    const compile = await run(["roundtrip", "--template", broken, "--output", ok]);
+    expect(compile.code).toBe(1);
+    expect(compile.err).toMatch(/^TemplateSyntaxError: /);
+    const two = join(dir, "llama-two.txt");
+    await writeFile(
+      two,
+      '{"name": "get_weather", "parameters": {"city": "Paris"}}; {"name": "get_weather", "parameters": {"city": "Lyon"}}',
+    );
+    const raised = await run([
+      "roundtrip",
+      "--template",
+      templatePath("meta-llama-Llama-3.1-8B-Instruct"),
+      "--output",
+      two,
+    ]);
+    expect(raised.code).toBe(1);
+    expect(raised.out).toContain(
+      "the template could not render the parsed message: TemplateError: This model only supports single tool-calls at once!",
+    );
+    expect(raised.out).toContain("parsed: 2 calls (get_weather, get_weather)");
+    noTrace(raised);
+  });
+
+  it("an empty output, a template without syntax given one, standard input: a verdict, no error", async () => {
+    const empty = join(dir, "empty.txt");
+    await writeFile(empty, "");
+    const results = await Promise.all([
+      run(["roundtrip", "--template", qwen, "--output", empty, "--json"]),
+      run([
+        "roundtrip",
+        "--template",
+        templatePath("google-gemma-3-it"),
+        "--output",
+        ok,
+        "--syntax",
+        "hermes",
+      ]),
+      run(["roundtrip", "--template", templatePath("Qwen-Qwen2.5-7B-Instruct"), "--output", "-", "--json"], {
+        input: '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+      }),
+    ]);
+    for (const result of results) {
+      expect([0, 1], result.err).toContain(result.code);
+      expect(result.err).toBe("");
+    }
+    expect(JSON.parse((results[2] as RunResult).out)).toMatchObject({
+      ok: true,
+      output: "-",
+      syntax: { id: "hermes", method: "render" },
+    });
+    expect((results[1] as RunResult).out).toContain("syntax hermes, named with --syntax");
+  });
+});
