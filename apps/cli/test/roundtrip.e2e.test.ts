@@ -479,3 +479,34 @@ describe("roundtrip: bad input gets a clear error and exit 2, never a crash", ()
     expect((results[1] as RunResult).out).toContain("syntax hermes, named with --syntax");
   });
 });
+
+describe("roundtrip and probe: the README's sample reports are what the commands print", () => {
+  const readme = readFileSync(join(repoRoot, "apps", "cli", "README.md"), "utf8");
+  /** The text of the untagged fence that starts with `first`. */
+  const sample = (first: string) => {
+    const start = readme.indexOf(`\n\`\`\`\n${first}`);
+    if (start === -1) throw new Error(`no README sample starting ${first}`);
+    const body = start + "\n```\n".length;
+    return readme.slice(body, readme.indexOf("\n```\n", body) + 1);
+  };
+
+  it("roundtrip on Qwen2.5 with compact arguments", async () => {
+    const work = await tempDir();
+    await writeFile(
+      join(work, "raw.txt"),
+      '<tool_call>\n{"name": "get_weather", "arguments": {"city":"Zürich"}}\n</tool_call>',
+    );
+    const result = await run(
+      ["roundtrip", "--template", templatePath("Qwen-Qwen2.5-7B-Instruct"), "--output", "raw.txt"],
+      { cwd: work },
+    );
+    expect(result.code).toBe(1);
+    expect(result.out).toBe(sample("raw.txt: differs"));
+  });
+
+  it("probe on DeepSeek V3", async () => {
+    const result = await run(["probe", "--template", "deepseek-ai-DeepSeek-V3.jinja"], { cwd: templatesDir });
+    expect(result.code).toBe(0);
+    expect(result.out).toBe(sample("deepseek-ai-DeepSeek-V3.jinja\n"));
+  });
+});
