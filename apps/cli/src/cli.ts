@@ -7,11 +7,9 @@ import { runCheck } from "./commands/check.js";
 import { runConformanceCommand } from "./commands/conformance.js";
 import { runDefault } from "./commands/default-run.js";
 import { runFormats } from "./commands/formats.js";
-import { runProbe } from "./commands/probe.js";
 import { runProviders } from "./commands/providers.js";
 import { runRender } from "./commands/render.js";
 import { runRepair } from "./commands/repair.js";
-import { runRoundTrip } from "./commands/roundtrip.js";
 import { runUndo } from "./commands/undo.js";
 import { ALL_FORMATS, formatById } from "./formats.js";
 import {
@@ -329,6 +327,8 @@ async function probe(args: string[]): Promise<number> {
   }
   if (positionals.length > 0) usage("probe", `unexpected argument ${positionals[0]}`);
   if (values.template === undefined) usage("probe", "give --template FILE");
+  // Loaded when asked for: the syntaxes of every model family are no part of check's or repair's start.
+  const { runProbe } = await import("./commands/probe.js");
   return runProbe({
     template: values.template,
     ...(values["template-name"] !== undefined ? { templateName: values["template-name"] } : {}),
@@ -351,6 +351,7 @@ async function roundtrip(args: string[]): Promise<number> {
   )
     usage("roundtrip", "standard input (-) can be read once");
   if (values.syntax === "") usage("roundtrip", "--syntax wants an id (toolcall probe tells a template's)");
+  const { runRoundTrip } = await import("./commands/roundtrip.js");
   return runRoundTrip({
     template: values.template,
     output: values.output,
