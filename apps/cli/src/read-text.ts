@@ -1,22 +1,9 @@
 import { open } from "node:fs/promises";
 import { describeError } from "./input-source.js";
+import { formatBytes } from "./progress.js";
 
 /** A whole input as text, or why it could not be read. */
 export type ReadTextResult = { ok: true; text: string } | { ok: false; message: string };
-
-/** Bytes as a size a person reads (`16 MiB`, `1.5 GiB`). */
-export function formatSize(bytes: number): string {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return unit === 0
-    ? `${bytes} bytes`
-    : `${Number.isInteger(value) ? value : value.toFixed(1)} ${units[unit]}`;
-}
 
 /**
  * Reads a whole file (or standard input for `-`) as UTF-8 text. Bytes that are not UTF-8 are refused, never
@@ -36,9 +23,10 @@ export async function readText(options: {
   refuseNul?: boolean;
 }): Promise<ReadTextResult> {
   const limit = options.maxBytes ?? Number.POSITIVE_INFINITY;
-  const tooLong = (size?: number) => ({
+  const size = (bytes: number) => formatBytes(bytes, { binary: true });
+  const tooLong = (bytes?: number) => ({
     ok: false as const,
-    message: `is ${size === undefined ? `longer than ${formatSize(limit)}` : formatSize(size)}: at most ${formatSize(limit)} is read`,
+    message: `is ${bytes === undefined ? `longer than ${size(limit)}` : size(bytes)}: at most ${size(limit)} is read`,
   });
   const chunks: Buffer[] = [];
   let length = 0;
