@@ -309,7 +309,8 @@ reasoning) after the conversation with the template, and compares the turn it re
 followed by the output. Identical: the history a trainer or a server rebuilds from the parsed message gives the
 model the tokens it sampled. Otherwise the first byte that differs is reported, with its line and column and the
 text of both sides around it. The end-of-turn text the template appends may be missing from the output (servers
-strip stop tokens); everything else counts, a final newline included.
+strip stop tokens) or kept up to its stop token (<|im_end|>, as sampled); everything else counts, a final newline
+included.
 
 Options:
   --template FILE          a Jinja template, or a JSON file with a chat_template field (as render takes it)

@@ -138,6 +138,8 @@ interface Generated {
   calls: { name: string; args: Record<string, unknown> }[];
   /** The model's output: the rendered turn after the generation prompt, without the end-of-turn text. */
   output?: string;
+  /** The end-of-turn text the rendered turn ended with (the stop token and what the template adds after it). */
+  endOfTurn?: string;
   error?: string;
 }
 
@@ -205,9 +207,10 @@ function generate(family: Family, form: "mapping" | "string", seed: number): Gen
       return { family, calls, error: `the turn does not start with the generation prompt: ${turn}` };
     turn = turn.slice(generationPrompt.length);
     // Servers strip the stop token: the output ends where the end-of-turn text begins.
-    for (const stop of [endOfTurn, family.stop ?? ""])
-      if (stop !== "" && turn.endsWith(stop)) turn = turn.slice(0, -stop.length);
-    return { family, calls, output: turn };
+    const ended = endOfTurn !== "" && turn.endsWith(endOfTurn);
+    if (ended) turn = turn.slice(0, -endOfTurn.length);
+    if (family.stop !== undefined && turn.endsWith(family.stop)) turn = turn.slice(0, -family.stop.length);
+    return { family, calls, output: turn, ...(ended ? { endOfTurn } : {}) };
   });
 }
 
@@ -280,6 +283,16 @@ describe("roundtrip: a real rendered output round-trips byte for byte, for every
           })),
           label,
         ).toEqual(generatedCase.calls);
+      }
+      // As the model sampled it, the stop token kept (`<|im_end|>`, `<|eot_id|>`, `</s>`: the end of turn's visible
+      // part), the output round-trips too.
+      const sampled = cases.find((g) => g.endOfTurn !== undefined && g.endOfTurn.trimEnd() !== "");
+      if (sampled !== undefined) {
+        const raw = join(dir, `${family.syntax}-sampled.txt`);
+        await writeFile(raw, `${sampled.output}${sampled.endOfTurn?.trimEnd()}`);
+        const result = await run(args(family, raw));
+        expect(result.code, `${family.template} with ${sampled.endOfTurn}\n${result.out}`).toBe(0);
+        expect(JSON.parse(result.out).parsed.toolCalls).toHaveLength(sampled.calls.length);
       }
     });
   }
@@ -508,5 +521,26 @@ describe("roundtrip and probe: the README's sample reports are what the commands
     const result = await run(["probe", "--template", "deepseek-ai-DeepSeek-V3.jinja"], { cwd: templatesDir });
     expect(result.code).toBe(0);
     expect(result.out).toBe(sample("deepseek-ai-DeepSeek-V3.jinja\n"));
+  });
+});
+
+describe("roundtrip: coverage of the generated turns", () => {
+  it("most families end a calling turn with their end of turn, so the sampled stop token is tried", () => {
+    const withStop = FAMILIES.filter((family) =>
+      generated.some((g) => g.family === family && (g.endOfTurn?.trimEnd() ?? "") !== ""),
+    ).map((family) => family.syntax);
+    // GLM writes no end of turn (the next role's token ends it), gpt-oss ends a call with `<|call|>` (part of the
+    // syntax), Gemma 4 with `<|tool_response>` (its own stop token, above).
+    expect(withStop).toEqual([
+      "hermes",
+      "qwen3-coder",
+      "kimi-k2",
+      "deepseek-v3",
+      "deepseek-v31",
+      "mistral-list",
+      "mistral-call-id",
+      "mistral-args",
+      "llama3-json",
+    ]);
   });
 });

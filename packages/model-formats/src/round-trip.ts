@@ -7,7 +7,7 @@ import {
 } from "@toolcall/jinja";
 import { detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 import { syntaxById } from "./registry.js";
-import { turnEndings } from "./turn-endings.js";
+import { turnEndings, withoutStopText } from "./turn-endings.js";
 
 /** What {@link roundTrip} takes. */
 export interface RoundTripOptions {
@@ -140,7 +140,16 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
   if (!prompt.ok) return failed(prompt.error);
   const generationPrompt = prompt.text.startsWith(base.text) ? prompt.text.slice(base.text.length) : "";
   const startInReasoning = options.startInReasoning ?? /<think>\s*$/.test(generationPrompt);
-  const parsed = syntax.parse(output, { tools: options.tools ?? null, startInReasoning });
+  const plain = render(
+    template,
+    [...options.messages, { role: "assistant", content: NEEDLE }],
+    options,
+    false,
+  );
+  const endOfTurn = plain.ok ? plain.text.slice(plain.text.indexOf(NEEDLE) + NEEDLE.length) : "";
+  // An output that keeps the stop token it ended on (`<|im_end|>`, the end of turn's visible part) is parsed without it.
+  const body = withoutStopText(output, endOfTurn);
+  const parsed = syntax.parse(body, { tools: options.tools ?? null, startInReasoning });
   // A server returns `content: null` beside calls; some templates want "" there (Qwen3-0.6B raises on null, GLM
   // prints "None"), others null (DeepSeek V3 renders calls only then). And a call's arguments reach a template as
   // the mapping it iterates (what the probe finds) or as the wire text a caller passes on (Qwen3 and Hermes write
@@ -160,7 +169,7 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
         continue;
       }
       chosen ??= { message: candidate, text: full.text, form };
-      if (full.text.includes(output)) {
+      if (full.text.includes(body)) {
         chosen = { message: candidate, text: full.text, form };
         break search;
       }
@@ -173,13 +182,6 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
       message,
       generationPrompt,
     });
-  const plain = render(
-    template,
-    [...options.messages, { role: "assistant", content: NEEDLE }],
-    options,
-    false,
-  );
-  const endOfTurn = plain.ok ? plain.text.slice(plain.text.indexOf(NEEDLE) + NEEDLE.length) : "";
   const prefix = firstDifference(base.text, chosen.text);
   const rendered = chosen.text.slice(prefix === -1 ? base.text.length : Math.min(prefix, base.text.length));
   const expected = generationPrompt + output;

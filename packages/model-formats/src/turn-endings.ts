@@ -31,3 +31,15 @@ export function turnEndings(options: {
   if (after !== "" && !endings.includes(after)) endings.push(after);
   return endings;
 }
+
+/**
+ * The output without the stop token it may end on: the visible part of the template's end of turn (`<|im_end|>`
+ * of `<|im_end|>\n`), which a model samples and a rollout may keep. Only a whole, trailing one is cut.
+ *
+ * @example
+ * withoutStopText("Hi.<|im_end|>", "<|im_end|>\n"); // "Hi."
+ */
+export function withoutStopText(output: string, endOfTurn: string): string {
+  const stop = endOfTurn.trimEnd();
+  return stop !== "" && output.endsWith(stop) ? output.slice(0, output.length - stop.length) : output;
+}
