@@ -185,6 +185,44 @@ describe("--content-calls: every syntax, and auto from the chat template", () =>
     }
   });
 
+  it("reasoning a syntax marks goes to reasoning_content, whole and streamed (GLM-4.7 starts in reasoning)", async () => {
+    const detected = detectContentCalls({ template: template("zai-org-GLM-4.7-Flash.jinja") });
+    if (!detected.ok) throw new Error(detected.error);
+    expect(detected.startInReasoning).toBe(true);
+    const proxy = await startProxy({ upstream: upstream.url, contentCalls: [detected.extractor] });
+    try {
+      answer =
+        "The user wants Paris.</think><tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value><arg_key>days</arg_key><arg_value>3</arg_value></tool_call>";
+      const client = new OpenAI({ baseURL: proxy.baseURL, apiKey: "k", maxRetries: 0 });
+      const whole = await client.chat.completions.create({ model: "m", messages: [], tools: TOOLS });
+      const message = whole.choices[0]?.message as { reasoning_content?: string; content: string | null };
+      expect(message.reasoning_content).toBe("The user wants Paris.");
+      expect(message.content).toBeNull();
+      const stream = await client.chat.completions.create({
+        model: "m",
+        messages: [],
+        tools: TOOLS,
+        stream: true,
+      });
+      let reasoning = "";
+      let content = "";
+      const args: string[] = [];
+      for await (const part of stream) {
+        const delta = part.choices[0]?.delta as
+          | { reasoning_content?: string; content?: string | null }
+          | undefined;
+        reasoning += delta?.reasoning_content ?? "";
+        content += delta?.content ?? "";
+        for (const call of part.choices[0]?.delta.tool_calls ?? []) args.push(call.function?.arguments ?? "");
+      }
+      expect(reasoning).toBe("The user wants Paris.");
+      expect(content).toBe("");
+      expect(JSON.parse(args.join(""))).toEqual(ARGS);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it("auto reads the template from the upstream's GET /props (llama.cpp), and from --chat-template FILE", async () => {
     const runs = [
       { args: [], expect: "glm47" },
