@@ -30,11 +30,15 @@ export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { coreRepairs } from "./repairs/index.js";
-export { createJsonrepairRepair } from "./repairs/jsonrepair.js";
+export {
+  createJsonrepairRepair,
+  JSONREPAIR_MAX_LENGTH,
+  type JsonrepairRepairOptions,
+} from "./repairs/jsonrepair.js";
 export { markdownFence } from "./repairs/markdown-fence.js";
 export { pythonLiteral } from "./repairs/python-literal.js";
 export { orderRepairs, parseRepairNames, REPAIR_ORDER, type RepairNames } from "./repairs/repair-order.js";
-export type { RepairRule } from "./repairs/repair-rule.js";
+export type { RepairContext, RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
@@ -81,3 +85,14 @@ export {
   type ValidateOptions,
   validateToolCall,
 } from "./validate-tool-call.js";
+export {
+  createWorkMeter,
+  isWorkMeter,
+  linearWorkLimit,
+  meteredIndexOf,
+  resolveWorkMeter,
+  WORK_UNITS_BASE,
+  WORK_UNITS_PER_CHAR,
+  type WorkMeter,
+  type WorkMeterOptions,
+} from "./work-budget.js";

@@ -86,4 +86,48 @@ describe("numbersRoundTrip", () => {
     for (const text of ["\ud800:1.0", "\udfff", "{:", "[-", "-", "::::"])
       expect(typeof numbersRoundTrip(text)).toBe("boolean");
   });
+
+  it("finds the tokens the regular expression it replaced found: a forward scan, same answers", () => {
+    // The pattern numbersRoundTrip matched with before it became a counted scan.
+    const oracle = (text: string): boolean => {
+      const pattern = /(?:^|[:,[])\s*(-?\d[\d.eE+-]*)/g;
+      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+        const token = match[1] as string;
+        if (String(Number(token)) !== token) return false;
+      }
+      return true;
+    };
+    const piece = fc.constantFrom(
+      ":",
+      ",",
+      "[",
+      " ",
+      "\u00a0",
+      "\ufeff",
+      "\n",
+      "-",
+      "0",
+      "1",
+      "5",
+      ".",
+      "e",
+      "E",
+      "+",
+      "x",
+      '"',
+      "{",
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+        const text = pieces.join("");
+        expect(numbersRoundTrip(text)).toBe(oracle(text));
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(document, (text) => {
+        expect(numbersRoundTrip(text)).toBe(oracle(text));
+      }),
+    );
+  });
 });

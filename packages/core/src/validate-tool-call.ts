@@ -114,7 +114,15 @@ export function argumentIssues(
       break;
     case "invalid":
       issues.push(
-        issue("arguments_invalid_json", argumentsPath, `the arguments are not JSON: ${decoded.error}`),
+        issue(
+          "arguments_invalid_json",
+          argumentsPath,
+          `the arguments are not JSON: ${decoded.error}${
+            decoded.budget === undefined
+              ? ""
+              : `; not tried for the work budget: ${decoded.budget.join(", ")}`
+          }`,
+        ),
       );
       break;
     case "truncated":

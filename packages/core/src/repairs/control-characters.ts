@@ -13,7 +13,7 @@ export const controlCharacters: RepairRule = {
   specificationVersion: "1",
   id: "control-characters",
   description: "raw control characters inside strings",
-  repair(text) {
+  repair(text, context) {
     let out: TextBuilder | undefined;
     let last = 0;
     let inString = false;
@@ -38,8 +38,14 @@ export const controlCharacters: RepairRule = {
         last = i + 1;
       }
     }
-    if (out === undefined) return undefined;
+    if (out === undefined) {
+      context?.meter.charge(text.length);
+      return undefined;
+    }
     out.pushRange(text, last, text.length);
-    return out.toString();
+    const repaired = out.toString();
+    // One pass over the text, and the text built.
+    context?.meter.charge(text.length + repaired.length);
+    return repaired;
   },
 };

@@ -10,7 +10,9 @@ export const markdownFence: RepairRule = {
   specificationVersion: "1",
   id: "markdown-fence",
   description: "the whole text wrapped in a ```json fence",
-  repair(text) {
+  repair(text, context) {
+    // The trim, the fence checks and the search for an inner fence each cover the text once, at most.
+    context?.meter.charge(4 * text.length);
     const trimmed = text.trim();
     if (!trimmed.startsWith("```") || !trimmed.endsWith("```") || trimmed.length < 6) return undefined;
     const firstLineEnd = trimmed.indexOf("\n");

@@ -31,6 +31,16 @@ export function repairIdOf(rule: RepairRule): string | undefined {
   }
 }
 
+/** A rule's `maxLength` when it declares a usable one, else `Infinity` (read without throwing). */
+export function repairMaxLengthOf(rule: RepairRule): number {
+  try {
+    const max: unknown = rule.maxLength;
+    return typeof max === "number" && !Number.isNaN(max) ? max : Number.POSITIVE_INFINITY;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
 function rankOf(rule: RepairRule): number {
   const id = repairIdOf(rule);
   return id === undefined ? OTHER_RANK : (RANK.get(id) ?? OTHER_RANK);

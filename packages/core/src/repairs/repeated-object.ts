@@ -41,7 +41,9 @@ export const repeatedObject: RepairRule = {
   specificationVersion: "1",
   id: "repeated-object",
   description: "the same object concatenated several times",
-  repair(text) {
+  repair(text, context) {
+    // The split (a scan and the copies of the segments), then the comparisons against the first.
+    context?.meter.charge(3 * text.length);
     const segments = splitObjects(text);
     if (segments === undefined || segments.length < 2) return undefined;
     const first = segments[0] as string;

@@ -10,7 +10,9 @@ export const trailingCommas: RepairRule = {
   specificationVersion: "1",
   id: "trailing-commas",
   description: "commas before } or ], outside strings",
-  repair(text) {
+  repair(text, context) {
+    // The scan, then the copy without the dropped commas.
+    context?.meter.charge(2 * text.length);
     const drop: number[] = [];
     let pendingComma = -1;
     scanOutsideStrings(text, (index, c) => {

@@ -1,0 +1,43 @@
+// A test helper other packages' tests import by path (`../../core/test/linear-work.js`): linear work asserted by
+// counting it with core's work meter, never by reading a clock.
+import { expect } from "vitest";
+import { createWorkMeter, type WorkMeter } from "../src/work-budget.js";
+
+/** Input sizes the growth is counted at: from 4 KiB to 1 MiB, where a quadratic scan would cost ~10^12 units. */
+export const LINEAR_SIZES: readonly number[] = [4 * 1024, 64 * 1024, 1024 * 1024];
+
+/** Fixed units any run may cost beyond its per-character share (a table of tokens tried once, a call's setup). */
+export const LINEAR_BASE = 16_384;
+
+/** The units a run charged to a fresh counting meter. */
+export function countWork(run: (meter: WorkMeter) => unknown): number {
+  const meter = createWorkMeter();
+  run(meter);
+  return meter.steps;
+}
+
+/**
+ * Asserts that `run` costs at most `unitsPerChar` units per character (plus {@link LINEAR_BASE}) on inputs of
+ * every size in `sizes`, and that it costs something (a run that charges nothing proves nothing). Returns the
+ * units per character at each size, for a test that wants to say more.
+ */
+export function expectLinearWork(options: {
+  label: string;
+  make: (size: number) => string;
+  run: (input: string, meter: WorkMeter) => unknown;
+  unitsPerChar: number;
+  sizes?: readonly number[];
+}): number[] {
+  const perChar: number[] = [];
+  for (const size of options.sizes ?? LINEAR_SIZES) {
+    const input = options.make(size);
+    const steps = countWork((meter) => options.run(input, meter));
+    expect(steps, `${options.label} at ${input.length} characters charged nothing`).toBeGreaterThan(0);
+    expect(
+      steps,
+      `${options.label} at ${input.length} characters: ${(steps / input.length).toFixed(1)} units per character`,
+    ).toBeLessThanOrEqual(options.unitsPerChar * input.length + LINEAR_BASE);
+    perChar.push(steps / input.length);
+  }
+  return perChar;
+}
