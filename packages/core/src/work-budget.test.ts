@@ -104,7 +104,11 @@ describe("decode under the budget", () => {
     const { rule, calls } = countingJsonrepair();
     fc.assert(
       fc.property(
-        fc.string({ unit: fc.constantFrom('"', "{", "[", ",", "a", ":", " ", "'", "\\"), minLength: 8, maxLength: 40 }),
+        fc.string({
+          unit: fc.constantFrom('"', "{", "[", ",", "a", ":", " ", "'", "\\"),
+          minLength: 8,
+          maxLength: 40,
+        }),
         fc.integer({ min: 1, max: 4000 }),
         (unit, times) => {
           calls.length = 0;
