@@ -57,6 +57,7 @@ export {
   type SerializeResult,
   serializeJson,
 } from "./serialize-json.js";
+export { createTokenFinder, type TokenFinder } from "./token-finder.js";
 export {
   type AccumulatedToolCall,
   type AccumulatingToolCall,

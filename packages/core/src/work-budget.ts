@@ -20,7 +20,7 @@
  * @example
  * linearWorkLimit(1000) === WORK_UNITS_BASE + WORK_UNITS_PER_CHAR * 1000; // true
  */
-export const WORK_UNITS_PER_CHAR = 256;
+export const WORK_UNITS_PER_CHAR = 128;
 
 /**
  * Units any input may cost beyond its per-character share: the fixed cost of a short input (a call to a rule, a

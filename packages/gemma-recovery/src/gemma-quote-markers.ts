@@ -36,9 +36,12 @@ export const gemmaQuoteMarkers: RepairRule = {
   specificationVersion: "1",
   id: "gemma-quote-markers",
   description: 'Gemma 4 <|"|> quote markers leaked into JSON, full and partial forms',
-  repair(text) {
+  repair(text, context) {
     let index = text.indexOf("<|");
-    if (index === -1) return undefined;
+    if (index === -1) {
+      context?.meter.charge(text.length);
+      return undefined;
+    }
     const parts: string[] = [];
     let last = 0;
     while (index !== -1) {
@@ -52,6 +55,9 @@ export const gemmaQuoteMarkers: RepairRule = {
       index = text.indexOf("<|", end);
     }
     parts.push(text.slice(last));
-    return parts.join("");
+    const repaired = parts.join("");
+    // The search covers the text once, the pieces copy it once, and the join builds the result.
+    context?.meter.charge(2 * text.length + repaired.length);
+    return repaired;
   },
 };

@@ -8,6 +8,10 @@ export {
   GemmaToolCallStream,
   randomCallId,
 } from "./gemma-tool-call-stream.js";
-export { type GemmaArgumentsResult, parseGemmaArguments } from "./parse-gemma-arguments.js";
+export {
+  type GemmaArgumentsOptions,
+  type GemmaArgumentsResult,
+  parseGemmaArguments,
+} from "./parse-gemma-arguments.js";
 export { type GemmaParseResult, parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
 export { CHANNEL_CLOSE, CHANNEL_OPEN, QUOTE_TOKEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";
