@@ -24,7 +24,7 @@ class Finder implements TokenFinder {
   ) {}
 
   indexOf(token: string, from: number): number {
-    const start = from > 0 ? from : 0;
+    const start = Math.max(from || 0, 0);
     const memo = this.#memo.get(token);
     // The last search started at or before `start` and found nothing before its match: the answer stands.
     if (memo !== undefined && memo.from <= start && (memo.found === -1 || memo.found >= start)) {
