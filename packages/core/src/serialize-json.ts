@@ -56,10 +56,23 @@ function numberText(value: number, python: boolean): string | undefined {
   return pythonFloatRepr(value);
 }
 
+const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/**
+ * A lossless number's text: as written (compact), or as Python prints what `json.loads` makes of it. A float beyond
+ * the double range (`1e400`) stays as written in both styles: Python would print `Infinity`, which is not JSON,
+ * and the output is always JSON. Text that is not a JSON number (a `JsonNumber` made by hand) is written as the
+ * number it reads as, or `null`, as a plain number would be.
+ */
 function jsonNumberText(value: JsonNumber, python: boolean): string {
-  if (!python) return value.text;
-  if (value.isInteger) return BigInt(value.text).toString();
-  return pythonFloatRepr(Number(value.text));
+  const text: unknown = value.text;
+  if (typeof text !== "string" || !JSON_NUMBER.test(text)) return numberText(Number(text), python) ?? "null";
+  if (!python) return text;
+  // A JSON integer is already as Python prints the int it reads (no sign, no leading zeros) but for "-0". No BigInt:
+  // parsing and printing one is superlinear in its digits.
+  if (value.isInteger) return text === "-0" ? "0" : text;
+  const number = Number(text);
+  return Number.isFinite(number) ? pythonFloatRepr(number) : text;
 }
 
 /**

@@ -23,7 +23,19 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * parameterType({ anyOf: [{ type: "null" }, { type: "object" }] }); // { type: "object", nullable: true }
  */
 export function parameterType(schema: unknown): ParameterType {
-  if (!isRecord(schema)) return { type: undefined, nullable: false };
+  try {
+    return typeOf(schema, 0);
+  } catch {
+    // A schema whose getters throw, or a revoked proxy: no type to read, so the value stays text.
+    return { type: undefined, nullable: false };
+  }
+}
+
+/** Schemas nest `anyOf` in `anyOf`; past this depth a schema names no type (hostile depth never overflows). */
+const MAX_SCHEMA_DEPTH = 64;
+
+function typeOf(schema: unknown, depth: number): ParameterType {
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return { type: undefined, nullable: false };
   const declared = schema.type;
   if (typeof declared === "string") return { type: declared.toLowerCase(), nullable: declared === "null" };
   if (Array.isArray(declared)) {
@@ -35,7 +47,7 @@ export function parameterType(schema: unknown): ParameterType {
     let nullable = false;
     let type: string | undefined;
     for (const member of members) {
-      const inner = parameterType(member);
+      const inner = typeOf(member, depth + 1);
       if (inner.nullable || inner.type === "null") nullable = true;
       if (type === undefined && inner.type !== undefined && inner.type !== "null") type = inner.type;
     }
@@ -48,6 +60,14 @@ export function parameterType(schema: unknown): ParameterType {
 const STRING_TYPES = new Set(["string", "str", "text", "varchar", "char", "enum"]);
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const PLAIN_INTEGER = /^[+-]?\d+$/;
+
+/** An integer's digits as Python prints the int (`+5` → `5`, `007` → `7`, `-0` → `0`), in one pass: no BigInt, whose
+ * parsing and printing are superlinear in the digits. */
+function canonicalInteger(text: string): string {
+  const negative = text.charCodeAt(0) === 0x2d;
+  const digits = text.replace(/^[+-]/, "").replace(/^0+(?=\d)/, "");
+  return negative && digits !== "0" ? `-${digits}` : digits;
+}
 
 function family(type: string): "string" | "integer" | "number" | "boolean" | "structured" | "other" {
   if (STRING_TYPES.has(type)) return "string";
@@ -70,7 +90,8 @@ function family(type: string): "string" | "integer" | "number" | "boolean" | "st
  * convertParameterValue({ text: "null", schema: { type: "string" } }); // { ok: true, value: "null" }
  */
 export function convertParameterValue(options: { text: string; schema: unknown }): ConvertedValue {
-  const { text, schema } = options;
+  const text = typeof options?.text === "string" ? options.text : "";
+  const schema = options?.schema;
   const { type } = parameterType(schema);
   if (type === undefined) return { ok: true, value: text };
   const kind = family(type);
@@ -82,8 +103,13 @@ export function convertParameterValue(options: { text: string; schema: unknown }
     case "integer":
     case "number": {
       if (kind === "integer" && PLAIN_INTEGER.test(trimmed))
-        return { ok: true, value: new JsonNumber(BigInt(trimmed).toString()) };
-      if (JSON_NUMBER.test(trimmed)) return { ok: true, value: new JsonNumber(trimmed) };
+        return { ok: true, value: new JsonNumber(canonicalInteger(trimmed)) };
+      if (JSON_NUMBER.test(trimmed)) {
+        // A float beyond the double range (1e400) is no number a reader of the JSON can hold: it stays text.
+        if (!Number.isFinite(Number(trimmed)))
+          return { ok: false, value: text, reason: `not a finite number (${type})` };
+        return { ok: true, value: new JsonNumber(trimmed) };
+      }
       return { ok: false, value: text, reason: `not a number (${type})` };
     }
     case "boolean":
@@ -92,7 +118,12 @@ export function convertParameterValue(options: { text: string; schema: unknown }
       return { ok: false, value: text, reason: `not a boolean (${type})` };
     case "structured": {
       const parsed = parseJson(trimmed, { lossless: true });
-      if (parsed.ok) return { ok: true, value: parsed.value };
+      if (parsed.ok) {
+        // A bare number beyond the double range is not a structure either: it stays text, as for a number.
+        if (JsonNumber.isInstance(parsed.value) && !Number.isFinite(Number(parsed.value.text)))
+          return { ok: false, value: text, reason: `not a finite number (${type})` };
+        return { ok: true, value: parsed.value };
+      }
       // Core's Python-literal reader reads a dict; a list is read inside one.
       const repaired = pythonLiteral.repair(`{'v': ${trimmed}}`);
       if (typeof repaired === "string") {
