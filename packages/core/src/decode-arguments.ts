@@ -1,6 +1,7 @@
 import { isPlainObject, setOwn } from "./define-property.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
+import { isArraySafe } from "./read-history.js";
 import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
@@ -175,7 +176,7 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
   callerMeter?.charge(text.length);
   if (text.trim() === "") return { arguments: {}, status: "empty", repairs: [], raw: text };
   if (options.finishReason === "length") return failed(text, "truncated", parseError());
-  const repairs = Array.isArray(options.repairs) ? options.repairs : [];
+  const repairs = isArraySafe(options.repairs) ? options.repairs : [];
   if (repairs.length > 0) {
     const meter = resolveWorkMeter({ meter: callerMeter, length: text.length });
     // A meter made here is charged the strict parse and the blank check the caller's already paid.

@@ -53,6 +53,7 @@ export {
 } from "./sanitize-history.js";
 export {
   compareCodePoints,
+  MAX_JSON_TEXT_LENGTH,
   type SerializeOptions,
   type SerializeResult,
   serializeJson,

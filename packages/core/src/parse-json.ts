@@ -18,8 +18,9 @@ export interface ParseJsonOptions {
  * nesting limit on both.
  */
 export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJsonResult {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (options.lossless) return parseLossless(text, maxDepth);
+  if (typeof text !== "string") return { ok: false, error: "not text" };
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (options?.lossless) return parseLossless(text, maxDepth);
   let value: unknown;
   try {
     value = JSON.parse(text);

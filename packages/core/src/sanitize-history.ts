@@ -1,6 +1,7 @@
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
 import { normalizeArguments } from "./normalize-arguments.js";
+import { isArraySafe, listEntries, readHistory, walkable } from "./read-history.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ChatMessage, type DecodeStatus, isDecodedToObject, type ToolCall } from "./types.js";
 import { isFunctionCall } from "./validate-tool-call.js";
@@ -68,7 +69,11 @@ function malformedNote(raw: unknown): string {
 
 function prependNote(content: unknown, note: string): unknown {
   if (typeof content === "string") return `${note}\n${content}`;
-  if (Array.isArray(content)) return [{ type: "text", text: note }, ...content];
+  // A long sparse list keeps the entries it holds; one that cannot be read is kept whole, after the note.
+  if (isArraySafe(content)) {
+    const entries = listEntries(content);
+    return [{ type: "text", text: note }, ...(entries === undefined ? [content] : entries.values)];
+  }
   return note;
 }
 
@@ -77,7 +82,7 @@ function isEmptyContent(content: unknown): boolean {
     content === null ||
     content === undefined ||
     content === "" ||
-    (Array.isArray(content) && content.length === 0)
+    (isArraySafe(content) && lengthOf(content) === 0)
   );
 }
 
@@ -115,6 +120,29 @@ interface TurnCall {
  * changes[0].rule; // "arguments_canonicalized"
  */
 export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOptions = {}): SanitizeResult<M> {
+  if (!isArraySafe(messages)) {
+    sanitizeList([], options); // the options are checked all the same
+    return { messages: messages as unknown as M[], changes: [] };
+  }
+  // Read directly, or from a snapshot when that throws (a getter, a revoked proxy) or a list is too long to walk.
+  return readHistory(
+    messages,
+    (list) => sanitizeList(list as readonly M[], options),
+    (result, snapshot) => ({
+      messages:
+        result.messages === snapshot.list
+          ? (messages as M[])
+          : (result.messages.map(snapshot.original) as M[]),
+      changes: result.changes.map((change) => ({
+        ...change,
+        messageIndex: snapshot.indices[change.messageIndex] ?? change.messageIndex,
+        ...("before" in change ? { before: snapshot.original(change.before) } : {}),
+      })),
+    }),
+  );
+}
+
+function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): SanitizeResult<M> {
   const policy = options.policy ?? "preserve";
   const missingResult = options.missingResult ?? "synthesize";
   const syntheticResult = options.syntheticResult ?? DEFAULT_SYNTHETIC_RESULT;
@@ -152,12 +180,12 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       index++;
       continue;
     }
-    if (chat.role === "assistant" && !Array.isArray(chat.tool_calls) && isEmptyAssistant(chat, [])) {
+    if (chat.role === "assistant" && !isArraySafe(chat.tool_calls) && isEmptyAssistant(chat, [])) {
       changes.push({ rule: "message_removed_empty", messageIndex: index, before: message });
       index++;
       continue;
     }
-    if (chat.role !== "assistant" || !Array.isArray(chat.tool_calls)) {
+    if (chat.role !== "assistant" || !isArraySafe(chat.tool_calls)) {
       out.push(message);
       index++;
       continue;
@@ -171,7 +199,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
     const kept = new Map<string, TurnCall>();
     let droppedIds: Set<string> | undefined;
     let renamed: Map<string, string[]> | undefined;
-    const calls: readonly unknown[] = chat.tool_calls;
+    const calls: readonly unknown[] = walkable(chat.tool_calls);
     for (let callIndex = 0; callIndex < calls.length; callIndex++) {
       const rawCall = calls[callIndex];
       if (!isPlainObject(rawCall)) {
@@ -420,6 +448,15 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
   }
   if (changes.length === 0) return { messages: messages as M[], changes };
   return { messages: out as M[], changes };
+}
+
+/** A list's length; one that cannot be read is no length (so the list does not count as empty). */
+function lengthOf(list: readonly unknown[]): number | undefined {
+  try {
+    return list.length;
+  } catch {
+    return undefined;
+  }
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

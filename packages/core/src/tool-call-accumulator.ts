@@ -1,5 +1,6 @@
 import { type DecodeOptions, type DecodeResult, decodeArguments } from "./decode-arguments.js";
 import { parseJson } from "./parse-json.js";
+import { isArraySafe, listEntries } from "./read-history.js";
 import type { FinishReason } from "./types.js";
 
 /** One streamed tool-call fragment, as OpenAI's `choices[].delta.tool_calls[]` carries it. */
@@ -31,6 +32,15 @@ export interface FinishOptions extends Omit<DecodeOptions, "finishReason"> {
   finishReason?: FinishReason | null;
 }
 
+/** A field of an object from outside; a getter or proxy trap that throws reads as absent. */
+function readField(object: object, key: string): unknown {
+  try {
+    return (object as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
 function isCompleteJson(text: string): boolean {
   return parseJson(text).ok;
 }
@@ -55,15 +65,34 @@ export class ToolCallAccumulator {
   /** How many calls there were when `takeCompleted` last looked (it looks again only when a call begins). */
   #looked = 0;
 
-  /** Feeds one delta, or the `tool_calls` list of one chunk. Returns the call each delta was added to. */
+  /**
+   * Feeds one delta, or the `tool_calls` list of one chunk. Returns the call each delta was added to. Entries that are
+   * not objects (`null`, a string) are no delta and are skipped; a field that cannot be read (its getter throws)
+   * counts as absent.
+   */
   push(delta: ToolCallDelta | readonly ToolCallDelta[]): AccumulatingToolCall[] {
-    const deltas = Array.isArray(delta) ? delta : [delta as ToolCallDelta];
-    return deltas.map((d) => this.#pushOne(d));
+    const deltas = isArraySafe(delta) ? (listEntries(delta)?.values ?? []) : [delta];
+    const calls: AccumulatingToolCall[] = [];
+    for (const d of deltas) {
+      const call = this.#pushOne(d);
+      if (call !== undefined) calls.push(call);
+    }
+    return calls;
   }
 
-  #pushOne(delta: ToolCallDelta): AccumulatingToolCall {
-    const index = typeof delta.index === "number" ? delta.index : 0;
-    const id = typeof delta.id === "string" && delta.id !== "" ? delta.id : undefined;
+  #pushOne(value: unknown): AccumulatingToolCall | undefined {
+    if (typeof value !== "object" || value === null) return undefined;
+    const delta = value as Record<string, unknown>;
+    const fn = readField(delta, "function");
+    const fields = {
+      index: readField(delta, "index"),
+      id: readField(delta, "id"),
+      type: readField(delta, "type"),
+      name: typeof fn === "object" && fn !== null ? readField(fn, "name") : undefined,
+      arguments: typeof fn === "object" && fn !== null ? readField(fn, "arguments") : undefined,
+    };
+    const index = typeof fields.index === "number" ? fields.index : 0;
+    const id = typeof fields.id === "string" && fields.id !== "" ? fields.id : undefined;
     let call = this.#current.get(index);
     if (call === undefined || (id !== undefined && call.id !== undefined && call.id !== id)) {
       call = { index, id, type: undefined, name: "", arguments: "" };
@@ -71,10 +100,10 @@ export class ToolCallAccumulator {
       this.#calls.push(call);
     }
     if (call.id === undefined && id !== undefined) call.id = id;
-    if (typeof delta.type === "string" && delta.type !== "") call.type = delta.type;
-    const name = delta.function?.name;
+    if (typeof fields.type === "string" && fields.type !== "") call.type = fields.type;
+    const name = fields.name;
     if (typeof name === "string" && name !== "" && name !== call.name) call.name += name;
-    const fragment = delta.function?.arguments;
+    const fragment = fields.arguments;
     if (typeof fragment === "string" && fragment !== "")
       call.arguments = appendArguments(call.arguments, fragment);
     return call;
@@ -146,6 +175,8 @@ export function finishReasonAtStreamEnd(reason: FinishReason | null | undefined)
 
 /** Appends a fragment, unless it is a final frame that repeats the complete arguments. */
 export function appendArguments(buffer: string, fragment: string): string {
+  if (typeof buffer !== "string") return typeof fragment === "string" ? fragment : "";
+  if (typeof fragment !== "string") return buffer;
   if (buffer === "") return fragment;
   if (fragment === buffer && isCompleteJson(buffer)) return buffer;
   if (fragment.length > buffer.length && fragment.startsWith(buffer) && isCompleteJson(fragment)) {

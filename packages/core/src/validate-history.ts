@@ -1,5 +1,6 @@
 import { isPlainObject } from "./define-property.js";
 import { type Issue, issue } from "./issues.js";
+import { isArraySafe, readHistory, walkable } from "./read-history.js";
 import type { ChatMessage, ToolCall } from "./types.js";
 import { type ValidateOptions, validateToolCall } from "./validate-tool-call.js";
 
@@ -19,8 +20,22 @@ function prefixed(issues: Issue[], prefix: Array<string | number>): Issue[] {
  * // [{ code: "tool_result_missing", severity: "error", path: [0, "tool_calls", 0], … }]
  */
 export function validateHistory(messages: readonly unknown[], options: ValidateOptions = {}): Issue[] {
+  if (!isArraySafe(messages)) return [];
+  // Read directly, or from a snapshot when that throws (a getter, a revoked proxy) or a list is too long to walk.
+  return readHistory(
+    messages,
+    (list) => validateList(list, options),
+    (issues, snapshot) =>
+      issues.map((found) => {
+        const [first, ...rest] = found.path;
+        const index = typeof first === "number" ? (snapshot.indices[first] ?? first) : first;
+        return index === first ? found : { ...found, path: [index as number, ...rest] };
+      }),
+  );
+}
+
+function validateList(messages: readonly unknown[], options: ValidateOptions): Issue[] {
   const issues: Issue[] = [];
-  if (!Array.isArray(messages)) return issues;
   const seenIds = new Set<string>();
   // Per turn: the paths of the calls with each id (an id used twice in one turn is paired in order, as
   // sanitizeHistory pairs it after renaming the second call), and how many results each id has had.
@@ -42,17 +57,22 @@ export function validateHistory(messages: readonly unknown[], options: ValidateO
     const chat = message as ChatMessage;
     if (chat.role === "assistant") {
       closeTurn();
-      if (!Array.isArray(chat.tool_calls)) return;
-      chat.tool_calls.forEach((call: unknown, callIndex: number) => {
+      if (!isArraySafe(chat.tool_calls)) return;
+      // Every index, holes included: a hole is sent as null, which no provider takes for a call.
+      const calls = walkable(chat.tool_calls as readonly unknown[]);
+      for (let callIndex = 0; callIndex < calls.length; callIndex++) {
+        const call: unknown = calls[callIndex];
         const path = [index, "tool_calls", callIndex];
         issues.push(...prefixed(validateToolCall(call, options), path));
         const id = isPlainObject(call) ? (call as ToolCall).id : undefined;
-        if (typeof id !== "string" || id === "") return;
+        if (typeof id !== "string" || id === "") continue;
         if (seenIds.has(id))
           issues.push(issue("id_duplicate", [...path, "id"], `the id ${JSON.stringify(id)} is used twice`));
         seenIds.add(id);
-        pending.set(id, [...(pending.get(id) ?? []), path]);
-      });
+        const paths = pending.get(id);
+        if (paths === undefined) pending.set(id, [path]);
+        else paths.push(path);
+      }
       return;
     }
     if (chat.role === "tool") {
@@ -66,7 +86,7 @@ export function validateHistory(messages: readonly unknown[], options: ValidateO
           issue(
             "tool_result_orphan",
             [index, "tool_call_id"],
-            `the tool result ${JSON.stringify(id)} answers no call of its turn`,
+            `the tool result ${typeof id === "string" ? JSON.stringify(id) : `with no id (${id === null ? "null" : typeof id})`} answers no call of its turn`,
           ),
         );
       }

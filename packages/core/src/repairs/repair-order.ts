@@ -1,3 +1,4 @@
+import { isArraySafe, LIST_WALK_LIMIT, listEntries } from "../read-history.js";
 import { coreRepairs } from "./index.js";
 import type { RepairRule } from "./repair-rule.js";
 
@@ -56,6 +57,9 @@ function rankOf(rule: RepairRule): number {
  * orderRepairs([trailingCommas, markdownFence]).map((rule) => rule.id); // ["markdown-fence", "trailing-commas"]
  */
 export function orderRepairs(rules: readonly RepairRule[]): readonly RepairRule[] {
+  if (!isArraySafe(rules)) return [];
+  // A long sparse list is read by the rules it holds (a hole is no rule).
+  if (rules.length > LIST_WALK_LIMIT) return orderRepairs((listEntries(rules)?.values ?? []) as RepairRule[]);
   let previous = Number.NEGATIVE_INFINITY;
   let ordered = true;
   for (const rule of rules) {
@@ -92,7 +96,7 @@ const GROUPS = ["core", "none"];
  */
 export function parseRepairNames(names: readonly string[] | string): RepairNames {
   const list: readonly unknown[] =
-    typeof names === "string" ? [names] : Array.isArray(names) ? names : [names];
+    typeof names === "string" ? [names] : isArraySafe(names) ? (listEntries(names)?.values ?? []) : [names];
   const wanted = new Set<string>();
   for (const name of list) {
     if (typeof name !== "string")
