@@ -2,6 +2,7 @@ import { type DecodeOptions, type DecodeResult, decodeArguments } from "./decode
 import { parseJson } from "./parse-json.js";
 import { isArraySafe, listEntries } from "./read-history.js";
 import type { FinishReason } from "./types.js";
+import { isWorkMeter, type WorkMeter } from "./work-budget.js";
 
 /** One streamed tool-call fragment, as OpenAI's `choices[].delta.tool_calls[]` carries it. */
 export interface ToolCallDelta {
@@ -60,10 +61,18 @@ export class ToolCallAccumulator {
   readonly #calls: AccumulatingToolCall[] = [];
   readonly #current = new Map<number, AccumulatingToolCall>();
   readonly #finished = new Set<AccumulatingToolCall>();
-  /** Calls handed out by `takeCompleted` or `takeRest`. */
-  readonly #taken = new Set<AccumulatingToolCall>();
+  /** Calls handed out by `takeCompleted` or `takeRest`: always the first ones, in order. */
+  #taken = 0;
   /** How many calls there were when `takeCompleted` last looked (it looks again only when a call begins). */
   #looked = 0;
+  /** The length of each call's text when it was last found not to be whole JSON. */
+  readonly #brokenAt = new WeakMap<AccumulatingToolCall, number>();
+  readonly #meter: WorkMeter | undefined;
+
+  /** `meter`: charged the parses `takeCompleted` makes (a test counts them; nothing is limited by it). */
+  constructor(options: { meter?: WorkMeter } = {}) {
+    this.#meter = isWorkMeter(options?.meter) ? options.meter : undefined;
+  }
 
   /**
    * Feeds one delta, or the `tool_calls` list of one chunk. Returns the call each delta was added to. Entries that are
@@ -132,21 +141,31 @@ export class ToolCallAccumulator {
   takeCompleted(): AccumulatingToolCall[] {
     if (this.#calls.length === this.#looked) return [];
     this.#looked = this.#calls.length;
-    const waiting = this.#calls.filter((call) => !this.#taken.has(call));
-    const earlier = waiting.slice(0, -1);
-    if (
-      earlier.length === 0 ||
-      !earlier.every((call) => call.arguments !== "" && parseJson(call.arguments).ok)
-    )
-      return [];
-    for (const call of earlier) this.#taken.add(call);
+    const earlier = this.#calls.slice(this.#taken, -1);
+    if (earlier.length === 0 || !earlier.every((call) => this.#isWhole(call))) return [];
+    this.#taken += earlier.length;
     return earlier;
+  }
+
+  /**
+   * Whether a call's text is whole JSON. Text found broken is parsed again only once it has doubled: a long broken
+   * call is not re-read each time a call begins (it then waits for `takeRest`, as an interleaved call would).
+   */
+  #isWhole(call: AccumulatingToolCall): boolean {
+    const text = call.arguments;
+    if (text === "") return false;
+    const brokenAt = this.#brokenAt.get(call);
+    if (brokenAt !== undefined && text.length < 2 * brokenAt) return false;
+    this.#meter?.charge(text.length);
+    if (parseJson(text).ok) return true;
+    this.#brokenAt.set(call, text.length);
+    return false;
   }
 
   /** Every call not yet handed out, in the order each began: what the stream's finish completes. */
   takeRest(): AccumulatingToolCall[] {
-    const rest = this.#calls.filter((call) => !this.#taken.has(call));
-    for (const call of rest) this.#taken.add(call);
+    const rest = this.#calls.slice(this.#taken);
+    this.#taken = this.#calls.length;
     return rest;
   }
 
