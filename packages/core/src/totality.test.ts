@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { jsonrepair } from "jsonrepair";
 import { describe, expect, it } from "vitest";
 import {
   anyValue,
@@ -26,6 +27,7 @@ import { parseJson } from "./parse-json.js";
 import { prepareForTemplate } from "./prepare-for-template.js";
 import { isArraySafe } from "./read-history.js";
 import { coreRepairs } from "./repairs/index.js";
+import { createJsonrepairRepair } from "./repairs/jsonrepair.js";
 import { orderRepairs, parseRepairNames } from "./repairs/repair-order.js";
 import { sanitizeHistory } from "./sanitize-history.js";
 import { serializeJson } from "./serialize-json.js";
@@ -132,6 +134,21 @@ describe("every public function of core is total over hostile values", () => {
           expect(typeof appendArguments(deltas[0] as string, deltas[1] as string)).toBe("string");
         },
       ),
+      RUNS,
+    );
+  });
+
+  it("every repair rule, called by hand with anything", () => {
+    const rules = [...coreRepairs, createJsonrepairRepair(jsonrepair)];
+    fc.assert(
+      fc.property(anyValue, anyValue, (textRecipe, contextRecipe) => {
+        const text = build(textRecipe);
+        const context = build(contextRecipe);
+        for (const rule of rules) {
+          const out = rule.repair(text as string, context as never);
+          expect(out === undefined || typeof out === "string").toBe(true);
+        }
+      }),
       RUNS,
     );
   });

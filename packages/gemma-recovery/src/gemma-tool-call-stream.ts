@@ -65,6 +65,15 @@ type Block =
   | { ok: false; incomplete: true }
   | { ok: false; incomplete: false; message: string };
 
+/** One option, read once; options that cannot be read are absent. */
+export function readOption(options: unknown, key: keyof GemmaParseOptions): unknown {
+  try {
+    return typeof options === "object" && options !== null ? (options as GemmaParseOptions)[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function callId(createId: () => string): string {
   try {
     const id = createId();
@@ -145,10 +154,11 @@ export class GemmaToolCallStream {
   readonly #ownMeter: boolean;
 
   constructor(options: GemmaParseOptions = {}) {
-    const createId = options?.createId;
-    this.#createId = typeof createId === "function" ? createId : randomCallId;
-    this.#ownMeter = !isWorkMeter(options?.meter);
-    this.#meter = isWorkMeter(options?.meter) ? options.meter : createWorkMeter({ limit: WORK_UNITS_BASE });
+    const createId = readOption(options, "createId");
+    const meter = readOption(options, "meter");
+    this.#createId = typeof createId === "function" ? (createId as () => string) : randomCallId;
+    this.#ownMeter = !isWorkMeter(meter);
+    this.#meter = isWorkMeter(meter) ? meter : createWorkMeter({ limit: WORK_UNITS_BASE });
     this.#scan = new GemmaTextScan("", this.#meter);
   }
 

@@ -1,4 +1,9 @@
-export { encodeGemmaArguments, encodeGemmaToolCall } from "./encode-gemma-arguments.js";
+export {
+  encodeGemmaArguments,
+  encodeGemmaToolCall,
+  type GemmaEncodeResult,
+  safeEncodeGemmaArguments,
+} from "./encode-gemma-arguments.js";
 export { gemmaQuoteMarkers } from "./gemma-quote-markers.js";
 export {
   type GemmaIssue,

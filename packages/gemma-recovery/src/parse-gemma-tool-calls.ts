@@ -4,6 +4,7 @@ import {
   type GemmaParseOptions,
   type GemmaToolCall,
   GemmaToolCallStream,
+  readOption,
 } from "./gemma-tool-call-stream.js";
 import { CHANNEL_OPEN, TOOL_CALL_OPEN } from "./tokens.js";
 
@@ -37,8 +38,9 @@ export function parseGemmaToolCalls(content: string, options: GemmaParseOptions 
     };
   }
   // One text: the budget is linear in its length (or the caller's meter, with the caller's limit).
-  const meter = resolveWorkMeter({ meter: options?.meter, length: content.length });
-  const stream = new GemmaToolCallStream({ ...options, meter });
+  const meter = resolveWorkMeter({ meter: readOption(options, "meter"), length: content.length });
+  const createId = readOption(options, "createId") as (() => string) | undefined;
+  const stream = new GemmaToolCallStream({ createId, meter });
   const toolCalls: GemmaToolCall[] = [];
   const issues: GemmaIssue[] = [];
   const parts: string[] = [];

@@ -90,8 +90,19 @@ function family(type: string): "string" | "integer" | "number" | "boolean" | "st
  * convertParameterValue({ text: "null", schema: { type: "string" } }); // { ok: true, value: "null" }
  */
 export function convertParameterValue(options: { text: string; schema: unknown }): ConvertedValue {
-  const text = typeof options?.text === "string" ? options.text : "";
-  const schema = options?.schema;
+  let text: unknown;
+  let schema: unknown;
+  try {
+    text = options?.text;
+    schema = options?.schema;
+  } catch {
+    // Options that cannot be read: no text, no schema.
+  }
+  if (typeof text !== "string") text = "";
+  return convertText(text as string, schema);
+}
+
+function convertText(text: string, schema: unknown): ConvertedValue {
   const { type } = parameterType(schema);
   if (type === undefined) return { ok: true, value: text };
   const kind = family(type);

@@ -18,10 +18,25 @@ export interface QwenParseResult {
   issues: QwenIssue[];
 }
 
-/** `tools` when it is an array (a revoked proxy is not one), else `undefined`. */
+/**
+ * The entries of `tools`, each read once (a long sparse list by the entries it holds), or `undefined` when it is not
+ * an array or cannot be read (a revoked proxy). An entry whose read throws is left out.
+ */
 function toolList(tools: unknown): readonly unknown[] | undefined {
   try {
-    return Array.isArray(tools) ? tools : undefined;
+    if (!Array.isArray(tools)) return undefined;
+    const length = tools.length;
+    const indices = length <= 65_536 ? Array.from({ length }, (_, i) => i) : Object.keys(tools).map(Number);
+    const out: unknown[] = [];
+    for (const index of indices) {
+      if (!Number.isInteger(index) || index >= length) break;
+      try {
+        out.push(tools[index]);
+      } catch {
+        // An entry that cannot be read offers no tool.
+      }
+    }
+    return out;
   } catch {
     return undefined;
   }
@@ -117,10 +132,7 @@ export function blockToCall(
         parameter: parameter.name,
       });
     }
-    const schema =
-      properties !== undefined && Object.hasOwn(properties, parameter.name)
-        ? properties[parameter.name]
-        : undefined;
+    const schema = schemaOf(properties, parameter.name);
     if (schema === undefined) {
       if (known) {
         issues.push({
@@ -153,6 +165,15 @@ export function blockToCall(
   return { id: callId(context.createId), type: "function", function: { name, arguments: encoded } };
 }
 
+/** A parameter's schema in a tool's `properties`; one that cannot be read (a getter throws) is none. */
+function schemaOf(properties: Record<string, unknown> | undefined, name: string): unknown {
+  try {
+    return properties !== undefined && Object.hasOwn(properties, name) ? properties[name] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The caller's id, or core's when the caller's maker throws or gives no string: a call is not lost for its id. */
 function callId(createId: () => string): string {
   try {
@@ -173,13 +194,22 @@ export interface ParserContext {
 
 /** The parser's shared state for one text, whole or streamed. */
 export function parserContext(options: QwenParseOptions): ParserContext {
-  const tools = toolList(options?.tools);
-  const createId = options?.createId;
+  const tools = toolList(readOption(options, "tools"));
+  const createId = readOption(options, "createId");
   return {
     schemas: toolSchemas(tools),
     haveTools: tools !== undefined && tools.length > 0,
-    createId: typeof createId === "function" ? createId : randomCallId,
+    createId: typeof createId === "function" ? (createId as () => string) : randomCallId,
   };
+}
+
+/** One option, read once; options that cannot be read are absent. */
+export function readOption(options: unknown, key: keyof QwenParseOptions): unknown {
+  try {
+    return typeof options === "object" && options !== null ? (options as QwenParseOptions)[key] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The issue a parser leaves when its work budget runs out, with the text it left in content. */
@@ -206,7 +236,7 @@ export function budgetIssue(raw: string): QwenIssue {
 export function parseQwenToolCalls(text: string, options: QwenParseOptions = {}): QwenParseResult {
   if (typeof text !== "string") return { content: null, toolCalls: [], issues: [] };
   const context = parserContext(options);
-  const meter = resolveWorkMeter({ meter: options?.meter, length: text.length });
+  const meter = resolveWorkMeter({ meter: readOption(options, "meter"), length: text.length });
   const scan = new QwenTextScan(text, meter);
   const content: string[] = [];
   const toolCalls: QwenToolCall[] = [];

@@ -5,7 +5,13 @@ import {
   WORK_UNITS_PER_CHAR,
   type WorkMeter,
 } from "@toolcall/core";
-import { budgetIssue, consumeBlock, type ParserContext, parserContext } from "./parse-qwen-tool-calls.js";
+import {
+  budgetIssue,
+  consumeBlock,
+  type ParserContext,
+  parserContext,
+  readOption,
+} from "./parse-qwen-tool-calls.js";
 import type { QwenIssue, QwenParseOptions, QwenToolCall } from "./qwen-issue.js";
 import {
   FUNCTION_CLOSE,
@@ -79,8 +85,9 @@ export class QwenToolCallStream {
 
   constructor(options: QwenParseOptions = {}) {
     this.#context = parserContext(options);
-    this.#ownMeter = !isWorkMeter(options?.meter);
-    this.#meter = isWorkMeter(options?.meter) ? options.meter : createWorkMeter({ limit: WORK_UNITS_BASE });
+    const meter = readOption(options, "meter");
+    this.#ownMeter = !isWorkMeter(meter);
+    this.#meter = isWorkMeter(meter) ? meter : createWorkMeter({ limit: WORK_UNITS_BASE });
     this.#scan = new QwenTextScan("", this.#meter);
   }
 

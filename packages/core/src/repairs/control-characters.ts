@@ -1,4 +1,4 @@
-import type { RepairRule } from "./repair-rule.js";
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 import { TextBuilder } from "./text-builder.js";
 
 const SHORT_ESCAPES: Record<number, string> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r" };
@@ -14,6 +14,8 @@ export const controlCharacters: RepairRule = {
   id: "control-characters",
   description: "raw control characters inside strings",
   repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
     let out: TextBuilder | undefined;
     let last = 0;
     let inString = false;
@@ -39,13 +41,13 @@ export const controlCharacters: RepairRule = {
       }
     }
     if (out === undefined) {
-      context?.meter.charge(text.length);
+      meter?.charge(text.length);
       return undefined;
     }
     out.pushRange(text, last, text.length);
     const repaired = out.toString();
     // One pass over the text, and the text built.
-    context?.meter.charge(text.length + repaired.length);
+    meter?.charge(text.length + repaired.length);
     return repaired;
   },
 };

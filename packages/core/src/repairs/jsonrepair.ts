@@ -1,4 +1,4 @@
-import type { RepairRule } from "./repair-rule.js";
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 
 /**
  * The longest text `jsonrepair` is run on by default: 16 KiB. The library's worst case is quadratic (its output is
@@ -42,15 +42,17 @@ export function createJsonrepairRepair(
     description: "anything the jsonrepair library can fix",
     maxLength,
     repair(text, context) {
+      if (typeof text !== "string") return undefined;
+      const meter = contextMeter(context);
       // Decode skips the rule for longer text; a direct call is held to the same bound.
       if (text.length > maxLength) return undefined;
       try {
         const repaired = jsonrepair(text);
         // The library's own steps cannot be counted; the size bound caps them. Charged: what it read and built.
-        context?.meter.charge(text.length + (typeof repaired === "string" ? repaired.length : 0));
+        meter?.charge(text.length + (typeof repaired === "string" ? repaired.length : 0));
         return typeof repaired !== "string" || repaired === text ? undefined : repaired;
       } catch {
-        context?.meter.charge(text.length);
+        meter?.charge(text.length);
         return undefined;
       }
     },

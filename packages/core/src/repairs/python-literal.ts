@@ -2,7 +2,7 @@ import { setOwn } from "../define-property.js";
 import { JsonNumber } from "../json-number.js";
 import { DEFAULT_MAX_DEPTH } from "../parse-json.js";
 import { serializeJson } from "../serialize-json.js";
-import type { RepairRule } from "./repair-rule.js";
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 import { TextBuilder } from "./text-builder.js";
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -184,7 +184,8 @@ export const pythonLiteral: RepairRule = {
   id: "python-literal",
   description: "a Python dict literal ('quotes', True/False/None)",
   repair(text, context) {
-    const meter = context?.meter;
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
     const trimmed = text.trim();
     meter?.charge(text.length);
     if (!trimmed.startsWith("{")) return undefined;

@@ -1,4 +1,4 @@
-import type { WorkMeter } from "../work-budget.js";
+import { isWorkMeter, type WorkMeter } from "../work-budget.js";
 
 /** What decode hands a rule besides the text. */
 export interface RepairContext {
@@ -58,5 +58,15 @@ export function scanOutsideStrings(
     }
     if (quotes.includes(c)) inString = c;
     visit(i, c);
+  }
+}
+
+/** The meter of a rule's context, when it has a usable one (a rule called by hand may get anything). */
+export function contextMeter(context: unknown): WorkMeter | undefined {
+  try {
+    const meter = (context as RepairContext | undefined)?.meter;
+    return isWorkMeter(meter) ? meter : undefined;
+  } catch {
+    return undefined;
   }
 }

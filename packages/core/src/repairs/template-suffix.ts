@@ -1,5 +1,5 @@
 import type { WorkMeter } from "../work-budget.js";
-import { type RepairRule, scanOutsideStrings } from "./repair-rule.js";
+import { contextMeter, type RepairRule, scanOutsideStrings } from "./repair-rule.js";
 
 /** Tokens chat templates and parsers are seen to leave after the arguments. */
 export const TEMPLATE_SUFFIX_TOKENS: readonly string[] = [
@@ -55,7 +55,9 @@ export const templateSuffix: RepairRule = {
   id: "template-suffix",
   description: "trailing template tokens and excess closing braces",
   repair(text, context) {
-    const stripped = stripTokens(text, context?.meter);
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
+    const stripped = stripTokens(text, meter);
     let balance = 0;
     scanOutsideStrings(stripped, (_, c) => {
       if (c === 0x7b || c === 0x5b) balance++;
@@ -73,7 +75,7 @@ export const templateSuffix: RepairRule = {
     }
     const result = stripped.slice(0, end);
     // The scan of the stripped text, the excess braces (at most the text), the copy, the comparison.
-    context?.meter.charge(4 * stripped.length);
+    meter?.charge(4 * stripped.length);
     return result === text ? undefined : result;
   },
 };
