@@ -95,7 +95,7 @@ CORE_REPAIR_IDS: tuple[str, ...] = (
 REPAIR_ORDER: tuple[str, ...] = ("gemma-quote-markers", *CORE_REPAIR_IDS, "jsonrepair")
 
 _EXPECTED_KEYS: dict[str, frozenset] = {
-    "decode": frozenset({"status", "arguments", "identity", "repairs", "raw", "rawAbsent", "encoded", "encodeOptions"}),
+    "decode": frozenset({"status", "arguments", "identity", "repairs", "budget", "raw", "rawAbsent", "encoded", "encodeOptions"}),
     "encode": frozenset({"text"}),
     "validate": frozenset({"codes", "issues"}),
     "validateHistory": frozenset({"codes", "issues"}),
@@ -304,6 +304,19 @@ def _tag(value: Any) -> tuple[bool, Any]:
         return True, _NUMBER_TAGS[payload]
     if key == "$literal":
         return True, payload
+    if key == "$repeat":
+        # Hostile sizes without hostile files: a text repeated, up to 16 MiB.
+        text, times = (payload or {}).get("text"), (payload or {}).get("times")
+        if not isinstance(text, str) or not isinstance(times, int) or isinstance(times, bool) or times < 0:
+            raise ValueError("$repeat takes {text: str, times: int >= 0}")
+        if len(text) * times > 16 * 1024 * 1024:
+            raise ValueError("$repeat makes at most 16 MiB")
+        return True, text * times
+    if key == "$concat":
+        parts = [decode_tags(part) for part in payload] if isinstance(payload, list) else None
+        if parts is None or not all(isinstance(part, str) for part in parts):
+            raise ValueError("$concat takes a list of texts")
+        return True, "".join(parts)
     raise ValueError(f"unknown tag {key!r}")
 
 
@@ -485,10 +498,10 @@ def check_result(operation: str, expected: Mapping, actual: Any, context: Mappin
             messages.append(f"{key}: expected {_show(want)}, got {_show(have)}")
 
     if operation == "decode":
-        for key in ("status", "arguments", "repairs"):
+        for key in ("status", "arguments", "repairs", "budget"):
             if key in expected:
                 have = _field(actual, key)
-                compare(key, expected[key], [] if key == "repairs" and have is _MISSING else have)
+                compare(key, expected[key], [] if key in ("repairs", "budget") and have is _MISSING else have)
         if "identity" in expected and given is not _MISSING:
             same = _field(actual, "arguments") is given
             if same != bool(expected["identity"]):

@@ -74,6 +74,7 @@ export function checkResult(args: {
       compare("status", result?.status);
       compare("arguments", result?.arguments);
       if ("repairs" in expected) compare("repairs", result?.repairs ?? []);
+      if ("budget" in expected) compare("budget", result?.budget ?? []);
       compare("raw", result?.raw);
       if (expected.rawAbsent === true && result?.raw !== undefined)
         failures.push(`raw: expected none, got ${show(result.raw)}`);
