@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { jsonrepair } from "jsonrepair";
 import { describe, expect, it } from "vitest";
-import { expectLinearWork } from "../test/linear-work.js";
+import { countWork, expectLinearWork, repeatedUnit } from "../test/linear-work.js";
 import { decodeArguments } from "./decode-arguments.js";
 import { numbersRoundTrip } from "./numbers-round-trip.js";
 import { coreRepairs } from "./repairs/index.js";
@@ -96,4 +97,37 @@ it("a meter counts without a limit, and a limit makes it exhausted", () => {
   expect(tight.charge(5)).toBe(true);
   expect(tight.charge(1)).toBe(false);
   expect(tight.exhausted).toBe(true);
+});
+
+describe("fuzzed adversarial text: any unit of JSON-ish tokens, repeated", () => {
+  const tokens = [
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "'",
+    "\\",
+    ",",
+    ":",
+    " ",
+    "\n",
+    "\u0001",
+    "```",
+    "</s>",
+    "True",
+    "1",
+    "a",
+  ];
+  it("decode with every repair charges linear work", () => {
+    const repairs = [...coreRepairs, createJsonrepairRepair(jsonrepair)];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...tokens), { minLength: 1, maxLength: 8 }), (unit) => {
+        const text = repeatedUnit(unit.join(""), 64 * 1024);
+        const steps = countWork((meter) => decodeArguments(text, { repairs, meter }));
+        expect(steps).toBeLessThanOrEqual(WORK_UNITS_PER_CHAR * text.length + 16_384);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });

@@ -41,3 +41,11 @@ export function expectLinearWork(options: {
   }
   return perChar;
 }
+
+/**
+ * Text made of one short unit repeated to about `size` characters: the shape that makes a scanner rescan (the same
+ * token again and again, each one a false start). Fuzz tests draw the unit from a family's tokens.
+ */
+export function repeatedUnit(unit: string, size: number): string {
+  return unit.length === 0 ? "" : unit.repeat(Math.max(1, Math.ceil(size / unit.length)));
+}

@@ -1,7 +1,8 @@
 import { coreRepairs, createJsonrepairRepair, decodeArguments, WORK_UNITS_PER_CHAR } from "@toolcall/core";
+import fc from "fast-check";
 import { jsonrepair } from "jsonrepair";
 import { describe, expect, it } from "vitest";
-import { expectLinearWork } from "../../core/test/linear-work.js";
+import { countWork, expectLinearWork, repeatedUnit } from "../../core/test/linear-work.js";
 import { gemmaQuoteMarkers } from "./gemma-quote-markers.js";
 import { GemmaToolCallStream } from "./gemma-tool-call-stream.js";
 import { parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
@@ -102,5 +103,44 @@ describe("linear work on adversarial input up to 1 MiB", () => {
     });
     expect(result.status).toBe("invalid");
     expect(result.budget).toEqual(["jsonrepair"]);
+  });
+});
+
+describe("fuzzed adversarial text: any unit of Gemma's tokens, repeated", () => {
+  const tokens = [
+    "<|tool_call>",
+    "<tool_call|>",
+    "<|channel>",
+    "<channel|>",
+    "call:f{",
+    Q,
+    "<|",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    '"',
+    "a",
+    " ",
+  ];
+  it("the whole parser and the stream charge linear work", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...tokens), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 64 }),
+        (unit, size) => {
+          const text = repeatedUnit(unit.join(""), 64 * 1024);
+          const whole = countWork((meter) => parseGemmaToolCalls(text, { meter }));
+          const streamed = countWork((meter) => stream(text, size, meter));
+          expect(whole).toBeLessThanOrEqual(PARSER_UNITS_PER_CHAR * text.length + 16_384);
+          expect(streamed).toBeLessThanOrEqual(PARSER_UNITS_PER_CHAR * text.length + 16_384);
+          const repaired = countWork((meter) => gemmaQuoteMarkers.repair(text, { meter }));
+          expect(repaired).toBeLessThanOrEqual(8 * text.length + 16_384);
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

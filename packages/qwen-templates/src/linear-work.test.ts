@@ -1,6 +1,7 @@
 import type { WorkMeter } from "@toolcall/core";
-import { describe, it } from "vitest";
-import { expectLinearWork } from "../../core/test/linear-work.js";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { countWork, expectLinearWork, repeatedUnit } from "../../core/test/linear-work.js";
 import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
 import { QwenToolCallStream } from "./qwen-tool-call-stream.js";
 
@@ -83,4 +84,39 @@ describe("linear work on adversarial model output up to 1 MiB", () => {
       });
     });
   }
+});
+
+describe("fuzzed adversarial text: any unit of Qwen's tags, repeated", () => {
+  const tokens = [
+    "<tool_call>",
+    "</tool_call>",
+    "<function=f>",
+    "</function>",
+    "<parameter=a>",
+    "<parameter=b>",
+    "</parameter>",
+    "\n",
+    " ",
+    "{",
+    "x",
+    "<",
+    ">",
+    "1e400",
+  ];
+  it("the whole parser and the stream charge linear work", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...tokens), { minLength: 1, maxLength: 8 }),
+        fc.integer({ min: 1, max: 64 }),
+        (unit, size) => {
+          const text = repeatedUnit(unit.join(""), 64 * 1024);
+          const whole = countWork((meter) => parseQwenToolCalls(text, { tools, meter }));
+          const streamed = countWork((meter) => stream(text, size, meter));
+          expect(whole).toBeLessThanOrEqual(PARSER_UNITS_PER_CHAR * text.length + 16_384);
+          expect(streamed).toBeLessThanOrEqual(PARSER_UNITS_PER_CHAR * text.length + 16_384);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 });
