@@ -1,0 +1,211 @@
+/**
+ * Section 6: wall-clock growth of every repair and parser on hostile input, 64 KiB to 1 MiB, side by side with
+ * JSON.parse on valid JSON of the same size (the floor). Tests count work instead (no clock); this is where the
+ * time is. Target: every exponent (time ~ size^k, fitted over the three sizes) at most 1.2.
+ */
+import {
+  coreRepairs,
+  createJsonrepairRepair,
+  decodeArguments,
+  numbersRoundTrip,
+  sanitizeHistory,
+} from "@toolcall/core";
+import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
+import { parseQwenToolCalls, QwenToolCallStream } from "@toolcall/qwen-templates";
+import { jsonrepair } from "jsonrepair";
+import { sink } from "./measure.mjs";
+
+export const GROWTH_SIZES = [64 * 1024, 256 * 1024, 1024 * 1024];
+export const TARGET_EXPONENT = 1.2;
+
+const Q = '<|"|>';
+const repeat = (unit, n) => unit.repeat(Math.max(1, Math.ceil(n / unit.length)));
+
+/** Text the JSON repairs see: unclosed strings, runs of quotes and brackets, tokens, the issue's cases. */
+const REPAIR_TEXTS = {
+  "96 KiB-style quotes after a key": (n) => `{"a":${repeat('"', n)}`,
+  "quotes and letters": (n) => `[${repeat('"a', n)}`,
+  "unclosed escaped quotes": (n) => `{"a": "${repeat('\\"', n)}`,
+  "open brackets": (n) => repeat("{[", n),
+  commas: (n) => `{"a":[${repeat(",", n)}`,
+  "suffix tokens that strip": (n) => `{"a":1}${repeat("</s> ", n)}`,
+  "control characters": (n) => `{"a":"${repeat("\u0001", n)}"}`,
+  "python values": (n) => `{'a': [${repeat("1,", n)}]}`,
+  "repeated objects": (n) => `${repeat('{"a":1}', n)}{`,
+  "quote markers after a bracket": (n) => `[${repeat(Q, n)}`,
+  "quote markers in a string": (n) => `{"a":"${repeat(Q, n)}"}`,
+  "leaked markers": (n) => `{"a": "${repeat('<|\\"|"x<|\\"', n)}`,
+};
+
+function openers(n) {
+  const units = ["<|tool_call>", "call:f{", "<tool_call>"];
+  let text = "";
+  for (let i = 0; text.length < n; i++) text += units[i % units.length];
+  return text;
+}
+
+const GEMMA_TEXTS = {
+  "openers and half-calls": openers,
+  "interior quote tokens": (n) => `<|tool_call>call:f{a:${Q}${repeat(`${Q},`, n)}`,
+  "calls whose strings never close": (n) => repeat(`<|tool_call>call:f{a:${Q}x<tool_call|>`, n),
+  "many false closes": (n) => `<|tool_call>call:f{a:${Q}${repeat("<tool_call|>", n)}`,
+  "closed channels": (n) => repeat("<|channel>x<channel|>", n),
+  "good calls": (n) => repeat(`<|tool_call>call:f{a:${Q}x${Q},n:1}<tool_call|>text `, n),
+};
+
+const QWEN_TEXTS = {
+  "openers and half-calls": openers,
+  "unclosed parameters": (n) => `<tool_call><function=f>${repeat("<parameter=a>x", n)}`,
+  "unclosed parameters on lines": (n) => `<tool_call><function=f>${repeat("\n<parameter=a>x", n)}`,
+  "bare functions": (n) => repeat("<function=f>", n),
+  "parameter closers inside a value": (n) =>
+    `<tool_call><function=f><parameter=b>${repeat("</parameter>x", n)}`,
+  "good calls": (n) =>
+    repeat(
+      "Sure.\n<tool_call>\n<function=f>\n<parameter=a>\n7\n</parameter>\n</function>\n</tool_call>\n",
+      n,
+    ),
+};
+
+const NUMBER_TEXTS = {
+  "a colon, then spaces": (n) => `{"a":${repeat(" ", n)}`,
+  "open brackets and minus signs": (n) => repeat("[-", n),
+  "many numbers": (n) => `[${repeat("1,", n)}1]`,
+};
+
+const tools = [
+  {
+    type: "function",
+    function: { name: "f", parameters: { type: "object", properties: { a: { type: "integer" } } } },
+  },
+];
+
+function feed(Stream, text, size, options) {
+  const stream = new Stream(options);
+  for (let i = 0; i < text.length; i += size) sink.value = stream.push(text.slice(i, i + size));
+  sink.value = stream.end();
+}
+
+/** A history of about `n` characters whose every call has arguments broken the issue's way (a key, then quotes). */
+function brokenHistory(n) {
+  const messages = [];
+  const calls = Math.max(1, Math.floor(n / 1024));
+  for (let i = 0; i < calls; i++) {
+    messages.push({
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: `c${i}`, type: "function", function: { name: "f", arguments: `{"a":${'"'.repeat(1000)}` } },
+      ],
+    });
+    messages.push({ role: "tool", tool_call_id: `c${i}`, content: "ok" });
+  }
+  return messages;
+}
+
+const jsonrepairRule = createJsonrepairRepair(jsonrepair);
+const everyRepair = [gemmaQuoteMarkers, ...coreRepairs, jsonrepairRule];
+
+/** What is measured: a name, the families of input it meets, and one run on one input. */
+export const GROWTH_TARGETS = [
+  ...coreRepairs.map((rule) => ({
+    name: `${rule.id} (core rule)`,
+    texts: REPAIR_TEXTS,
+    run: (t) => rule.repair(t),
+  })),
+  { name: "gemma-quote-markers", texts: REPAIR_TEXTS, run: (t) => gemmaQuoteMarkers.repair(t) },
+  { name: "jsonrepair rule (its bound)", texts: REPAIR_TEXTS, run: (t) => jsonrepairRule.repair(t) },
+  {
+    name: "decodeArguments, every repair",
+    texts: REPAIR_TEXTS,
+    run: (t) => decodeArguments(t, { repairs: everyRepair }),
+  },
+  {
+    name: "sanitizeHistory, every repair",
+    texts: { "calls with broken arguments": (n) => n },
+    make: brokenHistory,
+    run: (history) => sanitizeHistory(history, { repairs: everyRepair }),
+  },
+  { name: "numbersRoundTrip", texts: NUMBER_TEXTS, run: (t) => numbersRoundTrip(t) },
+  { name: "parseGemmaToolCalls", texts: GEMMA_TEXTS, run: (t) => parseGemmaToolCalls(t) },
+  {
+    name: "GemmaToolCallStream, 64-char deltas",
+    texts: GEMMA_TEXTS,
+    run: (t) => feed(GemmaToolCallStream, t, 64),
+  },
+  { name: "parseQwenToolCalls", texts: QWEN_TEXTS, run: (t) => parseQwenToolCalls(t, { tools }) },
+  {
+    name: "QwenToolCallStream, 64-char deltas",
+    texts: QWEN_TEXTS,
+    run: (t) => feed(QwenToolCallStream, t, 64, { tools }),
+  },
+];
+
+/** Valid JSON of about `n` characters, shaped like tool-call arguments: the floor JSON.parse reads. */
+export function floorText(n) {
+  const item = '{"id":12345,"name":"a file name.txt","tags":["x","y"],"size":1.5,"ok":true}';
+  return `{"items":[${repeat(`${item},`, n - 20)}${item}]}`;
+}
+
+function fastest(run, input, rounds) {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    sink.value = run(input);
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+/** The exponent k in time ~ size^k, least squares in log-log space. */
+export function exponentOf(sizes, times) {
+  const xs = sizes.map(Math.log);
+  const ys = times.map((t) => Math.log(Math.max(t, 1e-3)));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    num += (xs[i] - mx) * (ys[i] - my);
+    den += (xs[i] - mx) ** 2;
+  }
+  return num / den;
+}
+
+/**
+ * Measures every target on every family at every size, interleaved with the floor at the same size (fastest of
+ * `rounds` each). Returns one result per target: its worst family (highest exponent over the floor's), that
+ * family's times, ratios to the floor and raw exponent, and the floor's own exponent.
+ */
+export function measureGrowth({ rounds, progress }) {
+  const floorInputs = GROWTH_SIZES.map(floorText);
+  const parse = (text) => JSON.parse(text);
+  for (const input of floorInputs) fastest(parse, input, 2);
+  const floorTimes = floorInputs.map((input) => fastest(parse, input, rounds));
+  const floorExponent = exponentOf(GROWTH_SIZES, floorTimes);
+  const results = [];
+  for (const target of GROWTH_TARGETS) {
+    let worst;
+    for (const [family, make] of Object.entries(target.texts)) {
+      const inputs = GROWTH_SIZES.map((n) => (target.make ? target.make(make(n)) : make(n)));
+      for (const input of inputs) target.run(input); // warm up at every size
+      const times = [];
+      const floors = [];
+      for (let s = 0; s < GROWTH_SIZES.length; s++) {
+        // Side by side: the floor at the same size, before and after, so both see the same machine.
+        const floorBefore = fastest(parse, floorInputs[s], rounds);
+        times.push(fastest(target.run, inputs[s], rounds));
+        floors.push(Math.min(floorBefore, fastest(parse, floorInputs[s], rounds)));
+      }
+      const ratios = times.map((t, s) => t / floors[s]);
+      // Growth beyond the floor's: the exponent of the ratio, plus one. The floor itself grows faster than linear
+      // over 64 KiB to 1 MiB (caches), and that is the machine's, not the code's.
+      const exponent = exponentOf(GROWTH_SIZES, ratios) + 1;
+      if (worst === undefined || exponent > worst.exponent)
+        worst = { family, exponent, rawExponent: exponentOf(GROWTH_SIZES, times), times, ratios };
+    }
+    progress(`growth ${target.name}: worst ${worst.family}, exponent ${worst.exponent.toFixed(2)}`);
+    results.push({ name: target.name, ...worst, families: Object.keys(target.texts).length });
+  }
+  return { results, floorTimes, floorExponent };
+}
