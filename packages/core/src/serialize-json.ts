@@ -1,3 +1,4 @@
+import { errorMessage } from "./error-message.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH } from "./parse-json.js";
 import { pythonFloatRepr } from "./python-float.js";
@@ -132,7 +133,7 @@ export function serializeJson(root: unknown, options: SerializeOptions = {}): Se
         try {
           value = (value as { toJSON: (key: string) => unknown }).toJSON(key);
         } catch (error) {
-          failure = `toJSON threw: ${error instanceof Error ? error.message : String(error)}`;
+          failure = `toJSON threw: ${errorMessage(error)}`;
           return undefined;
         }
       }
@@ -212,7 +213,7 @@ export function serializeJson(root: unknown, options: SerializeOptions = {}): Se
     text = write(root, 0, "");
   } catch (error) {
     // A stack overflow on a pathological value, or a throwing getter or proxy trap.
-    failure = error instanceof Error ? error.message : String(error);
+    failure = errorMessage(error);
   }
   if (failure !== undefined) return { ok: false, error: failure };
   return { ok: true, text: text ?? "null" };

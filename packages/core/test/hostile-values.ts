@@ -129,6 +129,24 @@ export const HOSTILE_MAKERS: Readonly<Record<string, () => unknown>> = {
   "revoked-proxy": () => revokedProxy(),
   "trapped-proxy": () => trappedProxy(),
   "trapped-array": () => trappedProxy([]),
+  "keys-trapped-object": () =>
+    new Proxy(
+      { a: 1 },
+      {
+        ownKeys() {
+          throw new Error("ownKeys trap throws");
+        },
+      },
+    ),
+  "reads-trapped-object": () =>
+    new Proxy(
+      { role: "assistant", a: 1 },
+      {
+        get() {
+          throw new Error("get trap throws");
+        },
+      },
+    ),
   "late-throwing-message": () => lateThrowingProxy({ role: "assistant", content: "x", tool_calls: [] }),
   "late-throwing-list": () => lateThrowingProxy([{ role: "user", content: "hi" }]),
   "huge-sparse-array": () => hugeSparseArray(),

@@ -104,9 +104,14 @@ export function safeEncodeGemmaArguments(mapping: ArgumentsMapping): GemmaEncode
   try {
     return { ok: true, text: encodeMapping(isPlainObject(mapping) ? mapping : {}) };
   } catch (error) {
-    if (error instanceof GemmaEncodeFailure) return { ok: false, error: error.message };
     // A getter or proxy trap that throws, or a stack overflow on a pathological value.
-    return { ok: false, error: error instanceof Error ? error.message : "the mapping cannot be read" };
+    let message = "the mapping cannot be read";
+    try {
+      if (error instanceof GemmaEncodeFailure || error instanceof Error) message = String(error.message);
+    } catch {
+      // Something thrown that cannot be read: the generic message.
+    }
+    return { ok: false, error: message };
   }
 }
 
