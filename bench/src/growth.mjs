@@ -13,7 +13,7 @@ import {
 import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
 import { parseQwenToolCalls, QwenToolCallStream } from "@toolcall/qwen-templates";
 import { jsonrepair } from "jsonrepair";
-import { sink } from "./measure.mjs";
+import { median, sink } from "./measure.mjs";
 
 export const GROWTH_SIZES = [64 * 1024, 256 * 1024, 1024 * 1024];
 export const TARGET_EXPONENT = 1.2;
@@ -23,19 +23,21 @@ const repeat = (unit, n) => unit.repeat(Math.max(1, Math.ceil(n / unit.length)))
 
 /** Text the JSON repairs see: unclosed strings, runs of quotes and brackets, tokens, the issue's cases. */
 const REPAIR_TEXTS = {
-  "96 KiB-style quotes after a key": (n) => `{"a":${repeat('"', n)}`,
+  "quotes after a key (the issue's 96 KiB case)": (n) => `{"a":${repeat('"', n)}`,
   "quotes and letters": (n) => `[${repeat('"a', n)}`,
-  "unclosed escaped quotes": (n) => `{"a": "${repeat('\\"', n)}`,
   "open brackets": (n) => repeat("{[", n),
-  commas: (n) => `{"a":[${repeat(",", n)}`,
+  "fence lookalikes": (n) => `\`\`\`json\n${repeat("`", n)}`,
   "suffix tokens that strip": (n) => `{"a":1}${repeat("</s> ", n)}`,
+  commas: (n) => `{"a":[${repeat(",", n)}`,
   "control characters": (n) => `{"a":"${repeat("\u0001", n)}"}`,
   "python values": (n) => `{'a': [${repeat("1,", n)}]}`,
   "repeated objects": (n) => `${repeat('{"a":1}', n)}{`,
-  "quote markers after a bracket": (n) => `[${repeat(Q, n)}`,
-  "quote markers in a string": (n) => `{"a":"${repeat(Q, n)}"}`,
+  "quote markers after a bracket (the issue's 1 MB case)": (n) => `[${repeat(Q, n)}`,
   "leaked markers": (n) => `{"a": "${repeat('<|\\"|"x<|\\"', n)}`,
 };
+
+/** The families a target meets: the ones that stress what it does (the tests count every family on every target). */
+const pick = (...names) => Object.fromEntries(names.map((name) => [name, REPAIR_TEXTS[name]]));
 
 function openers(n) {
   const units = ["<|tool_call>", "call:f{", "<tool_call>"];
@@ -45,30 +47,20 @@ function openers(n) {
 }
 
 const GEMMA_TEXTS = {
-  "openers and half-calls": openers,
+  "openers and half-calls (the issue's case)": openers,
   "interior quote tokens": (n) => `<|tool_call>call:f{a:${Q}${repeat(`${Q},`, n)}`,
   "calls whose strings never close": (n) => repeat(`<|tool_call>call:f{a:${Q}x<tool_call|>`, n),
-  "many false closes": (n) => `<|tool_call>call:f{a:${Q}${repeat("<tool_call|>", n)}`,
-  "closed channels": (n) => repeat("<|channel>x<channel|>", n),
-  "good calls": (n) => repeat(`<|tool_call>call:f{a:${Q}x${Q},n:1}<tool_call|>text `, n),
 };
 
 const QWEN_TEXTS = {
-  "openers and half-calls": openers,
-  "unclosed parameters": (n) => `<tool_call><function=f>${repeat("<parameter=a>x", n)}`,
-  "unclosed parameters on lines": (n) => `<tool_call><function=f>${repeat("\n<parameter=a>x", n)}`,
-  "bare functions": (n) => repeat("<function=f>", n),
+  "openers and half-calls (the issue's case)": openers,
+  "unclosed parameters on lines (the issue's case)": (n) =>
+    `<tool_call><function=f>${repeat("\n<parameter=a>x", n)}`,
   "parameter closers inside a value": (n) =>
     `<tool_call><function=f><parameter=b>${repeat("</parameter>x", n)}`,
-  "good calls": (n) =>
-    repeat(
-      "Sure.\n<tool_call>\n<function=f>\n<parameter=a>\n7\n</parameter>\n</function>\n</tool_call>\n",
-      n,
-    ),
 };
 
 const NUMBER_TEXTS = {
-  "a colon, then spaces": (n) => `{"a":${repeat(" ", n)}`,
   "open brackets and minus signs": (n) => repeat("[-", n),
   "many numbers": (n) => `[${repeat("1,", n)}1]`,
 };
@@ -89,13 +81,13 @@ function feed(Stream, text, size, options) {
 /** A history of about `n` characters whose every call has arguments broken the issue's way (a key, then quotes). */
 function brokenHistory(n) {
   const messages = [];
-  const calls = Math.max(1, Math.floor(n / 1024));
+  const calls = Math.max(1, Math.floor(n / 256));
   for (let i = 0; i < calls; i++) {
     messages.push({
       role: "assistant",
       content: null,
       tool_calls: [
-        { id: `c${i}`, type: "function", function: { name: "f", arguments: `{"a":${'"'.repeat(1000)}` } },
+        { id: `c${i}`, type: "function", function: { name: "f", arguments: `{"a":${'"'.repeat(200)}` } },
       ],
     });
     messages.push({ role: "tool", tool_call_id: `c${i}`, content: "ok" });
@@ -106,18 +98,41 @@ function brokenHistory(n) {
 const jsonrepairRule = createJsonrepairRepair(jsonrepair);
 const everyRepair = [gemmaQuoteMarkers, ...coreRepairs, jsonrepairRule];
 
+/** The families each core rule is measured on. */
+const RULE_FAMILIES = {
+  "markdown-fence": pick("fence lookalikes", "quotes after a key (the issue's 96 KiB case)"),
+  "template-suffix": pick("suffix tokens that strip", "quotes after a key (the issue's 96 KiB case)"),
+  "python-literal": pick("python values", "quotes and letters"),
+  "control-characters": pick("control characters", "quotes after a key (the issue's 96 KiB case)"),
+  "trailing-commas": pick("commas", "open brackets"),
+  "repeated-object": pick("repeated objects", "open brackets"),
+};
+
 /** What is measured: a name, the families of input it meets, and one run on one input. */
 export const GROWTH_TARGETS = [
   ...coreRepairs.map((rule) => ({
     name: `${rule.id} (core rule)`,
-    texts: REPAIR_TEXTS,
+    texts: RULE_FAMILIES[rule.id] ?? pick("open brackets"),
     run: (t) => rule.repair(t),
   })),
-  { name: "gemma-quote-markers", texts: REPAIR_TEXTS, run: (t) => gemmaQuoteMarkers.repair(t) },
-  { name: "jsonrepair rule (its bound)", texts: REPAIR_TEXTS, run: (t) => jsonrepairRule.repair(t) },
+  {
+    name: "gemma-quote-markers",
+    texts: pick("leaked markers", "quote markers after a bracket (the issue's 1 MB case)"),
+    run: (t) => gemmaQuoteMarkers.repair(t),
+  },
+  {
+    name: "jsonrepair rule (its 16 KiB bound)",
+    texts: pick("quotes after a key (the issue's 96 KiB case)"),
+    run: (t) => jsonrepairRule.repair(t),
+  },
   {
     name: "decodeArguments, every repair",
-    texts: REPAIR_TEXTS,
+    texts: pick(
+      "quotes after a key (the issue's 96 KiB case)",
+      "quote markers after a bracket (the issue's 1 MB case)",
+      "leaked markers",
+      "python values",
+    ),
     run: (t) => decodeArguments(t, { repairs: everyRepair }),
   },
   {
@@ -173,8 +188,8 @@ export function exponentOf(sizes, times) {
 }
 
 /**
- * Measures every target on every family at every size, interleaved with the floor at the same size (fastest of
- * `rounds` each). Returns one result per target: its worst family (highest exponent over the floor's), that
+ * Measures every target on every family at every size, interleaved with the floor at the same size (`rounds`
+ * rounds, the ratio per round, its median kept). Returns one result per target: its worst family (highest exponent over the floor's), that
  * family's times, ratios to the floor and raw exponent, and the floor's own exponent.
  */
 export function measureGrowth({ rounds, progress }) {
@@ -190,14 +205,33 @@ export function measureGrowth({ rounds, progress }) {
       const inputs = GROWTH_SIZES.map((n) => (target.make ? target.make(make(n)) : make(n)));
       for (const input of inputs) target.run(input); // warm up at every size
       const times = [];
-      const floors = [];
+      const ratios = [];
       for (let s = 0; s < GROWTH_SIZES.length; s++) {
-        // Side by side: the floor at the same size, before and after, so both see the same machine.
-        const floorBefore = fastest(parse, floorInputs[s], rounds);
-        times.push(fastest(target.run, inputs[s], rounds));
-        floors.push(Math.min(floorBefore, fastest(parse, floorInputs[s], rounds)));
+        // Side by side: in each round the floor and the task at the same size, one after the other (the order
+        // alternating), so both see the same machine; the ratio is taken per round and its median kept.
+        // Each side runs `reps` times per measurement, so the faster side still lasts 2 ms (a timer and a scheduler
+        // slice are coarse next to a 0.2 ms run).
+        const once = Math.min(fastest(parse, floorInputs[s], 1), fastest(target.run, inputs[s], 1));
+        const reps = Math.max(1, Math.ceil(2 / Math.max(once, 0.01)));
+        const floorPass = () => {
+          for (let r = 0; r < reps; r++) sink.value = parse(floorInputs[s]);
+        };
+        const taskPass = () => {
+          for (let r = 0; r < reps; r++) sink.value = target.run(inputs[s]);
+        };
+        const roundRatios = [];
+        let best = Number.POSITIVE_INFINITY;
+        for (let round = 0; round < rounds; round++) {
+          const floorFirst = round % 2 === 0;
+          const before = fastest(floorFirst ? floorPass : taskPass, undefined, 1);
+          const after = fastest(floorFirst ? taskPass : floorPass, undefined, 1);
+          const [floor, time] = floorFirst ? [before, after] : [after, before];
+          best = Math.min(best, time / reps);
+          roundRatios.push(time / floor);
+        }
+        times.push(best);
+        ratios.push(median(roundRatios));
       }
-      const ratios = times.map((t, s) => t / floors[s]);
       // Growth beyond the floor's: the exponent of the ratio, plus one. The floor itself grows faster than linear
       // over 64 KiB to 1 MiB (caches), and that is the machine's, not the code's.
       const exponent = exponentOf(GROWTH_SIZES, ratios) + 1;
