@@ -1,0 +1,135 @@
+"""Run toolcall's conformance vectors against a Python implementation: with pytest, or without.
+
+The vectors are the language-agnostic JSON files of ``@toolcall/conformance`` (``vectors/<rule>/<topic>.json``,
+format in ``VECTORS.md``), shipped inside this package with the provider profiles as data
+(:func:`provider_profiles`). Standard library only.
+
+With pytest (the plugin is registered on install)::
+
+    pytest --toolcall-impl my_stack.conformance:implementation [--toolcall-level mapping] [--toolcall-skip ID]
+
+Without::
+
+    python -m toolcall_conformance --impl my_stack.conformance:implementation [--level mapping] [--json]
+
+An implementation is a module, an object or a dict with some of these callables (vectors of the operations it
+lacks are skipped, with the reason), and optionally ``LEVEL`` (``"mapping"`` or ``"full"``, the default) and
+``OPERATIONS`` (the vector operations it answers):
+
+=====================  ============================================================================================
+vector operation       callable, and what it returns (full level; at the mapping level decode returns the mapping
+                       itself and sanitize the message list)
+=====================  ============================================================================================
+``decode``             ``decode_arguments(value, **options)`` -> ``{"arguments", "status", "repairs", "raw"?}``
+``encode``             ``encode_arguments(value, **options)`` -> ``str``
+``validate``           ``validate_tool_call(call, **options)`` -> ``[{"code", "severity", "path", "message"}]``
+``validateHistory``    ``validate_history(messages, **options)`` -> a list of issues, as above
+``sanitize``           ``sanitize_history(messages, **options)`` -> ``{"messages", "changes"}``
+``prepareForTemplate`` ``prepare_for_template(messages, **options)`` -> the list of messages to render
+``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
+                       ``{"index", "id", "name", "arguments", "status", "decoded"}``
+``validateProvider``   ``validate_for_provider(messages, provider=...)`` -> the issues that provider raises, each
+                       with ``code``, ``severity``, ``path``, ``message`` (its literal error text) and ``status``
+                       (mapping level: any list, one entry per rejection)
+``sanitizeProvider``   ``sanitize_for_provider(messages, provider=..., **options)`` -> ``{"messages", "changes"}``
+                       (mapping level: the message list)
+``providerVerdict``    ``provider_verdict(messages, providers=None)`` -> ``{"rejectedBy", "acceptedBy",
+                       "findings"}``, each finding ``{"code", "path", "rejectedBy"}``
+=====================  ============================================================================================
+"""
+
+from ._checks import check_result
+from ._compare import json_equal
+from ._data import contract_version, provider_profiles
+from ._loading import OPERATIONS, VectorCase, VectorError, check_vectors, load_vectors
+from ._messages import compare_messages_at_mapping_level
+from ._runner import (
+    CORE_REPAIR_IDS,
+    LEVELS,
+    REPAIR_ORDER,
+    ConformanceSkip,
+    DeclarationError,
+    NotApplicable,
+    SkipList,
+    Summary,
+    check_implementation,
+    load_implementation,
+    run_case,
+    run_suite,
+)
+from ._schema import SchemaError
+from ._tags import decode_tags
+
+#: This package's version: the vector contract's (``@toolcall/conformance``'s, in PEP 440 form).
+__version__ = VECTOR_CONTRACT_VERSION = contract_version()
+
+__all__ = [
+    "CORE_REPAIR_IDS",
+    "LEVELS",
+    "OPERATIONS",
+    "REPAIR_ORDER",
+    "VECTOR_CONTRACT_VERSION",
+    "ConformanceSkip",
+    "DeclarationError",
+    "NotApplicable",
+    "SchemaError",
+    "SkipList",
+    "Summary",
+    "VectorCase",
+    "VectorError",
+    "__version__",
+    "check_implementation",
+    "check_result",
+    "check_vectors",
+    "compare_messages_at_mapping_level",
+    "decode_tags",
+    "json_equal",
+    "load_implementation",
+    "load_vectors",
+    "make_test",
+    "provider_profiles",
+    "run_case",
+    "run_suite",
+]
+
+
+def make_test(implementation, skip=(), root=None, level=None):
+    """A pytest test function parametrized over every vector, for a test module of your own::
+
+        test_conformance = make_test(my_impl, skip={"r1-lossless-*": "why"}, level="mapping")
+
+    Each vector is one test, named by its id. Vectors the implementation cannot run are skipped with the reason;
+    a vector file that breaks the schema, a bad declaration or a skip entry naming no vector fails.
+    """
+    import pytest
+
+    problems: list = check_implementation(implementation)
+    try:
+        cases = list(load_vectors(root))
+        skips = SkipList(skip)
+        unmatched = skips.unmatched(case.id for case in cases)
+        if unmatched:
+            problems.append(f"skip entries that name no vector: {', '.join(unmatched)}")
+        if not cases:
+            problems.append("no vectors found")
+    except (FileNotFoundError, VectorError) as error:
+        cases, skips = [], SkipList(skip)
+        problems.append(str(error))
+    params = [pytest.param(case, id=case.id) for case in cases]
+    if problems or not params:
+        params.append(pytest.param(None, id="toolcall-conformance-setup"))
+
+    @pytest.mark.parametrize("conformance_case", params)
+    def test_conformance(conformance_case):
+        if conformance_case is None:
+            pytest.fail("; ".join(problems) or "no vectors found", pytrace=False)
+        try:
+            mismatches = run_case(conformance_case, implementation, skips, level)
+        except ConformanceSkip as reason:
+            pytest.skip(str(reason))
+        if mismatches:
+            pytest.fail(
+                f"{conformance_case.id}: " + "\n  ".join(mismatches) + f"\n  ({conformance_case.title})", pytrace=False
+            )
+
+    return test_conformance
