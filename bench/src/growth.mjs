@@ -172,6 +172,16 @@ function fastest(run, input, rounds) {
   return best;
 }
 
+/** One timed pass: wall-clock and CPU milliseconds (this process's user and system time). */
+function timed(pass) {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  pass();
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
 /** The exponent k in time ~ size^k, least squares in log-log space. */
 export function exponentOf(sizes, times) {
   const xs = sizes.map(Math.log);
@@ -206,37 +216,49 @@ export function measureGrowth({ rounds, progress }) {
       for (const input of inputs) target.run(input); // warm up at every size
       const times = [];
       const ratios = [];
+      const cpuRatios = [];
+      const largest = GROWTH_SIZES[GROWTH_SIZES.length - 1];
       for (let s = 0; s < GROWTH_SIZES.length; s++) {
-        // Side by side: in each round the floor and the task at the same size, one after the other (the order
-        // alternating), so both see the same machine; the ratio is taken per round and its median kept.
-        // Each side runs `reps` times per measurement, so the faster side still lasts 2 ms (a timer and a scheduler
-        // slice are coarse next to a 0.2 ms run).
-        const once = Math.min(fastest(parse, floorInputs[s], 1), fastest(target.run, inputs[s], 1));
-        const reps = Math.max(1, Math.ceil(2 / Math.max(once, 0.01)));
+        // Each measurement covers the same number of bytes at every size (the input repeated up to the largest
+        // size), so garbage collection and caches weigh alike on every size, and the smallest runs are not lost in
+        // the timer's grain. In each round the floor and the task run one after the other (the order alternating),
+        // and the ratio is taken per round; its median is kept, on wall-clock and on CPU time.
+        const reps = Math.max(1, Math.round(largest / GROWTH_SIZES[s]));
         const floorPass = () => {
           for (let r = 0; r < reps; r++) sink.value = parse(floorInputs[s]);
         };
         const taskPass = () => {
           for (let r = 0; r < reps; r++) sink.value = target.run(inputs[s]);
         };
-        const roundRatios = [];
+        const wall = [];
+        const cpu = [];
         let best = Number.POSITIVE_INFINITY;
         for (let round = 0; round < rounds; round++) {
           const floorFirst = round % 2 === 0;
-          const before = fastest(floorFirst ? floorPass : taskPass, undefined, 1);
-          const after = fastest(floorFirst ? taskPass : floorPass, undefined, 1);
-          const [floor, time] = floorFirst ? [before, after] : [after, before];
-          best = Math.min(best, time / reps);
-          roundRatios.push(time / floor);
+          const first = timed(floorFirst ? floorPass : taskPass);
+          const second = timed(floorFirst ? taskPass : floorPass);
+          const [floor, task] = floorFirst ? [first, second] : [second, first];
+          best = Math.min(best, task.wall / reps);
+          wall.push(task.wall / floor.wall);
+          cpu.push(task.cpu / Math.max(floor.cpu, 1e-3));
         }
         times.push(best);
-        ratios.push(median(roundRatios));
+        ratios.push(median(wall));
+        cpuRatios.push(median(cpu));
       }
       // Growth beyond the floor's: the exponent of the ratio, plus one. The floor itself grows faster than linear
       // over 64 KiB to 1 MiB (caches), and that is the machine's, not the code's.
       const exponent = exponentOf(GROWTH_SIZES, ratios) + 1;
+      const cpuExponent = exponentOf(GROWTH_SIZES, cpuRatios) + 1;
       if (worst === undefined || exponent > worst.exponent)
-        worst = { family, exponent, rawExponent: exponentOf(GROWTH_SIZES, times), times, ratios };
+        worst = {
+          family,
+          exponent,
+          cpuExponent,
+          rawExponent: exponentOf(GROWTH_SIZES, times),
+          times,
+          ratios,
+        };
     }
     progress(`growth ${target.name}: worst ${worst.family}, exponent ${worst.exponent.toFixed(2)}`);
     results.push({ name: target.name, ...worst, families: Object.keys(target.texts).length });
