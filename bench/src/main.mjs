@@ -420,7 +420,7 @@ if (payloads === undefined) {
       result.times.map((t) => `${t.toFixed(1)} ms`).join(" / "),
       "",
       result.ratios.map((r) => `${r.toFixed(r < 10 ? 2 : 0)}×`).join(" / "),
-      `k = ${result.exponent.toFixed(2)} (CPU ${result.cpuExponent.toFixed(2)}, raw ${result.rawExponent.toFixed(2)})`,
+      `k = ${result.exponent.toFixed(2)} (wall ${result.wallExponent.toFixed(2)}, raw ${result.rawExponent.toFixed(2)})`,
       `k ≤ ${TARGET_EXPONENT}`,
       ok ? "ok" : "MISS",
     ]);
