@@ -1,4 +1,10 @@
-import type { ConformanceIssue, ConformanceOperation, ConformanceVerdict } from "./implementation.js";
+import { checkParse } from "./check-parse.js";
+import type {
+  ConformanceIssue,
+  ConformanceOperation,
+  ConformanceParseResult,
+  ConformanceVerdict,
+} from "./implementation.js";
 import { jsonEqual, show } from "./json-equal.js";
 import { type ConformanceLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import { compareMessagesAtMappingLevel } from "./message-view.js";
@@ -203,6 +209,14 @@ export function checkResult(args: {
     }
     case "accumulate":
       checkCalls(expected, actual, at, failures);
+      break;
+    case "parseToolCalls":
+      failures.push(...checkParse(expected, actual as ConformanceParseResult, at, level));
+      break;
+    case "encodeToolCalls":
+      if (at("text") && typeof actual !== "string")
+        failures.push(`text: expected ${show(expected.text)}, got a ${typeof actual}: ${show(actual)}`);
+      else compare("text", actual);
       break;
     default: {
       const never: never = operation;

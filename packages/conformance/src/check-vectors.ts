@@ -21,7 +21,7 @@ export function vectorsSchema(): object {
   ) as object;
 }
 
-const DIRECTORY_RULE = /^(r[1-9])\//;
+const DIRECTORY_RULE = /^(r[1-9][0-9]*)\//;
 
 /** Keys of an operation's `expected` that the schema gives no `x-level` (a level must be stated, never guessed). */
 function schemaLevelProblems(schema: object): string[] {

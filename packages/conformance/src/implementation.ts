@@ -28,6 +28,14 @@ export interface ConformanceDecodeResult {
 
 import type { ConformanceLevel } from "./levels.js";
 
+/** What a parse of model text found (R10), as the suite compares it. */
+export interface ConformanceParseResult {
+  toolCalls: readonly { id?: string; function: { name: string; arguments: string } }[];
+  content: string | null;
+  reasoning?: string | null;
+  issues: readonly { code: string }[];
+}
+
 /** A value, or a promise of it: an implementation may answer asynchronously. */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -88,6 +96,21 @@ export interface ConformanceImplementation {
     }[]
   >;
   /**
+   * Reads model text in a tool-call syntax (R10): `options.syntax` names it (`hermes`, `glm45`, …), `options.tools`
+   * types values, `options.startInReasoning` says the prompt opened the reasoning block.
+   */
+  parseToolCalls?(input: string, options: ConformanceOptions): MaybePromise<ConformanceParseResult>;
+  /** The same, fed to a stream in `chunks`: the runner checks several splits of each text (`streamSplits`). */
+  streamToolCalls?(
+    chunks: readonly string[],
+    options: ConformanceOptions,
+  ): MaybePromise<ConformanceParseResult>;
+  /** Writes calls (`{ id?, name, arguments }`) in a syntax as its chat template renders them (R10). */
+  encodeToolCalls?(
+    calls: readonly { id?: string; name: string; arguments: string }[],
+    options: ConformanceOptions,
+  ): MaybePromise<string>;
+  /**
    * `validateHistory(messages, { provider })`: the issues that provider would raise, in its words. Mapping level:
    * any list, one entry per rejection (empty when the provider accepts the history).
    */
@@ -117,7 +140,9 @@ export type ConformanceOperation =
   | "accumulate"
   | "validateProvider"
   | "sanitizeProvider"
-  | "providerVerdict";
+  | "providerVerdict"
+  | "parseToolCalls"
+  | "encodeToolCalls";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -130,6 +155,8 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "validateProvider",
   "sanitizeProvider",
   "providerVerdict",
+  "parseToolCalls",
+  "encodeToolCalls",
 ];
 
 /**

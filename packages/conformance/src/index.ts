@@ -1,4 +1,5 @@
 export { type AssignedId, assignVectorIds } from "./assign-ids.js";
+export { checkParse, streamSplits } from "./check-parse.js";
 export { checkResult } from "./check-result.js";
 export { checkVectors, type VectorProblem, vectorsSchema } from "./check-vectors.js";
 export { type GrowthOptions, growthExponent } from "./growth-exponent.js";
@@ -8,6 +9,7 @@ export {
   type ConformanceIssue,
   type ConformanceOperation,
   type ConformanceOptions,
+  type ConformanceParseResult,
   checkImplementation,
   type MaybePromise,
   OPERATIONS,

@@ -1,7 +1,8 @@
+import { checkParse, streamSplits } from "./check-parse.js";
 import { checkResult } from "./check-result.js";
 import type { ConformanceImplementation, ConformanceOptions } from "./implementation.js";
 import { jsonEqual, show } from "./json-equal.js";
-import { type ConformanceLevel, isLevel } from "./levels.js";
+import { type ConformanceLevel, isLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import type { ConformanceCase } from "./load-vectors.js";
 import { compareMessagesAtMappingLevel } from "./message-view.js";
 import { skipList } from "./skip-list.js";
@@ -118,6 +119,22 @@ export async function runTest(
     }
   }
   if (before.ok && !jsonEqual(before.value, testCase.input)) failures.push("input: the input was mutated");
+  if (testCase.operation === "parseToolCalls" && typeof implementation.streamToolCalls === "function") {
+    // R10: however the text is split, a stream finds what the whole parse finds.
+    const keyLevels = shippedExpectedLevels().parseToolCalls ?? {};
+    const at = (key: string) =>
+      key in testCase.expected && levelIncludes(level, keyLevels[key]?.level ?? "full");
+    for (const chunks of streamSplits(String(testCase.input))) {
+      try {
+        const streamed = await implementation.streamToolCalls(chunks, resolved.options);
+        failures.push(
+          ...checkParse(testCase.expected, streamed, at, level, `streamed in ${chunks.length} pieces: `),
+        );
+      } catch (error) {
+        failures.push(`stream: threw ${thrown(error)}`);
+      }
+    }
+  }
   const sanitizes = testCase.operation === "sanitize" || testCase.operation === "sanitizeProvider";
   if (sanitizes && failures.length === 0) {
     // R4: sanitize is idempotent; a second pass over its output changes nothing.

@@ -8,8 +8,11 @@ import { skipList } from "./skip-list.js";
 export interface DescribeConformanceOptions extends LoadVectorsOptions {
   /** The implementation under test. */
   implementation: ConformanceImplementation;
-  /** Vector ids, or id prefixes ending in `*` (`r1-lossless-*`), to skip (reported as skipped by vitest). */
-  skip?: Iterable<string>;
+  /**
+   * Vector ids, or id prefixes ending in `*` (`r1-lossless-*`), to skip (reported as skipped by vitest); or an object
+   * from such an entry to the reason it is skipped, which becomes the skipped test's note.
+   */
+  skip?: Iterable<string> | Readonly<Record<string, string>>;
   /** The level to check at (default: the implementation's declared `level`, else `full`). */
   level?: ConformanceLevel;
   /** A title for the outer `describe` (default: the implementation's name). */
@@ -39,8 +42,8 @@ function failureText(testCase: ConformanceCase, messages: readonly string[]): st
  */
 export function describeConformance(options: DescribeConformanceOptions): ConformanceCase[] {
   const cases = loadVectors(options);
-  const skipEntries = [...(options.skip ?? [])];
-  const skip = skipList(skipEntries);
+  const reasons = skipReasons(options.skip);
+  const skip = skipList(reasons.keys());
   const implementation = options.implementation;
   const level: ConformanceLevel =
     options.level ?? (isLevel(implementation.level) ? implementation.level : "full");
@@ -64,8 +67,9 @@ export function describeConformance(options: DescribeConformanceOptions): Confor
       describe(group, () => {
         for (const testCase of groupCases) {
           it(`${testCase.description} (${testCase.id})`, async (context) => {
-            if (skip.match(testCase.id) !== undefined && testCase.levels.includes(level)) {
-              context.skip(`in the skip list (${skip.match(testCase.id)})`);
+            const entry = skip.match(testCase.id);
+            if (entry !== undefined && testCase.levels.includes(level)) {
+              context.skip(reasons.get(entry) ?? `in the skip list (${entry})`);
               return;
             }
             const outcome = await runTest(implementation, testCase, { level });
@@ -80,4 +84,12 @@ export function describeConformance(options: DescribeConformanceOptions): Confor
     }
   });
   return cases;
+}
+
+/** Skip entries and their reasons (`undefined` where a plain list gave none). */
+function skipReasons(skip: DescribeConformanceOptions["skip"]): Map<string, string | undefined> {
+  if (skip === undefined) return new Map();
+  if (typeof (skip as Iterable<string>)[Symbol.iterator] === "function")
+    return new Map([...(skip as Iterable<string>)].map((entry) => [entry, undefined]));
+  return new Map(Object.entries(skip as Readonly<Record<string, string>>));
 }

@@ -20,6 +20,18 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+const SCHEMA_TYPES = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
+
+/**
+ * True when a `type` keyword names JSON Schema types only. Tool lists converted from Python signatures say `dict`,
+ * `str`, `int`: that is not JSON Schema, and what it allows is not guessed.
+ */
+function isSchemaType(type: unknown): boolean {
+  return Array.isArray(type)
+    ? itemsOf(type).every((t) => SCHEMA_TYPES.has(t as string))
+    : SCHEMA_TYPES.has(type as string);
+}
+
 function matchesType(value: unknown, type: unknown): boolean {
   const actual = typeOf(value);
   const accepts = (t: unknown) => t === actual || (t === "number" && actual === "integer");
@@ -68,9 +80,9 @@ function itemsOf(list: readonly unknown[]): unknown[] {
 
 /**
  * Checks a value against the JSON Schema keywords tool definitions use for arguments: `type` (with `integer` and
- * type lists), `required`, `enum`, `const`, `properties`, `items`, `additionalProperties: false`. Other keywords
- * are ignored, never guessed. Iterative, and nothing deeper than the nesting limit is checked: a deep value or a
- * cyclic schema cannot overflow the stack or run long.
+ * type lists), `required`, `enum`, `const`, `properties`, `items`, `additionalProperties: false`. Other keywords,
+ * and `type` names JSON Schema does not have (`dict`, `str`), are ignored, never guessed. Iterative, and nothing
+ * deeper than the nesting limit is checked: a deep value or a cyclic schema cannot overflow the stack or run long.
  */
 export function checkSchemaSubset(root: unknown, rootSchema: unknown, limit = 100): SchemaViolation[] {
   const violations: SchemaViolation[] = [];
@@ -85,7 +97,7 @@ export function checkSchemaSubset(root: unknown, rootSchema: unknown, limit = 10
   while (work.length > 0 && violations.length < limit) {
     const { value, schema, at } = work.pop() as (typeof work)[number];
     if (!isPlainObject(schema)) continue;
-    if (schema.type !== undefined && !matchesType(value, schema.type)) {
+    if (schema.type !== undefined && isSchemaType(schema.type) && !matchesType(value, schema.type)) {
       violations.push({ path: pathOf(at), message: `expected ${show(schema.type)}, got ${typeOf(value)}` });
       continue;
     }

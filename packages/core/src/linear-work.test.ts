@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { jsonrepair } from "jsonrepair";
 import { describe, expect, it } from "vitest";
-import { countWork, expectLinearWork, repeatedUnit } from "../test/linear-work.js";
+import { countWork, expectLinearWork, fuzzRuns, repeatedUnit } from "../test/linear-work.js";
 import { decodeArguments } from "./decode-arguments.js";
 import { numbersRoundTrip } from "./numbers-round-trip.js";
 import { coreRepairs } from "./repairs/index.js";
@@ -66,7 +66,7 @@ describe("every core repair charges linear work on adversarial input up to 1 MiB
   });
 });
 
-// The number-token scan numbersRoundTrip makes: inputs where each token could be looked for again and again.
+// Inputs where numbersRoundTrip's scan could look at a character many times: long tokens, escaped quotes.
 const NUMBER_ADVERSARIAL: Record<string, (size: number) => string> = {
   "a colon, then spaces": (n) => `{"a":${" ".repeat(n)}`,
   colons: (n) => ":".repeat(n),
@@ -74,6 +74,8 @@ const NUMBER_ADVERSARIAL: Record<string, (size: number) => string> = {
   "open brackets and minus signs": (n) => "[-".repeat(n / 2),
   "one long number": (n) => `[1${"e".repeat(n)}]`,
   "many round-tripping numbers": (n) => `[${"1,".repeat(n / 2)}1]`,
+  "escaped quotes": (n) => `["${'\\"'.repeat(n / 2)}"]`,
+  "backslash runs before quotes": (n) => `["${'\\\\\\\\\\"'.repeat(n / 6)}"]`,
 };
 
 describe("numbersRoundTrip charges linear work on adversarial input up to 1 MiB", () => {
@@ -127,7 +129,7 @@ describe("fuzzed adversarial text: any unit of JSON-ish tokens, repeated", () =>
         const steps = countWork((meter) => decodeArguments(text, { repairs, meter }));
         expect(steps).toBeLessThanOrEqual(WORK_UNITS_PER_CHAR * text.length + 16_384);
       }),
-      { numRuns: 60 },
+      fuzzRuns(60),
     );
   });
 });

@@ -1,55 +1,10 @@
 import { isWorkMeter, type WorkMeter } from "./work-budget.js";
 
-/** `\s` as a regular expression reads it: ASCII and Unicode white space, and the byte-order mark. */
-function isSpace(c: number): boolean {
-  return (
-    c === 0x20 ||
-    (c >= 0x09 && c <= 0x0d) ||
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
-function isDigit(c: number): boolean {
-  return c >= 0x30 && c <= 0x39;
-}
-
-/** A character a number token may continue with: a digit, `.`, `e`, `E`, `+`, `-`. */
-function isNumberPart(c: number): boolean {
-  return isDigit(c) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
-}
-
-/**
- * The number token (`-?\d[\d.eE+-]*`) that starts at or after the white space from `from`, as
- * `[start, end]`, or `undefined` when none does; `next` is where scanning goes on either way.
- */
-function tokenAfter(text: string, from: number): { start: number; end: number } | { next: number } {
-  let i = from;
-  while (i < text.length && isSpace(text.charCodeAt(i))) i++;
-  const start = i;
-  if (text.charCodeAt(i) === 0x2d) i++;
-  if (!isDigit(text.charCodeAt(i))) return { next: start };
-  i++;
-  while (i < text.length && isNumberPart(text.charCodeAt(i))) i++;
-  return { start, end: i };
-}
-
 /**
  * True when every number in a JSON text reads back, through `JSON.parse` and `JSON.stringify`, as the same text: then
  * a document rewritten from a plain `JSON.parse` keeps its numbers as written. False for integers beyond 2^53, `1.0`,
  * `1e-05`, `1E5`, `-0` and the like: rewrite those from `parseJson(text, { lossless: true })` and `serializeJson`
  * (R1, R2), or a digit is lost.
- *
- * A number token is one that starts the text or follows `:`, `,` or `[` (and white space). Inside strings such a
- * token may be seen too: that only sends the text to the lossless path, which is slower, never wrong. One forward
- * scan (each character is looked at a bounded number of times), charged to `options.meter` when one is given.
  *
  * @example
  * numbersRoundTrip('{"a": 1, "b": 0.5}'); // true
@@ -59,39 +14,55 @@ function tokenAfter(text: string, from: number): { start: number; end: number } 
 export function numbersRoundTrip(text: string, options: { meter?: WorkMeter } = {}): boolean {
   if (typeof text !== "string") return true;
   const meter = isWorkMeter(options?.meter) ? options.meter : undefined;
-  let steps = 0;
-  const roundTrips = (start: number, end: number): boolean => {
-    const token = text.slice(start, end);
-    steps += 3 * token.length;
-    return String(Number(token)) === token;
-  };
-  let result = true;
-  // At the start of the text (`^`), a token may come first.
+  const counted = { steps: 1 };
+  const result = scan(text, counted);
+  meter?.charge(counted.steps);
+  return result;
+}
+
+/** The scan; `counted.steps` gains every character it looks at (searched over, looked back at, read, converted). */
+function scan(text: string, counted: { steps: number }): boolean {
+  // One pass: a string is skipped whole (`indexOf` to its closing quote, which is the first quote after an even run
+  // of backslashes), so only numbers outside strings are read. Text that is not JSON takes the safe side: an
+  // unterminated string is false. Linear: each character is looked at a bounded number of times.
+  const n = text.length;
   let i = 0;
-  const first = tokenAfter(text, 0);
-  if ("end" in first) {
-    steps += first.end;
-    result = roundTrips(first.start, first.end);
-    i = first.end;
-  }
-  while (result && i < text.length) {
+  while (i < n) {
     const c = text.charCodeAt(i);
-    steps++;
-    if (c !== 0x3a && c !== 0x2c && c !== 0x5b) {
-      i++;
+    if (c === 0x22) {
+      let end = text.indexOf('"', i + 1);
+      while (end !== -1 && text.charCodeAt(end - 1) === 0x5c) {
+        let slashes = 1;
+        while (end - 1 - slashes > i && text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        counted.steps += slashes;
+        if (slashes % 2 === 0) break;
+        end = text.indexOf('"', end + 1);
+      }
+      if (end === -1) {
+        counted.steps += n - i;
+        return false;
+      }
+      counted.steps += end + 1 - i;
+      i = end + 1;
       continue;
     }
-    const found = tokenAfter(text, i + 1);
-    if ("end" in found) {
-      steps += found.end - i;
-      result = roundTrips(found.start, found.end);
-      i = found.end;
-    } else {
-      // White space holds no separator: scanning goes on after it.
-      steps += found.next - i;
-      i = found.next;
+    if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let j = i + 1;
+      while (j < n) {
+        const d = text.charCodeAt(j);
+        if ((d >= 0x30 && d <= 0x39) || d === 0x2e || d === 0x65 || d === 0x45 || d === 0x2b || d === 0x2d)
+          j++;
+        else break;
+      }
+      const token = text.slice(i, j);
+      // Read, converted to a number and written back: three passes over the token.
+      counted.steps += 3 * (j - i);
+      if (String(Number(token)) !== token) return false;
+      i = j;
+      continue;
     }
+    counted.steps++;
+    i++;
   }
-  meter?.charge(steps);
-  return result;
+  return true;
 }

@@ -49,3 +49,16 @@ export function expectLinearWork(options: {
 export function repeatedUnit(unit: string, size: number): string {
   return unit.length === 0 ? "" : unit.repeat(Math.max(1, Math.ceil(size / unit.length)));
 }
+
+/**
+ * Parameters of a fuzz test over hostile families: a fixed seed, so the run in CI is the same every time and a
+ * failure reproduces (`TOOLCALL_FUZZ_SEED=<n>` explores another seed, `TOOLCALL_FUZZ_RUNS=<n>` scales the runs).
+ */
+export function fuzzRuns(numRuns: number): { seed: number; numRuns: number } {
+  const seed = Number(process.env.TOOLCALL_FUZZ_SEED ?? 16);
+  const scale = Number(process.env.TOOLCALL_FUZZ_RUNS ?? numRuns) / numRuns;
+  return {
+    seed: Number.isInteger(seed) ? seed : 16,
+    numRuns: Math.max(1, Math.round(numRuns * (Number.isFinite(scale) ? scale : 1))),
+  };
+}

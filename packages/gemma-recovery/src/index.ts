@@ -13,6 +13,7 @@ export {
   GemmaToolCallStream,
   randomCallId,
 } from "./gemma-tool-call-stream.js";
+export { encodeGemma4, gemma4 } from "./gemma4-syntax.js";
 export {
   type GemmaArgumentsOptions,
   type GemmaArgumentsResult,

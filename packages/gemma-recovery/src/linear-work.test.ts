@@ -2,7 +2,7 @@ import { coreRepairs, createJsonrepairRepair, decodeArguments, WORK_UNITS_PER_CH
 import fc from "fast-check";
 import { jsonrepair } from "jsonrepair";
 import { describe, expect, it } from "vitest";
-import { countWork, expectLinearWork, repeatedUnit } from "../../core/test/linear-work.js";
+import { countWork, expectLinearWork, fuzzRuns, repeatedUnit } from "../../core/test/linear-work.js";
 import { gemmaQuoteMarkers } from "./gemma-quote-markers.js";
 import { GemmaToolCallStream } from "./gemma-tool-call-stream.js";
 import { parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
@@ -46,6 +46,9 @@ const CONTENT_TEXTS: Record<string, (n: number) => string> = {
   "bare pairs": (n) => `<|tool_call>call:f{${"a:b,".repeat(n / 4)}`,
   "white space after a quote token": (n) => `<|tool_call>call:f{a:${Q}x${Q}${" ".repeat(n)}`,
   "a name that never ends": (n) => `<|tool_call>call:${"f".repeat(n)}`,
+  // Found by the fuzz test below: each call's bare value ran to the end of the text, or to one far delimiter.
+  "calls whose bare values never end": (n) => '<|tool_call>call:f{":<tool_call|><|'.repeat(n / 34),
+  "calls whose bare values end at the end": (n) => `${"<|tool_call>call:f{a:b<tool_call|>".repeat(n / 34)}}`,
   "good calls": (n) => `<|tool_call>call:f{a:${Q}x${Q},n:1}<tool_call|>text `.repeat(n / 42),
 };
 
@@ -140,7 +143,7 @@ describe("fuzzed adversarial text: any unit of Gemma's tokens, repeated", () => 
           expect(repaired).toBeLessThanOrEqual(8 * text.length + 16_384);
         },
       ),
-      { numRuns: 60 },
+      fuzzRuns(60),
     );
   });
 });

@@ -19,11 +19,13 @@ export interface GemmaArgumentsOptions {
   meter?: WorkMeter;
 }
 
-const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const NULL_WORDS = new Set(["null", "none", "None", "nil"]);
 /** Keys are short; looking further ahead for one would make adversarial text quadratic. */
 const KEY_LOOKAHEAD = 256;
 const QUOTE_LENGTH = QUOTE_TOKEN.length;
+/** What ends a bare value. */
+const BARE_ENDS = [",", "}", "]", QUOTE_TOKEN];
 
 /** A forward search remembered: from `from`, the first match is at `found` (-1: none to the end). */
 interface Memo {
@@ -209,16 +211,35 @@ export function readGemmaArguments(scan: GemmaTextScan, start: number): GemmaArg
     return end;
   };
 
+  /** The first of `,`, `}`, `]` or a quote token at or after `from` (the text's length when none): remembered searches. */
+  const bareEnd = (from: number): number => {
+    let end = length;
+    for (const token of BARE_ENDS) {
+      const at = finder.indexOf(token, from);
+      if (at !== -1 && at < end) end = at;
+    }
+    return end;
+  };
+
   const readBare = (): unknown => {
-    const begin = pos;
-    while (pos < length && !",}]".includes(text.charAt(pos)) && !text.startsWith(QUOTE_TOKEN, pos)) pos++;
-    steps += 2 * (pos - begin);
-    const word = text.slice(begin, pos).trim();
+    // Searched, not walked (a text with no delimiter after many calls would be walked to its end from each of them),
+    // and only its ends and a number's characters are looked at: a long word costs what tells what it is.
+    const start = pos;
+    const stop = bareEnd(pos);
+    pos = stop;
+    let begin = start;
+    let end = stop;
+    while (begin < end && /\s/.test(text.charAt(begin))) begin++;
+    while (end > begin && /\s/.test(text.charAt(end - 1))) end--;
+    let numeric = begin;
+    while (numeric < end && "0123456789+-.eE".includes(text.charAt(numeric))) numeric++;
+    steps += 1 + (begin - start) + (stop - end) + (numeric - begin);
+    const word = text.slice(begin, end);
     if (word === "") fail("a value");
     if (word === "true") return true;
     if (word === "false") return false;
-    if (NULL_WORDS.has(word)) return null;
-    if (NUMBER.test(word)) return new JsonNumber(word);
+    if (word.length <= 4 && NULL_WORDS.has(word)) return null;
+    if (numeric === end && NUMBER.test(word)) return new JsonNumber(word);
     return word;
   };
 

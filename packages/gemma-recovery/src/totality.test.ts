@@ -9,6 +9,7 @@ import {
   hugeSparseArray,
   throwingGetter,
 } from "../../core/test/hostile-values.js";
+import { fuzzRuns } from "../../core/test/linear-work.js";
 import {
   encodeGemmaArguments,
   encodeGemmaToolCall,
@@ -22,7 +23,7 @@ import { parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
 // Totality for any JavaScript value: each public function returns its documented result for throwing getters,
 // revoked proxies, huge sparse arrays, cycles, deep nesting and exotic objects, and returns it promptly.
 
-const RUNS = { numRuns: 300 };
+const RUNS = fuzzRuns(300);
 
 describe("every public function of gemma-recovery is total over hostile values", () => {
   it("the repair, the parsers and the stream", () => {

@@ -1,7 +1,7 @@
 import type { WorkMeter } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countWork, expectLinearWork, repeatedUnit } from "../../core/test/linear-work.js";
+import { countWork, expectLinearWork, fuzzRuns, repeatedUnit } from "../../core/test/linear-work.js";
 import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
 import { QwenToolCallStream } from "./qwen-tool-call-stream.js";
 
@@ -116,7 +116,7 @@ describe("fuzzed adversarial text: any unit of Qwen's tags, repeated", () => {
           expect(streamed).toBeLessThanOrEqual(PARSER_UNITS_PER_CHAR * text.length + 16_384);
         },
       ),
-      { numRuns: 60 },
+      fuzzRuns(60),
     );
   });
 });

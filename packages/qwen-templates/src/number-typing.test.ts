@@ -63,9 +63,10 @@ describe("Qwen number typing", () => {
     });
   });
 
-  it("writes such a number inside a structure, or in the JSON form, as the digits the model wrote", () => {
+  it("keeps a structure holding such a number as text (core's rule); the JSON form keeps the digits the model wrote", () => {
     const nested = parseQwenToolCalls(call([["object", '{"n": 1e400, "m": [-1e999]}']]), { tools });
-    expect(nested.toolCalls[0]?.function.arguments).toBe('{"object": {"n": 1e400, "m": [-1e999]}}');
+    expect(nested.toolCalls[0]?.function.arguments).toBe('{"object": "{\\"n\\": 1e400, \\"m\\": [-1e999]}"}');
+    expect(nested.issues.map((i) => i.code)).toEqual(["qwen_parameter_type_mismatch"]);
     const json = parseQwenToolCalls('<tool_call>{"name": "f", "arguments": {"n": 1e400}}</tool_call>', {
       tools,
     });

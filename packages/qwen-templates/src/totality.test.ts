@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { anyValue, build } from "../../core/test/hostile-values.js";
+import { fuzzRuns } from "../../core/test/linear-work.js";
 import { convertParameterValue, parameterType } from "./convert-parameter-value.js";
 import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
 import { QwenToolCallStream } from "./qwen-tool-call-stream.js";
@@ -8,7 +9,7 @@ import { QwenToolCallStream } from "./qwen-tool-call-stream.js";
 // Totality for any JavaScript value: the parser, the stream and the typing return their documented results for
 // throwing getters, revoked proxies, huge sparse arrays, cycles and exotic objects, as text, tools, schemas or options.
 
-const RUNS = { numRuns: 300 };
+const RUNS = fuzzRuns(300);
 
 /** Model text that holds calls, so hostile tools and schemas are really read. */
 const callText = fc.constantFrom(

@@ -28,6 +28,11 @@ vector operation       callable, and what it returns (full level; at the mapping
 ``prepareForTemplate`` ``prepare_for_template(messages, **options)`` -> the list of messages to render
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
                        ``{"index", "id", "name", "arguments", "status", "decoded"}``
+``parseToolCalls``     ``parse_tool_calls(text, syntax=..., **options)`` -> ``{"tool_calls", "content", "reasoning",
+                       "issues"}`` (each call ``{"id", "function": {"name", "arguments"}}``); with
+                       ``stream_tool_calls(chunks, syntax=..., **options)`` too, every split (``stream_splits``) is
+                       checked against the same expectations
+``encodeToolCalls``    ``encode_tool_calls(calls, syntax=...)`` -> ``str`` (each call ``{"id"?, "name", "arguments"}``)
 ``validateProvider``   ``validate_for_provider(messages, provider=...)`` -> the issues that provider raises, each
                        with ``code``, ``severity``, ``path``, ``message`` (its literal error text) and ``status``
                        (mapping level: any list, one entry per rejection)
@@ -38,7 +43,7 @@ vector operation       callable, and what it returns (full level; at the mapping
 =====================  ============================================================================================
 """
 
-from ._checks import check_result
+from ._checks import check_result, stream_splits
 from ._compare import json_equal
 from ._data import contract_version, provider_profiles
 from ._loading import OPERATIONS, VectorCase, VectorError, check_vectors, load_vectors
@@ -89,6 +94,7 @@ __all__ = [
     "make_test",
     "provider_profiles",
     "run_case",
+    "stream_splits",
     "run_suite",
 ]
 

@@ -187,10 +187,88 @@ def check_result(
             if decoded is MISSING:
                 decoded = [field(call, "decoded") for call in calls]
             compare("decoded", decoded)
+    elif operation == "parseToolCalls":
+        messages += check_parse(expected, actual, at, level)
+    elif operation == "encodeToolCalls":
+        if at("text") and not isinstance(actual, str):
+            messages.append(f"text: expected {show(expected['text'])}, got a {type(actual).__name__}: {show(actual)}")
+        else:
+            compare("text", actual)
     before = context.get("input_before", MISSING)
     if before is not MISSING and given is not MISSING and not json_equal(before, given):
         messages.append(f"input: mutated; it was {show(before)}, it is now {show(given)}")
     return messages
+
+
+def _json_value(text: Any) -> Any:
+    import json
+
+    try:
+        return json.loads(text) if isinstance(text, str) else text
+    except ValueError:
+        return text
+
+
+def check_parse(expected: Mapping, actual: Any, at: Any, level: str, label: str = "") -> list[str]:
+    """A parse of model text (R10) against ``expected`` (the TypeScript runner's ``checkParse``): ``toolCalls`` (names,
+    ids where given, arguments byte for byte at the full level and by their JSON value at the mapping level),
+    ``content``, ``reasoning``, and the issue codes (full level). ``at(key)`` says whether the level checks a key."""
+    messages: list[str] = []
+    calls = field(actual, "tool_calls")
+    if calls is MISSING:
+        calls = field(actual, "toolCalls", [])
+    calls = as_list(calls)
+    if at("toolCalls"):
+        want = list(expected["toolCalls"])
+
+        def view(name: Any, arguments: Any, call_id: Any, index: int) -> dict:
+            item = {"name": name, "arguments": arguments if level == "full" else _json_value(arguments)}
+            if index < len(want) and "id" in want[index]:
+                item["id"] = call_id
+            return item
+
+        wanted = [view(w["name"], w["arguments"], w.get("id"), i) for i, w in enumerate(want)]
+        have = []
+        for index, call in enumerate(calls):
+            function = field(call, "function", {})
+            have.append(view(field(function, "name"), field(function, "arguments"), field(call, "id"), index))
+        if not json_equal(wanted, have):
+            messages.append(f"{label}toolCalls: expected {show(wanted)}, got {show(have)}")
+    for key in ("content", "reasoning"):
+        if at(key):
+            have = field(actual, key, None)
+            if not json_equal(expected[key], None if have is MISSING else have):
+                messages.append(f"{label}{key}: expected {show(expected[key])}, got {show(have)}")
+    if at("issues"):
+        codes = [field(issue, "code") for issue in as_list(field(actual, "issues", []))]
+        messages += [label + m for m in _multiset_mismatch("issues", list(expected["issues"]), codes)]
+    return messages
+
+
+def stream_splits(text: str) -> list[list[str]]:
+    """The splits a parse vector's text is streamed in: every code point alone, two halves, and three splits drawn
+    from a generator seeded with the text (the TypeScript runner's ``streamSplits``, cut for cut).
+
+    >>> stream_splits("ab😀c")[0]
+    ['a', 'b', '😀', 'c']
+    """
+    points = list(text)
+    half = len(points) >> 1
+    splits = [points, ["".join(points[:half]), "".join(points[half:])]]
+    seed = 2166136261
+    for c in text:
+        seed = ((seed ^ ord(c)) * 16777619) & 0xFFFFFFFF
+    for _ in range(3):
+        chunks, current = [], ""
+        for point in points:
+            current += point
+            seed = (seed * 1103515245 + 12345) & 0xFFFFFFFF
+            if seed % 4 == 0:
+                chunks.append(current)
+                current = ""
+        chunks.append(current)
+        splits.append(chunks)
+    return splits
 
 
 def keyword_options(options: Mapping, accepted: Iterable[str] | None = None) -> dict:

@@ -24,9 +24,11 @@ OPERATIONS: dict[str, str] = {
     "validateProvider": "validate_for_provider",
     "sanitizeProvider": "sanitize_for_provider",
     "providerVerdict": "provider_verdict",
+    "parseToolCalls": "parse_tool_calls",
+    "encodeToolCalls": "encode_tool_calls",
 }
 
-_DIRECTORY_RULE = re.compile(r"^(r[1-9])/")
+_DIRECTORY_RULE = re.compile(r"^(r[1-9][0-9]*)/")
 
 
 class VectorError(ValueError):
@@ -43,7 +45,7 @@ class VectorCase:
 
     id: str  #: the stable id (``r1-statuses-null-is-absent``), unique across the suite: what skip lists name
     title: str  #: ``<rule>/<topic>: <group description> > <test description>``
-    rule: str  #: ``R1`` … ``R9``
+    rule: str  #: ``R1`` … ``R10``
     topic: str  #: the file's path under the vectors directory, without ``.json`` (``r1/statuses``)
     group: str
     description: str

@@ -9,7 +9,7 @@ import sys
 from dataclasses import dataclass, field as dataclass_field
 from typing import Any, Iterable, Mapping
 
-from ._checks import check_result, keyword_options
+from ._checks import check_parse, check_result, keyword_options, shipped_levels, stream_splits
 from ._compare import as_list, clone, field, show
 from ._loading import OPERATIONS, VectorCase, load_vectors
 from ._messages import compare_messages_at_mapping_level
@@ -230,6 +230,21 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str |
     except Exception as error:  # noqa: BLE001 — the implementation's failure, reported as one
         return [_thrown(error)]
     messages = check_result(case.operation, case.expected, actual, context, level)
+    stream = _lookup(implementation, "stream_tool_calls")
+    if case.operation == "parseToolCalls" and callable(stream):
+        # R10: however the text is split, a stream finds what the whole parse finds.
+        levels = shipped_levels().get("parseToolCalls", {})
+
+        def at(key: str) -> bool:
+            return key in case.expected and (level == "full" or levels.get(key, {}).get("level") == "mapping")
+
+        for chunks in stream_splits(str(given)):
+            try:
+                streamed = stream(chunks, **keyword_options(options, _accepted(stream)))
+            except Exception as error:  # noqa: BLE001 — the implementation's failure, reported as one
+                messages.append(f"stream: {_thrown(error)}")
+                continue
+            messages += check_parse(case.expected, streamed, at, level, f"streamed in {len(chunks)} pieces: ")
     if case.operation in ("sanitize", "sanitizeProvider") and not messages:
         first = field(actual, "messages")
         try:
