@@ -196,3 +196,58 @@ export function readHistory<R>(
     }
   }
 }
+
+/** Reads `value[key]` of a plain object; `undefined` when it is not one or the read throws. */
+function readKey(value: unknown, key: string): unknown {
+  if (!isPlainObject(value)) return undefined;
+  try {
+    return value[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** A list longer than {@link LIST_WALK_LIMIT}: its present entries, and one `marker` when it has holes. */
+function compactList(list: readonly unknown[], marker: unknown): unknown[] {
+  const read = listEntries(list);
+  if (read === undefined) return [];
+  return read.values.length < read.length ? [...read.values, marker] : read.values;
+}
+
+function isLong(list: unknown): list is readonly unknown[] {
+  if (!isArraySafe(list)) return false;
+  try {
+    return list.length > LIST_WALK_LIMIT;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * For code that walks every index of a history and of its messages' `tool_calls` and `content` (the provider
+ * checks and fixes): `undefined` when no such list is longer than {@link LIST_WALK_LIMIT} (the common case: read
+ * the history as it is). Otherwise a copy to read instead, made of present entries: a long history by its present
+ * messages (`indices` gives the caller's index of each), a long `tool_calls` list by its present calls and one
+ * `undefined` for its holes (a missing call), a long `content` list by its present parts and one `null` for its holes
+ * (a part with no type). A sparse list of length 2**32 - 1 costs what it holds, never its length.
+ */
+export function compactLongLists(
+  messages: readonly unknown[],
+): { list: unknown[]; indices: number[] } | undefined {
+  if (!isArraySafe(messages)) return undefined;
+  const entries = listEntries(messages);
+  if (entries === undefined) return undefined;
+  let changed = entries.length > LIST_WALK_LIMIT;
+  const list = entries.values.map((message) => {
+    const calls = readKey(message, "tool_calls");
+    const content = readKey(message, "content");
+    if (!isLong(calls) && !isLong(content)) return message;
+    const copy = readRecord(message);
+    if (copy === undefined) return message;
+    changed = true;
+    if (isLong(calls)) setOwn(copy, "tool_calls", compactList(calls, undefined));
+    if (isLong(content)) setOwn(copy, "content", compactList(content, null));
+    return copy;
+  });
+  return changed ? { list, indices: entries.indices } : undefined;
+}
