@@ -1,5 +1,5 @@
 /**
- * Section 9: wall-clock growth of every repair and parser on hostile input, 64 KiB to 1 MiB, side by side with
+ * Section 10: wall-clock growth of every repair and parser on hostile input, 64 KiB to 1 MiB, side by side with
  * JSON.parse on valid JSON of the same size (the floor). Tests count work instead (no clock); this is where the
  * time is. Target: every exponent (time ~ size^k, fitted over the three sizes) at most 1.2.
  */
