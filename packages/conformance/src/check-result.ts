@@ -155,6 +155,7 @@ export function checkResult(args: {
       compare("status", result?.status);
       compare("arguments", result?.arguments);
       if (at("repairs")) compare("repairs", result?.repairs ?? []);
+      if (at("budget")) compare("budget", result?.budget ?? []);
       compare("raw", result?.raw);
       if (at("rawAbsent") && expected.rawAbsent === true && result?.raw !== undefined)
         failures.push(`rawAbsent: expected no raw, got ${show(result.raw)}`);

@@ -22,6 +22,8 @@ export interface ConformanceDecodeResult {
   status: string;
   repairs?: readonly string[];
   raw?: unknown;
+  /** The repairs not tried for the work budget (R6), in order; absent when none were left out. */
+  budget?: readonly string[];
 }
 
 import type { ConformanceLevel } from "./levels.js";

@@ -5,6 +5,7 @@
  * decodeTags({ $undefined: true }); // undefined
  * decodeTags({ $bigint: "12" }); // 12n
  * decodeTags([{ $number: "NaN" }]); // [NaN]
+ * decodeTags({ $concat: ["{", { $repeat: { text: "[", times: 3 } }] }); // "{[[["
  */
 export function decodeTags(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decodeTags);
@@ -23,6 +24,22 @@ export function decodeTags(value: unknown): unknown {
         return payload === "-0" ? -0 : Number(payload);
       case "$literal":
         return payload;
+      case "$repeat": {
+        // Hostile sizes without hostile files: a text repeated, up to 16 MiB.
+        const { text, times } = (payload ?? {}) as { text?: unknown; times?: unknown };
+        if (typeof text !== "string" || !Number.isInteger(times) || (times as number) < 0)
+          throw new Error("$repeat takes { text: string, times: integer >= 0 }");
+        if (text.length * (times as number) > 16 * 1024 * 1024)
+          throw new Error("$repeat makes at most 16 MiB");
+        return text.repeat(times as number);
+      }
+      case "$concat": {
+        if (!Array.isArray(payload)) throw new Error("$concat takes a list of texts");
+        const parts = payload.map(decodeTags);
+        if (!parts.every((part) => typeof part === "string"))
+          throw new Error("$concat takes a list of texts");
+        return parts.join("");
+      }
       default:
         throw new Error(`unknown tag ${tag}`);
     }

@@ -111,6 +111,9 @@ def check_result(
         if at("repairs"):
             have = field(actual, "repairs")
             compare("repairs", [] if have is MISSING or have is None else have)
+        if at("budget"):
+            have = field(actual, "budget")
+            compare("budget", [] if have is MISSING or have is None else have)
         raw = field(actual, "raw")
         compare("raw", raw)
         if at("rawAbsent") and expected.get("rawAbsent") and raw is not MISSING and raw is not None:
