@@ -16,6 +16,9 @@ function isJson(text: string): boolean {
   }
 }
 
+/** The most of a socket read repaired in one turn of the event loop. */
+const SLICE = 16 * 1024;
+
 /** How a repaired stream ended, for the log and the metrics. */
 export interface StreamOutcome {
   error: ProxyError | undefined;
@@ -119,37 +122,82 @@ export function repairSseResponse(args: {
     args.upstream()?.resume();
   });
 
+  /**
+   * A large socket read is repaired in slices, one per turn of the event loop, with the upstream paused meanwhile:
+   * the work done without yielding stays bounded whatever the read size, so other requests (`/healthz`) are
+   * answered in between.
+   */
+  let queue: Buffer[] = [];
+  let scheduled = false;
+  let ending = false;
+  const repairPiece = (piece: Buffer): void => {
+    watch.push(piece);
+    write(repair.push(piece));
+    if (fault !== undefined) finish(fault);
+    else if (upstreamEnded) {
+      args.upstream()?.abort();
+      finish(undefined);
+    }
+  };
+  const end = (): void => {
+    write(repair.end());
+    if (fault === undefined && !watch.finished)
+      fault = {
+        code: "upstream_incomplete_stream",
+        status: 502,
+        message: `the upstream's stream ended without ${
+          chat ? "a finish reason" : "a response.completed event"
+        } and without [DONE]: the answer may be cut`,
+      };
+    finish(fault);
+  };
+  const pump = (): void => {
+    scheduled = false;
+    const piece = queue.shift();
+    if (stopped) {
+      queue = [];
+      return;
+    }
+    if (piece !== undefined) repairPiece(piece);
+    if (stopped) return;
+    if (queue.length > 0) {
+      scheduled = true;
+      setImmediate(pump);
+    } else if (ending) end();
+    else if (!paused) args.upstream()?.resume();
+  };
+
   return {
     onData(chunk) {
       if (stopped) return true;
-      watch.push(chunk);
-      write(repair.push(chunk));
-      if (fault !== undefined) finish(fault);
-      else if (upstreamEnded) {
-        args.upstream()?.abort();
-        finish(undefined);
+      if (queue.length === 0 && !scheduled && chunk.length <= SLICE) {
+        repairPiece(chunk);
+        return !paused;
       }
-      return !paused;
+      for (let at = 0; at < chunk.length; at += SLICE) queue.push(chunk.subarray(at, at + SLICE));
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(pump);
+      }
+      return false;
     },
     onEnd() {
       if (stopped) return;
-      write(repair.end());
-      if (fault === undefined && !watch.finished)
-        fault = {
-          code: "upstream_incomplete_stream",
-          status: 502,
-          message: `the upstream's stream ended without ${
-            chat ? "a finish reason" : "a response.completed event"
-          } and without [DONE]: the answer may be cut`,
-        };
-      finish(fault);
+      if (queue.length > 0 || scheduled) {
+        ending = true;
+        return;
+      }
+      end();
     },
     cut(error) {
       if (stopped) return;
+      queue = [];
       write(repair.end());
       finish(error);
     },
     onError(error) {
+      // What came before the error is handed on first.
+      for (let piece = queue.shift(); piece !== undefined && !stopped; piece = queue.shift()) repairPiece(piece);
       finish(error);
     },
     onClientClose() {
