@@ -197,7 +197,8 @@ export function repairSseResponse(args: {
     },
     onError(error) {
       // What came before the error is handed on first.
-      for (let piece = queue.shift(); piece !== undefined && !stopped; piece = queue.shift()) repairPiece(piece);
+      for (let piece = queue.shift(); piece !== undefined && !stopped; piece = queue.shift())
+        repairPiece(piece);
       finish(error);
     },
     onClientClose() {

@@ -103,7 +103,7 @@ function hostileHistory(): string {
         role: "assistant",
         content: null,
         tool_calls: [
-          { id: "t1", type: "function", function: { name: "f", arguments: `{"a":${'"'.repeat(32 * KB)}` } },
+          { id: "t1", type: "function", function: { name: "f", arguments: `{"a":${'"'.repeat(128 * KB)}` } },
         ],
       },
       { role: "tool", tool_call_id: "t1", content: "done" },
