@@ -1,57 +1,33 @@
-import { callAttribute, callValue, getAttribute, getItem, iterate, PySlice } from "./access.js";
-import type { CallArgs, Expr, Stmt, Target } from "./ast.js";
-import type { Builtins, Filter } from "./builtins.js";
+import { callValue, iterable } from "./access.js";
+import type { Expr, Stmt, Target } from "./ast.js";
+import { ExpressionCompiler, type ExprFn, escapeOutput } from "./compile-expr.js";
+import type { Builtins } from "./filter-registry.js";
 import { LoopContext } from "./loop-context.js";
-import { hasMethod } from "./methods.js";
-import { add, contains, eq, floordiv, mod, mul, neg, order, pos, pow, sub, truediv } from "./operators.js";
+import { Macro } from "./macro.js";
+import { Markup } from "./markup.js";
+import { DONE, PyIterator } from "./py-iterator.js";
+import { MISSING, PyObject } from "./py-object.js";
 import { pyStr } from "./python-repr.js";
+import {
+  BREAK,
+  CONTINUE,
+  enterFrames,
+  LOOP_FRAMES,
+  leaveFrames,
+  MACRO_FRAMES,
+  runtime,
+  Scope,
+} from "./scope.js";
 import { fail } from "./template-error.js";
 import { Namespace, PyFunction, truthy, tuple, Undefined } from "./values.js";
 
-/** Variables visible at a point of a render: this scope's own, then its parents'. */
-export class Scope {
-  readonly vars = new Map<string, unknown>();
-  readonly parent: Scope | null;
+export { resetRuntime as resetControl, Scope } from "./scope.js";
 
-  constructor(parent: Scope | null) {
-    this.parent = parent;
-  }
-
-  /** The innermost value of `name`, or `undefined` when no scope has it. */
-  get(name: string): unknown {
-    let scope: Scope | null = this;
-    do {
-      const value = scope.vars.get(name);
-      if (value !== undefined) return value;
-      scope = scope.parent;
-    } while (scope !== null);
-    return undefined;
-  }
-
-  set(name: string, value: unknown): void {
-    this.vars.set(name, value);
-  }
-}
-type ExprFn = (scope: Scope) => unknown;
 type StmtFn = (scope: Scope) => string;
-type ArgsFn = (scope: Scope) => unknown[];
-type KwargsFn = ((scope: Scope) => Map<string, unknown>) | null;
-
-// `{% break %}` and `{% continue %}` travel up to their loop through this flag (renders are synchronous).
-let control = 0;
-const BREAK = 1;
-const CONTINUE = 2;
-
-/** Resets the loop-control flag before a render (a previous render may have thrown mid-loop). */
-export function resetControl(): void {
-  control = 0;
-}
-
-const EMPTY_ARGS: unknown[] = [];
 
 /** Compiles statements into one function that renders them in a scope. */
 export function compileStatements(body: Stmt[], builtins: Builtins): StmtFn {
-  return new Compiler(builtins).block(body);
+  return new Compiler(builtins).template(body);
 }
 
 function walk(node: unknown, visit: (node: { kind?: unknown; name?: unknown }) => void): void {
@@ -72,7 +48,8 @@ function referencedNames(body: Stmt[]): Set<string> {
 }
 
 function unpack(value: unknown, count: number): unknown[] {
-  const items = iterate(value);
+  const source = iterable(value);
+  const items = source instanceof PyIterator ? source.drain() : source;
   if (items.length < count)
     fail("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
   if (items.length > count) fail("ValueError", `too many values to unpack (expected ${count})`);
@@ -105,44 +82,45 @@ function assign(target: Target, value: unknown, scope: Scope): void {
   }
 }
 
-function compareOp(op: string, left: unknown, right: unknown): boolean {
-  switch (op) {
-    case "==":
-      return eq(left, right);
-    case "!=":
-      return !eq(left, right);
-    case "<":
-      return order(left, right, op) < 0;
-    case "<=":
-      return order(left, right, op) <= 0;
-    case ">":
-      return order(left, right, op) > 0;
-    case ">=":
-      return order(left, right, op) >= 0;
-    case "in":
-      return contains(right, left);
-    case "notin":
-      return !contains(right, left);
-    default:
-      return fail("TemplateSyntaxError", `unknown comparison ${op}`);
+function targetNames(target: Target): string[] {
+  if (target.kind === "name") return [target.name];
+  if (target.kind === "tuple") return target.items.flatMap(targetNames);
+  return [];
+}
+
+/** `self` in a template: its blocks, callable (`self.name()`). */
+class TemplateReference extends PyObject {
+  readonly blocks: Map<string, (scope: Scope) => string>;
+  readonly scope: Scope;
+  constructor(blocks: Map<string, (scope: Scope) => string>, scope: Scope) {
+    super();
+    this.blocks = blocks;
+    this.scope = scope;
+  }
+  get pyType(): string {
+    return "TemplateReference";
+  }
+  override get pyModule(): string {
+    return "jinja2.runtime";
+  }
+  override getAttr(name: string): unknown {
+    const block = this.blocks.get(name);
+    if (block === undefined) return MISSING;
+    return new PyFunction(name, () => block(this.scope), "BlockReference");
   }
 }
 
-const BINARY: Record<string, (a: unknown, b: unknown) => unknown> = {
-  "+": add,
-  "-": sub,
-  "*": mul,
-  "/": truediv,
-  "//": floordiv,
-  "%": mod,
-  "**": pow,
-};
+class Compiler extends ExpressionCompiler {
+  private readonly blocks = new Map<string, (scope: Scope) => string>();
 
-class Compiler {
-  private readonly builtins: Builtins;
-
-  constructor(builtins: Builtins) {
-    this.builtins = builtins;
+  template(body: Stmt[]): StmtFn {
+    const run = this.block(body);
+    if (this.blocks.size === 0) return run;
+    const blocks = this.blocks;
+    return (scope) => {
+      scope.set("self", new TemplateReference(blocks, scope.top));
+      return run(scope);
+    };
   }
 
   block(body: Stmt[]): StmtFn {
@@ -153,10 +131,15 @@ class Compiler {
       let out = "";
       for (let i = 0; i < parts.length; i++) {
         out += (parts[i] as StmtFn)(scope);
-        if (control !== 0) break;
+        if (runtime.control !== 0) break;
       }
       return out;
     };
+  }
+
+  /** A body compiled in a new (not soft) frame: a loop's, a macro's, a block's. */
+  private inner(body: Stmt[]): StmtFn {
+    return this.withSoft(false, () => this.block(body));
   }
 
   private stmt(stmt: Stmt): StmtFn {
@@ -165,12 +148,13 @@ class Compiler {
         return this.output(stmt.nodes);
       case "for":
         return this.forLoop(stmt);
-      case "if": {
-        const test = this.expr(stmt.test);
-        const body = this.block(stmt.body);
-        const otherwise = this.block(stmt.otherwise);
-        return (scope) => (truthy(test(scope)) ? body(scope) : otherwise(scope));
-      }
+      case "if":
+        return this.withSoft(true, () => {
+          const test = this.expr(stmt.test);
+          const body = this.block(stmt.body);
+          const otherwise = this.block(stmt.otherwise);
+          return (scope: Scope) => (truthy(test(scope)) ? body(scope) : otherwise(scope));
+        });
       case "set": {
         const value = this.expr(stmt.value);
         const target = stmt.target;
@@ -186,16 +170,19 @@ class Compiler {
           return "";
         };
       }
-      case "setblock": {
-        const body = this.block(stmt.body);
-        const filter = stmt.filter === null ? null : this.filterChain(stmt.filter);
-        const target = stmt.target;
-        return (scope) => {
-          const text = body(new Scope(scope));
-          assign(target, filter ? filter(text, scope) : text, scope);
-          return "";
-        };
-      }
+      case "setblock":
+        return this.withSoft(false, () => {
+          const body = this.block(stmt.body);
+          const filter = stmt.filter === null ? null : this.filterChain(stmt.filter);
+          const target = stmt.target;
+          const wrap = this.autoescape;
+          return (scope: Scope) => {
+            const text = body(new Scope(scope));
+            const value = wrap ? new Markup(text) : text;
+            assign(target, filter ? filter(value, scope) : value, scope);
+            return "";
+          };
+        });
       case "macro": {
         const name = stmt.name;
         const make = this.macro(name, stmt.params, stmt.defaults, stmt.body);
@@ -204,28 +191,23 @@ class Compiler {
           return "";
         };
       }
-      case "callblock": {
-        const makeCaller = this.macro("caller", stmt.params, stmt.defaults, stmt.body);
-        const call = stmt.call;
-        if (call.kind !== "call") return fail("TemplateSyntaxError", "expected call");
-        const callee = this.expr(call.node);
-        const args = this.args(call.args);
-        const kwargs = this.kwargs(call.args);
-        return (scope) => {
-          const named = kwargs ? kwargs(scope) : new Map<string, unknown>();
-          named.set("caller", makeCaller(scope));
-          return pyStr(callValue(callee(scope), args(scope), named));
-        };
-      }
-      case "filterblock": {
-        const body = this.block(stmt.body);
-        const filter = this.filterChain(stmt.filter);
-        return (scope) => pyStr(filter(body(new Scope(scope)), scope));
-      }
+      case "callblock":
+        return this.callBlock(stmt);
+      case "filterblock":
+        return this.withSoft(false, () => {
+          const body = this.block(stmt.body);
+          const filter = this.filterChain(stmt.filter);
+          const wrap = this.autoescape;
+          const print = this.printer();
+          return (scope: Scope) => {
+            const text = body(new Scope(scope));
+            return print(filter(wrap ? new Markup(text) : text, scope));
+          };
+        });
       case "with": {
         const values = stmt.values.map((v) => this.expr(v));
         const targets = stmt.targets;
-        const body = this.block(stmt.body);
+        const body = this.inner(stmt.body);
         return (scope) => {
           const evaluated = values.map((v) => v(scope));
           const inner = new Scope(scope);
@@ -236,19 +218,35 @@ class Compiler {
         };
       }
       case "scope": {
-        const body = this.block(stmt.body);
+        const body = this.inner(stmt.body);
         return (scope) => body(new Scope(scope));
       }
+      case "block": {
+        if (this.blocks.has(stmt.name))
+          return fail("TemplateAssertionError", `block '${stmt.name}' defined twice`);
+        const body = this.inner(stmt.body);
+        const scoped = stmt.scoped;
+        const render = (scope: Scope) => body(new Scope(scope));
+        this.blocks.set(stmt.name, (top) => render(top));
+        return (scope) => render(scoped ? scope : scope.top);
+      }
+      case "load": {
+        const template = this.expr(stmt.template);
+        return (scope) => {
+          template(scope);
+          return fail("TypeError", "no loader for this environment specified");
+        };
+      }
+      case "autoescape":
+        return this.autoescapeBlock(stmt.value, stmt.body);
       case "break":
+      case "continue": {
+        const signal = stmt.kind === "break" ? BREAK : CONTINUE;
         return () => {
-          control = BREAK;
+          runtime.control = signal;
           return "";
         };
-      case "continue":
-        return () => {
-          control = CONTINUE;
-          return "";
-        };
+      }
       default: {
         const never: never = stmt;
         return never;
@@ -256,338 +254,218 @@ class Compiler {
     }
   }
 
+  private autoescapeBlock(value: Expr, body: Stmt[]): StmtFn {
+    const constant = value.kind === "const" ? truthy(value.value) : null;
+    const compileWith = (on: boolean) => {
+      const saved = this.autoescape;
+      this.autoescape = on;
+      try {
+        return this.block(body);
+      } finally {
+        this.autoescape = saved;
+      }
+    };
+    if (constant !== null) {
+      const run = compileWith(constant);
+      return (scope) => run(new Scope(scope));
+    }
+    const test = this.expr(value);
+    const on = compileWith(true);
+    const off = compileWith(false);
+    return (scope) => (truthy(test(scope)) ? on : off)(new Scope(scope));
+  }
+
+  /** How `{{ }}` prints a value here: `str()`, or escaped when autoescape is on. */
+  private printer(): (value: unknown) => string {
+    return this.autoescape ? escapeOutput : pyStr;
+  }
+
   private output(nodes: (string | Expr)[]): StmtFn {
+    const print = this.printer();
     const parts = nodes.map((node) => (typeof node === "string" ? node : this.expr(node)));
     if (parts.length === 1) {
       const only = parts[0] as string | ExprFn;
       if (typeof only === "string") return () => only;
-      return (scope) => pyStr(only(scope));
+      return (scope) => print(only(scope));
     }
     return (scope) => {
       let out = "";
       for (let i = 0; i < parts.length; i++) {
         const part = parts[i] as string | ExprFn;
-        out += typeof part === "string" ? part : pyStr(part(scope));
+        out += typeof part === "string" ? part : print(part(scope));
       }
       return out;
     };
   }
 
   private forLoop(stmt: Extract<Stmt, { kind: "for" }>): StmtFn {
-    if (stmt.recursive) fail("TemplateSyntaxError", "recursive loops are not supported");
+    if (targetNames(stmt.target).includes("loop"))
+      fail("TemplateAssertionError", "Can't assign to special loop variable in for-loop target");
     const iter = this.expr(stmt.iter);
-    const body = this.block(stmt.body);
-    const otherwise = stmt.otherwise.length > 0 ? this.block(stmt.otherwise) : null;
-    const test = stmt.test === null ? null : this.expr(stmt.test);
+    const { body, otherwise, test } = this.withSoft(false, () => ({
+      body: this.block(stmt.body),
+      otherwise: stmt.otherwise.length > 0 ? this.block(stmt.otherwise) : null,
+      test: stmt.test === null ? null : this.expr(stmt.test),
+    }));
     const target = stmt.target;
     const simpleName = target.kind === "name" ? target.name : null;
-    return (scope) => {
-      let items = iterate(iter(scope));
-      if (test !== null) {
-        items = items.filter((item) => {
-          const inner = new Scope(scope);
-          assign(target, item, inner);
-          return truthy(test(inner));
-        });
+    const bind = (scope: Scope, item: unknown) => {
+      if (simpleName !== null) scope.set(simpleName, item);
+      else assign(target, item, scope);
+    };
+    const wrap = this.autoescape;
+    const run = (scope: Scope, value: unknown, depth0: number, recurse: LoopContext["recurse"]): string => {
+      const source = iterable(value);
+      let loop: LoopContext;
+      if (test === null && Array.isArray(source)) {
+        loop = new LoopContext({ items: source, depth0, recurse });
+      } else {
+        const pending =
+          source instanceof PyIterator
+            ? source
+            : new PyIterator("list_iterator", "", source[Symbol.iterator]());
+        const filtered =
+          test === null
+            ? pending
+            : new PyIterator(
+                "generator",
+                "fiter",
+                filterItems(pending, (item) => {
+                  const inner = new Scope(scope);
+                  bind(inner, item);
+                  return truthy(test(inner));
+                }),
+              );
+        loop = new LoopContext({ items: [], pending: filtered, length: null, depth0, recurse });
       }
-      if (items.length === 0) return otherwise === null ? "" : otherwise(new Scope(scope));
-      const loop = new LoopContext(items);
       let out = "";
-      for (let i = 0; i < items.length; i++) {
+      let iterated = false;
+      for (let i = 0; loop.has(i); i++) {
+        iterated = true;
         loop.index0 = i;
         const inner = new Scope(scope);
         inner.set("loop", loop);
-        if (simpleName !== null) inner.set(simpleName, items[i]);
-        else assign(target, items[i], inner);
+        bind(inner, loop.items[i]);
         out += body(inner);
-        if (control !== 0) {
-          const signal = control;
-          control = 0;
+        if (runtime.control !== 0) {
+          const signal = runtime.control;
+          runtime.control = 0;
           if (signal === BREAK) break;
         }
       }
+      if (!iterated && otherwise !== null) out += otherwise(new Scope(scope));
       return out;
+    };
+    if (!stmt.recursive) return (scope) => run(scope, iter(scope), 0, null);
+    return (scope) => {
+      const recurse = (value: unknown, depth: number): string | Markup => {
+        enterFrames(LOOP_FRAMES);
+        try {
+          const text = run(scope, value, depth, recurse);
+          return wrap ? new Markup(text) : text;
+        } finally {
+          leaveFrames(LOOP_FRAMES);
+        }
+      };
+      enterFrames(1);
+      try {
+        return run(scope, iter(scope), 0, recurse);
+      } finally {
+        leaveFrames(1);
+      }
     };
   }
 
-  private macro(
-    name: string,
-    params: string[],
-    defaults: Expr[],
-    body: Stmt[],
-  ): (scope: Scope) => PyFunction {
-    const render = this.block(body);
-    const defaultFns = defaults.map((d) => this.expr(d));
+  private callBlock(stmt: Extract<Stmt, { kind: "callblock" }>): StmtFn {
+    const makeCaller = this.macro("caller", stmt.params, stmt.defaults, stmt.body);
+    const call = stmt.call;
+    if (call.kind !== "call") return fail("TemplateSyntaxError", "expected call");
+    const callee = this.expr(call.node);
+    const args = this.args(call.args);
+    const kwargs = this.kwargs(call.args);
+    const print = this.printer();
+    return (scope) => {
+      const fn = callee(scope);
+      const positional = args(scope);
+      const named = kwargs ? kwargs(scope) : new Map<string, unknown>();
+      named.set("caller", makeCaller(scope));
+      return print(callValue(fn, positional, named));
+    };
+  }
+
+  private macro(name: string, params: string[], defaults: Expr[], body: Stmt[]): (scope: Scope) => Macro {
+    const { render, defaultFns } = this.withSoft(false, () => ({
+      render: this.block(body),
+      defaultFns: defaults.map((d) => this.expr(d)),
+    }));
+    const wrap = this.autoescape;
     const firstDefault = params.length - defaults.length;
     const used = referencedNames(body);
     const catchVarargs = used.has("varargs");
     const catchKwargs = used.has("kwargs");
+    const usesCaller = used.has("caller") && !params.includes("caller");
     const arity = params.length;
     return (defining) =>
-      new PyFunction(
+      new Macro({
         name,
-        (args, kwargs) => {
+        parameters: params,
+        catchKwargs,
+        catchVarargs,
+        usesCaller,
+        call: (args, kwargs) => {
+          const remaining = new Map(kwargs ?? []);
           const scope = new Scope(defining);
-          for (let i = 0; i < arity; i++) {
+          const values: unknown[] = args.slice(0, arity);
+          for (let i = values.length; i < arity; i++) {
             const param = params[i] as string;
-            let value: unknown;
-            if (i < args.length) {
-              value = args[i];
-              if (kwargs?.has(param))
-                fail("TypeError", `macro '${name}' got multiple values for argument '${param}'`);
-            } else if (kwargs?.has(param)) value = kwargs.get(param);
-            else if (i >= firstDefault) value = (defaultFns[i - firstDefault] as ExprFn)(scope);
-            else value = new Undefined({ hint: `parameter '${param}' was not provided`, name: param });
-            scope.set(param, value);
+            values.push(remaining.has(param) ? remaining.get(param) : MISSING);
+            remaining.delete(param);
           }
-          if (args.length > arity) {
-            if (!catchVarargs) {
-              fail("TypeError", `macro '${name}' takes not more than ${arity} argument(s)`);
-            }
+          if (usesCaller) {
+            const caller = remaining.get("caller");
+            remaining.delete("caller");
+            scope.set(
+              "caller",
+              caller === undefined || caller === null
+                ? new Undefined({ hint: "No caller defined", name: "caller" })
+                : caller,
+            );
           }
-          if (catchVarargs) scope.set("varargs", tuple(args.slice(arity)));
-          const extra = new Map<unknown, unknown>();
-          if (kwargs) {
-            for (const [k, v] of kwargs) {
-              if (k === "caller") {
-                scope.set("caller", v);
-                continue;
+          if (!catchKwargs && remaining.size > 0) {
+            if (remaining.has("caller"))
+              fail(
+                "TypeError",
+                `macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`,
+              );
+            fail("TypeError", `macro '${name}' takes no keyword argument '${remaining.keys().next().value}'`);
+          }
+          if (!catchVarargs && args.length > arity)
+            fail("TypeError", `macro '${name}' takes not more than ${arity} argument(s)`);
+          enterFrames(MACRO_FRAMES);
+          try {
+            for (let i = 0; i < arity; i++) {
+              const param = params[i] as string;
+              let value = values[i];
+              if (value === MISSING) {
+                value =
+                  i >= firstDefault
+                    ? (defaultFns[i - firstDefault] as ExprFn)(scope)
+                    : new Undefined({ hint: `parameter '${param}' was not provided`, name: param });
               }
-              if (!params.includes(k)) {
-                if (!catchKwargs) fail("TypeError", `macro '${name}' takes no keyword argument '${k}'`);
-                extra.set(k, v);
-              }
+              scope.set(param, value);
             }
+            if (catchKwargs) scope.set("kwargs", remaining);
+            if (catchVarargs) scope.set("varargs", tuple(args.slice(arity)));
+            const text = render(scope);
+            return wrap ? new Markup(text) : text;
+          } finally {
+            leaveFrames(MACRO_FRAMES);
           }
-          if (catchKwargs) scope.set("kwargs", extra);
-          return render(scope);
         },
-        "Macro",
-      );
+      });
   }
+}
 
-  private args(call: CallArgs): ArgsFn {
-    const fns = call.args.map((a) => this.expr(a));
-    const dyn = call.dynArgs === null ? null : this.expr(call.dynArgs);
-    if (dyn === null) {
-      if (fns.length === 0) return () => EMPTY_ARGS;
-      if (fns.length === 1) {
-        const only = fns[0] as ExprFn;
-        return (scope) => [only(scope)];
-      }
-      return (scope) => fns.map((f) => f(scope));
-    }
-    return (scope) => [...fns.map((f) => f(scope)), ...iterate(dyn(scope))];
-  }
-
-  private kwargs(call: CallArgs): KwargsFn {
-    if (call.kwargs.length === 0 && call.dynKwargs === null) return null;
-    const fns = call.kwargs.map((k) => [k.name, this.expr(k.value)] as const);
-    const dyn = call.dynKwargs === null ? null : this.expr(call.dynKwargs);
-    return (scope) => {
-      const out = new Map<string, unknown>();
-      for (const [name, fn] of fns) out.set(name, fn(scope));
-      if (dyn !== null) {
-        const extra = dyn(scope);
-        if (extra instanceof Map) for (const [k, v] of extra) out.set(String(k), v);
-      }
-      return out;
-    };
-  }
-
-  /** A filter chain applied to a given value (for `{% filter %}` and `{% set x | f %}`). */
-  private filterChain(expr: Expr): (value: unknown, scope: Scope) => unknown {
-    const chain: Expr[] = [];
-    let node: Expr | null = expr;
-    while (node !== null && node.kind === "filter") {
-      chain.unshift(node);
-      node = node.node;
-    }
-    const steps = chain.map((f) => {
-      if (f.kind !== "filter") return fail("TemplateSyntaxError", "expected a filter");
-      const filter = this.lookupFilter(f.name);
-      const args = this.args(f.args);
-      const kwargs = this.kwargs(f.args);
-      return (value: unknown, scope: Scope) =>
-        filter(value, args(scope), kwargs ? kwargs(scope) : null, this.builtins);
-    });
-    return (value, scope) => steps.reduce((v, step) => step(v, scope), value);
-  }
-
-  private lookupFilter(name: string): Filter {
-    const filter = this.builtins.filters.get(name);
-    if (filter === undefined) return fail("TemplateAssertionError", `No filter named '${name}'.`);
-    return filter;
-  }
-
-  expr(node: Expr): ExprFn {
-    switch (node.kind) {
-      case "const": {
-        const value = node.value;
-        return () => value;
-      }
-      case "name": {
-        const name = node.name;
-        const missing = new Undefined({ name });
-        return (scope) => {
-          const value = scope.get(name);
-          return value === undefined ? missing : value;
-        };
-      }
-      case "list": {
-        const items = node.items.map((i) => this.expr(i));
-        return (scope) => items.map((f) => f(scope));
-      }
-      case "tuple": {
-        const items = node.items.map((i) => this.expr(i));
-        return (scope) => tuple(items.map((f) => f(scope)));
-      }
-      case "dict": {
-        const pairs = node.pairs.map(([k, v]) => [this.expr(k), this.expr(v)] as const);
-        return (scope) => {
-          const out = new Map<unknown, unknown>();
-          for (const [k, v] of pairs) out.set(k(scope), v(scope));
-          return out;
-        };
-      }
-      case "getattr": {
-        const obj = this.expr(node.node);
-        const attr = node.attr;
-        const dictMethod = hasMethod(new Map(), attr);
-        return (scope) => {
-          const value = obj(scope);
-          if (!dictMethod && value instanceof Map) {
-            const found = value.get(attr);
-            if (found !== undefined) return found;
-          }
-          return getAttribute(value, attr);
-        };
-      }
-      case "getitem": {
-        const obj = this.expr(node.node);
-        const arg = node.arg;
-        if (arg.kind === "const" && typeof arg.value === "string") {
-          const key = arg.value;
-          return (scope) => {
-            const value = obj(scope);
-            if (value instanceof Map) {
-              const found = value.get(key);
-              if (found !== undefined) return found;
-            }
-            return getItem(value, key);
-          };
-        }
-        const key = this.expr(arg);
-        return (scope) => getItem(obj(scope), key(scope));
-      }
-      case "slice": {
-        const start = node.start === null ? null : this.expr(node.start);
-        const stop = node.stop === null ? null : this.expr(node.stop);
-        const step = node.step === null ? null : this.expr(node.step);
-        return (scope) =>
-          new PySlice(start ? start(scope) : null, stop ? stop(scope) : null, step ? step(scope) : null);
-      }
-      case "call": {
-        const args = this.args(node.args);
-        const kwargs = this.kwargs(node.args);
-        if (node.node.kind === "getattr") {
-          const obj = this.expr(node.node.node);
-          const attr = node.node.attr;
-          return (scope) => callAttribute(obj(scope), attr, args(scope), kwargs ? kwargs(scope) : null);
-        }
-        const callee = this.expr(node.node);
-        return (scope) => callValue(callee(scope), args(scope), kwargs ? kwargs(scope) : null);
-      }
-      case "filter": {
-        if (node.node === null) return fail("TemplateSyntaxError", "filter without a value");
-        const filter = this.lookupFilter(node.name);
-        const value = this.expr(node.node);
-        const args = this.args(node.args);
-        const kwargs = this.kwargs(node.args);
-        const builtins = this.builtins;
-        return (scope) => filter(value(scope), args(scope), kwargs ? kwargs(scope) : null, builtins);
-      }
-      case "test": {
-        const test = this.builtins.tests.get(node.name);
-        if (test === undefined) return fail("TemplateAssertionError", `No test named '${node.name}'.`);
-        const value = this.expr(node.node);
-        const args = this.args(node.args);
-        const kwargs = this.kwargs(node.args);
-        const builtins = this.builtins;
-        return (scope) => test(value(scope), args(scope), kwargs ? kwargs(scope) : null, builtins);
-      }
-      case "binop": {
-        const op = BINARY[node.op];
-        if (op === undefined) return fail("TemplateSyntaxError", `unknown operator ${node.op}`);
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => op(left(scope), right(scope));
-      }
-      case "unary": {
-        const value = this.expr(node.node);
-        return node.op === "-" ? (scope) => neg(value(scope)) : (scope) => pos(value(scope));
-      }
-      case "not": {
-        const value = this.expr(node.node);
-        return (scope) => !truthy(value(scope));
-      }
-      case "and": {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => {
-          const l = left(scope);
-          return truthy(l) ? right(scope) : l;
-        };
-      }
-      case "or": {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => {
-          const l = left(scope);
-          return truthy(l) ? l : right(scope);
-        };
-      }
-      case "concat": {
-        const parts = node.nodes.map((n) => this.expr(n));
-        return (scope) => {
-          let out = "";
-          for (const part of parts) out += pyStr(part(scope));
-          return out;
-        };
-      }
-      case "compare": {
-        const first = this.expr(node.first);
-        const ops = node.ops.map((o) => ({ op: o.op, fn: this.expr(o.node) }));
-        if (ops.length === 1) {
-          const { op, fn } = ops[0] as { op: string; fn: ExprFn };
-          return (scope) => compareOp(op, first(scope), fn(scope));
-        }
-        return (scope) => {
-          let left = first(scope);
-          for (const { op, fn } of ops) {
-            const right = fn(scope);
-            if (!compareOp(op, left, right)) return false;
-            left = right;
-          }
-          return true;
-        };
-      }
-      case "cond": {
-        const test = this.expr(node.test);
-        const value = this.expr(node.value);
-        const otherwise = node.otherwise === null ? null : this.expr(node.otherwise);
-        return (scope) => {
-          if (truthy(test(scope))) return value(scope);
-          if (otherwise !== null) return otherwise(scope);
-          return new Undefined({
-            hint: "the inline if-expression evaluated to false and no else section was defined.",
-          });
-        };
-      }
-      default: {
-        const never: never = node;
-        return never;
-      }
-    }
-  }
+function* filterItems(source: PyIterator, keep: (item: unknown) => boolean): Generator<unknown> {
+  for (let item = source.next(); item !== DONE; item = source.next()) if (keep(item)) yield item;
 }
