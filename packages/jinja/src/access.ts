@@ -1,6 +1,7 @@
 import { DictView } from "./dict-view.js";
 import { Markup } from "./markup.js";
 import { callMethod, hasMethod, isMutating } from "./methods.js";
+import { PyBytes } from "./py-bytes.js";
 import { PyIterator } from "./py-iterator.js";
 import { MISSING, PyObject } from "./py-object.js";
 import { PyRange } from "./py-range.js";
@@ -78,6 +79,7 @@ export function pyLen(value: unknown): number {
   if (value instanceof Undefined) return 0;
   if (value instanceof Markup) return pyLen(value.text);
   if (value instanceof PyRange || value instanceof DictView) return value.length;
+  if (value instanceof PyBytes) return value.data.length;
   if (value instanceof PyObject && value.pyType === "LoopContext") return pyLen(value.getAttr("length"));
   return fail("TypeError", `object of type '${typeName(value)}' has no len()`);
 }
@@ -106,9 +108,11 @@ export function hashKey(key: unknown): unknown {
   return key;
 }
 
-function unhashable(key: unknown): void {
+/** Raises Python's TypeError for a value that cannot be a dict key (a list, a dict, a tuple holding one). */
+export function unhashable(key: unknown): void {
   if (key instanceof Map || (Array.isArray(key) && !isTuple(key)))
     fail("TypeError", `unhashable type: '${typeName(key)}'`);
+  if (isTuple(key)) for (const item of key) unhashable(item);
 }
 
 /** Python's `getattr(obj, name)` without the sandbox's check: the value, or MISSING. */
@@ -179,6 +183,7 @@ function boundMethod(obj: unknown, name: string): PyFunction {
     name,
     (args, kwargs) => callMethod(obj, name, args, kwargs),
     "builtin_function_or_method",
+    typeName(obj),
   );
 }
 
@@ -255,6 +260,12 @@ function pythonItem(obj: unknown, key: unknown): unknown {
     if (out === undefined) return MISSING;
     return obj instanceof Markup ? new Markup(out) : out;
   }
+  if (obj instanceof PyBytes) {
+    if (key instanceof PySlice)
+      return new PyBytes(Uint8Array.from(slicePositions(obj.data.length, key), (i) => obj.data[i] as number));
+    const index = indexOf(obj.data.length, key);
+    return index === undefined ? MISSING : obj.data[index];
+  }
   if (obj instanceof PyRange) {
     if (key instanceof PySlice) {
       const { start, stop, step } = sliceBounds(obj.length, key);
@@ -264,6 +275,15 @@ function pythonItem(obj: unknown, key: unknown): unknown {
     return index === undefined ? MISSING : obj.at(index);
   }
   return MISSING;
+}
+
+/** `obj[a:b:c]`: Jinja compiles a slice to Python's own subscript, with Python's errors. */
+export function sliceItem(obj: unknown, slice: PySlice): unknown {
+  if (obj instanceof Undefined) return obj.fail();
+  const value = pythonItem(obj, slice);
+  if (value !== MISSING) return value;
+  if (obj instanceof Map) return fail("TypeError", "unhashable type: 'slice'");
+  return fail("TypeError", `'${typeName(obj)}' object is not subscriptable`);
 }
 
 /** Jinja's `environment.getitem(obj, key)` in the immutable sandbox (`obj[key]`). */
@@ -289,6 +309,45 @@ export function getItem(obj: unknown, key: unknown): unknown {
   return new Undefined({ obj, name: key });
 }
 
+/**
+ * `dict[key] = value` with Python's hashing: an unhashable key raises, and a key equal to one already there (`1`,
+ * `1.0`, `True`) keeps the first key object and takes the new value.
+ */
+export function dictSet(map: Map<unknown, unknown>, key: unknown, value: unknown): void {
+  if (typeof key === "string" || map.has(key)) {
+    map.set(key, value);
+    return;
+  }
+  unhashable(key);
+  const canonical = hashKey(key);
+  if (typeof canonical === "string" && map.has(canonical)) {
+    map.set(canonical, value);
+    return;
+  }
+  for (const existing of map.keys()) {
+    if (typeof existing === "string") continue;
+    const same = isTuple(key)
+      ? isTuple(existing) && equalKeys(existing, key)
+      : hashKey(existing) === canonical;
+    if (same) {
+      map.set(existing, value);
+      return;
+    }
+  }
+  map.set(key, value);
+}
+
+function equalKeys(a: unknown[], b: unknown[]): boolean {
+  return a.length === b.length && a.every((item, i) => hashKey(item) === hashKey(b[i]));
+}
+
+/** Python's AttributeError text for `obj.name` (a namespace says only the name). */
+export function attributeError(obj: unknown, name: string): never {
+  if (obj instanceof Undefined) return obj.fail();
+  if (obj instanceof PyObject && obj.pyType === "Namespace") return fail("AttributeError", name);
+  return fail("AttributeError", `'${typeName(obj)}' object has no attribute '${name}'`);
+}
+
 /** `key in dict` with Python's hashing rules. */
 export function dictHas(map: Map<unknown, unknown>, key: unknown): boolean {
   unhashable(key);
@@ -306,6 +365,7 @@ export function iterate(value: unknown): unknown[] {
   if (value instanceof PyIterator) return value.drain();
   if (value instanceof PyRange || value instanceof DictView) return value.items();
   if (value instanceof Markup) return codePoints(value.text);
+  if (value instanceof PyBytes) return Array.from(value.data);
   return fail("TypeError", `'${typeName(value)}' object is not iterable`);
 }
 
@@ -325,6 +385,7 @@ export function isIterable(value: unknown): boolean {
     value instanceof PyIterator ||
     value instanceof PyRange ||
     value instanceof DictView ||
+    value instanceof PyBytes ||
     (value instanceof PyObject && value.pyType === "LoopContext")
   );
 }

@@ -1,5 +1,15 @@
-import { callAttribute, callValue, getAttribute, getItem, iterate, PySlice } from "./access.js";
+import {
+  callAttribute,
+  callValue,
+  dictSet,
+  getAttribute,
+  getItem,
+  iterate,
+  PySlice,
+  sliceItem,
+} from "./access.js";
 import type { CallArgs, Expr } from "./ast.js";
+import { constantValue, IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins, Filter } from "./filter-registry.js";
 import { escapeText, Markup } from "./markup.js";
 import { hasMethod } from "./methods.js";
@@ -146,6 +156,24 @@ export class ExpressionCompiler {
     return (value, scope) => steps.reduce((v, step) => step(v, scope), value);
   }
 
+  private andExpr(leftNode: Expr, rightNode: Expr): ExprFn {
+    const left = this.expr(leftNode);
+    const right = this.expr(rightNode);
+    return (scope) => {
+      const l = left(scope);
+      return truthy(l) ? right(scope) : l;
+    };
+  }
+
+  private orExpr(leftNode: Expr, rightNode: Expr): ExprFn {
+    const left = this.expr(leftNode);
+    const right = this.expr(rightNode);
+    return (scope) => {
+      const l = left(scope);
+      return truthy(l) ? l : right(scope);
+    };
+  }
+
   expr(node: Expr): ExprFn {
     switch (node.kind) {
       case "const": {
@@ -172,7 +200,7 @@ export class ExpressionCompiler {
         const pairs = node.pairs.map(([k, v]) => [this.expr(k), this.expr(v)] as const);
         return (scope) => {
           const out = new Map<unknown, unknown>();
-          for (const [k, v] of pairs) out.set(k(scope), v(scope));
+          for (const [k, v] of pairs) dictSet(out, k(scope), v(scope));
           return out;
         };
       }
@@ -204,6 +232,12 @@ export class ExpressionCompiler {
           };
         }
         const key = this.expr(arg);
+        if (arg.kind === "slice") {
+          return (scope) => {
+            const value = obj(scope);
+            return sliceItem(value, key(scope) as PySlice);
+          };
+        }
         return (scope) => {
           const value = obj(scope);
           return getItem(value, key(scope));
@@ -266,21 +300,12 @@ export class ExpressionCompiler {
         const value = this.expr(node.node);
         return (scope) => !truthy(value(scope));
       }
-      case "and": {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => {
-          const l = left(scope);
-          return truthy(l) ? right(scope) : l;
-        };
-      }
+      case "and":
       case "or": {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => {
-          const l = left(scope);
-          return truthy(l) ? l : right(scope);
-        };
+        // Jinja's optimizer folds a constant left side that decides the result: the right side is never compiled.
+        const folded = constantValue(node.left, this.builtins);
+        if (folded !== IMPOSSIBLE && truthy(folded) === (node.kind === "or")) return () => folded;
+        return node.kind === "and" ? this.andExpr(node.left, node.right) : this.orExpr(node.left, node.right);
       }
       case "concat": {
         const parts = node.nodes.map((n) => this.expr(n));

@@ -1,4 +1,4 @@
-import { callValue, iterable } from "./access.js";
+import { callValue, isIterable, iterable } from "./access.js";
 import type { Expr, Stmt, Target } from "./ast.js";
 import { ExpressionCompiler, type ExprFn, escapeOutput } from "./compile-expr.js";
 import type { Builtins } from "./filter-registry.js";
@@ -19,7 +19,7 @@ import {
   Scope,
 } from "./scope.js";
 import { fail } from "./template-error.js";
-import { Namespace, PyFunction, truthy, tuple, Undefined } from "./values.js";
+import { Namespace, PyFunction, truthy, tuple, typeName, Undefined } from "./values.js";
 
 export { resetRuntime as resetControl, Scope } from "./scope.js";
 
@@ -48,6 +48,7 @@ function referencedNames(body: Stmt[]): Set<string> {
 }
 
 function unpack(value: unknown, count: number): unknown[] {
+  if (!isIterable(value)) fail("TypeError", `cannot unpack non-iterable ${typeName(value)} object`);
   const source = iterable(value);
   const items = source instanceof PyIterator ? source.drain() : source;
   if (items.length < count)
@@ -301,12 +302,15 @@ class Compiler extends ExpressionCompiler {
   private forLoop(stmt: Extract<Stmt, { kind: "for" }>): StmtFn {
     if (targetNames(stmt.target).includes("loop"))
       fail("TemplateAssertionError", "Can't assign to special loop variable in for-loop target");
-    const iter = this.expr(stmt.iter);
-    const { body, otherwise, test } = this.withSoft(false, () => ({
+    // Jinja's code generator visits the loop filter, then the iterable (last for a recursive loop), the body and
+    // the else block: the order compile-time errors come in.
+    const test = stmt.test === null ? null : this.withSoft(false, () => this.expr(stmt.test as Expr));
+    let iter = stmt.recursive ? null : this.expr(stmt.iter);
+    const { body, otherwise } = this.withSoft(false, () => ({
       body: this.block(stmt.body),
       otherwise: stmt.otherwise.length > 0 ? this.block(stmt.otherwise) : null,
-      test: stmt.test === null ? null : this.expr(stmt.test),
     }));
+    iter ??= this.expr(stmt.iter);
     const target = stmt.target;
     const simpleName = target.kind === "name" ? target.name : null;
     const bind = (scope: Scope, item: unknown) => {
@@ -341,13 +345,15 @@ class Compiler extends ExpressionCompiler {
       let out = "";
       let iterated = false;
       for (let i = 0; loop.has(i); i++) {
-        iterated = true;
         loop.index0 = i;
         const inner = new Scope(scope);
         inner.set("loop", loop);
         bind(inner, loop.items[i]);
         out += body(inner);
-        if (runtime.control !== 0) {
+        // Jinja marks the loop as iterated at the end of the body: `break` or `continue` skips it, so a loop left
+        // that way on every iteration still renders its `else` block.
+        if (runtime.control === 0) iterated = true;
+        else {
           const signal = runtime.control;
           runtime.control = 0;
           if (signal === BREAK) break;
@@ -356,7 +362,8 @@ class Compiler extends ExpressionCompiler {
       if (!iterated && otherwise !== null) out += otherwise(new Scope(scope));
       return out;
     };
-    if (!stmt.recursive) return (scope) => run(scope, iter(scope), 0, null);
+    const source = iter;
+    if (!stmt.recursive) return (scope) => run(scope, source(scope), 0, null);
     return (scope) => {
       const recurse = (value: unknown, depth: number): string | Markup => {
         enterFrames(LOOP_FRAMES);
@@ -369,7 +376,7 @@ class Compiler extends ExpressionCompiler {
       };
       enterFrames(1);
       try {
-        return run(scope, iter(scope), 0, recurse);
+        return run(scope, source(scope), 0, recurse);
       } finally {
         leaveFrames(1);
       }

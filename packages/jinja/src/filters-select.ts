@@ -1,4 +1,4 @@
-import { hashKey, iterate } from "./access.js";
+import { hashKey, iterate, unhashable } from "./access.js";
 import { attrGetter, ignoreCase } from "./attribute-getter.js";
 import { type Builtins, defineCallable, type Filter, type FilterCall, REQUIRED } from "./filter-registry.js";
 import { isStr, strText } from "./markup.js";
@@ -9,7 +9,7 @@ import { pythonSorted } from "./python-sort.js";
 import { indexArgument } from "./str-methods.js";
 import { fail } from "./template-error.js";
 import { namedTuple } from "./tuple.js";
-import { isTuple, truthy, tuple, typeName, Undefined } from "./values.js";
+import { isTuple, truthy, tuple, Undefined } from "./values.js";
 
 /**
  * Jinja's lazy filters: `map`, `select`, `reject`, `selectattr`, `rejectattr`, `unique`, `batch`, `slice` and
@@ -91,11 +91,6 @@ function selecting(name: string, keep: boolean, lookupAttribute: boolean): Filte
       for (const item of each(value)) if (truthy(check(item)) === keep) yield item;
     }),
   );
-}
-
-function unhashable(key: unknown): void {
-  if (key instanceof Map || (Array.isArray(key) && !isTuple(key)))
-    fail("TypeError", `unhashable type: '${typeName(key)}'`);
 }
 
 function* unique(value: unknown, caseSensitive: unknown, attribute: unknown): Generator<unknown> {

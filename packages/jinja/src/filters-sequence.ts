@@ -1,4 +1,4 @@
-import { getAttributeOnly, iterate, pyLen } from "./access.js";
+import { attributeError, getAttributeOnly, iterate, pyLen } from "./access.js";
 import { attrGetter, ignoreCase, multiAttrGetter } from "./attribute-getter.js";
 import { DictView } from "./dict-view.js";
 import { defineBuiltin, defineCallable, type Filter, REQUIRED } from "./filter-registry.js";
@@ -54,8 +54,7 @@ function roundValue(value: unknown, precision: unknown, method: unknown): unknow
     if (value instanceof PyFloat) return new PyFloat(roundFloat(value.value, ndigits));
     if (typeof value === "number" || typeof value === "bigint")
       return normalizeInt(roundInteger(BigInt(value), ndigits));
-    if (typeof value === "boolean")
-      return ndigits >= 0 ? value : normalizeInt(roundInteger(BigInt(value ? 1 : 0), ndigits));
+    if (typeof value === "boolean") return normalizeInt(roundInteger(BigInt(value ? 1 : 0), ndigits));
     return fail("TypeError", `type ${typeName(value)} doesn't define __round__ method`);
   }
   const scale = method === "ceil" ? Math.ceil : Math.floor;
@@ -167,7 +166,7 @@ function dictsort(value: unknown, caseSensitive: unknown, by: unknown, reverseOr
   if (position === -1) fail("FilterArgumentError", 'You can only sort by either "key" or "value"');
   if (!(value instanceof Map)) {
     if (value instanceof Undefined) return value.fail();
-    return fail("AttributeError", `'${typeName(value)}' object has no attribute 'items'`);
+    return attributeError(value, "items");
   }
   const items = Array.from(value, ([k, v]) => tuple([k, v]));
   const sensitive = truthy(caseSensitive);
@@ -191,6 +190,22 @@ function randomItem(value: unknown): unknown {
   return items[Math.floor(Math.random() * items.length)];
 }
 
+/** `default(value, default_value="", boolean=False)` (also `d`). */
+const defaultFilter = defineCallable(
+  {
+    name: "do_default",
+    params: [
+      ["value", REQUIRED],
+      ["default_value", ""],
+      ["boolean", false],
+    ],
+  },
+  (c) => {
+    const [value, fallback, boolean] = c.values;
+    return value instanceof Undefined || (truthy(boolean) && !truthy(value)) ? fallback : value;
+  },
+);
+
 /** The sequence filters, by name. */
 export const SEQUENCE_FILTERS: Record<string, Filter> = {
   abs: defineBuiltin("abs", absolute),
@@ -207,20 +222,8 @@ export const SEQUENCE_FILTERS: Record<string, Filter> = {
   ),
   count: defineBuiltin("len", pyLen),
   length: defineBuiltin("len", pyLen),
-  default: defineCallable(
-    {
-      name: "do_default",
-      params: [
-        ["value", REQUIRED],
-        ["default_value", ""],
-        ["boolean", false],
-      ],
-    },
-    (c) => {
-      const [value, fallback, boolean] = c.values;
-      return value instanceof Undefined || (truthy(boolean) && !truthy(value)) ? fallback : value;
-    },
-  ),
+  default: defaultFilter,
+  d: defaultFilter,
   dictsort: defineCallable(
     {
       name: "do_dictsort",

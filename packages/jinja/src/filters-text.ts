@@ -1,4 +1,4 @@
-import { codePoints, getItem, iterate, PySlice, pyLen } from "./access.js";
+import { attributeError, codePoints, getItem, iterate, PySlice, pyLen } from "./access.js";
 import { defineCallable, type Filter, REQUIRED } from "./filter-registry.js";
 import { formatFixed } from "./float-format.js";
 import { escapeText, isStr, Markup, striptagsText, strText } from "./markup.js";
@@ -9,11 +9,11 @@ import { PyObject } from "./py-object.js";
 import { pythonFloat } from "./python-convert.js";
 import { pythonJsonDumps, tojsonOptions } from "./python-json.js";
 import { pyRepr, pyStr } from "./python-repr.js";
-import { callStringMethod, indexArgument } from "./str-methods.js";
+import { callStringMethod, indexArgument, strMethodOf } from "./str-methods.js";
 import { fail } from "./template-error.js";
 import { wrapText } from "./textwrap.js";
 import { urlize } from "./urlize.js";
-import { truthy, tuple, typeName, Undefined } from "./values.js";
+import { isTuple, truthy, tuple, typeName, Undefined } from "./values.js";
 
 /** Jinja's string filters, as its `filters.py` defines them (autoescape off, as transformers sets it). */
 
@@ -53,8 +53,12 @@ function indent(s: unknown, width: unknown, first: boolean, blank: boolean): unk
     indention = new Markup(strText(indention as string));
     newline = new Markup("\n");
   }
+  if (Array.isArray(s) && !isTuple(s)) fail("AttributeError", "'list' object has no attribute 'splitlines'");
+  if (isTuple(s)) fail("TypeError", `can only concatenate tuple (not "${typeName(newline)}") to tuple`);
+  if (!isStr(s) && !(s instanceof Undefined))
+    fail("TypeError", `unsupported operand type(s) for +=: '${typeName(s)}' and '${typeName(newline)}'`);
   const text = add(s, newline);
-  const lines = callStringMethod(text as string, "splitlines", [], null) as (string | Markup)[];
+  const lines = strMethodOf(text, "splitlines", []) as (string | Markup)[];
   let out: unknown;
   if (blank) out = callStringMethod(add(newline, indention) as string, "join", [lines], null);
   else {
@@ -139,7 +143,7 @@ const ATTRIBUTE_KEY = /[\t\n\v\f\r\x1c-\x1f /=>]/;
 function xmlattr(d: unknown, autospace: unknown): string {
   if (!(d instanceof Map)) {
     if (d instanceof Undefined) return d.fail();
-    return fail("AttributeError", `'${typeName(d)}' object has no attribute 'items'`);
+    return attributeError(d, "items");
   }
   const items: string[] = [];
   for (const [key, value] of d) {
@@ -260,7 +264,7 @@ export const TEXT_FILTERS: Record<string, Filter> = {
     (c) => {
       const [s, width, breakLong, wrapstring, hyphens] = c.values;
       const separator = wrapstring === null ? "\n" : strText(wrapstring as string);
-      const lines = callStringMethod(s as string, "splitlines", [], null) as (string | Markup)[];
+      const lines = strMethodOf(s, "splitlines", []) as (string | Markup)[];
       const options = {
         width: indexArgument(width),
         breakLongWords: truthy(breakLong),

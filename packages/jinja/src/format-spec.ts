@@ -201,9 +201,9 @@ function formatFloat(x: number, spec: Spec, ofType: string): string {
   return finish(signOf(negative, spec), "", digits, fraction + rest, spec, 3);
 }
 
-function formatText(text: string, spec: Spec): string {
+function formatText(text: string, spec: Spec, ofType: string): string {
   if (spec.type !== null && spec.type !== "s")
-    fail("ValueError", `Unknown format code '${spec.type}' for object of type 'str'`);
+    fail("ValueError", `Unknown format code '${spec.type}' for object of type '${ofType}'`);
   if (spec.sign !== null) fail("ValueError", "Sign not allowed in string format specifier");
   if (spec.z) fail("ValueError", "Negative zero coercion (z) not allowed in string format specifier");
   if (spec.alternate) fail("ValueError", "Alternate form (#) not allowed in string format specifier");
@@ -223,7 +223,7 @@ function formatText(text: string, spec: Spec): string {
 export function formatValue(value: unknown, spec: string): string {
   if (isStr(value)) {
     if (spec === "") return strText(value);
-    return formatText(strText(value), parseSpec(spec, "str"));
+    return formatText(strText(value), parseSpec(spec, typeName(value)), typeName(value));
   }
   if (typeof value === "number" || typeof value === "bigint") {
     if (spec === "") return String(value);

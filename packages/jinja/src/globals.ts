@@ -1,4 +1,4 @@
-import { iterate } from "./access.js";
+import { dictSet, iterate } from "./access.js";
 import { lipsum } from "./lipsum.js";
 import { MISSING, PyObject } from "./py-object.js";
 import { MAX_RANGE, PyRange } from "./py-range.js";
@@ -107,7 +107,7 @@ export function makeDict(
           "ValueError",
           `dictionary update sequence element #${index} has length ${pair.length}; 2 is required`,
         );
-      out.set(pair[0], pair[1]);
+      dictSet(out, pair[0], pair[1]);
     });
   }
   if (kwargs) for (const [k, v] of kwargs) out.set(k, v);
@@ -122,14 +122,18 @@ function range(args: unknown[], kwargs: Map<string, unknown> | null): PyRange {
     if (a instanceof Undefined) return a.fail();
     if (typeof a !== "number" && typeof a !== "bigint" && typeof a !== "boolean")
       fail("TypeError", `'${typeName(a)}' object cannot be interpreted as an integer`);
-    return indexArgument(a);
+    return typeof a === "bigint" ? a : BigInt(indexArgument(a));
   });
-  const [start, stop, step] =
-    ints.length === 1 ? [0, ints[0] as number, 1] : [ints[0] as number, ints[1] as number, ints[2] ?? 1];
-  const result = new PyRange(start, stop, step);
-  if (result.length > MAX_RANGE)
+  const [bigStart, bigStop, bigStep] =
+    ints.length === 1 ? [0n, ints[0] as bigint, 1n] : [ints[0] as bigint, ints[1] as bigint, ints[2] ?? 1n];
+  if (bigStep === 0n) fail("ValueError", "range() arg 3 must not be zero");
+  const span = bigStep > 0n ? bigStop - bigStart : bigStart - bigStop;
+  const magnitude = bigStep > 0n ? bigStep : -bigStep;
+  const size = span <= 0n ? 0n : (span - 1n) / magnitude + 1n;
+  if (size > 2n ** 63n - 1n) fail("OverflowError", "Python int too large to convert to C ssize_t");
+  if (size > BigInt(MAX_RANGE))
     fail("OverflowError", "Range too big. The sandbox blocks ranges larger than MAX_RANGE (100000).");
-  return result;
+  return new PyRange(Number(bigStart), Number(bigStop), Number(bigStep));
 }
 
 /** The globals every render starts with. */

@@ -19,6 +19,7 @@ const SIGNATURES: Record<string, Signature> = {
   "str.center": ["expected", 1, 2],
   "str.count": SEARCH,
   "str.endswith": SEARCH,
+  "str.encode": ["clinic", 0, 2, ["encoding", "errors"]],
   "str.expandtabs": ["clinic", 0, 1, ["tabsize"]],
   "str.find": SEARCH,
   "str.format": ["free", 0, Number.POSITIVE_INFINITY],

@@ -3,6 +3,7 @@ import { dictGet, dictHas, hashKey } from "./access.js";
 import { DictView } from "./dict-view.js";
 import { escapeText, isStr, Markup, strText } from "./markup.js";
 import { percentFormat } from "./percent-format.js";
+import { PyBytes } from "./py-bytes.js";
 import { DONE, PyIterator } from "./py-iterator.js";
 import { MISSING } from "./py-object.js";
 import { PyRange } from "./py-range.js";
@@ -83,6 +84,12 @@ export function add(a: unknown, b: unknown): unknown {
   if (isNumeric(a) && isNumeric(b)) return new PyFloat(floatOperand(a) + floatOperand(b));
   if (a instanceof Markup && isStr(b)) return new Markup(a.text + escapedText(b));
   if (b instanceof Markup && isStr(a)) return new Markup(escapedText(a) + b.text);
+  if (a instanceof PyBytes && b instanceof PyBytes) {
+    const out = new Uint8Array(a.data.length + b.data.length);
+    out.set(a.data);
+    out.set(b.data, a.data.length);
+    return new PyBytes(out);
+  }
   if (Array.isArray(a) && Array.isArray(b) && isTuple(a) === isTuple(b)) {
     const joined = a.concat(b);
     return isTuple(a) ? tuple(joined) : joined;
@@ -122,6 +129,11 @@ export function mul(a: unknown, b: unknown): unknown {
   checkUndefined(a, b);
   if (isInt(a) && isInt(b)) return intOp(asInt(a), asInt(b), "*");
   if (isNumeric(a) && isNumeric(b)) return new PyFloat(floatOperand(a) * floatOperand(b));
+  // A Markup's own `__mul__`/`__rmul__` take the other operand as the count.
+  if (a instanceof Markup && !isInt(b))
+    fail("TypeError", `'${typeName(b)}' object cannot be interpreted as an integer`);
+  if (b instanceof Markup && !isInt(a))
+    fail("TypeError", `'${typeName(a)}' object cannot be interpreted as an integer`);
   const aSeq = isStr(a) || Array.isArray(a);
   const bSeq = isStr(b) || Array.isArray(b);
   if (aSeq && isInt(b)) return repeat(a as string | unknown[], b);
@@ -312,6 +324,8 @@ export function eq(a: unknown, b: unknown): boolean {
     return true;
   }
   if (a instanceof Markup && b instanceof Markup) return a.text === b.text;
+  if (a instanceof PyBytes && b instanceof PyBytes)
+    return a.data.length === b.data.length && a.data.every((x, i) => x === b.data[i]);
   if (a instanceof Undefined && b instanceof Undefined) return true;
   if (a instanceof PyRange && b instanceof PyRange) return rangesEqual(a, b);
   if (a instanceof DictView && b instanceof DictView && a.kind === b.kind && a.kind !== "dict_values") {
@@ -355,10 +369,8 @@ export function order(a: unknown, b: unknown, op = "<"): number {
 /** Python `item in container`. */
 export function contains(container: unknown, item: unknown): boolean {
   if (isStr(container)) {
-    if (!isStr(item)) {
-      if (item instanceof Undefined) item.fail();
+    if (!isStr(item))
       fail("TypeError", `'in <string>' requires string as left operand, not ${typeName(item)}`);
-    }
     return strText(container).includes(strText(item));
   }
   if (Array.isArray(container)) {

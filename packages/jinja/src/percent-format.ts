@@ -51,7 +51,7 @@ function toInteger(value: unknown, conversion: string, lenient: boolean): bigint
   }
   if (lenient && isStr(value) && /^\s*[+-]?\d+\s*$/.test(strText(value)))
     return BigInt(strText(value).trim());
-  if (value instanceof Undefined) value.fail();
+  if (value instanceof Undefined && !indexOnly) value.fail();
   if (indexOnly)
     return fail("TypeError", `%${conversion} format: an integer is required, not ${typeName(value)}`);
   return fail("TypeError", `%${conversion} format: a real number is required, not ${typeName(value)}`);

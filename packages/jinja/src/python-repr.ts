@@ -1,6 +1,7 @@
 import { pythonFloatRepr } from "@toolcall/core";
 import { DictView } from "./dict-view.js";
 import { Markup } from "./markup.js";
+import { PyBytes } from "./py-bytes.js";
 import { PyIterator } from "./py-iterator.js";
 import { PyObject } from "./py-object.js";
 import { PyRange } from "./py-range.js";
@@ -127,6 +128,7 @@ function pyStrInner(value: unknown, repr: boolean, ascii: boolean): string {
 }
 
 function objectRepr(value: PyObject, item: (v: unknown) => string): string {
+  if (value instanceof PyBytes) return value.repr();
   if (value instanceof PyRange) {
     return value.step === 1
       ? `range(${value.start}, ${value.stop})`
@@ -142,7 +144,7 @@ function objectRepr(value: PyObject, item: (v: unknown) => string): string {
   if (value instanceof PyFunction) {
     if (value.kind === "Macro") return `<Macro ${item(value.name)}>`;
     if (value.kind === "builtin_function_or_method")
-      return `<built-in method ${value.name} at ${FAKE_ADDRESS}>`;
+      return `<built-in method ${value.name}${value.owner === undefined ? "" : ` of ${value.owner} object`} at ${FAKE_ADDRESS}>`;
     return `<function ${value.name} at ${FAKE_ADDRESS}>`;
   }
   const custom = value.getAttr("__repr__");

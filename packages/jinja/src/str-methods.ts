@@ -1,6 +1,7 @@
-import { codePoints, iterate } from "./access.js";
+import { attributeError, codePoints, iterate } from "./access.js";
 import { escapeText, isStr, Markup, strText } from "./markup.js";
 import { checkArity } from "./method-arity.js";
+import { encodeText } from "./py-bytes.js";
 import { NON_PRINTABLE, pyStr } from "./python-repr.js";
 import { formatMap, formatString } from "./str-format.js";
 import { fail } from "./template-error.js";
@@ -18,8 +19,9 @@ const WS_RUN = new RegExp(`[${PY_WHITESPACE}]+`);
 const IS_WS = new RegExp(`^[${PY_WHITESPACE}]+$`);
 const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
 
-/** The `str` methods a template can call (`encode` is not among them: the engine has no `bytes`). */
+/** The `str` methods a template can call. */
 export const STRING_METHODS: ReadonlySet<string> = new Set([
+  "encode",
   "capitalize",
   "casefold",
   "center",
@@ -614,6 +616,12 @@ function strMethod(
       return translateString(text, args[0]);
     case "maketrans":
       return makeTrans(args);
+    case "encode":
+      return encodeText(
+        text,
+        pyStr(argument(args, kwargs, 0, "encoding", "utf-8")),
+        pyStr(argument(args, kwargs, 1, "errors", "strict")),
+      );
     case "format":
       return formatString(receiver, args, kwargs);
     case "format_map":
@@ -649,4 +657,16 @@ export function callStringMethod(
   if ((name === "partition" || name === "rpartition") && Array.isArray(result)) return tuple(result);
   if (typeof result === "bigint") return normalizeInt(result);
   return result;
+}
+
+/**
+ * `value.name(…)` where Python calls a `str` method on a value it was given (`s.splitlines()` in a filter):
+ * Python's AttributeError when the value is not a string.
+ *
+ * @example
+ * strMethodOf(5, "splitlines", []); // throws "AttributeError: 'int' object has no attribute 'splitlines'"
+ */
+export function strMethodOf(value: unknown, name: string, args: unknown[]): unknown {
+  if (isStr(value)) return callStringMethod(value, name, args, null);
+  return attributeError(value, name);
 }

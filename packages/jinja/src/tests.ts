@@ -24,7 +24,7 @@ function isSequence(value: unknown): boolean {
 }
 
 function isCallable(value: unknown): boolean {
-  if (value instanceof PyFunction) return true;
+  if (value instanceof PyFunction || value instanceof Undefined) return true;
   return value instanceof PyObject && value.getAttr("__call__") instanceof PyFunction;
 }
 

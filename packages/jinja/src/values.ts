@@ -109,15 +109,19 @@ export class PyFunction extends PyObject {
   readonly name: string;
   readonly call: (args: unknown[], kwargs: Map<string, unknown> | null) => unknown;
   readonly kind: string;
+  /** The type of the object a bound method belongs to (`dict` for `d.items`), for its repr. */
+  readonly owner: string | undefined;
   constructor(
     name: string,
     call: (args: unknown[], kwargs: Map<string, unknown> | null) => unknown,
     kind = "function",
+    owner?: string,
   ) {
     super();
     this.name = name;
     this.call = call;
     this.kind = kind;
+    this.owner = owner;
   }
   get pyType(): string {
     return this.kind;
@@ -181,6 +185,8 @@ export function truthy(value: unknown): boolean {
   if (value instanceof Undefined) return false;
   if (value instanceof Markup) return value.text.length > 0;
   if (value instanceof PyRange || value instanceof DictView) return value.length > 0;
+  if (value instanceof PyObject && value.pyType === "bytes")
+    return (value as unknown as { data: Uint8Array }).data.length > 0;
   return true;
 }
 
