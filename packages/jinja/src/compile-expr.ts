@@ -9,7 +9,7 @@ import {
   sliceItem,
 } from "./access.js";
 import type { CallArgs, Expr } from "./ast.js";
-import { constantValue, IMPOSSIBLE } from "./const-fold.js";
+import { ConstantFolder, IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins, Filter } from "./filter-registry.js";
 import { escapeText, Markup } from "./markup.js";
 import { hasMethod } from "./methods.js";
@@ -76,10 +76,13 @@ export class ExpressionCompiler {
   protected soft = false;
   /** Autoescape is on for the block being compiled. */
   protected autoescape = false;
+  /** Jinja's compile-time evaluation of constant expressions. */
+  protected readonly folder: ConstantFolder;
 
   constructor(builtins: Builtins) {
     this.builtins = builtins;
     this.escaping = { ...builtins, autoescape: true };
+    this.folder = new ConstantFolder(builtins);
   }
 
   /** Compiles `body` with the soft flag set to `soft`, restoring it afterwards. */
@@ -175,6 +178,10 @@ export class ExpressionCompiler {
   }
 
   expr(node: Expr): ExprFn {
+    if (node.kind !== "const" && node.kind !== "name") {
+      const folded = this.folder.folded(node);
+      if (folded !== IMPOSSIBLE) return () => folded;
+    }
     switch (node.kind) {
       case "const": {
         const value = node.value;
@@ -301,12 +308,9 @@ export class ExpressionCompiler {
         return (scope) => !truthy(value(scope));
       }
       case "and":
-      case "or": {
-        // Jinja's optimizer folds a constant left side that decides the result: the right side is never compiled.
-        const folded = constantValue(node.left, this.builtins);
-        if (folded !== IMPOSSIBLE && truthy(folded) === (node.kind === "or")) return () => folded;
-        return node.kind === "and" ? this.andExpr(node.left, node.right) : this.orExpr(node.left, node.right);
-      }
+        return this.andExpr(node.left, node.right);
+      case "or":
+        return this.orExpr(node.left, node.right);
       case "concat": {
         const parts = node.nodes.map((n) => this.expr(n));
         if (this.autoescape)

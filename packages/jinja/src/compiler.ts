@@ -1,6 +1,7 @@
 import { callValue, isIterable, iterable } from "./access.js";
 import type { Expr, Stmt, Target } from "./ast.js";
 import { ExpressionCompiler, type ExprFn, escapeOutput } from "./compile-expr.js";
+import { IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins } from "./filter-registry.js";
 import { LoopContext } from "./loop-context.js";
 import { Macro } from "./macro.js";
@@ -276,6 +277,17 @@ class Compiler extends ExpressionCompiler {
     return (scope) => (truthy(test(scope)) ? on : off)(new Scope(scope));
   }
 
+  /** Jinja evaluates a constant `{{ }}` child to text at compile time; where that fails, it runs at render time. */
+  private constantText(node: Expr, print: (value: unknown) => string): string | undefined {
+    const value = this.folder.raw(node);
+    if (value === IMPOSSIBLE) return undefined;
+    try {
+      return print(value);
+    } catch {
+      return undefined;
+    }
+  }
+
   /** How `{{ }}` prints a value here: `str()`, or escaped when autoescape is on. */
   private printer(): (value: unknown) => string {
     return this.autoescape ? escapeOutput : pyStr;
@@ -283,7 +295,9 @@ class Compiler extends ExpressionCompiler {
 
   private output(nodes: (string | Expr)[]): StmtFn {
     const print = this.printer();
-    const parts = nodes.map((node) => (typeof node === "string" ? node : this.expr(node)));
+    const parts = nodes.map((node) =>
+      typeof node === "string" ? node : (this.constantText(node, print) ?? this.expr(node)),
+    );
     if (parts.length === 1) {
       const only = parts[0] as string | ExprFn;
       if (typeof only === "string") return () => only;

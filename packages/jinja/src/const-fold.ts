@@ -1,4 +1,4 @@
-import { getAttribute, getItem, PySlice, sliceItem } from "./access.js";
+import { dictSet, getAttribute, getItem, PySlice } from "./access.js";
 import type { CallArgs, Expr } from "./ast.js";
 import type { Builtins } from "./filter-registry.js";
 import { Markup } from "./markup.js";
@@ -64,137 +64,156 @@ function hasSafeRepr(value: unknown): boolean {
 }
 
 /**
- * The value Jinja's optimizer folds an expression to at compile time (`node.as_const()` then
- * `Const.from_untrusted`), or {@link IMPOSSIBLE}. Folding is invisible except where it drops a branch: `false and
- * x|nofilter` folds to `False`, so the unknown filter never reaches the code generator and raises nothing.
+ * Jinja's compile-time evaluation (`node.as_const()`): the optimizer replaces every expression it can evaluate
+ * with its value (`Const.from_untrusted`, values with a safe repr only), and `{{ }}` output evaluates constant
+ * children to text at compile time. It is invisible except in two ways this reproduces: a constant left side of
+ * `and`/`or` drops the right side unseen (`false and x|nofilter` raises nothing), and a constant slice goes
+ * through the sandbox's lenient `getitem` (`1[1:3]` is undefined, where `x[1:3]` raises for an int `x`).
  */
-export function constantValue(node: Expr, builtins: Builtins): unknown {
-  try {
-    const value = evaluate(node, builtins);
+export class ConstantFolder {
+  private readonly builtins: Builtins;
+  private readonly memo = new Map<Expr, unknown>();
+
+  constructor(builtins: Builtins) {
+    this.builtins = builtins;
+  }
+
+  /** `node.as_const()`: the value, or {@link IMPOSSIBLE} (errors included). */
+  raw(node: Expr): unknown {
+    const known = this.memo.get(node);
+    if (known !== undefined || this.memo.has(node)) return known;
+    let value: unknown;
+    try {
+      value = this.evaluate(node);
+    } catch {
+      value = IMPOSSIBLE;
+    }
+    this.memo.set(node, value);
+    return value;
+  }
+
+  /** What the optimizer replaces the node with: its value when that has a safe repr, else {@link IMPOSSIBLE}. */
+  folded(node: Expr): unknown {
+    const value = this.raw(node);
     return value !== IMPOSSIBLE && hasSafeRepr(value) ? value : IMPOSSIBLE;
-  } catch {
-    return IMPOSSIBLE;
   }
-}
 
-function all(nodes: Expr[], builtins: Builtins): unknown[] | typeof IMPOSSIBLE {
-  const out: unknown[] = [];
-  for (const node of nodes) {
-    const value = evaluate(node, builtins);
-    if (value === IMPOSSIBLE) return IMPOSSIBLE;
-    out.push(value);
-  }
-  return out;
-}
-
-function callArgs(
-  args: CallArgs,
-  builtins: Builtins,
-): [unknown[], Map<string, unknown> | null] | typeof IMPOSSIBLE {
-  if (args.dynArgs !== null || args.dynKwargs !== null) return IMPOSSIBLE;
-  const positional = all(args.args, builtins);
-  if (positional === IMPOSSIBLE) return IMPOSSIBLE;
-  if (args.kwargs.length === 0) return [positional, null];
-  const named = new Map<string, unknown>();
-  for (const { name, value } of args.kwargs) {
-    const v = evaluate(value, builtins);
-    if (v === IMPOSSIBLE) return IMPOSSIBLE;
-    named.set(name, v);
-  }
-  return [positional, named];
-}
-
-function evaluate(node: Expr, builtins: Builtins): unknown {
-  switch (node.kind) {
-    case "const":
-      return node.value;
-    case "list":
-      return all(node.items, builtins);
-    case "tuple": {
-      const items = all(node.items, builtins);
-      return items === IMPOSSIBLE ? items : tuple(items);
+  private all(nodes: Expr[]): unknown[] | typeof IMPOSSIBLE {
+    const out: unknown[] = [];
+    for (const node of nodes) {
+      const value = this.raw(node);
+      if (value === IMPOSSIBLE) return IMPOSSIBLE;
+      out.push(value);
     }
-    case "dict": {
-      const out = new Map<unknown, unknown>();
-      for (const [k, v] of node.pairs) {
-        const key = evaluate(k, builtins);
-        const value = evaluate(v, builtins);
-        if (key === IMPOSSIBLE || value === IMPOSSIBLE) return IMPOSSIBLE;
-        out.set(key, value);
+    return out;
+  }
+
+  private callArgs(args: CallArgs): [unknown[], Map<string, unknown> | null] | typeof IMPOSSIBLE {
+    if (args.dynArgs !== null || args.dynKwargs !== null) return IMPOSSIBLE;
+    const positional = this.all(args.args);
+    if (positional === IMPOSSIBLE) return IMPOSSIBLE;
+    if (args.kwargs.length === 0) return [positional, null];
+    const named = new Map<string, unknown>();
+    for (const { name, value } of args.kwargs) {
+      const v = this.raw(value);
+      if (v === IMPOSSIBLE) return IMPOSSIBLE;
+      named.set(name, v);
+    }
+    return [positional, named];
+  }
+
+  private evaluate(node: Expr): unknown {
+    const raw = (n: Expr) => this.raw(n);
+    switch (node.kind) {
+      case "const":
+        return node.value;
+      case "list":
+        return this.all(node.items);
+      case "tuple": {
+        const items = this.all(node.items);
+        return items === IMPOSSIBLE ? items : tuple(items);
       }
-      return out;
-    }
-    case "binop": {
-      const left = evaluate(node.left, builtins);
-      const right = evaluate(node.right, builtins);
-      if (left === IMPOSSIBLE || right === IMPOSSIBLE) return IMPOSSIBLE;
-      return (BINARY[node.op] as (a: unknown, b: unknown) => unknown)(left, right);
-    }
-    case "unary": {
-      const value = evaluate(node.node, builtins);
-      if (value === IMPOSSIBLE) return value;
-      return node.op === "-" ? neg(value) : pos(value);
-    }
-    case "not": {
-      const value = evaluate(node.node, builtins);
-      return value === IMPOSSIBLE ? value : !truthy(value);
-    }
-    case "and":
-    case "or": {
-      const left = evaluate(node.left, builtins);
-      if (left === IMPOSSIBLE) return left;
-      if (truthy(left) === (node.kind === "or")) return left;
-      return evaluate(node.right, builtins);
-    }
-    case "concat": {
-      const parts = all(node.nodes, builtins);
-      return parts === IMPOSSIBLE ? parts : parts.map(pyStr).join("");
-    }
-    case "compare": {
-      let left = evaluate(node.first, builtins);
-      if (left === IMPOSSIBLE) return left;
-      for (const { op, node: next } of node.ops) {
-        const right = evaluate(next, builtins);
-        if (right === IMPOSSIBLE) return right;
-        if (!compare(op, left, right)) return false;
-        left = right;
+      case "dict": {
+        const out = new Map<unknown, unknown>();
+        for (const [k, v] of node.pairs) {
+          const key = raw(k);
+          const value = raw(v);
+          if (key === IMPOSSIBLE || value === IMPOSSIBLE) return IMPOSSIBLE;
+          dictSet(out, key, value);
+        }
+        return out;
       }
-      return true;
+      case "binop": {
+        const left = raw(node.left);
+        const right = raw(node.right);
+        if (left === IMPOSSIBLE || right === IMPOSSIBLE) return IMPOSSIBLE;
+        return (BINARY[node.op] as (a: unknown, b: unknown) => unknown)(left, right);
+      }
+      case "unary": {
+        const value = raw(node.node);
+        if (value === IMPOSSIBLE) return value;
+        return node.op === "-" ? neg(value) : pos(value);
+      }
+      case "not": {
+        const value = raw(node.node);
+        return value === IMPOSSIBLE ? value : !truthy(value);
+      }
+      case "and":
+      case "or": {
+        const left = raw(node.left);
+        if (left === IMPOSSIBLE) return left;
+        if (truthy(left) === (node.kind === "or")) return left;
+        return raw(node.right);
+      }
+      case "concat": {
+        const parts = this.all(node.nodes);
+        return parts === IMPOSSIBLE ? parts : parts.map(pyStr).join("");
+      }
+      case "compare": {
+        let left = raw(node.first);
+        if (left === IMPOSSIBLE) return left;
+        for (const { op, node: next } of node.ops) {
+          const right = raw(next);
+          if (right === IMPOSSIBLE) return right;
+          if (!compare(op, left, right)) return false;
+          left = right;
+        }
+        return true;
+      }
+      case "cond": {
+        const test = raw(node.test);
+        if (test === IMPOSSIBLE) return test;
+        if (truthy(test)) return raw(node.value);
+        return node.otherwise === null ? IMPOSSIBLE : raw(node.otherwise);
+      }
+      case "getattr": {
+        const obj = raw(node.node);
+        return obj === IMPOSSIBLE ? obj : getAttribute(obj, node.attr);
+      }
+      case "getitem": {
+        const obj = raw(node.node);
+        const key = raw(node.arg);
+        if (obj === IMPOSSIBLE || key === IMPOSSIBLE) return IMPOSSIBLE;
+        return getItem(obj, key);
+      }
+      case "slice": {
+        const parts = [node.start, node.stop, node.step].map((p) => (p === null ? null : raw(p)));
+        if (parts.includes(IMPOSSIBLE)) return IMPOSSIBLE;
+        return new PySlice(parts[0], parts[1], parts[2]);
+      }
+      case "filter":
+      case "test": {
+        if (node.node === null) return IMPOSSIBLE;
+        const fn =
+          node.kind === "filter" ? this.builtins.filters.get(node.name) : this.builtins.tests.get(node.name);
+        if (fn === undefined || (node.kind === "filter" && CONTEXT_FILTERS.has(node.name))) return IMPOSSIBLE;
+        const value = raw(node.node);
+        const args = this.callArgs(node.args);
+        if (value === IMPOSSIBLE || args === IMPOSSIBLE) return IMPOSSIBLE;
+        return fn(value, args[0], args[1], this.builtins);
+      }
+      default:
+        return IMPOSSIBLE;
     }
-    case "cond": {
-      const test = evaluate(node.test, builtins);
-      if (test === IMPOSSIBLE) return test;
-      if (truthy(test)) return evaluate(node.value, builtins);
-      return node.otherwise === null ? IMPOSSIBLE : evaluate(node.otherwise, builtins);
-    }
-    case "getattr": {
-      const obj = evaluate(node.node, builtins);
-      return obj === IMPOSSIBLE ? obj : getAttribute(obj, node.attr);
-    }
-    case "getitem": {
-      const obj = evaluate(node.node, builtins);
-      const key = evaluate(node.arg, builtins);
-      if (obj === IMPOSSIBLE || key === IMPOSSIBLE) return IMPOSSIBLE;
-      return key instanceof PySlice ? sliceItem(obj, key) : getItem(obj, key);
-    }
-    case "slice": {
-      const parts = [node.start, node.stop, node.step].map((p) =>
-        p === null ? null : evaluate(p, builtins),
-      );
-      if (parts.includes(IMPOSSIBLE)) return IMPOSSIBLE;
-      return new PySlice(parts[0], parts[1], parts[2]);
-    }
-    case "filter":
-    case "test": {
-      if (node.node === null) return IMPOSSIBLE;
-      const fn = node.kind === "filter" ? builtins.filters.get(node.name) : builtins.tests.get(node.name);
-      if (fn === undefined || (node.kind === "filter" && CONTEXT_FILTERS.has(node.name))) return IMPOSSIBLE;
-      const value = evaluate(node.node, builtins);
-      const args = callArgs(node.args, builtins);
-      if (value === IMPOSSIBLE || args === IMPOSSIBLE) return IMPOSSIBLE;
-      return fn(value, args[0], args[1], builtins);
-    }
-    default:
-      return IMPOSSIBLE;
   }
 }

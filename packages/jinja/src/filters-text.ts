@@ -1,4 +1,4 @@
-import { attributeError, codePoints, getItem, iterate, PySlice, pyLen } from "./access.js";
+import { attributeError, codePoints, getItem, isIterable, iterate, PySlice, pyLen } from "./access.js";
 import { defineCallable, type Filter, REQUIRED } from "./filter-registry.js";
 import { formatFixed } from "./float-format.js";
 import { escapeText, isStr, Markup, striptagsText, strText } from "./markup.js";
@@ -117,6 +117,15 @@ function urlQuote(value: unknown, forQuery: boolean): string {
   return forQuery ? out.replace(/%20/g, "+") : out;
 }
 
+/** `k, v = item`: Python's unpacking errors. */
+function unpackPair(item: unknown): unknown[] {
+  if (!isIterable(item)) fail("TypeError", `cannot unpack non-iterable ${typeName(item)} object`);
+  const pair = iterate(item);
+  if (pair.length > 2) fail("ValueError", "too many values to unpack (expected 2)");
+  if (pair.length < 2) fail("ValueError", `not enough values to unpack (expected 2, got ${pair.length})`);
+  return pair;
+}
+
 function urlencode(value: unknown): string {
   const iterable =
     Array.isArray(value) || value instanceof Map || value instanceof Undefined || value instanceof PyIterator;
@@ -125,14 +134,7 @@ function urlencode(value: unknown): string {
   const items = value instanceof Map ? Array.from(value, ([k, v]) => tuple([k, v])) : iterate(value);
   return items
     .map((item) => {
-      const pair = iterate(item);
-      if (pair.length !== 2)
-        fail(
-          "ValueError",
-          pair.length < 2
-            ? `not enough values to unpack (expected 2, got ${pair.length})`
-            : "too many values to unpack (expected 2)",
-        );
+      const pair = unpackPair(item);
       return `${urlQuote(pair[0], true)}=${urlQuote(pair[1], true)}`;
     })
     .join("&");

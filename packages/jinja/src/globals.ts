@@ -1,4 +1,4 @@
-import { dictSet, iterate } from "./access.js";
+import { dictSet, isIterable, iterate } from "./access.js";
 import { lipsum } from "./lipsum.js";
 import { MISSING, PyObject } from "./py-object.js";
 import { MAX_RANGE, PyRange } from "./py-range.js";
@@ -99,7 +99,7 @@ export function makeDict(
   if (source instanceof Map) for (const [k, v] of source) out.set(k, v);
   else if (source !== undefined) {
     iterate(source).forEach((item, index) => {
-      if (!Array.isArray(item) && typeof item !== "string")
+      if (!isIterable(item))
         fail("TypeError", `cannot convert dictionary update sequence element #${index} to a sequence`);
       const pair = iterate(item);
       if (pair.length !== 2)

@@ -5,8 +5,10 @@ export const FIELDS: unique symbol = Symbol("fields");
 
 /** A Python tuple: a frozen array with a marker. */
 export function tuple(items: unknown[]): unknown[] {
-  (items as unknown as Record<symbol, boolean>)[TUPLE] = true;
-  return Object.freeze(items) as unknown[];
+  if ((items as unknown as Record<symbol, boolean>)[TUPLE] === true) return items;
+  const target = Object.isFrozen(items) ? Array.from(items) : items;
+  (target as unknown as Record<symbol, boolean>)[TUPLE] = true;
+  return Object.freeze(target) as unknown[];
 }
 
 /** A named tuple: a tuple whose items are also attributes (`_GroupTuple(grouper, list)`). */
