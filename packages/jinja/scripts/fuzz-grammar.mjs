@@ -22,7 +22,32 @@ export function makeRng(seed) {
   return rng;
 }
 
-const WORDS = ["a", "b", "x", "hello", "World", "Hi there", "é", "中文", "😀", "it's", 'say "hi"', "<b>&</b>", " pad ", "", "A-b_c", "1.5", "42", "tool_call", "\n", "a\tb", "UPPER", "mIxEd", "ǆ", "ß"];
+const WORDS = [
+  "a",
+  "b",
+  "x",
+  "hello",
+  "World",
+  "Hi there",
+  "é",
+  "中文",
+  "😀",
+  "it's",
+  'say "hi"',
+  "<b>&</b>",
+  " pad ",
+  "",
+  "A-b_c",
+  "1.5",
+  "42",
+  "tool_call",
+  "\n",
+  "a\tb",
+  "UPPER",
+  "mIxEd",
+  "ǆ",
+  "ß",
+];
 const KEYS = ["name", "role", "content", "age", "id", "type", "args", "x", "y", "items"];
 
 function pyStringLiteral(rng, text) {
@@ -41,12 +66,31 @@ function pyStringLiteral(rng, text) {
 
 /** A JSON value for a template variable (Python reads it with json.loads). */
 function jsonValue(rng, depth) {
-  const kinds = depth > 2 ? ["int", "float", "str", "bool", "null"] : ["int", "float", "str", "bool", "null", "list", "dict", "list", "dict"];
+  const kinds =
+    depth > 2
+      ? ["int", "float", "str", "bool", "null"]
+      : ["int", "float", "str", "bool", "null", "list", "dict", "list", "dict"];
   switch (rng.pick(kinds)) {
     case "int":
-      return String(rng.pick([0, 1, -1, 2, 3, 7, 10, 42, 100, 255, 1000, -17, 123456789012345678901234567890n]));
+      return String(
+        rng.pick([0, 1, -1, 2, 3, 7, 10, 42, 100, 255, 1000, -17, 123456789012345678901234567890n]),
+      );
     case "float":
-      return rng.pick(["1.0", "0.5", "-2.25", "2.675", "20.0", "1e20", "1e-07", "3.14159", "0.1", "-0.0", "100.0", "1.15", "0.125"]);
+      return rng.pick([
+        "1.0",
+        "0.5",
+        "-2.25",
+        "2.675",
+        "20.0",
+        "1e20",
+        "1e-07",
+        "3.14159",
+        "0.1",
+        "-0.0",
+        "100.0",
+        "1.15",
+        "0.125",
+      ]);
     case "str":
       return JSON.stringify(rng.pick(WORDS));
     case "bool":
@@ -150,13 +194,24 @@ class Gen {
   /** An expression of a likely type (most renders succeed), or an untyped one (errors are compared too). */
   expr(depth = 0) {
     const { rng } = this;
-    if (rng.chance(0.65)) return rng.pick([() => this.strExpr(depth), () => this.numExpr(depth), () => this.listExpr(depth), () => this.anyTyped(depth)])();
+    if (rng.chance(0.65))
+      return rng.pick([
+        () => this.strExpr(depth),
+        () => this.numExpr(depth),
+        () => this.listExpr(depth),
+        () => this.anyTyped(depth),
+      ])();
     return this.untyped(depth);
   }
 
   anyTyped(depth) {
     const { rng } = this;
-    const inner = rng.pick([() => this.strExpr(depth + 1), () => this.numExpr(depth + 1), () => this.listExpr(depth + 1), () => this.dictExpr(depth + 1)])();
+    const inner = rng.pick([
+      () => this.strExpr(depth + 1),
+      () => this.numExpr(depth + 1),
+      () => this.listExpr(depth + 1),
+      () => this.dictExpr(depth + 1),
+    ])();
     return rng.pick([
       `${inner}|tojson`,
       `${inner}|string`,
@@ -218,7 +273,28 @@ class Gen {
     switch (rng.int(0, 12)) {
       case 0:
       case 1:
-        return rng.pick(["0", "1", "2", "3", "-1", "7", "10", "255", "1.0", "0.5", "2.675", "1e3", "-2.5", "0.125", "1_000", "3.14159", "1e20", "0.1", "1.15", "-0.0"]);
+        return rng.pick([
+          "0",
+          "1",
+          "2",
+          "3",
+          "-1",
+          "7",
+          "10",
+          "255",
+          "1.0",
+          "0.5",
+          "2.675",
+          "1e3",
+          "-2.5",
+          "0.125",
+          "1_000",
+          "3.14159",
+          "1e20",
+          "0.1",
+          "1.15",
+          "-0.0",
+        ]);
       case 2:
         return rng.pick(["n", "f", "l|length", "users|length", "s|length"]);
       case 3:
@@ -248,7 +324,19 @@ class Gen {
     const inner = () => this.listExpr(depth + 1);
     switch (rng.int(0, 12)) {
       case 0:
-        return rng.pick(["l", "users", "[3, 1, 2]", "['b', 'A', 'a', 'c']", "[1, 'a', none]", "[none, none]", "[2.5, 1, true]", "[[2, 'b'], [1, 'a']]", "[]", "d.c", "v"]);
+        return rng.pick([
+          "l",
+          "users",
+          "[3, 1, 2]",
+          "['b', 'A', 'a', 'c']",
+          "[1, 'a', none]",
+          "[none, none]",
+          "[2.5, 1, true]",
+          "[[2, 'b'], [1, 'a']]",
+          "[]",
+          "d.c",
+          "v",
+        ]);
       case 1:
         return `range(${rng.pick(["3", "0", "1, 6, 2", "5, 0, -1"])})`;
       case 2:
@@ -326,9 +414,14 @@ class Gen {
     const spec = () =>
       `%${rng.pick(["", "-", "0", "+", " ", "#"])}${rng.pick(["", "5", "08", "3"])}${rng.pick(["", ".2", ".0", ".3"])}${rng.pick(["s", "s", "d", "r", "f", "e", "g", "x", "X", "o", "c", "i", "a", "G", "E"])}`;
     const n = rng.int(1, 3);
-    const format = pyStringLiteral(rng, Array.from({ length: n }, () => `${spec()}${rng.pick(["", " ", "-", "|"])}`).join(""));
-    if (rng.chance(0.15)) return `${format}|format(${Array.from({ length: n }, () => this.atom(depth + 1)).join(", ")})`;
-    if (rng.chance(0.15)) return `${pyStringLiteral(rng, "%(a)s and %(b)r")} % {'a': ${this.atom(depth + 1)}, 'b': ${this.atom(depth + 1)}}`;
+    const format = pyStringLiteral(
+      rng,
+      Array.from({ length: n }, () => `${spec()}${rng.pick(["", " ", "-", "|"])}`).join(""),
+    );
+    if (rng.chance(0.15))
+      return `${format}|format(${Array.from({ length: n }, () => this.atom(depth + 1)).join(", ")})`;
+    if (rng.chance(0.15))
+      return `${pyStringLiteral(rng, "%(a)s and %(b)r")} % {'a': ${this.atom(depth + 1)}, 'b': ${this.atom(depth + 1)}}`;
     if (n === 1 && rng.chance(0.5)) return `${format} % ${this.atom(depth + 1)}`;
     return `${format} % (${Array.from({ length: n }, () => this.atom(depth + 1)).join(", ")},)`;
   }
@@ -337,7 +430,10 @@ class Gen {
     const { rng } = this;
     const field = () =>
       `{${rng.pick(["", "", "0", "1", "x"])}${rng.pick(["", "", "!r", "!s", "!a"])}${rng.pick(["", ":>6", ":<4", ":^7", ":*^9", ":.2f", ":+d", ":,", ":08.3f", ":x", ":#o", ":e", ":g", ":%", ":.3", ":10", ":_", ":b", ":c", ":n", ":>+10.2e"])}}`;
-    const format = pyStringLiteral(rng, Array.from({ length: rng.int(1, 3) }, () => `${field()}${rng.pick(["", " ", "|"])}`).join(""));
+    const format = pyStringLiteral(
+      rng,
+      Array.from({ length: rng.int(1, 3) }, () => `${field()}${rng.pick(["", " ", "|"])}`).join(""),
+    );
     const args = Array.from({ length: rng.int(0, 3) }, () => this.atom(depth + 1));
     if (rng.chance(0.5)) args.push(`x=${this.atom(depth + 1)}`);
     return `${format}.format(${args.join(", ")})`;
@@ -567,11 +663,37 @@ class Gen {
       case 5:
       case 6: {
         const target = rng.chance(0.2) ? "k, val" : rng.pick(["x", "item", "u"]);
-        const source = rng.pick(["users", "l", "d", "d.items()", "d|dictsort", "range(3)", "s", "v", "users|selectattr('active')", "l|map('string')", "l|reverse", "[1, 2, 3]", "nothing"]);
+        const source = rng.pick([
+          "users",
+          "l",
+          "d",
+          "d.items()",
+          "d|dictsort",
+          "range(3)",
+          "s",
+          "v",
+          "users|selectattr('active')",
+          "l|map('string')",
+          "l|reverse",
+          "[1, 2, 3]",
+          "nothing",
+        ]);
         const test = rng.chance(0.2) ? ` if ${this.atom(depth + 1)}` : "";
-        this.locals.push(...target.split(", "), "loop.index", "loop.first", "loop.last", "loop.length", "loop.revindex", "loop.previtem", "loop.nextitem", "loop.cycle('o', 'e')", "loop.changed(x)");
+        this.locals.push(
+          ...target.split(", "),
+          "loop.index",
+          "loop.first",
+          "loop.last",
+          "loop.length",
+          "loop.revindex",
+          "loop.previtem",
+          "loop.nextitem",
+          "loop.cycle('o', 'e')",
+          "loop.changed(x)",
+        );
         let body = this.statements(depth + 1, rng.int(1, 3));
-        if (rng.chance(0.15)) body += `{% if ${this.atom(depth + 1)} %}{% ${rng.pick(["break", "continue"])} %}{% endif %}`;
+        if (rng.chance(0.15))
+          body += `{% if ${this.atom(depth + 1)} %}{% ${rng.pick(["break", "continue"])} %}{% endif %}`;
         const otherwise = rng.chance(0.3) ? `{% else %}${this.statements(depth + 1, 1)}` : "";
         this.locals.splice(-(target.split(", ").length + 9));
         return `{%${w()} for ${target} in ${source}${test} ${w()}%}${body}${otherwise}{% endfor %}`;

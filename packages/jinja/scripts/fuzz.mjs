@@ -11,7 +11,13 @@ import { PARITY_NOW, renderPythonText } from "./parity-cases.mjs";
 export function renderCase(jinja, core, c) {
   const parsed = core.parseJson(c.variables, { lossless: true });
   if (!parsed.ok) throw new Error(`bad variables: ${c.variables}`);
-  const variables = { messages: [], tools: null, documents: null, add_generation_prompt: false, ...parsed.value };
+  const variables = {
+    messages: [],
+    tools: null,
+    documents: null,
+    add_generation_prompt: false,
+    ...parsed.value,
+  };
   try {
     return { ok: jinja.compileTemplate(c.template).render(variables, { now: PARITY_NOW }) };
   } catch (error) {
@@ -38,7 +44,14 @@ export function runFuzz({ jinja, core, seed, count, batch = 2000, onBatch }) {
       const got = normalizeOutcome(renderCase(jinja, core, c));
       if ("error" in want) errors++;
       if (JSON.stringify(want) !== JSON.stringify(got)) {
-        mismatches.push({ seed, index: start + i, template: c.template, variables: c.variables, expected: want, actual: got });
+        mismatches.push({
+          seed,
+          index: start + i,
+          template: c.template,
+          variables: c.variables,
+          expected: want,
+          actual: got,
+        });
       }
     });
     done += size;
@@ -65,13 +78,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     seed,
     count,
     batch: arg("--batch", 5000),
-    onBatch: ({ done, mismatches }) => process.stderr.write(`\r${done}/${count} cases, ${mismatches} differences`),
+    onBatch: ({ done, mismatches }) =>
+      process.stderr.write(`\r${done}/${count} cases, ${mismatches} differences`),
   });
   process.stderr.write("\n");
-  if (process.env.DUMP) (await import("node:fs")).writeFileSync(process.env.DUMP, JSON.stringify(result.mismatches, null, 1));
+  if (process.env.DUMP)
+    (await import("node:fs")).writeFileSync(process.env.DUMP, JSON.stringify(result.mismatches, null, 1));
   for (const m of result.mismatches.slice(0, Number(process.env.SHOW ?? 20))) {
     console.log(`--- seed ${m.seed} case ${m.index}\n${m.template}\nvariables: ${m.variables}`);
-    console.log(`python: ${JSON.stringify(m.expected).slice(0, 600)}\nours:   ${JSON.stringify(m.actual).slice(0, 600)}`);
+    console.log(
+      `python: ${JSON.stringify(m.expected).slice(0, 600)}\nours:   ${JSON.stringify(m.actual).slice(0, 600)}`,
+    );
   }
   console.log(
     `${result.cases} cases (seed ${seed}), ${result.pythonErrors} raise in Python, ${result.mismatches.length} differences, ${((Date.now() - started) / 1000).toFixed(0)} s`,

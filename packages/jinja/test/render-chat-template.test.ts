@@ -76,14 +76,18 @@ describe("renderChatTemplate", () => {
       {
         role: "assistant",
         content: "",
-        tool_calls: [{ id: "call12345", type: "function", function: { name: "get_weather", arguments: args } }],
+        tool_calls: [
+          { id: "call12345", type: "function", function: { name: "get_weather", arguments: args } },
+        ],
       },
       { role: "tool", tool_call_id: "call12345", content: "sunny" },
     ];
     const mapping = { city: "Paris", days: 3 };
     const python = (template: string) =>
       renderPythonText(
-        JSON.stringify([{ template, messages: messages(mapping), tools: null, add_generation_prompt: false, kwargs: {} }]),
+        JSON.stringify([
+          { template, messages: messages(mapping), tools: null, add_generation_prompt: false, kwargs: {} },
+        ]),
       )[0] as Outcome;
     for (const template of [deepSeek, qwenCoder]) {
       const ours = safeRenderChatTemplate({ template, messages: messages(mapping), now: PARITY_NOW });
