@@ -27,6 +27,12 @@ vector operation       callable, and what it returns
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
                        ``{"index", "id", "name", "arguments", "status", "decoded"}`` (or ``{"calls": [...]}``);
                        ``finish_reason=None`` is a stream that ended without one (cut): decode as after ``length``
+``render``             ``render_template(input)`` -> the rendered text, or raises what the template raises
+                       (compared by ``type(e).__name__`` and ``str(e)``); ``input`` is ``{"template", "messages",
+                       "tools", "addGenerationPrompt", "variables", "now"}`` (R8: render as transformers'
+                       ``apply_chat_template`` does; ``now`` is the local time ``strftime_now`` reads). A vector that
+                       names a shared template file reads it from ``templates=`` (``make_test``) or
+                       ``$TOOLCALL_TEMPLATES`` and is skipped, with the reason, when it is not there
 =====================  ============================================================================================
 
 Results may be dicts or objects with those attributes. Vector options are camelCase; they are passed as snake_case
@@ -37,9 +43,9 @@ repair ids (``"core"`` is every core repair): they are looked up in your impleme
 place); your implementation runs them in core's one order (R6 names none) whatever order it gets them in (``REPAIR_ORDER``), as
 the vectors that list them out of order check. A vector that asks for a repair you do not have is skipped. An empty ``repairs`` list is not passed at all.
 
-Tagged values (``{"$undefined": true}``, ``{"$bigint": "…"}``, ``{"$number": "NaN"}``, ``{"$literal": X}``) become
-Python values: ``undefined`` is a missing value (``None`` as a whole input or in a list, a key left out in a
-mapping), a bigint an ``int``, ``NaN``/``Infinity``/``-0`` a ``float``. A JSON number is a JavaScript number: one
+Tagged values (``{"$undefined": true}``, ``{"$bigint": "…"}``, ``{"$number": "NaN"}``, ``{"$float": "20.0"}``,
+``{"$literal": X}``) become Python values: ``undefined`` is a missing value (``None`` as a whole input or in a list, a
+key left out in a mapping), a bigint an ``int``, ``NaN``/``Infinity``/``-0`` and ``$float`` a ``float``. A JSON number is a JavaScript number: one
 written with a fraction or exponent but integral (``1.0``, ``1e3``, within +-2^53) is loaded as an ``int``, since
 JavaScript (where the expected values were written) cannot tell it from ``1``; integers keep every digit.
 
@@ -59,6 +65,7 @@ from typing import Any, Iterable, Iterator, Mapping
 __all__ = [
     "CORE_REPAIR_IDS",
     "REPAIR_ORDER",
+    "DEFAULT_RENDER_CLOCK",
     "OPERATIONS",
     "ConformanceSkip",
     "VectorCase",
@@ -79,6 +86,7 @@ OPERATIONS: dict[str, str] = {
     "sanitize": "sanitize_history",
     "prepareForTemplate": "prepare_for_template",
     "accumulate": "accumulate",
+    "render": "render_template",
 }
 
 #: What the repair id ``"core"`` stands for, in the order core applies them (``jsonrepair`` is not among them).
@@ -102,6 +110,7 @@ _EXPECTED_KEYS: dict[str, frozenset] = {
     "sanitize": frozenset({"messages", "unchanged", "changes", "changeDetails"}),
     "prepareForTemplate": frozenset({"messages"}),
     "accumulate": frozenset({"calls", "decoded"}),
+    "render": frozenset({"text", "error"}),
 }
 
 class _Missing:
@@ -304,6 +313,8 @@ def _tag(value: Any) -> tuple[bool, Any]:
         return True, _NUMBER_TAGS[payload]
     if key == "$literal":
         return True, payload
+    if key == "$float":
+        return True, float(payload)
     raise ValueError(f"unknown tag {key!r}")
 
 
@@ -530,6 +541,19 @@ def check_result(operation: str, expected: Mapping, actual: Any, context: Mappin
     elif operation == "prepareForTemplate":
         if "messages" in expected:
             compare("messages", expected["messages"], actual)
+    elif operation == "render":
+        error = _field(actual, "error", None)
+        if "text" in expected:
+            if error is not None:
+                messages.append(f"expected text {_show(expected['text'])}, got {error.get('type')}: {error.get('message')}")
+            elif _field(actual, "text") != expected["text"]:
+                messages.append(f"text: expected {_show(expected['text'])}, got {_show(_field(actual, 'text'))}")
+        if "error" in expected:
+            want = expected["error"]
+            if error is None:
+                messages.append(f"expected {want['type']}, got text {_show(_field(actual, 'text'))}")
+            elif error.get("type") != want["type"] or error.get("message") != want["message"]:
+                messages.append(f"error: expected {want['type']}: {want['message']}, got {error.get('type')}: {error.get('message')}")
     elif operation == "accumulate":
         calls = _field(actual, "calls") if not isinstance(actual, (list, tuple)) else actual
         calls = _as_list(calls)
@@ -594,7 +618,43 @@ def _skip_reason(case_id: str, skip: Any) -> str | None:
     return None
 
 
-def run_case(case: VectorCase, implementation: Any, skip: Any = ()) -> list[str]:
+#: The clock ``strftime_now`` reads in a render vector that names none (``../parity/hf_render.py``'s).
+DEFAULT_RENDER_CLOCK = "2026-01-02T03:04:05"
+
+
+def _render_input(given: Any, templates: str | os.PathLike | None) -> dict:
+    """A render vector's input with a named shared template read (and checked), defaults filled in."""
+    import hashlib
+
+    source = dict(given) if isinstance(given, Mapping) else {}
+    template = source.pop("template", None)
+    file = source.pop("templateFile", None)
+    digest = source.pop("templateSha256", None)
+    if file is not None:
+        directory = templates if templates is not None else os.environ.get("TOOLCALL_TEMPLATES")
+        if not directory:
+            raise ConformanceSkip(f"renders the shared template {file}: set TOOLCALL_TEMPLATES (or templates=) to its directory")
+        path = Path(directory) / file
+        if not path.is_file():
+            raise ConformanceSkip(f"renders the shared template {file}, not found in {directory}")
+        data = path.read_bytes()
+        found = hashlib.sha256(data).hexdigest()
+        if digest is not None and found != digest:
+            raise ConformanceSkip(f"{path} is not the template the vector was made with (sha256 {found})")
+        template = data.decode("utf-8")
+    if not isinstance(template, str):
+        raise ConformanceSkip("the vector has no template")
+    return {
+        "template": template,
+        "messages": source.get("messages") or [],
+        "tools": source.get("tools"),
+        "addGenerationPrompt": bool(source.get("addGenerationPrompt", False)),
+        "variables": dict(source.get("variables") or {}),
+        "now": source.get("now") or DEFAULT_RENDER_CLOCK,
+    }
+
+
+def run_case(case: VectorCase, implementation: Any, skip: Any = (), templates: str | os.PathLike | None = None) -> list[str]:
     """Runs one vector against ``implementation``: returns the mismatches, or raises :class:`ConformanceSkip`.
 
     Besides ``expected``, every operation must leave its input unmutated, and ``sanitize`` must be idempotent (a
@@ -631,6 +691,14 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = ()) -> list[str]
         source = given if isinstance(given, Mapping) else {}
         finish_reason = source.get("finishReason")
         actual = function(_as_list(source.get("deltas")), finish_reason=finish_reason, **keywords)
+    elif case.operation == "render":
+        given = _render_input(given, templates)
+        context["input"] = given
+        context["input_before"] = _clone(given)
+        try:
+            actual = {"text": function(given, **keywords)}
+        except Exception as error:  # noqa: BLE001 - a template that raises is an expected outcome
+            actual = {"error": {"type": type(error).__name__, "message": str(error)}}
     else:
         actual = function(given, **keywords)
     messages = check_result(case.operation, case.expected, actual, context)
@@ -644,12 +712,19 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = ()) -> list[str]
     return messages
 
 
-def make_test(implementation: Any, skip: Any = (), root: str | os.PathLike | None = None):
+def make_test(
+    implementation: Any,
+    skip: Any = (),
+    root: str | os.PathLike | None = None,
+    templates: str | os.PathLike | None = None,
+):
     """Returns a pytest test function parametrized over every vector; assign it in a test module::
 
         test_conformance = make_test(my_impl, skip={"r2/encode: … > …": "why"})
 
     Each vector is one test, named by its id. Vectors the implementation cannot run are skipped with the reason.
+    ``templates`` is the directory of shared chat templates that some render vectors name (default
+    ``$TOOLCALL_TEMPLATES``).
     When no vector is found the single test fails (never "no tests collected").
     """
     import pytest
@@ -666,7 +741,7 @@ def make_test(implementation: Any, skip: Any = (), root: str | os.PathLike | Non
         if conformance_case is None:
             pytest.fail(problem)
         try:
-            mismatches = run_case(conformance_case, implementation, skip)
+            mismatches = run_case(conformance_case, implementation, skip, templates)
         except ConformanceSkip as reason:
             pytest.skip(str(reason))
         if mismatches:

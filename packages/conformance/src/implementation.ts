@@ -13,6 +13,25 @@ export interface ConformanceDecodeResult {
   raw?: unknown;
 }
 
+/**
+ * What a `render` vector gives the implementation (RULES.md R8): a chat template and what transformers'
+ * `apply_chat_template` passes it. `template` is the source itself (a vector naming a shared template file has it
+ * read and checked by the runner first); values are what Python sees (a `FloatValue` is a float).
+ */
+export interface ConformanceRenderInput {
+  template: string;
+  messages: unknown[];
+  tools: unknown[] | null;
+  addGenerationPrompt: boolean;
+  /** Every other template variable (`bos_token`, `enable_thinking`, …). */
+  variables: Record<string, unknown>;
+  /** The clock `strftime_now` reads, local time, `YYYY-MM-DDTHH:MM:SS`. */
+  now: string;
+}
+
+/** A render's outcome: the exact text, or the Python exception a template raises (`TypeError`, its message). */
+export type ConformanceRenderResult = { text: string } | { error: { type: string; message: string } };
+
 /** A value, or a promise of it: an implementation may answer asynchronously. */
 export type MaybePromise<T> = T | Promise<T>;
 
@@ -58,6 +77,8 @@ export interface ConformanceImplementation {
       decoded?: unknown;
     }[]
   >;
+  /** Renders a chat template as transformers does (R8). */
+  render?(input: ConformanceRenderInput, options: ConformanceOptions): MaybePromise<ConformanceRenderResult>;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }
@@ -70,7 +91,8 @@ export type ConformanceOperation =
   | "validateHistory"
   | "sanitize"
   | "prepareForTemplate"
-  | "accumulate";
+  | "accumulate"
+  | "render";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -80,4 +102,5 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "sanitize",
   "prepareForTemplate",
   "accumulate",
+  "render",
 ];

@@ -6,6 +6,8 @@ export {
   type ConformanceIssue,
   type ConformanceOperation,
   type ConformanceOptions,
+  type ConformanceRenderInput,
+  type ConformanceRenderResult,
   type MaybePromise,
   OPERATIONS,
 } from "./implementation.js";
@@ -17,6 +19,7 @@ export {
   listVectorFiles,
   loadVectors,
 } from "./load-vectors.js";
+export { DEFAULT_RENDER_CLOCK, resolveRenderInput } from "./render-case.js";
 export {
   type ConformanceOutcome,
   type ConformanceSummary,
@@ -24,4 +27,4 @@ export {
   runConformance,
   runTest,
 } from "./run-test.js";
-export { decodeTags } from "./tags.js";
+export { decodeTags, FloatValue } from "./tags.js";

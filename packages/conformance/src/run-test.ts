@@ -1,6 +1,7 @@
 import type { ConformanceImplementation, ConformanceIssue, ConformanceOptions } from "./implementation.js";
 import { jsonEqual, show } from "./json-equal.js";
 import type { ConformanceCase } from "./load-vectors.js";
+import { checkRender, resolveRenderInput, templatesDirectory } from "./render-case.js";
 
 /** The outcome of one case: `skip` when the implementation lacks what the case needs (never counted as a pass). */
 export interface ConformanceOutcome {
@@ -130,6 +131,9 @@ export function checkResult(args: {
         compare("decoded", Array.isArray(calls) ? calls.map((c) => c.decoded) : calls);
       break;
     }
+    case "render":
+      checkRender(expected, actual, failures);
+      break;
     default: {
       const never: never = operation;
       failures.push(`unknown operation ${String(never)}`);
@@ -162,6 +166,7 @@ function resolveOptions(
 export async function runTest(
   implementation: ConformanceImplementation,
   testCase: ConformanceCase,
+  options: { templatesDir?: string } = {},
 ): Promise<ConformanceOutcome> {
   const fn = implementation[testCase.operation] as
     | ((input: unknown, options: ConformanceOptions) => unknown)
@@ -174,10 +179,16 @@ export async function runTest(
   if (decodeNeedsEncode && typeof implementation.encode !== "function") {
     return { status: "skip", messages: ["expected.encoded needs encode"] };
   }
-  const before = snapshot(testCase.input);
+  let input = testCase.input;
+  if (testCase.operation === "render") {
+    const render = resolveRenderInput(input, templatesDirectory(options.templatesDir));
+    if ("skip" in render) return { status: "skip", messages: [render.skip] };
+    input = render.input;
+  }
+  const before = snapshot(input);
   let actual: unknown;
   try {
-    actual = await fn.call(implementation, testCase.input, resolved.options);
+    actual = await fn.call(implementation, input, resolved.options);
   } catch (error) {
     return { status: "fail", messages: [`threw: ${error instanceof Error ? error.message : String(error)}`] };
   }
@@ -197,7 +208,7 @@ export async function runTest(
       failures.push(`encode threw: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  if (before.ok && !jsonEqual(before.value, testCase.input)) failures.push("the input was mutated");
+  if (before.ok && !jsonEqual(before.value, input)) failures.push("the input was mutated");
   if (testCase.operation === "sanitize" && failures.length === 0) {
     // R4: sanitize is idempotent; a second pass changes nothing and returns the same list.
     const first = actual as { messages: unknown };
@@ -235,6 +246,8 @@ export async function runConformance(args: {
   implementation: ConformanceImplementation;
   cases: readonly ConformanceCase[];
   skip?: Iterable<string>;
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  templatesDir?: string;
 }): Promise<ConformanceSummary> {
   const skip = new Set(args.skip ?? []);
   const summary: ConformanceSummary = { passed: 0, failed: 0, skipped: 0, failures: [] };
@@ -243,7 +256,7 @@ export async function runConformance(args: {
       summary.skipped++;
       continue;
     }
-    const outcome = await runTest(args.implementation, testCase);
+    const outcome = await runTest(args.implementation, testCase, { templatesDir: args.templatesDir });
     if (outcome.status === "pass") summary.passed++;
     else if (outcome.status === "skip") summary.skipped++;
     else {

@@ -10,6 +10,8 @@ export interface DescribeConformanceOptions extends LoadVectorsOptions {
   skip?: Iterable<string>;
   /** A title for the outer `describe` (default: the implementation's name). */
   title?: string;
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  templatesDir?: string;
 }
 
 /**
@@ -41,7 +43,9 @@ export function describeConformance(options: DescribeConformanceOptions): Confor
               context.skip("in the skip list");
               return;
             }
-            const outcome = await runTest(options.implementation, testCase);
+            const outcome = await runTest(options.implementation, testCase, {
+              templatesDir: options.templatesDir,
+            });
             if (outcome.status === "skip") {
               context.skip(outcome.messages.join("; "));
               return;
