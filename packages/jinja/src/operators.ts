@@ -253,7 +253,12 @@ export function pow(a: unknown, b: unknown): unknown {
     const x = floatOperand(a);
     const y = floatOperand(b);
     if (x === 0 && y < 0) fail("ZeroDivisionError", "0.0 cannot be raised to a negative power");
+    // C's pow, which Python follows: 1 to any power, and -1 to an infinite one, is 1.
+    if (x === 1 || (x === -1 && (y === Number.POSITIVE_INFINITY || y === Number.NEGATIVE_INFINITY)))
+      return new PyFloat(1);
     const r = x ** y;
+    if (Number.isNaN(r) && !Number.isNaN(x) && !Number.isNaN(y))
+      fail("ValueError", "complex numbers are not supported: a negative number to a fractional power");
     if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y))
       fail("OverflowError", "(34, 'Numerical result out of range')");
     return new PyFloat(r);
