@@ -1,26 +1,18 @@
-import { callValue, isIterable, iterable } from "./access.js";
-import type { Expr, Stmt, Target } from "./ast.js";
+import { callValue, iterable } from "./access.js";
+import { assign, targetNames } from "./assign-target.js";
+import type { Expr, Stmt } from "./ast.js";
 import { ExpressionCompiler, type ExprFn, escapeOutput } from "./compile-expr.js";
 import { IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins } from "./filter-registry.js";
 import { LoopContext } from "./loop-context.js";
-import { Macro } from "./macro.js";
+import { defineMacro, type Macro } from "./macro.js";
 import { Markup } from "./markup.js";
 import { DONE, PyIterator } from "./py-iterator.js";
-import { MISSING, PyObject } from "./py-object.js";
 import { pyStr } from "./python-repr.js";
-import {
-  BREAK,
-  CONTINUE,
-  enterFrames,
-  LOOP_FRAMES,
-  leaveFrames,
-  MACRO_FRAMES,
-  runtime,
-  Scope,
-} from "./scope.js";
+import { BREAK, CONTINUE, enterFrames, LOOP_FRAMES, leaveFrames, runtime, Scope } from "./scope.js";
 import { fail } from "./template-error.js";
-import { Namespace, PyFunction, truthy, tuple, typeName, Undefined } from "./values.js";
+import { TemplateReference } from "./template-reference.js";
+import { truthy } from "./values.js";
 
 export { resetRuntime as resetControl, Scope } from "./scope.js";
 
@@ -46,70 +38,6 @@ function referencedNames(body: Stmt[]): Set<string> {
     if (node.kind === "name" && typeof node.name === "string") names.add(node.name);
   });
   return names;
-}
-
-function unpack(value: unknown, count: number): unknown[] {
-  if (!isIterable(value)) fail("TypeError", `cannot unpack non-iterable ${typeName(value)} object`);
-  const source = iterable(value);
-  const items = source instanceof PyIterator ? source.drain() : source;
-  if (items.length < count)
-    fail("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
-  if (items.length > count) fail("ValueError", `too many values to unpack (expected ${count})`);
-  return items;
-}
-
-function assign(target: Target, value: unknown, scope: Scope): void {
-  switch (target.kind) {
-    case "name":
-      scope.set(target.name, value);
-      return;
-    case "tuple": {
-      const items = unpack(value, target.items.length);
-      target.items.forEach((item, i) => {
-        assign(item, items[i], scope);
-      });
-      return;
-    }
-    case "nsref": {
-      const ns = scope.get(target.name);
-      if (!(ns instanceof Namespace))
-        fail("TemplateRuntimeError", "cannot assign attribute on non-namespace object");
-      ns.attributes.set(target.attr, value);
-      return;
-    }
-    default: {
-      const never: never = target;
-      fail("TemplateSyntaxError", `unknown assignment target ${String(never)}`);
-    }
-  }
-}
-
-function targetNames(target: Target): string[] {
-  if (target.kind === "name") return [target.name];
-  if (target.kind === "tuple") return target.items.flatMap(targetNames);
-  return [];
-}
-
-/** `self` in a template: its blocks, callable (`self.name()`). */
-class TemplateReference extends PyObject {
-  readonly blocks: Map<string, (scope: Scope) => string>;
-  readonly scope: Scope;
-  constructor(blocks: Map<string, (scope: Scope) => string>, scope: Scope) {
-    super();
-    this.blocks = blocks;
-    this.scope = scope;
-  }
-  get pyType(): string {
-    return "TemplateReference";
-  }
-  override get pyModule(): string {
-    return "jinja2.runtime";
-  }
-  override getAttr(name: string): unknown {
-    const block = this.blocks.get(name);
-    if (block === undefined) return MISSING;
-    return new PyFunction(name, () => block(this.scope), "BlockReference");
-  }
 }
 
 class Compiler extends ExpressionCompiler {
@@ -419,71 +347,17 @@ class Compiler extends ExpressionCompiler {
       render: this.block(body),
       defaultFns: defaults.map((d) => this.expr(d)),
     }));
-    const wrap = this.autoescape;
-    const firstDefault = params.length - defaults.length;
     const used = referencedNames(body);
-    const catchVarargs = used.has("varargs");
-    const catchKwargs = used.has("kwargs");
-    const usesCaller = used.has("caller") && !params.includes("caller");
-    const arity = params.length;
-    return (defining) =>
-      new Macro({
-        name,
-        parameters: params,
-        catchKwargs,
-        catchVarargs,
-        usesCaller,
-        call: (args, kwargs) => {
-          const remaining = new Map(kwargs ?? []);
-          const scope = new Scope(defining);
-          const values: unknown[] = args.slice(0, arity);
-          for (let i = values.length; i < arity; i++) {
-            const param = params[i] as string;
-            values.push(remaining.has(param) ? remaining.get(param) : MISSING);
-            remaining.delete(param);
-          }
-          if (usesCaller) {
-            const caller = remaining.get("caller");
-            remaining.delete("caller");
-            scope.set(
-              "caller",
-              caller === undefined || caller === null
-                ? new Undefined({ hint: "No caller defined", name: "caller" })
-                : caller,
-            );
-          }
-          if (!catchKwargs && remaining.size > 0) {
-            if (remaining.has("caller"))
-              fail(
-                "TypeError",
-                `macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`,
-              );
-            fail("TypeError", `macro '${name}' takes no keyword argument '${remaining.keys().next().value}'`);
-          }
-          if (!catchVarargs && args.length > arity)
-            fail("TypeError", `macro '${name}' takes not more than ${arity} argument(s)`);
-          enterFrames(MACRO_FRAMES);
-          try {
-            for (let i = 0; i < arity; i++) {
-              const param = params[i] as string;
-              let value = values[i];
-              if (value === MISSING) {
-                value =
-                  i >= firstDefault
-                    ? (defaultFns[i - firstDefault] as ExprFn)(scope)
-                    : new Undefined({ hint: `parameter '${param}' was not provided`, name: param });
-              }
-              scope.set(param, value);
-            }
-            if (catchKwargs) scope.set("kwargs", remaining);
-            if (catchVarargs) scope.set("varargs", tuple(args.slice(arity)));
-            const text = render(scope);
-            return wrap ? new Markup(text) : text;
-          } finally {
-            leaveFrames(MACRO_FRAMES);
-          }
-        },
-      });
+    return defineMacro({
+      name,
+      params,
+      defaults: defaultFns,
+      render,
+      wrap: this.autoescape,
+      catchVarargs: used.has("varargs"),
+      catchKwargs: used.has("kwargs"),
+      usesCaller: used.has("caller") && !params.includes("caller"),
+    });
   }
 }
 

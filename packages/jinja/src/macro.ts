@@ -1,5 +1,8 @@
+import { Markup } from "./markup.js";
 import { MISSING } from "./py-object.js";
-import { PyFunction, tuple } from "./values.js";
+import { enterFrames, leaveFrames, MACRO_FRAMES, Scope } from "./scope.js";
+import { fail } from "./template-error.js";
+import { PyFunction, tuple, Undefined } from "./values.js";
 
 /** Jinja's `Macro`: a callable that also answers `name`, `arguments`, `catch_kwargs`, `catch_varargs`, `caller`. */
 export class Macro extends PyFunction {
@@ -43,4 +46,82 @@ export class Macro extends PyFunction {
         return MISSING;
     }
   }
+}
+
+/**
+ * A macro definition, compiled: `(scope where it is defined) => Macro`. Calling the macro binds arguments as
+ * Jinja's `Macro.__call__` does (positional, then keyword, then defaults evaluated in the macro's scope; `caller`,
+ * `varargs`, `kwargs` when the body uses them) with its error texts, and holds Python's frames for recursion.
+ */
+export function defineMacro(options: {
+  name: string;
+  params: string[];
+  defaults: ((scope: Scope) => unknown)[];
+  render: (scope: Scope) => string;
+  wrap: boolean;
+  catchVarargs: boolean;
+  catchKwargs: boolean;
+  usesCaller: boolean;
+}): (defining: Scope) => Macro {
+  const { name, params, defaults, render, wrap, catchVarargs, catchKwargs, usesCaller } = options;
+  const arity = params.length;
+  const firstDefault = arity - defaults.length;
+  return (defining) =>
+    new Macro({
+      name,
+      parameters: params,
+      catchKwargs,
+      catchVarargs,
+      usesCaller,
+      call: (args, kwargs) => {
+        const remaining = new Map(kwargs ?? []);
+        const scope = new Scope(defining);
+        const values: unknown[] = args.slice(0, arity);
+        for (let i = values.length; i < arity; i++) {
+          const param = params[i] as string;
+          values.push(remaining.has(param) ? remaining.get(param) : MISSING);
+          remaining.delete(param);
+        }
+        if (usesCaller) {
+          const caller = remaining.get("caller");
+          remaining.delete("caller");
+          scope.set(
+            "caller",
+            caller === undefined || caller === null
+              ? new Undefined({ hint: "No caller defined", name: "caller" })
+              : caller,
+          );
+        }
+        if (!catchKwargs && remaining.size > 0) {
+          if (remaining.has("caller"))
+            fail(
+              "TypeError",
+              `macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`,
+            );
+          fail("TypeError", `macro '${name}' takes no keyword argument '${remaining.keys().next().value}'`);
+        }
+        if (!catchVarargs && args.length > arity)
+          fail("TypeError", `macro '${name}' takes not more than ${arity} argument(s)`);
+        enterFrames(MACRO_FRAMES);
+        try {
+          for (let i = 0; i < arity; i++) {
+            const param = params[i] as string;
+            let value = values[i];
+            if (value === MISSING) {
+              value =
+                i >= firstDefault
+                  ? (defaults[i - firstDefault] as (scope: Scope) => unknown)(scope)
+                  : new Undefined({ hint: `parameter '${param}' was not provided`, name: param });
+            }
+            scope.set(param, value);
+          }
+          if (catchKwargs) scope.set("kwargs", remaining);
+          if (catchVarargs) scope.set("varargs", tuple(args.slice(arity)));
+          const text = render(scope);
+          return wrap ? new Markup(text) : text;
+        } finally {
+          leaveFrames(MACRO_FRAMES);
+        }
+      },
+    });
 }

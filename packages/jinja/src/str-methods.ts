@@ -3,21 +3,38 @@ import { escapeText, isStr, Markup, strText } from "./markup.js";
 import { checkArity } from "./method-arity.js";
 import { encodeText } from "./py-bytes.js";
 import { NON_PRINTABLE, pyStr } from "./python-repr.js";
+import { argument, IS_WS, indexArgument, sliceArgument, stringArgument } from "./str-arguments.js";
+import {
+  ALNUM,
+  capitalizeString,
+  DIGIT,
+  isCaseOnly,
+  isTitle,
+  LOWER,
+  NUMERIC,
+  titleString,
+  UPPER,
+} from "./str-case.js";
 import { formatMap, formatString } from "./str-format.js";
+import {
+  expandTabs,
+  makeTrans,
+  replaceString,
+  rsplitString,
+  splitLines,
+  splitString,
+  stripString,
+  translateString,
+} from "./str-split.js";
 import { fail } from "./template-error.js";
 import { isTuple } from "./tuple.js";
 import { normalizeInt, tuple, typeName, Undefined } from "./values.js";
 
-/** Python's `str` methods, with Python's semantics, arguments and errors. */
+export { argument, indexArgument, PY_WHITESPACE } from "./str-arguments.js";
+export { capitalizeString, titleString } from "./str-case.js";
+export { replaceString, splitString, stripString } from "./str-split.js";
 
-/** Python's whitespace (`str.isspace`). */
-export const PY_WHITESPACE =
-  "\\t\\n\\v\\f\\r\\x1c-\\x1f \\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000";
-const LEADING_WS = new RegExp(`^[${PY_WHITESPACE}]+`);
-const TRAILING_WS = new RegExp(`[${PY_WHITESPACE}]+$`);
-const WS_RUN = new RegExp(`[${PY_WHITESPACE}]+`);
-const IS_WS = new RegExp(`^[${PY_WHITESPACE}]+$`);
-const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/g;
+/** Python's `str` methods, with Python's semantics, arguments and errors. */
 
 /** The `str` methods a template can call. */
 export const STRING_METHODS: ReadonlySet<string> = new Set([
@@ -97,247 +114,6 @@ const MARKUP_RESULT = new Set([
   "rpartition",
 ]);
 
-/** A call's argument by position, else by keyword, else the fallback (Python's binding of one parameter). */
-export function argument(
-  args: unknown[],
-  kwargs: Map<string, unknown> | null,
-  index: number,
-  name: string,
-  fallback: unknown,
-): unknown {
-  if (index < args.length) return args[index];
-  if (kwargs?.has(name)) return kwargs.get(name);
-  return fallback;
-}
-
-function stringArgument(value: unknown, message: string): string {
-  if (typeof value === "string") return value;
-  if (value instanceof Markup) return value.text;
-  if (value instanceof Undefined) value.fail();
-  return fail("TypeError", message);
-}
-
-/** An `int` argument (`__index__`): numbers, bigints and booleans. */
-export function indexArgument(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (typeof value === "bigint") return Number(value);
-  if (value instanceof Undefined) value.fail();
-  return fail("TypeError", `'${typeName(value)}' object cannot be interpreted as an integer`);
-}
-
-function sliceArgument(value: unknown): number | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === "number" || typeof value === "boolean" || typeof value === "bigint")
-    return indexArgument(value);
-  if (value instanceof Undefined) value.fail();
-  return fail("TypeError", "slice indices must be integers or None or have an __index__ method");
-}
-
-/** Python's `str.strip` family. */
-export function stripString(
-  text: string,
-  chars: unknown,
-  side: "both" | "left" | "right",
-  method = "strip",
-): string {
-  if (chars === null || chars === undefined) {
-    let out = text;
-    if (side !== "right") out = out.replace(LEADING_WS, "");
-    if (side !== "left") out = out.replace(TRAILING_WS, "");
-    return out;
-  }
-  const set = new Set(codePoints(stringArgument(chars, `${method} arg must be None or str`)));
-  const cps = codePoints(text);
-  let start = 0;
-  let end = cps.length;
-  if (side !== "right") while (start < end && set.has(cps[start] as string)) start++;
-  if (side !== "left") while (end > start && set.has(cps[end - 1] as string)) end--;
-  return cps.slice(start, end).join("");
-}
-
-/** Python's `str.split`. */
-export function splitString(text: string, sep: unknown, maxsplit: number): string[] {
-  if (sep === null || sep === undefined) {
-    const out: string[] = [];
-    let rest = text.replace(LEADING_WS, "");
-    while (rest.length > 0) {
-      if (maxsplit >= 0 && out.length === maxsplit) {
-        out.push(rest);
-        return out;
-      }
-      const m = WS_RUN.exec(rest);
-      if (m === null) {
-        out.push(rest);
-        break;
-      }
-      out.push(rest.slice(0, m.index));
-      rest = rest.slice(m.index + m[0].length);
-    }
-    return out;
-  }
-  const separator = stringArgument(sep, `must be str or None, not ${typeName(sep)}`);
-  if (separator === "") fail("ValueError", "empty separator");
-  if (maxsplit < 0) return text.split(separator);
-  const out: string[] = [];
-  let rest = text;
-  while (out.length < maxsplit) {
-    const at = rest.indexOf(separator);
-    if (at === -1) break;
-    out.push(rest.slice(0, at));
-    rest = rest.slice(at + separator.length);
-  }
-  out.push(rest);
-  return out;
-}
-
-function rsplitString(text: string, sep: unknown, maxsplit: number): string[] {
-  if (maxsplit < 0) return splitString(text, sep, -1);
-  if (sep === null || sep === undefined) {
-    const out: string[] = [];
-    let rest = text.replace(TRAILING_WS, "");
-    const last = new RegExp(`[${PY_WHITESPACE}]+(?=[^${PY_WHITESPACE}]*$)`);
-    while (rest.length > 0) {
-      if (out.length === maxsplit) {
-        out.unshift(rest);
-        return out;
-      }
-      const m = last.exec(rest);
-      if (m === null) {
-        out.unshift(rest);
-        break;
-      }
-      out.unshift(rest.slice(m.index + m[0].length));
-      rest = rest.slice(0, m.index);
-    }
-    return out;
-  }
-  const separator = stringArgument(sep, `must be str or None, not ${typeName(sep)}`);
-  if (separator === "") fail("ValueError", "empty separator");
-  const out: string[] = [];
-  let rest = text;
-  while (out.length < maxsplit) {
-    const at = rest.lastIndexOf(separator);
-    if (at === -1) break;
-    out.unshift(rest.slice(at + separator.length));
-    rest = rest.slice(0, at);
-  }
-  out.unshift(rest);
-  return out;
-}
-
-const CASED = /\p{Cased}/u;
-const UPPER = /\p{Uppercase}/u;
-const LOWER = /\p{Lowercase}/u;
-const TITLE = /\p{Lt}/u;
-const TITLECASE: Record<string, string> = {
-  Ǆ: "ǅ",
-  ǅ: "ǅ",
-  ǆ: "ǅ",
-  Ǉ: "ǈ",
-  ǈ: "ǈ",
-  ǉ: "ǈ",
-  Ǌ: "ǋ",
-  ǋ: "ǋ",
-  ǌ: "ǋ",
-  Ǳ: "ǲ",
-  ǲ: "ǲ",
-  ǳ: "ǲ",
-};
-
-/** A character's titlecase (its uppercase, but `ǆ` → `ǅ` and `ß` → `Ss`). */
-function titleChar(ch: string): string {
-  const special = TITLECASE[ch];
-  if (special !== undefined) return special;
-  const upper = ch.toUpperCase();
-  if (upper.length <= 2 && codePoints(upper).length === 1) return upper;
-  const cps = codePoints(upper);
-  return (cps[0] as string) + cps.slice(1).join("").toLowerCase();
-}
-
-/** Python's `str.title`. */
-export function titleString(text: string): string {
-  let out = "";
-  let previousCased = false;
-  for (const ch of text) {
-    out += previousCased ? ch.toLowerCase() : titleChar(ch);
-    previousCased = CASED.test(ch);
-  }
-  return out;
-}
-
-/** Python's `str.capitalize`. */
-export function capitalizeString(text: string): string {
-  const cps = codePoints(text);
-  if (cps.length === 0) return "";
-  return titleChar(cps[0] as string) + cps.slice(1).join("").toLowerCase();
-}
-
-function isTitle(text: string): boolean {
-  let cased = false;
-  let previousCased = false;
-  for (const ch of text) {
-    if (UPPER.test(ch) || TITLE.test(ch)) {
-      if (previousCased) return false;
-      previousCased = true;
-      cased = true;
-    } else if (LOWER.test(ch)) {
-      if (!previousCased) return false;
-      previousCased = true;
-      cased = true;
-    } else previousCased = false;
-  }
-  return cased;
-}
-
-function isCaseOnly(text: string, want: RegExp, refuse: RegExp): boolean {
-  let cased = false;
-  for (const ch of text) {
-    if (refuse.test(ch) || TITLE.test(ch)) return false;
-    if (want.test(ch)) cased = true;
-  }
-  return cased;
-}
-
-// Characters outside Nd that Python counts as digits (superscripts, circled and parenthesized digits…).
-const OTHER_DIGITS =
-  /[\u00b2\u00b3\u00b9\u2070\u2074-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490\u24ea\u24f5-\u24fd\u24ff\u2776-\u277e\u2780-\u2788\u278a-\u2792\u{1f100}-\u{1f10a}]/u;
-const CJK_NUMERALS = /[〇零一二三四五六七八九十百千万億兆壱弐参拾佰仟萬贰叁肆伍陆柒捌玖]/u;
-const DIGIT = new RegExp(`^(?:\\p{Nd}|${OTHER_DIGITS.source})+$`, "u");
-const NUMERIC = new RegExp(`^(?:\\p{N}|${CJK_NUMERALS.source})+$`, "u");
-const ALNUM = new RegExp(`^(?:\\p{L}|\\p{N}|${CJK_NUMERALS.source})+$`, "u");
-
-/** Python's `str.replace`. */
-export function replaceString(text: string, old: string, replacement: string, count: number): string {
-  if (count < 0) {
-    if (old === "")
-      return replacement + codePoints(text).join(replacement) + (text.length > 0 ? replacement : "");
-    return text.split(old).join(replacement);
-  }
-  let out = "";
-  let rest = text;
-  let done = 0;
-  if (old === "") {
-    const cps = codePoints(text);
-    let i = 0;
-    while (done < count && i <= cps.length) {
-      out += replacement + (cps[i] ?? "");
-      i++;
-      done++;
-    }
-    return out + cps.slice(i).join("");
-  }
-  while (done < count) {
-    const at = rest.indexOf(old);
-    if (at === -1) break;
-    out += rest.slice(0, at) + replacement;
-    rest = rest.slice(at + old.length);
-    done++;
-  }
-  return out + rest;
-}
-
-/** CPython's `ADJUST_INDICES`: start and end of a search window over `length` code points. */
 function window(length: number, startArg: unknown, endArg: unknown): { start: number; end: number } {
   let start = sliceArgument(startArg) ?? 0;
   let end = sliceArgument(endArg) ?? length;
@@ -402,93 +178,6 @@ function pad(text: string, args: unknown[], name: string): string {
   const left = Math.floor(total / 2) + (total & width & 1);
   return fill.repeat(left) + text + fill.repeat(total - left);
 }
-
-function expandTabs(text: string, tabsize: number): string {
-  let out = "";
-  let column = 0;
-  for (const ch of text) {
-    if (ch === "\t") {
-      if (tabsize > 0) {
-        const spaces = tabsize - (column % tabsize);
-        out += " ".repeat(spaces);
-        column += spaces;
-      }
-    } else {
-      out += ch;
-      column = ch === "\n" || ch === "\r" ? 0 : column + 1;
-    }
-  }
-  return out;
-}
-
-function splitLines(text: string, keepends: boolean): string[] {
-  const out: string[] = [];
-  LINE_BREAK.lastIndex = 0;
-  let last = 0;
-  for (let m = LINE_BREAK.exec(text); m !== null; m = LINE_BREAK.exec(text)) {
-    out.push(text.slice(last, keepends ? m.index + m[0].length : m.index));
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return out;
-}
-
-function translateString(text: string, table: unknown): string {
-  let out = "";
-  for (const ch of text) {
-    const code = ch.codePointAt(0) as number;
-    let mapped: unknown;
-    if (table instanceof Map) {
-      if (!table.has(code)) {
-        out += ch;
-        continue;
-      }
-      mapped = table.get(code);
-    } else if (Array.isArray(table)) {
-      if (code >= table.length) {
-        out += ch;
-        continue;
-      }
-      mapped = table[code];
-    } else return fail("TypeError", `'${typeName(table)}' object is not subscriptable`);
-    if (mapped === null) continue;
-    if (typeof mapped === "number") out += String.fromCodePoint(mapped);
-    else if (isStr(mapped)) out += strText(mapped);
-    else fail("TypeError", "character mapping must return integer, None or str");
-  }
-  return out;
-}
-
-function makeTrans(args: unknown[]): Map<unknown, unknown> {
-  const out = new Map<unknown, unknown>();
-  if (args.length === 1) {
-    const table = args[0];
-    if (!(table instanceof Map))
-      fail("TypeError", "if you give only one argument to maketrans it must be a dict");
-    for (const [k, v] of table) {
-      if (isStr(k)) {
-        const cps = codePoints(strText(k));
-        if (cps.length !== 1) fail("ValueError", "string keys in translate table must be of length 1");
-        out.set((cps[0] as string).codePointAt(0), v);
-      } else if (typeof k === "number") out.set(k, v);
-      else fail("TypeError", "keys in translate table must be strings or integers");
-    }
-    return out;
-  }
-  const from = codePoints(stringArgument(args[0], "maketrans() argument 1 must be str"));
-  const to = codePoints(stringArgument(args[1], "maketrans() argument 2 must be str"));
-  if (from.length !== to.length)
-    fail("ValueError", "the first two maketrans arguments must have equal length");
-  from.forEach((c, i) => {
-    out.set(c.codePointAt(0), (to[i] as string).codePointAt(0));
-  });
-  if (args.length > 2) {
-    for (const c of codePoints(stringArgument(args[2], "maketrans() argument 3 must be str")))
-      out.set(c.codePointAt(0), null);
-  }
-  return out;
-}
-
 function strMethod(
   text: string,
   name: string,
