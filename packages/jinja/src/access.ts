@@ -5,6 +5,7 @@ import { PyBytes } from "./py-bytes.js";
 import { PyIterator } from "./py-iterator.js";
 import { MISSING, PyObject } from "./py-object.js";
 import { PyRange } from "./py-range.js";
+import { pyRepr } from "./python-repr.js";
 import { fail } from "./template-error.js";
 import { isTuple, tupleFields } from "./tuple.js";
 import { PyFloat, PyFunction, tuple, typeName, Undefined } from "./values.js";
@@ -178,13 +179,45 @@ export function getAttributeOnly(obj: unknown, name: string): unknown {
   return isSafeAttribute(obj, name, value) ? value : unsafeUndefined(obj, name);
 }
 
+/** Markup's methods written in Python (markupsafe): they print as bound methods, not built-in ones. */
+const MARKUP_PYTHON_METHODS = new Set([
+  "join",
+  "split",
+  "rsplit",
+  "splitlines",
+  "unescape",
+  "striptags",
+  "capitalize",
+  "title",
+  "lower",
+  "upper",
+  "replace",
+  "ljust",
+  "rjust",
+  "lstrip",
+  "rstrip",
+  "center",
+  "strip",
+  "translate",
+  "expandtabs",
+  "swapcase",
+  "zfill",
+  "casefold",
+  "removeprefix",
+  "removesuffix",
+  "partition",
+  "rpartition",
+  "format",
+  "format_map",
+]);
+
 function boundMethod(obj: unknown, name: string): PyFunction {
-  return new PyFunction(
-    name,
-    (args, kwargs) => callMethod(obj, name, args, kwargs),
-    "builtin_function_or_method",
-    typeName(obj),
-  );
+  const call = (args: unknown[], kwargs: Map<string, unknown> | null) => callMethod(obj, name, args, kwargs);
+  if (obj instanceof Markup && (MARKUP_PYTHON_METHODS.has(name) || name === "escape")) {
+    const self = name === "escape" ? "<class 'markupsafe.Markup'>" : pyRepr(obj);
+    return new PyFunction(name, call, "bound_method", `Markup.${name} of ${self}`);
+  }
+  return new PyFunction(name, call, "builtin_function_or_method", typeName(obj));
 }
 
 /** `obj.name(args)` without building a bound method first. */
