@@ -1,5 +1,7 @@
 import { MISSING, PyObject } from "./py-object.js";
+import { pyRepr } from "./python-repr.js";
 import { fail } from "./template-error.js";
+import { PyFunction } from "./values.js";
 
 /** The sandbox's limit on `range()` (Jinja's `MAX_RANGE`). */
 export const MAX_RANGE = 100000;
@@ -35,6 +37,22 @@ export class PyRange extends PyObject {
     if (name === "start") return this.start;
     if (name === "stop") return this.stop;
     if (name === "step") return this.step;
+    if (name === "index" || name === "count") {
+      return new PyFunction(
+        name,
+        (args) => {
+          if (args.length !== 1)
+            fail("TypeError", `range.${name}() takes exactly one argument (${args.length} given)`);
+          const value = args[0];
+          const found = (typeof value === "number" || typeof value === "boolean") && this.has(Number(value));
+          if (name === "count") return found ? 1 : 0;
+          if (!found) fail("ValueError", `${pyRepr(value)} is not in range`);
+          return (Number(value) - this.start) / this.step;
+        },
+        "builtin_function_or_method",
+        "range",
+      );
+    }
     return MISSING;
   }
 
