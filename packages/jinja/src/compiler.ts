@@ -316,12 +316,7 @@ class Compiler extends ExpressionCompiler {
           leaveFrames(LOOP_FRAMES);
         }
       };
-      enterFrames(1);
-      try {
-        return run(scope, source(scope), 0, recurse);
-      } finally {
-        leaveFrames(1);
-      }
+      return run(scope, source(scope), 0, recurse);
     };
   }
 

@@ -41,9 +41,9 @@ export const CONTINUE = 2;
 
 /**
  * The frames CPython has left for a template's own recursion when transformers renders it: Python's limit of
- * 1000 minus what `apply_chat_template` and Jinja's render machinery hold below the template. Measured against
- * the reference renderer: a macro calling itself (5 frames a call: the sandbox's `call`, `Context.call`,
- * `Macro.__call__`, `Macro._invoke`, the macro's code) reaches a depth of 197, the 198th call raises.
+ * 1000 minus what the caller and Jinja's render machinery hold below the template. Measured against the reference
+ * renderer: a macro calling itself (5 frames a call: the sandbox's `call`, `Context.call`, `Macro.__call__`,
+ * `Macro._invoke`, the macro's code) makes 198 calls, the 199th raises; a recursive loop's `loop(…)` the same.
  */
 export const FRAME_BUDGET = 990;
 /** Frames one macro call holds. */
