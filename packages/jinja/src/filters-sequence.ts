@@ -8,7 +8,7 @@ import { add, mul, order, truediv } from "./operators.js";
 import { PyIterator } from "./py-iterator.js";
 import { PyRange } from "./py-range.js";
 import { intFromString, pythonFloat, pythonInt } from "./python-convert.js";
-import { pyStr } from "./python-repr.js";
+import { pyRepr, pyStr } from "./python-repr.js";
 import { pythonSorted } from "./python-sort.js";
 import { indexArgument } from "./str-methods.js";
 import { fail, TemplateError } from "./template-error.js";
@@ -27,7 +27,8 @@ function catchValue<T>(body: () => T, fallback: () => T, types: readonly string[
 
 function toInt(value: unknown, fallback: unknown, base: unknown): unknown {
   return catchValue(
-    () => (isStr(value) ? intFromString(strText(value), indexArgument(base)) : pythonInt(value)),
+    () =>
+      isStr(value) ? intFromString(strText(value), indexArgument(base), pyRepr(value)) : pythonInt(value),
     () =>
       catchValue(
         () => pythonInt(new PyFloat(pythonFloat(value))),

@@ -1,5 +1,5 @@
 import { isStr, strText } from "./markup.js";
-import { stringRepr } from "./python-repr.js";
+import { pyRepr, stringRepr } from "./python-repr.js";
 import { PY_WHITESPACE } from "./str-methods.js";
 import { fail } from "./template-error.js";
 import { normalizeInt, PyFloat, typeName, Undefined } from "./values.js";
@@ -41,10 +41,13 @@ function tooManyDigits(digits: number): never {
  * @example
  * intFromString(" 1_000 ", 10); // 1000
  */
-export function intFromString(original: string, base: number): number | bigint {
+export function intFromString(
+  original: string,
+  base: number,
+  shown: string = stringRepr(original),
+): number | bigint {
   if (base !== 0 && (base < 2 || base > 36)) fail("ValueError", "int() base must be >= 2 and <= 36, or 0");
-  const invalid = () =>
-    fail("ValueError", `invalid literal for int() with base ${base}: ${stringRepr(original)}`);
+  const invalid = () => fail("ValueError", `invalid literal for int() with base ${base}: ${shown}`);
   let text = asciiDigits(original.replace(STRIP, ""));
   let negative = false;
   if (text[0] === "+" || text[0] === "-") {
@@ -82,15 +85,14 @@ const SPECIAL = /^([+-]?)(inf|infinity|nan)$/i;
  * @example
  * floatFromString("1_000.5"); // 1000.5
  */
-export function floatFromString(original: string): number {
+export function floatFromString(original: string, shown: string = stringRepr(original)): number {
   const text = asciiDigits(original.replace(STRIP, ""));
   const special = SPECIAL.exec(text);
   if (special !== null) {
     if ((special[2] as string).toLowerCase() === "nan") return Number.NaN;
     return special[1] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
   }
-  if (!FLOAT_TEXT.test(text))
-    fail("ValueError", `could not convert string to float: ${stringRepr(original)}`);
+  if (!FLOAT_TEXT.test(text)) fail("ValueError", `could not convert string to float: ${shown}`);
   return Number(text.replace(/_/g, ""));
 }
 
@@ -108,7 +110,7 @@ export function pythonInt(value: unknown): number | bigint {
     if (!Number.isFinite(value.value)) fail("OverflowError", "cannot convert float infinity to integer");
     return normalizeInt(BigInt(Math.trunc(value.value)));
   }
-  if (isStr(value)) return intFromString(strText(value), 10);
+  if (isStr(value)) return intFromString(strText(value), 10, pyRepr(value));
   if (value instanceof Undefined) return value.fail();
   return fail(
     "TypeError",
@@ -131,7 +133,7 @@ export function pythonFloat(value: unknown): number {
     if (!Number.isFinite(x)) fail("OverflowError", "int too large to convert to float");
     return x;
   }
-  if (isStr(value)) return floatFromString(strText(value));
+  if (isStr(value)) return floatFromString(strText(value), pyRepr(value));
   if (value instanceof Undefined) return value.fail();
   return fail("TypeError", `float() argument must be a string or a real number, not '${typeName(value)}'`);
 }
