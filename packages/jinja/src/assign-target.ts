@@ -8,6 +8,7 @@ import { Namespace, typeName } from "./values.js";
 /** Assignment to Jinja's targets (`x`, `a, b`, `ns.attr`), with Python's unpacking errors. */
 
 export function unpack(value: unknown, count: number): unknown[] {
+  if (Array.isArray(value) && value.length === count) return value;
   if (!isIterable(value)) fail("TypeError", `cannot unpack non-iterable ${typeName(value)} object`);
   const source = iterable(value);
   const items = source instanceof PyIterator ? source.drain() : source;

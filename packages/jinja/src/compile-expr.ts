@@ -290,7 +290,7 @@ export class ExpressionCompiler {
         const args = this.args(node.args);
         const kwargs = this.kwargs(node.args);
         const env = this.builtins;
-        return (scope) => truthy(test(value(scope), args(scope), kwargs ? kwargs(scope) : null, env));
+        return (scope) => test(value(scope), args(scope), kwargs ? kwargs(scope) : null, env);
       }
       case "binop": {
         const op = BINARY[node.op];

@@ -4,10 +4,11 @@ import type { Expr, Stmt } from "./ast.js";
 import { ExpressionCompiler, type ExprFn, escapeOutput } from "./compile-expr.js";
 import { IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins } from "./filter-registry.js";
+import { itemPairs, SELECT_FILTERS } from "./filters-select.js";
 import { LoopContext } from "./loop-context.js";
 import { defineMacro, type Macro } from "./macro.js";
 import { Markup } from "./markup.js";
-import { DONE, PyIterator } from "./py-iterator.js";
+import { DONE, PyIterator, puller } from "./py-iterator.js";
 import { pyStr } from "./python-repr.js";
 import { BREAK, CONTINUE, enterFrames, LOOP_FRAMES, leaveFrames, runtime, Scope } from "./scope.js";
 import { fail } from "./template-error.js";
@@ -17,6 +18,8 @@ import { truthy } from "./values.js";
 export { resetRuntime as resetControl, Scope } from "./scope.js";
 
 type StmtFn = (scope: Scope) => string;
+
+const DEFAULT_ITEMS = SELECT_FILTERS.items;
 
 /** Compiles statements into one function that renders them in a scope. */
 export function compileStatements(body: Stmt[], builtins: Builtins): StmtFn {
@@ -247,7 +250,7 @@ class Compiler extends ExpressionCompiler {
     // Jinja's code generator visits the loop filter, then the iterable (last for a recursive loop), the body and
     // the else block: the order compile-time errors come in.
     const test = stmt.test === null ? null : this.withSoft(false, () => this.expr(stmt.test as Expr));
-    let iter = stmt.recursive ? null : this.expr(stmt.iter);
+    let iter = stmt.recursive ? null : this.loopSource(stmt.iter);
     const { body, otherwise } = this.withSoft(false, () => ({
       body: this.block(stmt.body),
       otherwise: stmt.otherwise.length > 0 ? this.block(stmt.otherwise) : null,
@@ -261,27 +264,25 @@ class Compiler extends ExpressionCompiler {
     };
     const wrap = this.autoescape;
     const run = (scope: Scope, value: unknown, depth0: number, recurse: LoopContext["recurse"]): string => {
-      const source = iterable(value);
+      let source = iterable(value);
+      if (source instanceof PyIterator) source = source.takeAll() ?? source;
       let loop: LoopContext;
       if (test === null && Array.isArray(source)) {
         loop = new LoopContext({ items: source, depth0, recurse });
       } else {
-        const pending =
-          source instanceof PyIterator
-            ? source
-            : new PyIterator("list_iterator", "", source[Symbol.iterator]());
+        const pull = puller(source);
         const filtered =
-          test === null
-            ? pending
-            : new PyIterator(
-                "generator",
-                "fiter",
-                filterItems(pending, (item) => {
+          test === null && source instanceof PyIterator
+            ? source
+            : new PyIterator("generator", "fiter", () => {
+                for (let item = pull(); item !== DONE; item = pull()) {
+                  if (test === null) return item;
                   const inner = new Scope(scope);
                   bind(inner, item);
-                  return truthy(test(inner));
-                }),
-              );
+                  if (truthy(test(inner))) return item;
+                }
+                return DONE;
+              });
         loop = new LoopContext({ items: [], pending: filtered, length: null, depth0, recurse });
       }
       let out = "";
@@ -308,16 +309,35 @@ class Compiler extends ExpressionCompiler {
     if (!stmt.recursive) return (scope) => run(scope, source(scope), 0, null);
     return (scope) => {
       const recurse = (value: unknown, depth: number): string | Markup => {
+        // A render that raises is abandoned whole: the frame count needs no unwinding.
         enterFrames(LOOP_FRAMES);
-        try {
-          const text = run(scope, value, depth, recurse);
-          return wrap ? new Markup(text) : text;
-        } finally {
-          leaveFrames(LOOP_FRAMES);
-        }
+        const text = run(scope, value, depth, recurse);
+        leaveFrames(LOOP_FRAMES);
+        return wrap ? new Markup(text) : text;
       };
       return run(scope, source(scope), 0, recurse);
     };
+  }
+
+  /**
+   * A loop's iterable. `for k, v in x|items` takes the pairs as a list straight away: the generator `items` makes
+   * cannot raise once started, so a loop draining it first is the same loop, without the generator.
+   */
+  private loopSource(iter: Expr): ExprFn {
+    if (
+      iter.kind === "filter" &&
+      iter.name === "items" &&
+      iter.node !== null &&
+      iter.args.args.length === 0 &&
+      iter.args.kwargs.length === 0 &&
+      iter.args.dynArgs === null &&
+      iter.args.dynKwargs === null &&
+      this.builtins.filters.get("items") === DEFAULT_ITEMS
+    ) {
+      const value = this.expr(iter.node);
+      return (scope) => itemPairs(value(scope));
+    }
+    return this.expr(iter);
   }
 
   private callBlock(stmt: Extract<Stmt, { kind: "callblock" }>): StmtFn {
@@ -354,8 +374,4 @@ class Compiler extends ExpressionCompiler {
       usesCaller: used.has("caller") && !params.includes("caller"),
     });
   }
-}
-
-function* filterItems(source: PyIterator, keep: (item: unknown) => boolean): Generator<unknown> {
-  for (let item = source.next(); item !== DONE; item = source.next()) if (keep(item)) yield item;
 }

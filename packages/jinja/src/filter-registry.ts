@@ -37,18 +37,31 @@ const NO_KEYWORDS = new Map<string, unknown>();
 
 /**
  * Wraps a filter or test body with Python's argument binding for its signature: positional and keyword
- * arguments, defaults, and CPython's errors for a wrong call. Calls without keywords that fit take a fast path.
+ * arguments, defaults, and CPython's errors for a wrong call. Calls without keywords that fit take a fast path:
+ * `fast(value, args)` when given (it reads the positional arguments and their defaults itself), else the body.
  *
  * @example
  * const center = defineCallable({ name: "do_center", params: [["value", REQUIRED], ["width", 80]] }, (c) => c.values);
  */
-export function defineCallable(signature: Signature, body: (call: FilterCall) => unknown): Filter {
+export function defineCallable(
+  signature: Signature,
+  body: (call: FilterCall) => unknown,
+  fast?: (value: unknown, args: unknown[], env: Builtins) => unknown,
+): Filter {
   const params = signature.params;
   const max = params.length;
   const fallbacks = params.map(([, fallback]) => fallback);
   const required = fallbacks.filter((f) => f === REQUIRED).length;
+  const variadic = signature.varargs === true && signature.varkw === true && max === 1;
+  const firstName = params[0]?.[0];
   return (value, args, kwargs, env) => {
+    if (variadic && (kwargs === null || (firstName !== undefined && !kwargs.has(firstName)))) {
+      // `map`, `select`, … take the value, then everything else as *args and **kwargs.
+      return body({ values: [value], rest: args, extra: kwargs ?? NO_KEYWORDS, env });
+    }
     const given = args.length + 1;
+    if (fast !== undefined && kwargs === null && given <= max && given >= required)
+      return fast(value, args, env);
     if (kwargs === null && given <= max && given >= required) {
       const values = new Array<unknown>(max);
       values[0] = value;
@@ -58,6 +71,35 @@ export function defineCallable(signature: Signature, body: (call: FilterCall) =>
     const bound = bind(signature, [value, ...args], kwargs);
     return body({ values: bound.values, rest: bound.rest, extra: bound.extra, env });
   };
+}
+
+/**
+ * {@link defineCallable} for a function of the value alone (`upper`, `is defined`): called with no arguments, it
+ * goes straight to the body.
+ *
+ * @example
+ * defineUnary({ name: "do_upper", params: [["s", REQUIRED]] }, (value) => value);
+ */
+export function defineUnary(signature: Signature, body: (value: unknown) => unknown): Filter {
+  const slow = defineCallable(signature, (c) => body(c.values[0]));
+  return (value, args, kwargs, env) =>
+    args.length === 0 && kwargs === null ? body(value) : slow(value, args, kwargs, env);
+}
+
+/**
+ * {@link defineCallable} for a function of the value and one argument (`is in x`, `is divisibleby 3`): called with
+ * that one positional argument, it goes straight to the body.
+ *
+ * @example
+ * defineBinary({ name: "test_in", params: [["value", REQUIRED], ["seq", REQUIRED]] }, (value, seq) => value);
+ */
+export function defineBinary(
+  signature: Signature,
+  body: (value: unknown, other: unknown) => unknown,
+): Filter {
+  const slow = defineCallable(signature, (c) => body(c.values[0], c.values[1]));
+  return (value, args, kwargs, env) =>
+    args.length === 1 && kwargs === null ? body(value, args[0]) : slow(value, args, kwargs, env);
 }
 
 /**

@@ -1,9 +1,9 @@
-import { hashKey, iterate, unhashable } from "./access.js";
+import { hashKey, iterable, iterate, unhashable } from "./access.js";
 import { attrGetter, ignoreCase } from "./attribute-getter.js";
 import { type Builtins, defineCallable, type Filter, type FilterCall, REQUIRED } from "./filter-registry.js";
 import { isStr, strText } from "./markup.js";
 import { eq, floordiv, mod, mul } from "./operators.js";
-import { DONE, generator, PyIterator } from "./py-iterator.js";
+import { DONE, generator, lazyGenerator, type Pull, puller, pureIterator } from "./py-iterator.js";
 import { pyRepr } from "./python-repr.js";
 import { pythonSorted } from "./python-sort.js";
 import { indexArgument } from "./str-methods.js";
@@ -16,13 +16,9 @@ import { isTuple, truthy, tuple, Undefined } from "./values.js";
  * `items` return generators, as in Python; nothing runs until they are iterated, and they iterate once.
  */
 
-/** Pulls items one at a time: a generator's next item, or a sequence's. */
-function* each(value: unknown): Generator<unknown> {
-  if (value instanceof PyIterator) {
-    for (let item = value.next(); item !== DONE; item = value.next()) yield item;
-    return;
-  }
-  yield* iterate(value);
+/** Pulls a value's items one at a time: a generator's next item, or a sequence's. */
+function pullFrom(value: unknown): Pull {
+  return puller(iterable(value));
 }
 
 /** `environment.call_filter(name, …)`: the filter, or Python's error for an unknown name. */
@@ -83,21 +79,41 @@ function selectFunction(call: FilterCall, lookupAttribute: boolean): (item: unkn
 const VARIADIC = [["value", REQUIRED]] as const;
 
 function selecting(name: string, keep: boolean, lookupAttribute: boolean): Filter {
-  return defineCallable({ name, passes: true, params: VARIADIC, varargs: true, varkw: true }, (call) =>
-    generator(name, function* () {
-      const value = call.values[0];
-      if (!truthy(value)) return;
-      const check = selectFunction(call, lookupAttribute);
-      for (const item of each(value)) if (truthy(check(item)) === keep) yield item;
-    }),
-  );
+  return defineCallable({ name, passes: true, params: VARIADIC, varargs: true, varkw: true }, (call) => {
+    const value = call.values[0];
+    return lazyGenerator(
+      name,
+      () => {
+        if (!truthy(value)) return () => DONE;
+        const check = selectFunction(call, lookupAttribute);
+        const pull = pullFrom(value);
+        return () => {
+          for (let item = pull(); item !== DONE; item = pull()) if (truthy(check(item)) === keep) return item;
+          return DONE;
+        };
+      },
+      () => {
+        if (!truthy(value)) return [];
+        const check = selectFunction(call, lookupAttribute);
+        const out: unknown[] = [];
+        const items = iterable(value);
+        if (Array.isArray(items)) {
+          for (let i = 0; i < items.length; i++) if (truthy(check(items[i])) === keep) out.push(items[i]);
+        } else
+          for (let item = items.next(); item !== DONE; item = items.next())
+            if (truthy(check(item)) === keep) out.push(item);
+        return out;
+      },
+    );
+  });
 }
 
 function* unique(value: unknown, caseSensitive: unknown, attribute: unknown): Generator<unknown> {
   const getter = attrGetter(attribute, truthy(caseSensitive) ? undefined : ignoreCase);
   const seen: unknown[] = [];
   const seenKeys = new Set<unknown>();
-  for (const item of each(value)) {
+  const pull = pullFrom(value);
+  for (let item = pull(); item !== DONE; item = pull()) {
     const key = getter(item);
     unhashable(key);
     const canonical = hashKey(key);
@@ -131,7 +147,8 @@ function groupby(value: unknown, attribute: unknown, fallback: unknown, caseSens
 
 function* batch(value: unknown, linecount: unknown, fillWith: unknown): Generator<unknown> {
   let current: unknown[] = [];
-  for (const item of each(value)) {
+  const pull = pullFrom(value);
+  for (let item = pull(); item !== DONE; item = pull()) {
     if (eq(current.length, linecount)) {
       yield current;
       current = [];
@@ -163,17 +180,44 @@ function* slices(value: unknown, count: unknown, fillWith: unknown): Generator<u
   }
 }
 
+/** What `items` yields for a value: a mapping's `(key, value)` tuples, nothing for undefined. */
+export function itemPairs(value: unknown): unknown[] {
+  if (value instanceof Undefined) return [];
+  if (!(value instanceof Map)) return fail("TypeError", "Can only get item pairs from a mapping.");
+  const out = new Array<unknown>(value.size);
+  let i = 0;
+  for (const [k, v] of value) out[i++] = tuple([k, v]);
+  return out;
+}
+
 /** The lazy filters, by name. */
 export const SELECT_FILTERS: Record<string, Filter> = {
   map: defineCallable(
     { name: "sync_do_map", passes: true, params: VARIADIC, varargs: true, varkw: true },
-    (call) =>
-      generator("sync_do_map", function* () {
-        const value = call.values[0];
-        if (!truthy(value)) return;
-        const fn = mapFunction(call);
-        for (const item of each(value)) yield fn(item);
-      }),
+    (call) => {
+      const value = call.values[0];
+      return lazyGenerator(
+        "sync_do_map",
+        () => {
+          if (!truthy(value)) return () => DONE;
+          const fn = mapFunction(call);
+          const pull = pullFrom(value);
+          return () => {
+            const item = pull();
+            return item === DONE ? DONE : fn(item);
+          };
+        },
+        () => {
+          if (!truthy(value)) return [];
+          const fn = mapFunction(call);
+          const items = iterable(value);
+          if (Array.isArray(items)) return items.map((item) => fn(item));
+          const out: unknown[] = [];
+          for (let item = items.next(); item !== DONE; item = items.next()) out.push(fn(item));
+          return out;
+        },
+      );
+    },
   ),
   select: selecting("sync_do_select", true, false),
   reject: selecting("sync_do_reject", false, false),
@@ -227,11 +271,6 @@ export const SELECT_FILTERS: Record<string, Filter> = {
     (c) => generator("sync_do_slice", () => slices(c.values[0], c.values[1], c.values[2])),
   ),
   items: defineCallable({ name: "do_items", params: [["value", REQUIRED]] }, (c) =>
-    generator("do_items", function* () {
-      const value = c.values[0];
-      if (value instanceof Undefined) return;
-      if (!(value instanceof Map)) fail("TypeError", "Can only get item pairs from a mapping.");
-      for (const [k, v] of value) yield tuple([k, v]);
-    }),
+    pureIterator("generator", "do_items", () => itemPairs(c.values[0])),
   ),
 };

@@ -1,11 +1,11 @@
 import { attributeError, getAttributeOnly, iterate, pyLen } from "./access.js";
 import { attrGetter, ignoreCase, multiAttrGetter } from "./attribute-getter.js";
 import { DictView } from "./dict-view.js";
-import { defineBuiltin, defineCallable, type Filter, REQUIRED } from "./filter-registry.js";
+import { defineBuiltin, defineCallable, defineUnary, type Filter, REQUIRED } from "./filter-registry.js";
 import { roundFloat, roundInteger } from "./float-format.js";
 import { isStr, Markup, strText } from "./markup.js";
 import { add, mul, order, truediv } from "./operators.js";
-import { PyIterator } from "./py-iterator.js";
+import { PyIterator, pureIterator } from "./py-iterator.js";
 import { PyRange } from "./py-range.js";
 import { intFromString, pythonFloat, pythonInt } from "./python-convert.js";
 import { pyRepr, pyStr } from "./python-repr.js";
@@ -127,7 +127,7 @@ function reverse(value: unknown): unknown {
   }
   if (reversible(value)) {
     const items = iterate(value).slice().reverse();
-    return new PyIterator(reversedType(value), "", items[Symbol.iterator]());
+    return pureIterator(reversedType(value), "", () => items);
   }
   try {
     return iterate(value).slice().reverse();
@@ -205,6 +205,12 @@ const defaultFilter = defineCallable(
     const [value, fallback, boolean] = c.values;
     return value instanceof Undefined || (truthy(boolean) && !truthy(value)) ? fallback : value;
   },
+  (value, args) => {
+    const fallback = args.length > 0 ? args[0] : "";
+    return value instanceof Undefined || (args.length > 1 && truthy(args[1]) && !truthy(value))
+      ? fallback
+      : value;
+  },
 );
 
 /** The sequence filters, by name. */
@@ -237,12 +243,8 @@ export const SEQUENCE_FILTERS: Record<string, Filter> = {
     },
     (c) => dictsort(c.values[0], c.values[1], c.values[2], c.values[3]),
   ),
-  first: defineCallable({ name: "sync_do_first", passes: true, params: [["seq", REQUIRED]] }, (c) =>
-    first(c.values[0]),
-  ),
-  last: defineCallable({ name: "do_last", passes: true, params: [["seq", REQUIRED]] }, (c) =>
-    last(c.values[0]),
-  ),
+  first: defineUnary({ name: "sync_do_first", passes: true, params: [["seq", REQUIRED]] }, first),
+  last: defineUnary({ name: "do_last", passes: true, params: [["seq", REQUIRED]] }, last),
   float: defineCallable(
     {
       name: "do_float",
@@ -285,9 +287,20 @@ export const SEQUENCE_FILTERS: Record<string, Filter> = {
       if (attribute !== null) items = items.map(attrGetter(attribute));
       return items.map((item) => pyStr(item)).join(pyStr(separator));
     },
+    (value, args) => {
+      if (args.length > 1) {
+        let items = iterate(value);
+        if (args[1] !== null) items = items.map(attrGetter(args[1]));
+        return items.map((item) => pyStr(item)).join(pyStr(args[0]));
+      }
+      const separator = args.length > 0 ? pyStr(args[0]) : "";
+      return iterate(value)
+        .map((item) => pyStr(item))
+        .join(separator);
+    },
   ),
-  list: defineCallable({ name: "sync_do_list", params: [["value", REQUIRED]] }, (c) =>
-    iterate(c.values[0]).slice(),
+  list: defineUnary({ name: "sync_do_list", params: [["value", REQUIRED]] }, (value) =>
+    value instanceof PyIterator ? value.drain() : iterate(value).slice(),
   ),
   max: defineCallable(
     {

@@ -1,5 +1,5 @@
 import { attributeError, codePoints, getItem, isIterable, iterate, PySlice, pyLen } from "./access.js";
-import { defineCallable, type Filter, REQUIRED } from "./filter-registry.js";
+import { defineCallable, defineUnary, type Filter, REQUIRED } from "./filter-registry.js";
 import { formatFixed } from "./float-format.js";
 import { escapeText, isStr, Markup, striptagsText, strText } from "./markup.js";
 import { add, mod, mul } from "./operators.js";
@@ -9,7 +9,7 @@ import { PyObject } from "./py-object.js";
 import { pythonFloat } from "./python-convert.js";
 import { pythonJsonDumps, tojsonOptions } from "./python-json.js";
 import { pyRepr, pyStr } from "./python-repr.js";
-import { callStringMethod, indexArgument, strMethodOf } from "./str-methods.js";
+import { callStringMethod, indexArgument, replaceString, stripString, strMethodOf } from "./str-methods.js";
 import { fail } from "./template-error.js";
 import { wrapText } from "./textwrap.js";
 import { urlize } from "./urlize.js";
@@ -31,7 +31,7 @@ const method = (value: unknown, name: string, ...args: unknown[]) =>
   callStringMethod(softStr(value), name, args, null);
 
 const one = (name: string, body: (value: unknown) => unknown): Filter =>
-  defineCallable({ name, params: [["s", REQUIRED]] }, (c) => body(c.values[0]));
+  defineUnary({ name, params: [["s", REQUIRED]] }, body);
 
 const WORD_BEGIN = /([-\s({[<]+)/u;
 
@@ -159,6 +159,9 @@ function xmlattr(d: unknown, autospace: unknown): string {
   return truthy(autospace) && out !== "" ? ` ${out}` : out;
 }
 
+/** `tojson` with transformers' defaults: `ensure_ascii=False`, one line. */
+const PLAIN_JSON = { ensureAscii: false, sortKeys: false } as const;
+
 /** The string filters, by name. */
 export const TEXT_FILTERS: Record<string, Filter> = {
   capitalize: one("do_capitalize", (v) => method(v, "capitalize")),
@@ -198,8 +201,8 @@ export const TEXT_FILTERS: Record<string, Filter> = {
     },
     (c) => indent(c.values[0], c.values[1], truthy(c.values[2]), truthy(c.values[3])),
   ),
-  lower: one("do_lower", (v) => method(v, "lower")),
-  upper: one("do_upper", (v) => method(v, "upper")),
+  lower: one("do_lower", (v) => (typeof v === "string" ? v.toLowerCase() : method(v, "lower"))),
+  upper: one("do_upper", (v) => (typeof v === "string" ? v.toUpperCase() : method(v, "upper"))),
   replace: defineCallable(
     {
       name: "do_replace",
@@ -213,8 +216,8 @@ export const TEXT_FILTERS: Record<string, Filter> = {
     },
     (c) => {
       const [s, old, replacement, count] = c.values;
-      const args = [pyStr(old), pyStr(replacement), count === null ? -1 : count];
-      return callStringMethod(pyStr(s), "replace", args, null);
+      if (count === null) return replaceString(pyStr(s), pyStr(old), pyStr(replacement), -1);
+      return callStringMethod(pyStr(s), "replace", [pyStr(old), pyStr(replacement), count], null);
     },
   ),
   safe: defineCallable({ name: "do_mark_safe", params: [["value", REQUIRED]] }, (c) => {
@@ -235,6 +238,10 @@ export const TEXT_FILTERS: Record<string, Filter> = {
       ],
     },
     (c) => method(c.values[0], "strip", c.values[1]),
+    (value, args) =>
+      typeof value === "string" && args.length === 0
+        ? stripString(value, null, "both")
+        : method(value, "strip", args.length > 0 ? args[0] : null),
   ),
   truncate: defineCallable(
     {
@@ -344,6 +351,14 @@ export const TEXT_FILTERS: Record<string, Filter> = {
     },
     (c) => {
       const [value, ensureAscii, indentValue, separators, sortKeys] = c.values;
+      return pythonJsonDumps(
+        value,
+        tojsonOptions({ ensureAscii, indent: indentValue, separators, sortKeys }),
+      );
+    },
+    (value, args) => {
+      if (args.length === 0) return pythonJsonDumps(value, PLAIN_JSON);
+      const [ensureAscii = false, indentValue = null, separators = null, sortKeys = false] = args;
       return pythonJsonDumps(
         value,
         tojsonOptions({ ensureAscii, indent: indentValue, separators, sortKeys }),

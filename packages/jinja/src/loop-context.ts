@@ -47,6 +47,7 @@ export class LoopContext extends PyObject {
 
   /** Makes the item at `index` available if the iterable has one; false at the end. */
   has(index: number): boolean {
+    if (index < this.items.length) return true;
     while (this.items.length <= index) {
       if (this.pending === null) return false;
       const item = this.pending.next();

@@ -48,6 +48,8 @@ export class Macro extends PyFunction {
   }
 }
 
+const NO_KEYWORDS: Map<string, unknown> = new Map();
+
 /**
  * A macro definition, compiled: `(scope where it is defined) => Macro`. Calling the macro binds arguments as
  * Jinja's `Macro.__call__` does (positional, then keyword, then defaults evaluated in the macro's scope; `caller`,
@@ -66,6 +68,8 @@ export function defineMacro(options: {
   const { name, params, defaults, render, wrap, catchVarargs, catchKwargs, usesCaller } = options;
   const arity = params.length;
   const firstDefault = arity - defaults.length;
+  // What a default that names a parameter still unbound sees (Jinja's `undefined(name=…)`), made once.
+  const unbound = params.map((param) => new Undefined({ name: param }));
   return (defining) =>
     new Macro({
       name,
@@ -74,17 +78,24 @@ export function defineMacro(options: {
       catchVarargs,
       usesCaller,
       call: (args, kwargs) => {
-        const remaining = new Map(kwargs ?? []);
+        const remaining = kwargs === null || kwargs.size === 0 ? NO_KEYWORDS : new Map(kwargs);
         const scope = new Scope(defining);
-        const values: unknown[] = args.slice(0, arity);
-        for (let i = values.length; i < arity; i++) {
+        // Every parameter is bound before any default runs (a default sees the others, a missing one undefined).
+        let missing: number[] | null = null;
+        for (let i = 0; i < arity; i++) {
           const param = params[i] as string;
-          values.push(remaining.has(param) ? remaining.get(param) : MISSING);
-          remaining.delete(param);
+          if (i < args.length) scope.set(param, args[i]);
+          else if (remaining.has(param)) {
+            scope.set(param, remaining.get(param));
+            remaining.delete(param);
+          } else {
+            scope.set(param, unbound[i]);
+            (missing ??= []).push(i);
+          }
         }
         if (usesCaller) {
           const caller = remaining.get("caller");
-          remaining.delete("caller");
+          if (caller !== undefined) remaining.delete("caller");
           scope.set(
             "caller",
             caller === undefined || caller === null
@@ -102,26 +113,24 @@ export function defineMacro(options: {
         }
         if (!catchVarargs && args.length > arity)
           fail("TypeError", `macro '${name}' takes not more than ${arity} argument(s)`);
+        // A render that raises is abandoned whole, so the count needs no unwinding (no try/finally on this path).
         enterFrames(MACRO_FRAMES);
-        try {
-          for (let i = 0; i < arity; i++) {
+        if (missing !== null) {
+          for (const i of missing) {
             const param = params[i] as string;
-            let value = values[i];
-            if (value === MISSING) {
-              value =
-                i >= firstDefault
-                  ? (defaults[i - firstDefault] as (scope: Scope) => unknown)(scope)
-                  : new Undefined({ hint: `parameter '${param}' was not provided`, name: param });
-            }
-            scope.set(param, value);
+            scope.set(
+              param,
+              i >= firstDefault
+                ? (defaults[i - firstDefault] as (scope: Scope) => unknown)(scope)
+                : new Undefined({ hint: `parameter '${param}' was not provided`, name: param }),
+            );
           }
-          if (catchKwargs) scope.set("kwargs", remaining);
-          if (catchVarargs) scope.set("varargs", tuple(args.slice(arity)));
-          const text = render(scope);
-          return wrap ? new Markup(text) : text;
-        } finally {
-          leaveFrames(MACRO_FRAMES);
         }
+        if (catchKwargs) scope.set("kwargs", remaining === NO_KEYWORDS ? new Map() : remaining);
+        if (catchVarargs) scope.set("varargs", tuple(args.slice(arity)));
+        const text = render(scope);
+        leaveFrames(MACRO_FRAMES);
+        return wrap ? new Markup(text) : text;
       },
     });
 }

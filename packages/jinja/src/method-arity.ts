@@ -82,6 +82,15 @@ const SIGNATURES: Record<string, Signature> = {
   "float.hex": NONE,
 };
 
+/** The signatures by type, then name (no string building on the hot path). */
+const BY_TYPE = new Map<string, Map<string, Signature>>();
+for (const [key, signature] of Object.entries(SIGNATURES)) {
+  const [type, name] = key.split(".") as [string, string];
+  let methods = BY_TYPE.get(type);
+  if (methods === undefined) BY_TYPE.set(type, (methods = new Map()));
+  methods.set(name, signature);
+}
+
 const plural = (n: number) => (n === 1 ? "argument" : "arguments");
 const spelled = (n: number) => (n === 1 ? "one argument" : `${n} arguments`);
 
@@ -98,10 +107,11 @@ export function checkArity(
   args: unknown[],
   kwargs: Map<string, unknown> | null,
 ): void {
-  const signature = SIGNATURES[`${type}.${name}`];
+  const signature = BY_TYPE.get(type)?.get(name);
   if (signature === undefined) return;
   const [style, min, max, keywords] = signature;
   const given = args.length;
+  if (kwargs === null && given >= min && given <= max) return;
   const qualified = `${type}.${name}()`;
   if (kwargs !== null && kwargs.size > 0 && style !== "free") {
     const unknown = Array.from(kwargs.keys()).find((k) => !keywords?.includes(k));

@@ -1,5 +1,13 @@
 import { dictHas, isIterable } from "./access.js";
-import { defineBuiltin, defineCallable, defineOperator, REQUIRED, type Test } from "./filter-registry.js";
+import {
+  defineBinary,
+  defineBuiltin,
+  defineCallable,
+  defineOperator,
+  defineUnary,
+  REQUIRED,
+  type Test,
+} from "./filter-registry.js";
 import { isStr, Markup, strText } from "./markup.js";
 import { contains, eq, mod, order } from "./operators.js";
 import { PyObject } from "./py-object.js";
@@ -11,7 +19,7 @@ import { PyFloat, PyFunction, Undefined } from "./values.js";
 /** Jinja's tests (`tests.py`, 3.1), with Python's semantics: `'a' is odd` formats, `[1] is lower` stringifies. */
 
 const one = (name: string, body: (value: unknown) => boolean): Test =>
-  defineCallable({ name, params: [["value", REQUIRED]] }, (c) => body(c.values[0]));
+  defineUnary({ name, params: [["value", REQUIRED]] }, body);
 
 function isSequence(value: unknown): boolean {
   return (
@@ -40,7 +48,7 @@ function sameAs(value: unknown, other: unknown): boolean {
 export const TESTS: Record<string, Test> = {
   odd: one("test_odd", (v) => eq(mod(v, 2), 1)),
   even: one("test_even", (v) => eq(mod(v, 2), 0)),
-  divisibleby: defineCallable(
+  divisibleby: defineBinary(
     {
       name: "test_divisibleby",
       params: [
@@ -48,7 +56,7 @@ export const TESTS: Record<string, Test> = {
         ["num", REQUIRED],
       ],
     },
-    (c) => eq(mod(c.values[0], c.values[1]), 0),
+    (value, num) => eq(mod(value, num), 0),
   ),
   defined: one("test_defined", (v) => !(v instanceof Undefined)),
   undefined: one("test_undefined", (v) => v instanceof Undefined),
@@ -79,7 +87,7 @@ export const TESTS: Record<string, Test> = {
   sequence: one("test_sequence", isSequence),
   iterable: one("test_iterable", isIterable),
   callable: defineBuiltin("callable", isCallable),
-  sameas: defineCallable(
+  sameas: defineBinary(
     {
       name: "test_sameas",
       params: [
@@ -87,10 +95,10 @@ export const TESTS: Record<string, Test> = {
         ["other", REQUIRED],
       ],
     },
-    (c) => sameAs(c.values[0], c.values[1]),
+    sameAs,
   ),
   escaped: one("test_escaped", (v) => v instanceof Markup),
-  in: defineCallable(
+  in: defineBinary(
     {
       name: "test_in",
       params: [
@@ -98,7 +106,7 @@ export const TESTS: Record<string, Test> = {
         ["seq", REQUIRED],
       ],
     },
-    (c) => contains(c.values[1], c.values[0]),
+    (value, seq) => contains(seq, value),
   ),
 };
 

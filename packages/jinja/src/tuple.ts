@@ -5,8 +5,11 @@ export const FIELDS: unique symbol = Symbol("fields");
 
 /** A Python tuple: a frozen array with a marker. */
 export function tuple(items: unknown[]): unknown[] {
-  if ((items as unknown as Record<symbol, boolean>)[TUPLE] === true) return items;
-  const target = Object.isFrozen(items) ? Array.from(items) : items;
+  let target = items;
+  if (Object.isFrozen(items)) {
+    if ((items as unknown as Record<symbol, boolean>)[TUPLE] === true) return items;
+    target = Array.from(items);
+  }
   (target as unknown as Record<symbol, boolean>)[TUPLE] = true;
   return Object.freeze(target) as unknown[];
 }
