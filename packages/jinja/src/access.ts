@@ -1,5 +1,5 @@
 import { DictView } from "./dict-view.js";
-import { Markup } from "./markup.js";
+import { MARKUP_PYTHON_METHODS, Markup } from "./markup.js";
 import { callMethod, hasMethod, isMutating } from "./methods.js";
 import { PyBytes } from "./py-bytes.js";
 import { PyIterator } from "./py-iterator.js";
@@ -179,41 +179,9 @@ export function getAttributeOnly(obj: unknown, name: string): unknown {
   return isSafeAttribute(obj, name, value) ? value : unsafeUndefined(obj, name);
 }
 
-/** Markup's methods written in Python (markupsafe): they print as bound methods, not built-in ones. */
-const MARKUP_PYTHON_METHODS = new Set([
-  "join",
-  "split",
-  "rsplit",
-  "splitlines",
-  "unescape",
-  "striptags",
-  "capitalize",
-  "title",
-  "lower",
-  "upper",
-  "replace",
-  "ljust",
-  "rjust",
-  "lstrip",
-  "rstrip",
-  "center",
-  "strip",
-  "translate",
-  "expandtabs",
-  "swapcase",
-  "zfill",
-  "casefold",
-  "removeprefix",
-  "removesuffix",
-  "partition",
-  "rpartition",
-  "format",
-  "format_map",
-]);
-
 function boundMethod(obj: unknown, name: string): PyFunction {
   const call = (args: unknown[], kwargs: Map<string, unknown> | null) => callMethod(obj, name, args, kwargs);
-  if (obj instanceof Markup && (MARKUP_PYTHON_METHODS.has(name) || name === "escape")) {
+  if (obj instanceof Markup && MARKUP_PYTHON_METHODS.has(name)) {
     const self = name === "escape" ? "<class 'markupsafe.Markup'>" : pyRepr(obj);
     return new PyFunction(name, call, "bound_method", `Markup.${name} of ${self}`);
   }

@@ -2,6 +2,7 @@ import { compareCodePoints } from "@toolcall/core";
 import { dictGet, dictHas, hashKey } from "./access.js";
 import { DictView } from "./dict-view.js";
 import { isStr, Markup, strText } from "./markup.js";
+import { asInt, big, type Int, isInt, isNumeric, toNumber } from "./numbers.js";
 import { PyBytes } from "./py-bytes.js";
 import { DONE, PyIterator } from "./py-iterator.js";
 import { MISSING } from "./py-object.js";
@@ -10,34 +11,6 @@ import { fail } from "./template-error.js";
 import { isTuple, PyFloat, typeName, Undefined } from "./values.js";
 
 /** Python's `==`, ordering and `in` over engine values, with Python's results and error messages. */
-
-type Int = number | bigint;
-
-function isInt(value: unknown): value is Int | boolean {
-  return typeof value === "number" || typeof value === "bigint" || typeof value === "boolean";
-}
-
-function isNumeric(value: unknown): boolean {
-  return isInt(value) || value instanceof PyFloat;
-}
-
-function asInt(value: Int | boolean): Int {
-  return typeof value === "boolean" ? (value ? 1 : 0) : value;
-}
-
-/** A numeric value as a JavaScript number (floats and ints). */
-
-function big(value: Int): bigint {
-  return typeof value === "bigint" ? value : BigInt(value);
-}
-
-function toNumber(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (value instanceof PyFloat) return value.value;
-  if (typeof value === "bigint") return Number(value);
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return Number.NaN;
-}
 
 function checkUndefined(a: unknown, b: unknown): void {
   if (a instanceof Undefined) a.fail();

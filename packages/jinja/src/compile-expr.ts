@@ -13,7 +13,7 @@ import { ConstantFolder, IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins, Filter } from "./filter-registry.js";
 import { escapeText, Markup } from "./markup.js";
 import { hasMethod } from "./methods.js";
-import { add, contains, eq, floordiv, mod, mul, neg, order, pos, pow, sub, truediv } from "./operators.js";
+import { BINARY_OPERATORS, compareOp, neg, pos } from "./operators.js";
 import { pyStr } from "./python-repr.js";
 import type { Scope } from "./scope.js";
 import { fail } from "./template-error.js";
@@ -24,39 +24,6 @@ export type ArgsFn = (scope: Scope) => unknown[];
 export type KwargsFn = ((scope: Scope) => Map<string, unknown>) | null;
 
 const EMPTY_ARGS: unknown[] = [];
-
-function compareOp(op: string, left: unknown, right: unknown): boolean {
-  switch (op) {
-    case "==":
-      return eq(left, right);
-    case "!=":
-      return !eq(left, right);
-    case "<":
-      return order(left, right, op) < 0;
-    case "<=":
-      return order(left, right, op) <= 0;
-    case ">":
-      return order(left, right, op) > 0;
-    case ">=":
-      return order(left, right, op) >= 0;
-    case "in":
-      return contains(right, left);
-    case "notin":
-      return !contains(right, left);
-    default:
-      return fail("TemplateSyntaxError", `unknown comparison ${op}`);
-  }
-}
-
-const BINARY: Record<string, (a: unknown, b: unknown) => unknown> = {
-  "+": add,
-  "-": sub,
-  "*": mul,
-  "/": truediv,
-  "//": floordiv,
-  "%": mod,
-  "**": pow,
-};
 
 /** markupsafe's `escape()` applied to a printed value (autoescape on). */
 export function escapeOutput(value: unknown): string {
@@ -293,7 +260,7 @@ export class ExpressionCompiler {
         return (scope) => test(value(scope), args(scope), kwargs ? kwargs(scope) : null, env);
       }
       case "binop": {
-        const op = BINARY[node.op];
+        const op = BINARY_OPERATORS[node.op];
         if (op === undefined) return fail("TemplateSyntaxError", `unknown operator ${node.op}`);
         const left = this.expr(node.left);
         const right = this.expr(node.right);

@@ -2,7 +2,7 @@ import { dictSet, getAttribute, getItem, PySlice } from "./access.js";
 import type { CallArgs, Expr } from "./ast.js";
 import type { Builtins } from "./filter-registry.js";
 import { Markup } from "./markup.js";
-import { add, contains, eq, floordiv, mod, mul, neg, order, pos, pow, sub, truediv } from "./operators.js";
+import { BINARY_OPERATORS, compareOp, neg, pos } from "./operators.js";
 import { PyRange } from "./py-range.js";
 import { pyStr } from "./python-repr.js";
 import { PyFloat, truthy, tuple } from "./values.js";
@@ -12,37 +12,6 @@ export const IMPOSSIBLE: unique symbol = Symbol("impossible");
 
 /** Filters that take the render context (`@pass_context`): Jinja never folds them. */
 const CONTEXT_FILTERS = new Set(["map", "select", "reject", "selectattr", "rejectattr", "random"]);
-
-const BINARY: Record<string, (a: unknown, b: unknown) => unknown> = {
-  "+": add,
-  "-": sub,
-  "*": mul,
-  "/": truediv,
-  "//": floordiv,
-  "%": mod,
-  "**": pow,
-};
-
-function compare(op: string, a: unknown, b: unknown): boolean {
-  switch (op) {
-    case "==":
-      return eq(a, b);
-    case "!=":
-      return !eq(a, b);
-    case "<":
-      return order(a, b, op) < 0;
-    case "<=":
-      return order(a, b, op) <= 0;
-    case ">":
-      return order(a, b, op) > 0;
-    case ">=":
-      return order(a, b, op) >= 0;
-    case "in":
-      return contains(b, a);
-    default:
-      return !contains(b, a);
-  }
-}
 
 /** Jinja's `has_safe_repr`: the values a folded constant may hold. */
 function hasSafeRepr(value: unknown): boolean {
@@ -147,7 +116,7 @@ export class ConstantFolder {
         const left = raw(node.left);
         const right = raw(node.right);
         if (left === IMPOSSIBLE || right === IMPOSSIBLE) return IMPOSSIBLE;
-        return (BINARY[node.op] as (a: unknown, b: unknown) => unknown)(left, right);
+        return (BINARY_OPERATORS[node.op] as (a: unknown, b: unknown) => unknown)(left, right);
       }
       case "unary": {
         const value = raw(node.node);
@@ -175,7 +144,7 @@ export class ConstantFolder {
         for (const { op, node: next } of node.ops) {
           const right = raw(next);
           if (right === IMPOSSIBLE) return right;
-          if (!compare(op, left, right)) return false;
+          if (!compareOp(op, left, right)) return false;
           left = right;
         }
         return true;

@@ -125,3 +125,41 @@ export function striptagsText(text: string): string {
   const words = out.split(PY_SPACE).filter((w) => w !== "");
   return unescapeText(words.join(" "));
 }
+
+/** The methods whose result markupsafe wraps back into a Markup. */
+export const MARKUP_RESULT_METHODS = new Set([
+  "capitalize",
+  "title",
+  "lower",
+  "upper",
+  "replace",
+  "ljust",
+  "rjust",
+  "lstrip",
+  "rstrip",
+  "center",
+  "strip",
+  "translate",
+  "expandtabs",
+  "swapcase",
+  "zfill",
+  "casefold",
+  "removeprefix",
+  "removesuffix",
+  "split",
+  "rsplit",
+  "splitlines",
+  "partition",
+  "rpartition",
+]);
+
+/** Markup's methods written in Python (markupsafe): they print as bound methods, not built-in ones. */
+export const MARKUP_PYTHON_METHODS = new Set([
+  ...MARKUP_RESULT_METHODS,
+  "join",
+  "unescape",
+  "striptags",
+  "format",
+  "format_map",
+  "escape",
+]);

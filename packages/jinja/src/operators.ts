@@ -1,4 +1,6 @@
+import { contains, eq, order } from "./comparisons.js";
 import { escapeText, isStr, Markup, strText } from "./markup.js";
+import { asInt, big, type Int, isInt, isNumeric, toNumber } from "./numbers.js";
 import { percentFormat } from "./percent-format.js";
 import { PyBytes } from "./py-bytes.js";
 import { pyStr } from "./python-repr.js";
@@ -7,39 +9,12 @@ import { isTuple, normalizeInt, PyFloat, tuple, typeName, Undefined } from "./va
 
 /** Python's operators over engine values, with Python's results and error messages. */
 
-type Int = number | bigint;
-
-function isInt(value: unknown): value is Int | boolean {
-  return typeof value === "number" || typeof value === "bigint" || typeof value === "boolean";
-}
-
-function isNumeric(value: unknown): boolean {
-  return isInt(value) || value instanceof PyFloat;
-}
-
-function asInt(value: Int | boolean): Int {
-  return typeof value === "boolean" ? (value ? 1 : 0) : value;
-}
-
-/** A numeric value as a JavaScript number (floats and ints). */
-export function toNumber(value: unknown): number {
-  if (typeof value === "number") return value;
-  if (value instanceof PyFloat) return value.value;
-  if (typeof value === "bigint") return Number(value);
-  if (typeof value === "boolean") return value ? 1 : 0;
-  return Number.NaN;
-}
-
 /** An int operand converted for float arithmetic: Python refuses ints beyond the float range. */
 function floatOperand(value: unknown): number {
   const x = toNumber(value);
   if (typeof value === "bigint" && !Number.isFinite(x))
     fail("OverflowError", "int too large to convert to float");
   return x;
-}
-
-function big(value: Int): bigint {
-  return typeof value === "bigint" ? value : BigInt(value);
 }
 
 function intOp(a: Int, b: Int, op: "+" | "-" | "*"): Int {
@@ -279,3 +254,39 @@ export function pos(a: unknown): unknown {
 }
 
 export { compareStrings, contains, eq, order } from "./comparisons.js";
+export { toNumber } from "./numbers.js";
+
+/** The binary arithmetic operators by their token. */
+export const BINARY_OPERATORS: Record<string, (a: unknown, b: unknown) => unknown> = {
+  "+": add,
+  "-": sub,
+  "*": mul,
+  "/": truediv,
+  "//": floordiv,
+  "%": mod,
+  "**": pow,
+};
+
+/** A comparison (`==`, `<`, `in`, `notin`, …) by its token. */
+export function compareOp(op: string, left: unknown, right: unknown): boolean {
+  switch (op) {
+    case "==":
+      return eq(left, right);
+    case "!=":
+      return !eq(left, right);
+    case "<":
+      return order(left, right, op) < 0;
+    case "<=":
+      return order(left, right, op) <= 0;
+    case ">":
+      return order(left, right, op) > 0;
+    case ">=":
+      return order(left, right, op) >= 0;
+    case "in":
+      return contains(right, left);
+    case "notin":
+      return !contains(right, left);
+    default:
+      return fail("TemplateSyntaxError", `unknown comparison ${op}`);
+  }
+}

@@ -1,6 +1,7 @@
 import { getItem } from "./access.js";
 import { formatExponent, formatFixed, formatGeneral } from "./float-format.js";
 import { escapeText, isStr, Markup, strText } from "./markup.js";
+import { realToFloat } from "./numbers.js";
 import { PyObject } from "./py-object.js";
 import { pyAscii, pyRepr, pyStr } from "./python-repr.js";
 import { fail } from "./template-error.js";
@@ -58,14 +59,8 @@ function toInteger(value: unknown, conversion: string, lenient: boolean): bigint
 }
 
 function toFloat(value: unknown): number {
-  if (value instanceof PyFloat) return value.value;
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (typeof value === "bigint") {
-    const x = Number(value);
-    if (!Number.isFinite(x)) fail("OverflowError", "int too large to convert to float");
-    return x;
-  }
+  const real = realToFloat(value);
+  if (real !== undefined) return real;
   if (value instanceof Undefined) value.fail();
   return fail("TypeError", `must be real number, not ${typeName(value)}`);
 }

@@ -1,4 +1,5 @@
 import { isStr, strText } from "./markup.js";
+import { realToFloat } from "./numbers.js";
 import { pyRepr, stringRepr } from "./python-repr.js";
 import { PY_WHITESPACE } from "./str-methods.js";
 import { fail } from "./template-error.js";
@@ -125,14 +126,8 @@ export function pythonInt(value: unknown): number | bigint {
  * pythonFloat("1e3"); // 1000
  */
 export function pythonFloat(value: unknown): number {
-  if (value instanceof PyFloat) return value.value;
-  if (typeof value === "number") return value;
-  if (typeof value === "boolean") return value ? 1 : 0;
-  if (typeof value === "bigint") {
-    const x = Number(value);
-    if (!Number.isFinite(x)) fail("OverflowError", "int too large to convert to float");
-    return x;
-  }
+  const real = realToFloat(value);
+  if (real !== undefined) return real;
   if (isStr(value)) return floatFromString(strText(value), pyRepr(value));
   if (value instanceof Undefined) return value.fail();
   return fail("TypeError", `float() argument must be a string or a real number, not '${typeName(value)}'`);

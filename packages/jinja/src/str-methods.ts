@@ -1,5 +1,5 @@
 import { attributeError, codePoints, iterate } from "./access.js";
-import { escapeText, isStr, Markup, strText } from "./markup.js";
+import { escapeText, isStr, MARKUP_RESULT_METHODS, Markup, strText } from "./markup.js";
 import { checkArity } from "./method-arity.js";
 import { encodeText } from "./py-bytes.js";
 import { NON_PRINTABLE, pyStr } from "./python-repr.js";
@@ -85,33 +85,6 @@ export const STRING_METHODS: ReadonlySet<string> = new Set([
   "translate",
   "upper",
   "zfill",
-]);
-
-/** The methods whose result markupsafe wraps back into a Markup. */
-const MARKUP_RESULT = new Set([
-  "capitalize",
-  "title",
-  "lower",
-  "upper",
-  "replace",
-  "ljust",
-  "rjust",
-  "lstrip",
-  "rstrip",
-  "center",
-  "strip",
-  "translate",
-  "expandtabs",
-  "swapcase",
-  "zfill",
-  "casefold",
-  "removeprefix",
-  "removesuffix",
-  "split",
-  "rsplit",
-  "splitlines",
-  "partition",
-  "rpartition",
 ]);
 
 function window(length: number, startArg: unknown, endArg: unknown): { start: number; end: number } {
@@ -342,7 +315,8 @@ export function callStringMethod(
   checkArity("str", name, args, kwargs);
   const text = typeof receiver === "string" ? receiver : receiver.text;
   let result = strMethod(text, name, args, kwargs, receiver);
-  if (receiver instanceof Markup && (MARKUP_RESULT.has(name) || name === "join")) result = wrap(result);
+  if (receiver instanceof Markup && (MARKUP_RESULT_METHODS.has(name) || name === "join"))
+    result = wrap(result);
   if ((name === "partition" || name === "rpartition") && Array.isArray(result)) return tuple(result);
   if (typeof result === "bigint") return normalizeInt(result);
   return result;
