@@ -1,15 +1,21 @@
 #!/usr/bin/env node
-// A downstream project outside the workspace: installs the packed tarballs of @toolcall/core and
-// @toolcall/conformance with npm (vitest from the registry, as a consumer would), then runs the conformance suite
-// against core through vitest and through the framework-neutral command line, and loads both packages from
-// CommonJS. Proves the published shape, not the workspace's.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+// A downstream project outside the workspace, installed as a user would: `npm i` with an `.npmrc` that sends the
+// @toolcall scope (and only it) to the test run's registry (scripts/release.mjs published there); third-party
+// packages (vitest, the `openai` peer) come from the usual registry. Then, in that project: the conformance suite
+// runs against core through vitest and through the framework-neutral command line; core and conformance load from
+// CommonJS; and a guarded `openai` client talks to a loopback server that answers with the tool-call payloads
+// captured in the wild, whole and streamed: every call comes back as JSON object text.
+// Results: .test-results/consumer.json.
+import { execFile, execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { startFakeOpenAI } from "./lib/fake-openai.mjs";
+import { publishedRegistry } from "./lib/registry.mjs";
+import { createResults, root } from "./lib/results.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const results = createResults("consumer");
 const scratch = mkdtempSync(join(tmpdir(), "toolcall-consumer-"));
 const vitestVersion = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies.vitest;
 const run = (command, args, options = {}) =>
@@ -20,78 +26,127 @@ const run = (command, args, options = {}) =>
     ...options,
   });
 
+const files = {
+  "conformance.test.js": `import { describeConformance } from "@toolcall/conformance/vitest";
+import { coreImplementation } from "@toolcall/core/conformance";
+describeConformance({ implementation: coreImplementation });
+`,
+  "implementation.mjs": `export { coreImplementation as implementation } from "@toolcall/core/conformance";\n`,
+  "require.cjs": `const core = require("@toolcall/core");
+const { loadVectors } = require("@toolcall/conformance");
+const openai = require("@toolcall/openai");
+if (core.decodeArguments("42").status !== "non_object") throw new Error("core from CommonJS");
+if (loadVectors().length === 0) throw new Error("vectors from CommonJS");
+if (typeof openai.guardOpenAI !== "function") throw new Error("@toolcall/openai from CommonJS");
+`,
+  "guarded-client.mjs": `import OpenAI from "openai";
+import { coreRepairs } from "@toolcall/core";
+import { guardOpenAI } from "@toolcall/openai";
+
+// OPENAI_BASE_URL and OPENAI_API_KEY come from the environment, as they would for any OpenAI-compatible server.
+const client = guardOpenAI(new OpenAI(), { repairs: coreRepairs });
+const request = { model: "fake-model", messages: [{ role: "user", content: "go" }] };
+const isObjectText = (text) => {
+  const value = JSON.parse(text);
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+};
+
+const completion = await client.chat.completions.create(request);
+const calls = completion.choices[0].message.tool_calls;
+const bad = calls.filter((call) => !isObjectText(call.function.arguments));
+if (calls.length === 0 || bad.length > 0) throw new Error("whole: not object text: " + JSON.stringify(bad));
+
+const streamed = new Map();
+for await (const chunk of await client.chat.completions.create({ ...request, stream: true }))
+  for (const call of chunk.choices[0]?.delta.tool_calls ?? [])
+    streamed.set(call.index, (streamed.get(call.index) ?? "") + (call.function?.arguments ?? ""));
+const badStreamed = [...streamed.values()].filter((text) => !isObjectText(text));
+if (streamed.size !== calls.length || badStreamed.length > 0)
+  throw new Error("streamed: " + streamed.size + " calls, not object text: " + JSON.stringify(badStreamed));
+console.log(calls.length + " calls, whole and streamed: every one JSON object text");
+`,
+};
+
+let registry;
+let server;
 try {
-  const tarballs = {};
-  for (const name of ["core", "conformance"]) {
-    run(join(root, "node_modules", ".bin", "pnpm"), ["pack", "--pack-destination", scratch], {
-      cwd: join(root, "packages", name),
+  registry = await publishedRegistry();
+  server = await startFakeOpenAI();
+  const installed = await results.check(
+    "npm i @toolcall/openai (the @toolcall scope from the registry)",
+    async () => {
+      writeFileSync(join(scratch, ".npmrc"), `@toolcall:registry=${registry.url}\n`);
+      writeFileSync(
+        join(scratch, "package.json"),
+        JSON.stringify({ name: "toolcall-consumer", private: true, type: "module" }, null, 2),
+      );
+      for (const [name, text] of Object.entries(files)) writeFileSync(join(scratch, name), text);
+      run("npm", [
+        "i",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        "@toolcall/openai",
+        "@toolcall/core",
+        "@toolcall/conformance",
+        `vitest@${vitestVersion}`,
+      ]);
+      // The version the release step published, which exists in no other registry.
+      const latest = (await fetch(`${registry.url}@toolcall%2fopenai`).then((r) => r.json()))["dist-tags"]
+        .latest;
+      const got = JSON.parse(
+        readFileSync(join(scratch, "node_modules/@toolcall/openai/package.json"), "utf8"),
+      ).version;
+      if (got !== latest) throw new Error(`installed @toolcall/openai@${got}, the registry has ${latest}`);
+      return true;
+    },
+  );
+  if (installed) {
+    await results.check("the conformance suite through vitest", () => {
+      run(join(scratch, "node_modules", ".bin", "vitest"), [
+        "run",
+        "--reporter=json",
+        "--outputFile=report.json",
+      ]);
+      const report = JSON.parse(readFileSync(join(scratch, "report.json"), "utf8"));
+      if (report.numFailedTests > 0 || report.numPassedTests < 100)
+        throw new Error(`${report.numPassedTests} passed, ${report.numFailedTests} failed`);
+      console.log(
+        `  vitest in the consumer: ${report.numPassedTests} passed, ${report.numPendingTests} skipped`,
+      );
     });
-    tarballs[name] = readdirSync(scratch).find(
-      (f) => f.startsWith(`toolcall-${name}-`) && f.endsWith(".tgz"),
-    );
+    await results.check("the conformance suite through toolcall-conformance", () => {
+      const line = run(join(scratch, "node_modules", ".bin", "toolcall-conformance"), [
+        "run",
+        "--implementation",
+        "implementation.mjs",
+      ])
+        .trim()
+        .split("\n")
+        .at(-1);
+      if (!/^\d+ passed, 0 failed/.test(line)) throw new Error(line);
+      console.log(`  toolcall-conformance in the consumer: ${line}`);
+    });
+    await results.check("core, conformance and openai from CommonJS", () => run("node", ["require.cjs"]));
+    await results.check("a guarded openai client against a loopback server", async () => {
+      // Not a synchronous child: the loopback server answers from this process's event loop.
+      const { stdout } = await promisify(execFile)("node", ["guarded-client.mjs"], {
+        cwd: scratch,
+        timeout: 60_000,
+        env: { ...process.env, OPENAI_BASE_URL: server.baseURL, OPENAI_API_KEY: "sk-loopback" },
+      });
+      console.log(`  guarded client: ${stdout.trim()}`);
+    });
   }
-  writeFileSync(
-    join(scratch, "package.json"),
-    JSON.stringify({
-      name: "toolcall-consumer",
-      private: true,
-      type: "module",
-      dependencies: { "@toolcall/core": `file:./${tarballs.core}` },
-      devDependencies: { "@toolcall/conformance": `file:./${tarballs.conformance}`, vitest: vitestVersion },
-    }),
-  );
-  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error"]);
-
-  writeFileSync(
-    join(scratch, "conformance.test.js"),
-    [
-      'import { describeConformance } from "@toolcall/conformance/vitest";',
-      'import { coreImplementation } from "@toolcall/core/conformance";',
-      "describeConformance({ implementation: coreImplementation });",
-      "",
-    ].join("\n"),
-  );
-  writeFileSync(
-    join(scratch, "implementation.mjs"),
-    'export { coreImplementation as implementation } from "@toolcall/core/conformance";\n',
-  );
-  writeFileSync(
-    join(scratch, "require.cjs"),
-    [
-      'const core = require("@toolcall/core");',
-      'const { loadVectors } = require("@toolcall/conformance");',
-      'if (core.decodeArguments("42").status !== "non_object") throw new Error("core from CommonJS");',
-      'if (loadVectors().length === 0) throw new Error("vectors from CommonJS");',
-      "",
-    ].join("\n"),
-  );
-
-  run(join(scratch, "node_modules", ".bin", "vitest"), [
-    "run",
-    "--reporter=json",
-    "--outputFile=report.json",
-  ]);
-  const report = JSON.parse(readFileSync(join(scratch, "report.json"), "utf8"));
-  if (report.numFailedTests > 0 || report.numPassedTests < 100) {
-    throw new Error(
-      `vitest in the consumer: ${report.numPassedTests} passed, ${report.numFailedTests} failed`,
-    );
-  }
-  const cli = run(join(scratch, "node_modules", ".bin", "toolcall-conformance"), [
-    "run",
-    "--implementation",
-    "implementation.mjs",
-  ]);
-  const line = cli.trim().split("\n").at(-1);
-  if (!/^\d+ passed, 0 failed/.test(line))
-    throw new Error(`toolcall-conformance run in the consumer: ${line}`);
-  run("node", ["require.cjs"]);
-  console.log(`consumer smoke test: ok (vitest ${report.numPassedTests} passed; command line: ${line})`);
 } catch (error) {
-  console.error(
-    `consumer smoke test failed in ${scratch}:\n${error.stdout ?? ""}${error.stderr ?? ""}${error.message}`,
-  );
-  process.exitCode = 1;
+  await results.check("the registry to install from", () => {
+    throw error;
+  });
 } finally {
-  if (process.exitCode !== 1) rmSync(scratch, { recursive: true, force: true });
+  await server?.close();
+  await registry?.close();
+  process.exitCode = results.write() > 0 ? 1 : 0;
+  if (process.exitCode === 0) rmSync(scratch, { recursive: true, force: true });
+  else console.error(`consumer smoke test: the project is kept in ${scratch}`);
+  console.log(`consumer smoke test: ${process.exitCode === 0 ? "ok" : "FAILED"}`);
 }

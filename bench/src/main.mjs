@@ -11,6 +11,7 @@ import { coreRepairs, createJsonrepairRepair, decodeArguments, sanitizeHistory }
 import { gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
 import { jsonrepair } from "jsonrepair";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
+import { measureFormats } from "./formats.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
 import { measureStream } from "./stream.mjs";
@@ -394,7 +395,19 @@ if (payloads === undefined) {
     );
 }
 
-// 6. Output: the machine, then one table, then what was wrong.
+// 6–7. Model tool-call syntaxes: plain answers against one indexOf scan, and streaming against a whole parse.
+{
+  const formats = measureFormats({
+    rounds: Math.min(ROUNDS, 10),
+    timeMs: TIME.decode / 2,
+    warmupMs: TIME.warmup / 2,
+    progress,
+  });
+  rows.push(...formats.rows);
+  notes.push(...formats.notes);
+}
+
+// 8. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(

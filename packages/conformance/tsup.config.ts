@@ -1,19 +1,16 @@
-import { defineConfig } from "tsup";
+import { defineConfig, type Options } from "tsup";
+
+// ES modules: the library, the vitest binding and the bin (its shebang is the first line of src/cli.ts) in one build,
+// sharing chunks; CommonJS: the library and the binding, sharing chunks too (`splitting` on). No module is bundled
+// twice in a format, and the bin ships once.
+const common: Options = { shims: true, target: "node20", external: ["vitest"], splitting: true };
 
 export default defineConfig([
   {
-    entry: ["src/index.ts", "src/vitest.ts"],
-    format: ["esm", "cjs"],
-    dts: true,
-    shims: true,
-    target: "node20",
-    external: ["vitest"],
-  },
-  {
-    entry: ["src/cli.ts"],
+    ...common,
+    entry: ["src/index.ts", "src/vitest.ts", "src/cli.ts"],
     format: ["esm"],
-    shims: true,
-    target: "node20",
-    banner: { js: "#!/usr/bin/env node" },
+    dts: { entry: ["src/index.ts", "src/vitest.ts"] },
   },
+  { ...common, entry: ["src/index.ts", "src/vitest.ts"], format: ["cjs"], dts: true },
 ]);

@@ -77,6 +77,7 @@ const conformanceOptions = {
   export: { type: "string" },
   skip: { type: "string", multiple: true },
   rules: { type: "string" },
+  level: { type: "string" },
   json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -261,7 +262,10 @@ async function conformance(args: string[]): Promise<number> {
   }
   if (values.implementation === undefined) usage("conformance", "give --implementation MODULE");
   if (positionals.length > 0) usage("conformance", `unexpected argument ${positionals[0]}`);
+  if (values.level !== undefined && values.level !== "mapping" && values.level !== "full")
+    usage("conformance", `--level is mapping or full, not ${values.level}`);
   return runConformanceCommand({
+    ...(values.level !== undefined ? { level: values.level as "mapping" | "full" } : {}),
     implementation: values.implementation,
     ...(values.export !== undefined ? { exportName: values.export } : {}),
     skip: values.skip ?? [],

@@ -113,7 +113,8 @@ Examples:
 export const CONFORMANCE_HELP = `toolcall conformance: run the conformance suite against your implementation
 
 Usage:
-  toolcall conformance --implementation MODULE [--export NAME] [--skip ID]... [--rules R1,R4] [--json]
+  toolcall conformance --implementation MODULE [--export NAME] [--level mapping|full] [--skip ID]...
+                       [--rules R1,R4] [--json]
 
 MODULE is a path (or a package name resolved from the current directory) whose export "implementation" (or
 default export, or --export NAME) has the ConformanceImplementation shape of @toolcall/conformance: decode,
@@ -123,7 +124,8 @@ encode, validate, validateHistory, sanitize, prepareForTemplate, accumulate, res
 Options:
   --implementation MODULE   the module to test
   --export NAME             a named export to use instead of "implementation" or the default
-  --skip ID                 skip a case by its id (repeat the flag)
+  --level mapping|full      the level to check at (default: the implementation's declared level, else full)
+  --skip ID                 skip a case by its id, or every id with a prefix ending in * (repeat the flag)
   --rules R1,R4             only these rules
   --json                    the totals and failures as JSON
 
@@ -131,7 +133,7 @@ Prints each failure, then "N passed, N failed, N skipped". Exit 0 when nothing f
 module cannot be loaded.
 
 Example:
-  toolcall conformance --implementation ./dist/toolcall-implementation.js --skip "r1/hostile: ... > ..."
+  toolcall conformance --implementation ./dist/toolcall-implementation.js --skip r1-hostile-nan --skip "r1-lossless-*"
 `;
 
 /** Help for `toolcall render --help`. */

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { chmod, mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -267,8 +267,9 @@ describe("repair", () => {
     const work = await tempDir();
     const path = join(work, "clean.jsonl");
     await writeFile(path, '[{"role":"user","content":"hi"}]\n');
+    // A time long past: any rewrite would move it, however fast it came.
+    await utimes(path, new Date("2020-01-01T00:00:00Z"), new Date("2020-01-01T00:00:00Z"));
     const mtime = statSync(path).mtimeMs;
-    await new Promise((resolve) => setTimeout(resolve, 20));
     const result = await run(["repair", "clean.jsonl", "--in-place"], { cwd: work });
     expect(result.code).toBe(0);
     expect(result.out).toContain("nothing needed a change");
@@ -391,7 +392,7 @@ describe("conformance", () => {
     expect(totals).not.toBeNull();
     const bad = await run(["conformance", "--implementation", "bad.mjs"], { cwd: work });
     expect(bad.code).toBe(1);
-    expect(bad.out).toMatch(/^FAIL r2\//m);
+    expect(bad.out).toMatch(/^FAIL r2-encode-/m);
     expect(bad.out).toMatch(/^\d+ passed, [1-9]\d* failed, \d+ skipped$/m);
     const failing = bad.out
       .split("\n")

@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import { readFileSync } from "node:fs";
 import { createProxy } from "./create-proxy.js";
 import { parseProxyArgs, USAGE } from "./parse-proxy-args.js";

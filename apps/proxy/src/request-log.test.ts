@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { createLogger, LOG_BATCH_MS, type RequestLogEntry } from "./request-log.js";
 
 function collect(batch: boolean) {
@@ -66,12 +66,19 @@ describe("createLogger", () => {
     );
   });
 
-  it("with batch, holds lines until a short timer or flush(), then writes them at once", async () => {
+  it("with batch, holds lines until a short timer or flush(), then writes them at once", () => {
+    // Fake timers: the batch timer fires when the test moves the clock, not when a loaded machine gets to it.
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const { writes, logger } = collect(true);
     logger.request(base);
     logger.event("info", "listening", { port: 1 });
     expect(writes).toHaveLength(0);
-    await new Promise((resolve) => setTimeout(resolve, LOG_BATCH_MS * 3));
+    vi.advanceTimersByTime(LOG_BATCH_MS - 1);
+    expect(writes).toHaveLength(0);
+    vi.advanceTimersByTime(1);
     expect(writes).toHaveLength(1);
     expect((writes[0] as string).split("\n")).toHaveLength(3);
     logger.request(base);

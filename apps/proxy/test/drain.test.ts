@@ -11,15 +11,20 @@ const frame = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
 
 let upstream: FakeUpstream;
+/** Lets the upstream send the rest of its stream: the test opens it once it has seen the drain begin. */
+let openGate: () => void = () => {};
 
 beforeAll(async () => {
-  // A slow stream: one word every 80 ms, about a second in all.
+  // A stream in flight for as long as the test needs: the first word, then the rest once the gate opens (so the
+  // stream cannot end before the signal arrives, however slow the machine).
   upstream = await startUpstream(async (_request, response) => {
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
     response.writeHead(200, { "content-type": "text/event-stream" });
-    for (const word of WORDS) {
-      response.write(frame({ content: word }));
-      await new Promise((resolve) => setTimeout(resolve, 80));
-    }
+    response.write(frame({ content: WORDS[0] }));
+    await gate;
+    for (const word of WORDS.slice(1)) response.write(frame({ content: word }));
     response.end(`${frame({}, "stop")}data: [DONE]\n\n`);
   });
 });
@@ -32,6 +37,8 @@ async function startBin(): Promise<{
   child: ChildProcess;
   port: number;
   lines: Array<Record<string, unknown>>;
+  /** Resolves once the bin has logged a line with this message. */
+  logged: (msg: string) => Promise<void>;
 }> {
   const child = spawn(
     process.execPath,
@@ -41,19 +48,25 @@ async function startBin(): Promise<{
     },
   );
   const lines: Array<Record<string, unknown>> = [];
-  const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("the bin did not start")), 10_000);
-    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
-      const entry = JSON.parse(line) as Record<string, unknown>;
-      lines.push(entry);
-      if (entry.msg === "listening") {
-        clearTimeout(timer);
-        resolve(entry.port as number);
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`the bin exited with ${code}`)));
+  const waiting: Array<{ msg: string; resolve: () => void }> = [];
+  createInterface({ input: child.stdout as NodeJS.ReadableStream }).on("line", (line) => {
+    const entry = JSON.parse(line) as Record<string, unknown>;
+    lines.push(entry);
+    for (const waiter of waiting.filter((w) => w.msg === entry.msg)) waiter.resolve();
   });
-  return { child, port, lines };
+  // Waits on the bin's own lines, with no clock: a bin that never logs fails the test at its timeout.
+  const logged = (msg: string) =>
+    lines.some((l) => l.msg === msg)
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => waiting.push({ msg, resolve }));
+  await Promise.race([
+    logged("listening"),
+    new Promise((_, reject) =>
+      child.once("exit", (code) => reject(new Error(`the bin exited with ${code}`))),
+    ),
+  ]);
+  const port = lines.find((l) => l.msg === "listening")?.port as number;
+  return { child, port, lines, logged };
 }
 
 function tryConnect(port: number): Promise<string> {
@@ -69,7 +82,7 @@ function tryConnect(port: number): Promise<string> {
 
 describe("SIGTERM", () => {
   it("lets a stream in flight finish, refuses new connections, then exits 0", async () => {
-    const { child, port, lines } = await startBin();
+    const { child, port, lines, logged } = await startBin();
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     const response = await fetch(`http://127.0.0.1:${port}/v1/chat/completions`, {
       method: "POST",
@@ -86,10 +99,9 @@ describe("SIGTERM", () => {
     }
 
     child.kill("SIGTERM");
-    const deadline = Date.now() + 5_000;
-    while (!lines.some((l) => l.msg === "draining") && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 10));
+    await logged("draining");
     expect(await tryConnect(port)).toBe("ECONNREFUSED");
+    openGate();
 
     for (;;) {
       const { value, done } = await reader.read();

@@ -5,6 +5,8 @@ import { type FakeUpstream, fixture, startUpstream } from "./upstream.js";
 
 let upstream: FakeUpstream;
 let proxy: RunningProxy;
+/** Lets the slow-events upstream send the rest once the client has read the first event. */
+let firstEventRead: () => void = () => {};
 
 beforeAll(async () => {
   upstream = await startUpstream(async (request, response) => {
@@ -23,12 +25,14 @@ beforeAll(async () => {
       return;
     }
     if (request.url.endsWith("/slow-events")) {
+      // The first event, then the rest only once the client has read it: streamed, never gathered.
+      const read = new Promise<void>((resolve) => {
+        firstEventRead = resolve;
+      });
       response.writeHead(200, { "content-type": "text/event-stream" });
-      for (let i = 0; i < 3; i++) {
-        response.write(`data: ${i}\n\n`);
-        await new Promise((resolve) => setTimeout(resolve, 30));
-      }
-      response.end();
+      response.write("data: 0\n\n");
+      await read;
+      response.end("data: 1\n\ndata: 2\n\n");
       return;
     }
     if (request.url.endsWith("/chat/completions")) {
@@ -75,6 +79,7 @@ describe("every other path", () => {
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const first = await reader.read();
     expect(new TextDecoder().decode(first.value)).toBe("data: 0\n\n");
+    firstEventRead();
     let rest = "";
     for (;;) {
       const { value, done } = await reader.read();

@@ -37,10 +37,6 @@ function raw(text: string): Promise<string> {
     socket.on("end", () => resolve(answer));
     socket.on("close", () => resolve(answer));
     socket.on("error", reject);
-    socket.setTimeout(5_000, () => {
-      socket.destroy();
-      reject(new Error("no answer"));
-    });
     socket.write(text);
   });
 }

@@ -14,6 +14,11 @@ export interface GrowthOptions {
   make: (size: number) => string;
   /** The work to measure. */
   run: (input: string) => unknown;
+  /**
+   * The work one run does, counted (steps, scans, a work meter's reading), when it can be: the fit then reads these
+   * counts instead of the clock, and gives the same exponent on every machine. Without it, time is measured.
+   */
+  cost?: (input: string) => number;
   /** Input sizes (default 16 KiB, 64 KiB, 256 KiB: small enough that garbage collection stays out of the picture). */
   sizes?: readonly number[];
   /** Runs per size; the fastest counts (default 7). */
@@ -33,15 +38,11 @@ export function growthExponent(options: GrowthOptions): number {
   const sizes = options.sizes ?? [16 * 1024, 64 * 1024, 256 * 1024];
   const rounds = options.rounds ?? 7;
   const inputs = sizes.map(options.make);
-  for (const input of inputs) options.run(input); // warm up
+  const { cost } = options;
+  if (cost === undefined) for (const input of inputs) options.run(input); // warm up
   const xs = sizes.map((size) => Math.log(size));
   const ys = inputs.map((input) =>
-    Math.log(
-      Math.max(
-        fastest(() => options.run(input), rounds),
-        0.01,
-      ),
-    ),
+    Math.log(Math.max(cost ? cost(input) : fastest(() => options.run(input), rounds), 0.01)),
   );
   const meanX = xs.reduce((a, b) => a + b, 0) / xs.length;
   const meanY = ys.reduce((a, b) => a + b, 0) / ys.length;

@@ -3,6 +3,17 @@ export interface ConformanceIssue {
   code: string;
   severity: string;
   path?: Array<string | number>;
+  /** A provider's issue: the literal error text it would answer with. */
+  message?: string;
+  /** A provider's issue: the HTTP status it would answer with. */
+  status?: number;
+}
+
+/** Which providers reject a history, and why (core's `providerVerdict`). */
+export interface ConformanceVerdict {
+  rejectedBy: readonly string[];
+  acceptedBy: readonly string[];
+  findings: ReadonlyArray<{ code: string; path: Array<string | number>; rejectedBy: readonly string[] }>;
 }
 
 /** A decode outcome as the suite compares it (RULES.md R1). */
@@ -11,6 +22,16 @@ export interface ConformanceDecodeResult {
   status: string;
   repairs?: readonly string[];
   raw?: unknown;
+}
+
+import type { ConformanceLevel } from "./levels.js";
+
+/** What a parse of model text found (R10), as the suite compares it. */
+export interface ConformanceParseResult {
+  toolCalls: readonly { id?: string; function: { name: string; arguments: string } }[];
+  content: string | null;
+  reasoning?: string | null;
+  issues: readonly { code: string }[];
 }
 
 /**
@@ -42,6 +63,11 @@ export type ConformanceOptions = Record<string, unknown>;
  * What an implementation under test provides. Every operation is optional: tests of a missing operation are
  * reported as skipped, never as passed.
  *
+ * `level` declares what its results hold. `full` (the default): result objects with this suite's vocabulary
+ * (`decode` → `{ arguments, status, repairs, raw? }`, `sanitize` → `{ messages, changes }`, issues with codes).
+ * `mapping`: what any stack returns (`decode` → the decoded mapping itself, `sanitize` → the message list); it is
+ * scored on the mapping-level checks. `operations` lists the operations it answers (default: the functions present).
+ *
  * @example
  * import * as core from "@toolcall/core";
  * const implementation: ConformanceImplementation = {
@@ -54,14 +80,23 @@ export type ConformanceOptions = Record<string, unknown>;
 export interface ConformanceImplementation {
   /** A name for reports. */
   name?: string;
-  decode?(input: unknown, options: ConformanceOptions): MaybePromise<ConformanceDecodeResult>;
+  /** What its results hold: `mapping` or `full` (default). */
+  level?: ConformanceLevel;
+  /** The operations it answers (default: every operation it has a function for). */
+  operations?: readonly ConformanceOperation[];
+  /** Full level: the result object. Mapping level: the decoded mapping itself. */
+  decode?(
+    input: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<ConformanceDecodeResult | Record<string, unknown>>;
   encode?(input: unknown, options: ConformanceOptions): MaybePromise<string>;
   validate?(call: unknown, options: ConformanceOptions): MaybePromise<readonly ConformanceIssue[]>;
   validateHistory?(messages: unknown, options: ConformanceOptions): MaybePromise<readonly ConformanceIssue[]>;
+  /** Full level: `{ messages, changes }`. Mapping level: the message list. */
   sanitize?(
     messages: unknown,
     options: ConformanceOptions,
-  ): MaybePromise<{ messages: unknown; changes: readonly { rule: string }[] }>;
+  ): MaybePromise<{ messages: unknown; changes: readonly { rule: string }[] } | readonly unknown[]>;
   prepareForTemplate?(messages: unknown, options: ConformanceOptions): unknown;
   /** Feeds `deltas` in order and finishes with `finishReason`. */
   accumulate?(
@@ -79,6 +114,36 @@ export interface ConformanceImplementation {
   >;
   /** Renders a chat template as transformers does (R8). */
   render?(input: ConformanceRenderInput, options: ConformanceOptions): MaybePromise<ConformanceRenderResult>;
+  /**
+   * Reads model text in a tool-call syntax (R10): `options.syntax` names it (`hermes`, `glm45`, …), `options.tools`
+   * types values, `options.startInReasoning` says the prompt opened the reasoning block.
+   */
+  parseToolCalls?(input: string, options: ConformanceOptions): MaybePromise<ConformanceParseResult>;
+  /** The same, fed to a stream in `chunks`: the runner checks several splits of each text (`streamSplits`). */
+  streamToolCalls?(
+    chunks: readonly string[],
+    options: ConformanceOptions,
+  ): MaybePromise<ConformanceParseResult>;
+  /** Writes calls (`{ id?, name, arguments }`) in a syntax as its chat template renders them (R10). */
+  encodeToolCalls?(
+    calls: readonly { id?: string; name: string; arguments: string }[],
+    options: ConformanceOptions,
+  ): MaybePromise<string>;
+  /**
+   * `validateHistory(messages, { provider })`: the issues that provider would raise, in its words. Mapping level:
+   * any list, one entry per rejection (empty when the provider accepts the history).
+   */
+  validateProvider?(messages: unknown, options: ConformanceOptions): MaybePromise<readonly unknown[]>;
+  /**
+   * `sanitizeHistory(messages, { provider, … })`: a history that provider accepts. Full level:
+   * `{ messages, changes }`. Mapping level: the message list.
+   */
+  sanitizeProvider?(
+    messages: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<{ messages: unknown; changes: readonly { rule: string }[] } | readonly unknown[]>;
+  /** Which provider profiles reject a history (`{ providers? }`): `{ rejectedBy, acceptedBy, findings }`. */
+  providerVerdict?(messages: unknown, options: ConformanceOptions): MaybePromise<ConformanceVerdict>;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }
@@ -92,6 +157,11 @@ export type ConformanceOperation =
   | "sanitize"
   | "prepareForTemplate"
   | "accumulate"
+  | "validateProvider"
+  | "sanitizeProvider"
+  | "providerVerdict"
+  | "parseToolCalls"
+  | "encodeToolCalls"
   | "render";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
@@ -102,5 +172,35 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "sanitize",
   "prepareForTemplate",
   "accumulate",
+  "validateProvider",
+  "sanitizeProvider",
+  "providerVerdict",
+  "parseToolCalls",
+  "encodeToolCalls",
   "render",
 ];
+
+/**
+ * What is wrong with an implementation's declaration: an unknown level, an unknown operation, or a declared
+ * operation without its function. A runner refuses such an implementation: a mistyped name is never a silent skip.
+ *
+ * @example
+ * checkImplementation({ level: "mapping", operations: ["decode"] }); // ["operation decode is declared but has no function"]
+ */
+export function checkImplementation(implementation: ConformanceImplementation): string[] {
+  const problems: string[] = [];
+  if (typeof implementation !== "object" || implementation === null)
+    return ["the implementation is not an object"];
+  const level = implementation.level as unknown;
+  if (level !== undefined && level !== "mapping" && level !== "full")
+    problems.push(`level ${JSON.stringify(level)} is not "mapping" or "full"`);
+  const declared = implementation.operations as unknown;
+  if (declared !== undefined && !Array.isArray(declared)) problems.push("operations is not a list");
+  for (const operation of Array.isArray(declared) ? (declared as unknown[]) : []) {
+    if (!(OPERATIONS as readonly unknown[]).includes(operation))
+      problems.push(`operation ${JSON.stringify(operation)} is not one of ${OPERATIONS.join(", ")}`);
+    else if (typeof implementation[operation as ConformanceOperation] !== "function")
+      problems.push(`operation ${String(operation)} is declared but has no function`);
+  }
+  return problems;
+}

@@ -1,3 +1,6 @@
+export { type AssignedId, assignVectorIds } from "./assign-ids.js";
+export { checkParse, streamSplits } from "./check-parse.js";
+export { checkResult } from "./check-result.js";
 export { checkVectors, type VectorProblem, vectorsSchema } from "./check-vectors.js";
 export { type GrowthOptions, growthExponent } from "./growth-exponent.js";
 export {
@@ -6,12 +9,23 @@ export {
   type ConformanceIssue,
   type ConformanceOperation,
   type ConformanceOptions,
+  type ConformanceParseResult,
   type ConformanceRenderInput,
   type ConformanceRenderResult,
+  checkImplementation,
   type MaybePromise,
   OPERATIONS,
 } from "./implementation.js";
 export { jsonEqual } from "./json-equal.js";
+export {
+  type ConformanceLevel,
+  caseLevels,
+  type ExpectedKeyLevel,
+  type ExpectedLevels,
+  expectedLevels,
+  LEVELS,
+  levelIncludes,
+} from "./levels.js";
 export {
   type ConformanceCase,
   defaultVectorsRoot,
@@ -19,12 +33,16 @@ export {
   listVectorFiles,
   loadVectors,
 } from "./load-vectors.js";
+export { type ArgumentsForm, compareMessagesAtMappingLevel } from "./message-view.js";
 export { DEFAULT_RENDER_CLOCK, resolveRenderInput } from "./render-case.js";
 export {
   type ConformanceOutcome,
   type ConformanceSummary,
-  checkResult,
+  type ConformanceTotals,
+  type RunTestOptions,
   runConformance,
   runTest,
 } from "./run-test.js";
+export { type SkipList, skipList } from "./skip-list.js";
 export { decodeTags, FloatValue } from "./tags.js";
+export { suggestVectorId, VECTOR_ID_MAX_LENGTH, VECTOR_ID_PATTERN, vectorIdPrefix } from "./vector-id.js";

@@ -2,12 +2,17 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConformanceOperation } from "./implementation.js";
+import { type ConformanceLevel, caseLevels } from "./levels.js";
 import { decodeTags } from "./tags.js";
 
 /** One test of the suite, with its group's settings merged in and tags decoded. */
 export interface ConformanceCase {
-  /** `<directory>/<topic>: <group description> > <test description>`; stable, used by skip lists. */
+  /** The test's stable id (`r1-statuses-null-is-absent`): unique across the suite, what skip lists name. */
   id: string;
+  /** A readable name: `<directory>/<topic>: <group description> > <test description>`. */
+  title: string;
+  /** The levels at which the case has something to check (`["full"]` when it checks only full-level keys). */
+  levels: ConformanceLevel[];
   rule: string;
   operation: ConformanceOperation;
   group: string;
@@ -46,6 +51,8 @@ interface RawGroup {
   options?: Record<string, unknown>;
   source?: string;
   tests: Array<{
+    id?: string;
+    level?: "full";
     description: string;
     input?: unknown;
     expected: Record<string, unknown>;
@@ -64,11 +71,12 @@ export interface LoadVectorsOptions {
 }
 
 /**
- * Reads every vector file into a flat list of cases, group options merged into each test's, tags decoded.
+ * Reads every vector file into a flat list of cases, group options merged into each test's, tags decoded. Throws on
+ * a test without an `id` (`toolcall-conformance ids --write` gives one to each).
  *
  * @example
  * const cases = loadVectors({ rules: ["R1"] });
- * cases[0].id; // "r1/pinned-cases: … > …"
+ * cases[0].id; // "r1-pinned-cases-json-object-string"
  */
 export function loadVectors(options: LoadVectorsOptions = {}): ConformanceCase[] {
   const root = options.root ?? process.env.TOOLCALL_VECTORS ?? defaultVectorsRoot();
@@ -80,8 +88,15 @@ export function loadVectors(options: LoadVectorsOptions = {}): ConformanceCase[]
       if (options.rules && !options.rules.includes(group.rule)) continue;
       if (options.operations && !options.operations.includes(group.operation)) continue;
       for (const test of group.tests) {
+        const title = `${topic}: ${group.description} > ${test.description}`;
+        if (typeof test.id !== "string" || test.id === "")
+          throw new Error(`${file}: a test has no id (${title}); run \`toolcall-conformance ids --write\``);
+        const expected = decodeTags(test.expected) as Record<string, unknown>;
         cases.push({
-          id: `${topic}: ${group.description} > ${test.description}`,
+          id: test.id,
+          title,
+          // A test marked `level: "full"` pins a decision of the suite's own: none of its checks is mapping-level.
+          levels: test.level === "full" ? ["full"] : caseLevels({ operation: group.operation, expected }),
           rule: group.rule,
           operation: group.operation,
           group: group.description,
@@ -91,7 +106,7 @@ export function loadVectors(options: LoadVectorsOptions = {}): ConformanceCase[]
             string,
             unknown
           >,
-          expected: decodeTags(test.expected) as Record<string, unknown>,
+          expected,
           ...((test.source ?? group.source) ? { source: test.source ?? group.source } : {}),
           file,
         });

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { checkResult } from "./check-result.js";
 import { checkRender, resolveRenderInput } from "./render-case.js";
-import { checkResult } from "./run-test.js";
 
 const SHA = "a".repeat(64);
 
@@ -52,13 +52,25 @@ describe("render vectors: comparing outcomes", () => {
     const error = { type: "TypeError", message: "x" };
     expect(checkResult({ operation: "render", expected: { error }, actual: { error } })).toEqual([]);
     const failures: string[] = [];
-    checkRender({ error }, { error: { type: "TypeError", message: "y" } }, failures);
-    checkRender({ error }, { text: "ok" }, failures);
-    checkRender({ text: "ok" }, { error }, failures);
+    const at = () => true;
+    checkRender({ error }, { error: { type: "TypeError", message: "y" } }, at, failures);
+    checkRender({ error }, { text: "ok" }, at, failures);
+    checkRender({ text: "ok" }, { error }, at, failures);
     expect(failures).toEqual([
       "error: expected TypeError: x, got TypeError: y",
-      'expected TypeError, got text "ok"',
-      'expected text "ok", got TypeError: x',
+      'error: expected TypeError, got text "ok"',
+      'text: expected "ok", got TypeError: x',
     ]);
+  });
+
+  it("checks the text at the mapping level, the error only at the full level", () => {
+    const error = { type: "TypeError", message: "x" };
+    const wrong = { error: { type: "ValueError", message: "y" } };
+    expect(
+      checkResult({ operation: "render", expected: { error }, actual: wrong, level: "mapping" }),
+    ).toEqual([]);
+    expect(
+      checkResult({ operation: "render", expected: { text: "a" }, actual: { text: "b" }, level: "mapping" }),
+    ).toHaveLength(1);
   });
 });

@@ -56,24 +56,30 @@ export function resolveRenderInput(
   };
 }
 
-/** Compares a render outcome with `expected` (`text`, or `error` with `type` and `message`). */
-export function checkRender(expected: Record<string, unknown>, actual: unknown, failures: string[]): void {
+/**
+ * Compares a render outcome with `expected` (`text`, or `error` with `type` and `message`), the keys the run's level
+ * includes (`at`).
+ */
+export function checkRender(
+  expected: Record<string, unknown>,
+  actual: unknown,
+  at: (key: string) => boolean,
+  failures: string[],
+): void {
   const result = (actual ?? {}) as { text?: unknown; error?: { type?: unknown; message?: unknown } };
-  if ("text" in expected) {
-    if (result.text !== expected.text)
-      failures.push(
-        result.error
-          ? `expected text ${show(expected.text)}, got ${String(result.error.type)}: ${String(result.error.message)}`
-          : `text: expected ${show(expected.text)}, got ${show(result.text)}`,
-      );
-  }
-  if ("error" in expected) {
+  if ("text" in expected && at("text") && result.text !== expected.text)
+    failures.push(
+      result.error
+        ? `text: expected ${show(expected.text)}, got ${String(result.error.type)}: ${String(result.error.message)}`
+        : `text: expected ${show(expected.text)}, got ${show(result.text)}`,
+    );
+  if ("error" in expected && at("error")) {
     const want = expected.error as { type: string; message?: string };
     const got = result.error;
-    if (got === undefined) failures.push(`expected ${want.type}, got text ${show(result.text)}`);
+    if (got === undefined) failures.push(`error: expected ${want.type}, got text ${show(result.text)}`);
     else if (got.type !== want.type || ("message" in want && got.message !== want.message))
       failures.push(
-        `error: expected ${want.type}: ${want.message}, got ${String(got.type)}: ${String(got.message)}`,
+        `error: expected ${"message" in want ? `${want.type}: ${want.message}` : want.type}, got ${String(got.type)}: ${String(got.message)}`,
       );
   }
 }

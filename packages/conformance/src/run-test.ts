@@ -1,17 +1,28 @@
-import type { ConformanceImplementation, ConformanceIssue, ConformanceOptions } from "./implementation.js";
+import { checkParse, streamSplits } from "./check-parse.js";
+import { checkResult } from "./check-result.js";
+import type { ConformanceImplementation, ConformanceOptions } from "./implementation.js";
 import { jsonEqual, show } from "./json-equal.js";
+import { type ConformanceLevel, isLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import type { ConformanceCase } from "./load-vectors.js";
-import { checkRender, resolveRenderInput, templatesDirectory } from "./render-case.js";
+import { compareMessagesAtMappingLevel } from "./message-view.js";
+import { resolveRenderInput, templatesDirectory } from "./render-case.js";
+import { skipList } from "./skip-list.js";
 
-/** The outcome of one case: `skip` when the implementation lacks what the case needs (never counted as a pass). */
+/** The outcome of one case: `skip` when it cannot run (never counted as a pass). */
 export interface ConformanceOutcome {
   status: "pass" | "fail" | "skip";
-  /** Why it failed or was skipped. */
+  /** Why it failed or was skipped; a failure's messages each start with the field that differs. */
   messages: string[];
+  /** Set on a skip because the case has nothing to check at the run's level (a status at the mapping level). */
+  notApplicable?: true;
 }
 
-function multiset(values: readonly unknown[]): string[] {
-  return values.map((v) => String(v)).sort();
+/** Options of {@link runTest}. */
+export interface RunTestOptions {
+  /** The level to check at (default: the implementation's declared `level`, else `full`). */
+  level?: ConformanceLevel;
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  templatesDir?: string;
 }
 
 function snapshot(value: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -22,124 +33,16 @@ function snapshot(value: unknown): { ok: true; value: unknown } | { ok: false } 
   }
 }
 
-function checkIssues(
-  expected: Record<string, unknown>,
-  issues: readonly ConformanceIssue[],
-  failures: string[],
-): void {
-  if (!Array.isArray(issues)) {
-    failures.push(`expected a list of issues, got ${show(issues)}`);
-    return;
-  }
-  if (expected.codes !== undefined) {
-    const want = multiset(expected.codes as unknown[]);
-    const got = multiset(issues.map((i) => i.code));
-    if (!jsonEqual(want, got)) failures.push(`codes: expected ${show(want)}, got ${show(got)}`);
-  }
-  if (expected.issues !== undefined) {
-    for (const wanted of expected.issues as ConformanceIssue[]) {
-      const found = issues.some(
-        (i) =>
-          i.code === wanted.code &&
-          (wanted.severity === undefined || i.severity === wanted.severity) &&
-          (wanted.path === undefined || jsonEqual(i.path, wanted.path)),
-      );
-      if (!found) failures.push(`issue ${show(wanted)} not found among ${show(issues)}`);
-    }
-  }
-}
-
-/**
- * Checks an operation's result against a case's `expected` (VECTORS.md): one message per mismatch, `[]` when it
- * conforms.
- *
- * @example
- * checkResult({ operation: "encode", expected: { text: "{}" }, actual: "{}" }); // []
- */
-export function checkResult(args: {
-  operation: ConformanceCase["operation"];
-  expected: Record<string, unknown>;
-  actual: unknown;
-  input?: unknown;
-}): string[] {
-  const { operation, expected, actual, input } = args;
-  const failures: string[] = [];
-  const result = actual as Record<string, unknown>;
-  const compare = (key: string, got: unknown) => {
-    if (key in expected && !jsonEqual(expected[key], got)) {
-      failures.push(`${key}: expected ${show(expected[key])}, got ${show(got)}`);
-    }
-  };
-  switch (operation) {
-    case "decode": {
-      compare("status", result?.status);
-      compare("arguments", result?.arguments);
-      if ("repairs" in expected) compare("repairs", result?.repairs ?? []);
-      compare("raw", result?.raw);
-      if (expected.rawAbsent === true && result?.raw !== undefined)
-        failures.push(`raw: expected none, got ${show(result.raw)}`);
-      if (expected.identity === true && result?.arguments !== input)
-        failures.push("identity: the input object was not returned itself");
-      break;
-    }
-    case "encode":
-      compare("text", actual);
-      if (typeof actual !== "string") failures.push(`expected a string, got ${show(actual)}`);
-      break;
-    case "validate":
-    case "validateHistory":
-      checkIssues(expected, actual as ConformanceIssue[], failures);
-      break;
-    case "sanitize": {
-      compare("messages", result?.messages);
-      if (expected.unchanged === true && result?.messages !== input)
-        failures.push("unchanged: the input list was not returned itself");
-      const changes = (result?.changes ?? []) as Array<Record<string, unknown>>;
-      if (expected.changes !== undefined) {
-        const want = multiset(expected.changes as unknown[]);
-        const got = multiset(changes.map((c) => c.rule));
-        if (!jsonEqual(want, got)) failures.push(`changes: expected ${show(want)}, got ${show(got)}`);
-      }
-      for (const detail of (expected.changeDetails ?? []) as Array<Record<string, unknown>>) {
-        const found = changes.some((c) => Object.keys(detail).every((k) => jsonEqual(detail[k], c[k])));
-        if (!found)
-          failures.push(
-            `change ${show(detail)} not found among ${show(changes.map((c) => ({ rule: c.rule, messageIndex: c.messageIndex, toolCallId: c.toolCallId })))}`,
-          );
-      }
-      break;
-    }
-    case "prepareForTemplate":
-      compare("messages", actual);
-      break;
-    case "accumulate": {
-      const calls = actual as Array<Record<string, unknown>>;
-      if (expected.calls !== undefined) {
-        const want = expected.calls as Array<Record<string, unknown>>;
-        if (!Array.isArray(calls) || calls.length !== want.length) {
-          failures.push(`calls: expected ${want.length} calls, got ${show(calls)}`);
-        } else {
-          want.forEach((w, i) => {
-            for (const key of Object.keys(w)) {
-              if (!jsonEqual(w[key], calls[i]?.[key]))
-                failures.push(`calls[${i}].${key}: expected ${show(w[key])}, got ${show(calls[i]?.[key])}`);
-            }
-          });
-        }
-      }
-      if (expected.decoded !== undefined)
-        compare("decoded", Array.isArray(calls) ? calls.map((c) => c.decoded) : calls);
-      break;
-    }
-    case "render":
-      checkRender(expected, actual, failures);
-      break;
-    default: {
-      const never: never = operation;
-      failures.push(`unknown operation ${String(never)}`);
-    }
-  }
-  return failures;
+/** A mapping-level implementation's answer as the result object the checks read. */
+function asResult(
+  operation: ConformanceCase["operation"],
+  actual: unknown,
+  declared: ConformanceLevel,
+): unknown {
+  if (declared === "full") return actual;
+  if (operation === "decode") return { arguments: actual };
+  if (operation === "sanitize" || operation === "sanitizeProvider") return { messages: actual };
+  return actual;
 }
 
 function resolveOptions(
@@ -155,10 +58,16 @@ function resolveOptions(
   return { ok: true, options: { ...options, repairs: resolved } };
 }
 
+function thrown(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /**
  * Runs one case against an implementation, which may answer synchronously or with a promise (an adapter whose
  * operation is a stream). Never rejects: an implementation that throws fails the case (the rules say bad input gets
- * a status, not an exception).
+ * a status, not an exception). Besides `expected`, the input must not be mutated, and a sanitized history must be
+ * idempotent (at the mapping level: a second pass gives the same history; at the full level: the same list and no
+ * changes); a history sanitized for a provider must raise nothing in the implementation's own `validateProvider`.
  *
  * @example
  * for (const testCase of loadVectors()) console.log(testCase.id, (await runTest(implementation, testCase)).status);
@@ -166,8 +75,14 @@ function resolveOptions(
 export async function runTest(
   implementation: ConformanceImplementation,
   testCase: ConformanceCase,
-  options: { templatesDir?: string } = {},
+  options: RunTestOptions = {},
 ): Promise<ConformanceOutcome> {
+  const declared: ConformanceLevel = isLevel(implementation.level) ? implementation.level : "full";
+  const level = options.level ?? declared;
+  if (!testCase.levels.includes(level))
+    return { status: "skip", messages: [`nothing to check at the ${level} level`], notApplicable: true };
+  if (implementation.operations && !implementation.operations.includes(testCase.operation))
+    return { status: "skip", messages: [`operation ${testCase.operation} not declared`] };
   const fn = implementation[testCase.operation] as
     | ((input: unknown, options: ConformanceOptions) => unknown)
     | undefined;
@@ -176,9 +91,8 @@ export async function runTest(
   const resolved = resolveOptions(implementation, testCase.options);
   if (!resolved.ok) return { status: "skip", messages: [resolved.reason] };
   const decodeNeedsEncode = testCase.operation === "decode" && "encoded" in testCase.expected;
-  if (decodeNeedsEncode && typeof implementation.encode !== "function") {
+  if (decodeNeedsEncode && typeof implementation.encode !== "function")
     return { status: "skip", messages: ["expected.encoded needs encode"] };
-  }
   let input = testCase.input;
   if (testCase.operation === "render") {
     const render = resolveRenderInput(input, templatesDirectory(options.templatesDir));
@@ -188,15 +102,16 @@ export async function runTest(
   const before = snapshot(input);
   let actual: unknown;
   try {
-    actual = await fn.call(implementation, input, resolved.options);
+    actual = asResult(testCase.operation, await fn.call(implementation, input, resolved.options), declared);
   } catch (error) {
-    return { status: "fail", messages: [`threw: ${error instanceof Error ? error.message : String(error)}`] };
+    return { status: "fail", messages: [`threw: ${thrown(error)}`] };
   }
   const failures = checkResult({
     operation: testCase.operation,
     expected: testCase.expected,
     actual,
     input: testCase.input,
+    level,
   });
   if (decodeNeedsEncode) {
     const encodeOptions = (testCase.expected.encodeOptions ?? {}) as ConformanceOptions;
@@ -205,41 +120,93 @@ export async function runTest(
       if (text !== testCase.expected.encoded)
         failures.push(`encoded: expected ${show(testCase.expected.encoded)}, got ${show(text)}`);
     } catch (error) {
-      failures.push(`encode threw: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(`encoded: encode threw: ${thrown(error)}`);
     }
   }
-  if (before.ok && !jsonEqual(before.value, input)) failures.push("the input was mutated");
-  if (testCase.operation === "sanitize" && failures.length === 0) {
-    // R4: sanitize is idempotent; a second pass changes nothing and returns the same list.
+  if (before.ok && !jsonEqual(before.value, input)) failures.push("input: the input was mutated");
+  if (testCase.operation === "parseToolCalls" && typeof implementation.streamToolCalls === "function") {
+    // R10: however the text is split, a stream finds what the whole parse finds.
+    const keyLevels = shippedExpectedLevels().parseToolCalls ?? {};
+    const at = (key: string) =>
+      key in testCase.expected && levelIncludes(level, keyLevels[key]?.level ?? "full");
+    for (const chunks of streamSplits(String(testCase.input))) {
+      try {
+        const streamed = await implementation.streamToolCalls(chunks, resolved.options);
+        failures.push(
+          ...checkParse(testCase.expected, streamed, at, level, `streamed in ${chunks.length} pieces: `),
+        );
+      } catch (error) {
+        failures.push(`stream: threw ${thrown(error)}`);
+      }
+    }
+  }
+  const sanitizes = testCase.operation === "sanitize" || testCase.operation === "sanitizeProvider";
+  if (sanitizes && failures.length === 0) {
+    // R4: sanitize is idempotent; a second pass over its output changes nothing.
     const first = actual as { messages: unknown };
     try {
-      const again = fn.call(implementation, first.messages, resolved.options) as {
-        messages: unknown;
-        changes: unknown[];
-      };
-      if (again.changes.length > 0 || again.messages !== first.messages) {
-        failures.push(`not idempotent: a second pass made ${show(again.changes)}`);
+      const again = asResult(
+        testCase.operation,
+        await fn.call(implementation, first.messages, resolved.options),
+        declared,
+      ) as { messages: unknown; changes?: unknown[] };
+      if (level === "full") {
+        if ((again.changes ?? []).length > 0 || again.messages !== first.messages)
+          failures.push(`idempotent: a second pass made ${show(again.changes)}`);
+      } else {
+        const drift = compareMessagesAtMappingLevel({
+          form: "wire",
+          input: first.messages,
+          expected: first.messages,
+          actual: again.messages,
+        });
+        if (drift.length > 0) failures.push(`idempotent: a second pass changed ${drift.join("; ")}`);
       }
     } catch (error) {
-      failures.push(`second pass threw: ${error instanceof Error ? error.message : String(error)}`);
+      failures.push(`idempotent: the second pass threw: ${thrown(error)}`);
+    }
+    // The provider accepts what its sanitize gives: the implementation's own validation finds nothing in it.
+    const validates =
+      typeof implementation.validateProvider === "function" &&
+      (implementation.operations === undefined || implementation.operations.includes("validateProvider"));
+    if (testCase.operation === "sanitizeProvider" && validates) {
+      try {
+        const left = await implementation.validateProvider?.(first.messages, resolved.options);
+        if (!Array.isArray(left) || left.length > 0)
+          failures.push(`accepted: the sanitized history still raises ${show(left)}`);
+      } catch (error) {
+        failures.push(`accepted: validateProvider threw on the sanitized history: ${thrown(error)}`);
+      }
     }
   }
   return failures.length === 0 ? { status: "pass", messages: [] } : { status: "fail", messages: failures };
 }
 
-/** Totals of a run. */
-export interface ConformanceSummary {
+/** Totals of one rule (or of a whole run). */
+export interface ConformanceTotals {
   passed: number;
   failed: number;
   skipped: number;
-  failures: Array<{ id: string; messages: string[] }>;
+  /** Cases with nothing to check at the run's level: not run, not counted as skipped. */
+  notApplicable: number;
+}
+
+/** Totals of a run. */
+export interface ConformanceSummary extends ConformanceTotals {
+  level: ConformanceLevel;
+  failures: Array<{ id: string; title: string; messages: string[] }>;
+  /** Totals per rule (`R1` …). */
+  byRule: Record<string, ConformanceTotals>;
+  /** Skip entries that name none of the cases run (a typo, or a vector renamed). */
+  unmatchedSkips: string[];
 }
 
 /**
- * Runs every case (minus the skip list) and totals the outcomes: the framework-neutral runner.
+ * Runs every case (minus the skip list: ids, or id prefixes ending in `*`) at a level and totals the outcomes,
+ * overall and per rule: the framework-neutral runner.
  *
  * @example
- * const summary = await runConformance({ implementation, cases: loadVectors() });
+ * const summary = await runConformance({ implementation, cases: loadVectors(), level: "mapping" });
  * console.log(`${summary.passed} passed, ${summary.failed} failed`);
  */
 export async function runConformance(args: {
@@ -248,21 +215,38 @@ export async function runConformance(args: {
   skip?: Iterable<string>;
   /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
   templatesDir?: string;
+  level?: ConformanceLevel;
 }): Promise<ConformanceSummary> {
-  const skip = new Set(args.skip ?? []);
-  const summary: ConformanceSummary = { passed: 0, failed: 0, skipped: 0, failures: [] };
+  const skip = skipList(args.skip);
+  const level = args.level ?? (isLevel(args.implementation.level) ? args.implementation.level : "full");
+  const summary: ConformanceSummary = {
+    level,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    notApplicable: 0,
+    failures: [],
+    byRule: {},
+    unmatchedSkips: skip.unmatched(args.cases.map((c) => c.id)),
+  };
   for (const testCase of args.cases) {
-    if (skip.has(testCase.id)) {
-      summary.skipped++;
-      continue;
-    }
-    const outcome = await runTest(args.implementation, testCase, { templatesDir: args.templatesDir });
-    if (outcome.status === "pass") summary.passed++;
-    else if (outcome.status === "skip") summary.skipped++;
-    else {
-      summary.failed++;
-      summary.failures.push({ id: testCase.id, messages: outcome.messages });
-    }
+    summary.byRule[testCase.rule] ??= { passed: 0, failed: 0, skipped: 0, notApplicable: 0 };
+    const rule = summary.byRule[testCase.rule] as ConformanceTotals;
+    const outcome: ConformanceOutcome =
+      skip.match(testCase.id) !== undefined && testCase.levels.includes(level)
+        ? { status: "skip", messages: ["in the skip list"] }
+        : await runTest(args.implementation, testCase, { level, templatesDir: args.templatesDir });
+    const key = outcome.notApplicable
+      ? "notApplicable"
+      : outcome.status === "pass"
+        ? "passed"
+        : outcome.status === "fail"
+          ? "failed"
+          : "skipped";
+    summary[key]++;
+    rule[key]++;
+    if (outcome.status === "fail")
+      summary.failures.push({ id: testCase.id, title: testCase.title, messages: outcome.messages });
   }
   return summary;
 }

@@ -1,12 +1,15 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { streamSplits } from "./check-parse.js";
+import { checkResult } from "./check-result.js";
 import { checkVectors } from "./check-vectors.js";
 import type { ConformanceImplementation } from "./implementation.js";
 import { jsonEqual } from "./json-equal.js";
 import { type ConformanceCase, loadVectors } from "./load-vectors.js";
-import { checkResult, runConformance, runTest } from "./run-test.js";
+import { runConformance, runTest } from "./run-test.js";
 import { decodeTags } from "./tags.js";
 
 const cases = loadVectors();
@@ -122,6 +125,117 @@ describe("checkResult catches every kind of mismatch", () => {
   });
 });
 
+describe("checkResult for provider profiles", () => {
+  const issue = {
+    code: "tool_call_id_invalid",
+    severity: "error",
+    path: [1, "tool_calls", 0, "id"],
+    message: "Tool call id was c1 but must be a-z, A-Z, 0-9, with a length of 9.",
+    status: 400,
+  };
+  it("validateProvider compares the literal text, its prefix and the status", async () => {
+    const check = (wanted: Record<string, unknown>) =>
+      checkResult({ operation: "validateProvider", expected: { issues: [wanted] }, actual: [issue] });
+    expect(check(issue)).toEqual([]);
+    expect(check({ ...issue, message: "Tool call id was c1." })).toHaveLength(1);
+    expect(check({ ...issue, status: 500 })).toHaveLength(1);
+    const { message: _, ...withoutMessage } = issue;
+    expect(check({ ...withoutMessage, messagePrefix: "Tool call id was " })).toEqual([]);
+    expect(check({ ...withoutMessage, messagePrefix: "Tool id" })).toHaveLength(1);
+  });
+
+  it("providerVerdict compares who rejects, in order, and each finding", async () => {
+    const actual = {
+      rejectedBy: ["anthropic", "mistral"],
+      acceptedBy: ["openai-chat"],
+      findings: [
+        {
+          code: "tool_call_id_invalid",
+          path: [1, "tool_calls", 0, "id"],
+          rejectedBy: ["anthropic", "mistral"],
+        },
+      ],
+    };
+    const check = (expected: Record<string, unknown>) =>
+      checkResult({ operation: "providerVerdict", expected, actual });
+    expect(check(actual)).toEqual([]);
+    expect(check({ rejectedBy: ["mistral", "anthropic"] })).toHaveLength(1);
+    expect(check({ findings: [] })).toHaveLength(1);
+    expect(check({ findings: [{ ...actual.findings[0], rejectedBy: ["anthropic"] }] })).toHaveLength(1);
+  });
+
+  it("at the mapping level: whether the provider accepts, and who rejects as a set; never the words", async () => {
+    const accepted = (expected: boolean, actual: unknown[]) =>
+      checkResult({
+        operation: "validateProvider",
+        expected: { accepted: expected, codes: ["tool_call_id_invalid"], issues: [issue] },
+        actual,
+        level: "mapping",
+      });
+    expect(accepted(false, ["rejected: the id"])).toEqual([]);
+    expect(accepted(false, [])).toEqual(["accepted: expected false, got true: []"]);
+    expect(accepted(true, [issue])).toHaveLength(1);
+    const verdict = (level: "mapping" | "full") =>
+      checkResult({
+        operation: "providerVerdict",
+        expected: { rejectedBy: ["anthropic", "mistral"], acceptedBy: [], findings: [] },
+        actual: { rejectedBy: ["mistral", "anthropic"], acceptedBy: [] },
+        level,
+      });
+    expect(verdict("mapping")).toEqual([]);
+    expect(verdict("full").map((m) => m.split(":")[0])).toEqual(["rejectedBy"]);
+  });
+
+  it("a mapping-level sanitizeProvider returns the list; the reference's own ids and wording are not compared", async () => {
+    for (const id of [
+      "profiles-mistral-sanitize-colliding-ids",
+      "profiles-mistral-sanitize-user-after-tool",
+    ]) {
+      const testCase = cases.find((c) => c.id === id) as ConformanceCase;
+      const input = testCase.input as Array<Record<string, unknown>>;
+      const inputTexts = new Set(input.map((m) => m.content));
+      const inputIds = new Set(
+        input.flatMap((m) => (Array.isArray(m.tool_calls) ? m.tool_calls : [])).map((c) => c.id),
+      );
+      const ids = new Map<unknown, unknown>();
+      // Other ids of the provider's form (nine letters and digits) where the reference made one up, other words in a
+      // message it wrote; ids from the input are kept.
+      const own = (callId: unknown) => {
+        if (!ids.has(callId))
+          ids.set(callId, inputIds.has(callId) ? callId : `x${String(ids.size + 1).padStart(8, "0")}`);
+        return ids.get(callId);
+      };
+      const theirs = (testCase.expected.messages as Array<Record<string, unknown>>).map((m) => ({
+        ...m,
+        ...(typeof m.content === "string" && !inputTexts.has(m.content) ? { content: "(no reply)" } : {}),
+        ...(Array.isArray(m.tool_calls)
+          ? { tool_calls: m.tool_calls.map((c: Record<string, unknown>) => ({ ...c, id: own(c.id) })) }
+          : {}),
+        ...(m.tool_call_id === undefined ? {} : { tool_call_id: own(m.tool_call_id) }),
+      }));
+      expect(JSON.stringify(theirs), id).not.toBe(JSON.stringify(testCase.expected.messages));
+      const mapping: ConformanceImplementation = { level: "mapping", sanitizeProvider: () => theirs };
+      expect(await runTest(mapping, testCase), id).toEqual({ status: "pass", messages: [] });
+      expect((await runTest(mapping, testCase, { level: "full" })).status, id).toBe("fail");
+      const lost: ConformanceImplementation = { level: "mapping", sanitizeProvider: () => theirs.slice(1) };
+      expect((await runTest(lost, testCase)).messages[0], id).toMatch(/^messages: expected/);
+    }
+  });
+
+  it("sanitizeProvider must leave nothing its provider rejects, and be idempotent", async () => {
+    const sanitizeCase = cases.find((c) => c.operation === "sanitizeProvider") as ConformanceCase;
+    const stubborn: ConformanceImplementation = {
+      sanitizeProvider: () => ({ messages: sanitizeCase.expected.messages, changes: [] }),
+      validateProvider: () => [issue],
+    };
+    const outcome = await runTest(stubborn, {
+      ...sanitizeCase,
+      expected: { messages: sanitizeCase.expected.messages },
+    });
+    expect(outcome.messages.join("\n")).toMatch(/still raises/);
+  });
+});
+
 describe("runTest", () => {
   const decodeCase = cases.find(
     (c) => c.operation === "decode" && c.expected.status === "empty",
@@ -162,7 +276,7 @@ describe("runTest", () => {
     };
     expect(
       (await runTest(mutating, { ...sanitizeCase, input: structuredClone(sanitizeCase.input) })).messages,
-    ).toContain("the input was mutated");
+    ).toContain("input: the input was mutated");
   });
 });
 
@@ -246,13 +360,24 @@ describe("checkVectors", () => {
   it("reports what the schema and the suite's own rules forbid", async () => {
     const root = mkdtempSync(join(tmpdir(), "vectors-"));
     mkdirSync(join(root, "r1"));
+    let n = 0;
     const group = (description: string, rule: string, testDescription: string) => ({
       description,
       rule,
       operation: "decode",
       tests: [
-        { description: testDescription, input: "", expected: { status: "empty" } },
-        { description: testDescription, input: "", expected: { status: "empty" } },
+        {
+          id: `r1-${description.split(" ")[0]}-${++n}`,
+          description: testDescription,
+          input: "",
+          expected: { status: "empty" },
+        },
+        {
+          id: `r1-${description.split(" ")[0]}-${++n}`,
+          description: testDescription,
+          input: "",
+          expected: { status: "empty" },
+        },
       ],
     });
     writeFileSync(join(root, "r1", "should.json"), JSON.stringify([group("it should decode", "R1", "once")]));
@@ -263,8 +388,81 @@ describe("checkVectors", () => {
     expect(about("should.json")).toEqual([expect.stringMatching(/description must match pattern/)]);
     expect(about("misplaced.json")).toEqual([
       expect.stringMatching(/is R2 in directory r1/),
+      expect.stringMatching(/id r1-empty-3 does not start with r1-misplaced-/),
       expect.stringMatching(/test description repeated .*: twice/),
+      expect.stringMatching(/id r1-empty-4 does not start with r1-misplaced-/),
     ]);
     expect(about("broken.json")).toEqual([expect.stringMatching(/not JSON/)]);
+  });
+});
+
+describe("R10 stream splits", () => {
+  const texts = ["", "a", "ab😀c", '<tool_call>\n{"name": "f"}\n</tool_call>', "é中😀".repeat(40)];
+
+  it("keep every character, in order", () => {
+    for (const text of texts) for (const split of streamSplits(text)) expect(split.join("")).toBe(text);
+  });
+
+  it("are the Python runner's, cut for cut", () => {
+    const python = execFileSync(
+      "python3",
+      [
+        "-c",
+        "import json, sys; sys.path.insert(0, 'python/src'); import toolcall_conformance as r; print(json.dumps([r.stream_splits(t) for t in json.loads(sys.stdin.read())]))",
+      ],
+      { input: JSON.stringify(texts), cwd: join(import.meta.dirname, ".."), encoding: "utf8" },
+    );
+    expect(JSON.parse(python)).toEqual(texts.map((text) => streamSplits(text)));
+  });
+
+  it("a stream that loses text fails the case", async () => {
+    const testCase = cases.find((c) => c.operation === "parseToolCalls" && c.expected.content !== null);
+    expect(testCase).toBeDefined();
+    const implementation: ConformanceImplementation = {
+      parseToolCalls: () => ({
+        toolCalls: [],
+        content: testCase?.expected.content as string,
+        reasoning: null,
+        issues: [],
+      }),
+      streamToolCalls: (chunks) => ({
+        toolCalls: [],
+        content: chunks.slice(1).join(""),
+        reasoning: null,
+        issues: [],
+      }),
+    };
+    const outcome = await runTest(implementation, testCase as ConformanceCase);
+    expect(outcome.status).toBe("fail");
+    expect(outcome.messages.some((m) => m.startsWith("streamed in"))).toBe(true);
+  });
+});
+
+describe("R10 levels", () => {
+  it("arguments compare by JSON value at the mapping level and byte for byte at the full level", async () => {
+    const testCase = cases.find(
+      (c) => c.operation === "parseToolCalls" && ((c.expected.toolCalls as unknown[]) ?? []).length > 0,
+    ) as ConformanceCase;
+    const respaced: ConformanceImplementation = {
+      parseToolCalls: () => ({
+        toolCalls: (
+          testCase.expected.toolCalls as Array<{ name: string; arguments: string; id?: string }>
+        ).map((c) => ({
+          id: c.id,
+          function: { name: c.name, arguments: JSON.stringify(JSON.parse(c.arguments)) },
+        })),
+        content: testCase.expected.content as string | null,
+        reasoning: (testCase.expected.reasoning ?? null) as string | null,
+        issues: [],
+      }),
+    };
+    const compactDiffers = (testCase.expected.toolCalls as Array<{ arguments: string }>).some(
+      (c) => c.arguments !== JSON.stringify(JSON.parse(c.arguments)),
+    );
+    expect(compactDiffers).toBe(true);
+    expect((await runTest(respaced, testCase, { level: "mapping" })).status).toBe("pass");
+    const full = await runTest(respaced, testCase, { level: "full" });
+    expect(full.status).toBe("fail");
+    expect(full.messages.some((m) => m.startsWith("toolCalls:"))).toBe(true);
   });
 });

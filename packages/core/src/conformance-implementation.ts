@@ -4,6 +4,7 @@ import {
   encodeArguments,
   finishReasonAtStreamEnd,
   prepareForTemplate,
+  providerVerdict,
   type RepairRule,
   sanitizeHistory,
   ToolCallAccumulator,
@@ -56,5 +57,10 @@ export const coreImplementation = {
         decoded: call.decoded.arguments,
       }));
   },
+  validateProvider: (messages: unknown, options: Options) =>
+    validateHistory(messages as unknown[], { provider: options.provider }),
+  sanitizeProvider: (messages: unknown, options: Options) => sanitizeHistory(messages as unknown[], options),
+  providerVerdict: (messages: unknown, options: Options) =>
+    providerVerdict(messages as unknown[], { providers: options.providers }),
   resolveRepairs: resolveCoreRepairs,
 };

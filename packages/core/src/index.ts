@@ -1,4 +1,10 @@
 export {
+  type ConvertedValue,
+  convertParameterValue,
+  type ParameterType,
+  parameterType,
+} from "./convert-parameter-value.js";
+export {
   type DecodeOptions,
   type DecodeResult,
   decodeArguments,
@@ -26,6 +32,31 @@ export {
 export { numbersRoundTrip } from "./numbers-round-trip.js";
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
 export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
+export { callIdMapping } from "./providers/call-id-mapping.js";
+export type { ProviderChange, ProviderChangeRule } from "./providers/fix-context.js";
+export {
+  type CheckedAgainst,
+  CONSTRAINT_CODES,
+  type ConstraintCode,
+  type ConstraintParams,
+  type ErrorFields,
+  type Evidence,
+  type IdStyle,
+  type MessageIndexing,
+  type ProviderConstraint,
+  type ProviderIssue,
+  type ProviderProfile,
+  type ReasoningMove,
+} from "./providers/provider-profile.js";
+export {
+  getProviderProfile,
+  listProviderProfiles,
+  PROVIDER_IDS,
+  type ProviderId,
+  type ProviderOption,
+  resolveProviderProfile,
+} from "./providers/provider-profiles.js";
+export { type ProviderFinding, type ProviderVerdict, providerVerdict } from "./providers/provider-verdict.js";
 export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
 export { controlCharacters } from "./repairs/control-characters.js";
@@ -62,6 +93,17 @@ export {
   ToolCallAccumulator,
   type ToolCallDelta,
 } from "./tool-call-accumulator.js";
+export type {
+  EncodableToolCall,
+  SyntaxIssue,
+  SyntaxParseOptions,
+  SyntaxParseResult,
+  SyntaxStream,
+  SyntaxStreamEvent,
+  SyntaxToolCall,
+  ToolCallSyntax,
+  WorkCounter,
+} from "./tool-call-syntax.js";
 export {
   type ArgumentsMapping,
   type ChatMessage,
@@ -74,7 +116,7 @@ export {
   type ToolCallFunction,
   type ToolDefinition,
 } from "./types.js";
-export { validateHistory } from "./validate-history.js";
+export { type ValidateHistoryOptions, validateHistory } from "./validate-history.js";
 export {
   argumentIssues,
   isFunctionCall,

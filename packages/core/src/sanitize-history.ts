@@ -1,6 +1,9 @@
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
 import { normalizeArguments } from "./normalize-arguments.js";
+import type { ProviderChangeRule } from "./providers/fix-context.js";
+import type { ProviderOption } from "./providers/provider-profiles.js";
+import { sanitizeForProvider } from "./providers/sanitize-for-provider.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ChatMessage, type DecodeStatus, isDecodedToObject, type ToolCall } from "./types.js";
 import { isFunctionCall } from "./validate-tool-call.js";
@@ -17,6 +20,11 @@ export interface SanitizeOptions {
   repairs?: readonly RepairRule[];
   /** Content of a synthesized tool result. */
   syntheticResult?: string;
+  /**
+   * A provider profile (`"mistral"`, `"anthropic"` …, or a profile object): after R4, the fixes of that provider's
+   * constraints too, so the history is one that provider accepts (see `listProviderProfiles`).
+   */
+  provider?: ProviderOption;
 }
 
 /** Stable names of the changes sanitize makes. */
@@ -35,7 +43,8 @@ export type SanitizeRule =
   | "result_note_prepended"
   | "result_synthesized"
   | "message_removed_empty"
-  | "tool_calls_removed_empty";
+  | "tool_calls_removed_empty"
+  | ProviderChangeRule;
 
 /** One change: where, which rule, and the values before and after, so nothing is lost. */
 export interface SanitizeChange {
@@ -48,6 +57,8 @@ export interface SanitizeChange {
   /** For argument changes: what decoding found (R1), and the repairs (R6) that made it an object. */
   status?: DecodeStatus;
   repairs?: string[];
+  /** For a provider's fix: the profile constraint it answers (`tool_call_id_invalid` …). */
+  constraint?: string;
 }
 
 export interface SanitizeResult<M> {
@@ -115,6 +126,12 @@ interface TurnCall {
  * changes[0].rule; // "arguments_canonicalized"
  */
 export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOptions = {}): SanitizeResult<M> {
+  if (options.provider !== undefined)
+    return sanitizeForProvider(
+      messages,
+      { ...options, provider: options.provider },
+      sanitizeHistory,
+    ) as SanitizeResult<M>;
   const policy = options.policy ?? "preserve";
   const missingResult = options.missingResult ?? "synthesize";
   const syntheticResult = options.syntheticResult ?? DEFAULT_SYNTHETIC_RESULT;

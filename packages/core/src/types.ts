@@ -70,6 +70,12 @@ export interface ToolCall {
   id?: unknown;
   type?: unknown;
   function?: ToolCallFunction;
+  /**
+   * Provider data that travels with the call, by provider (provider profiles read these):
+   * `extra_content.google.thought_signature` (a Gemini 3 call's signature, where Gemini's OpenAI-compatible
+   * endpoint puts it) and `extra_content.openai.item_id` (a Responses API `function_call` item's id, `fc_…`).
+   */
+  extra_content?: unknown;
   [key: string]: unknown;
 }
 
@@ -79,6 +85,13 @@ export interface ChatMessage {
   content?: unknown;
   tool_calls?: unknown;
   tool_call_id?: unknown;
+  /** An assistant message's reasoning text, as DeepSeek, Kimi, Qwen and vLLM send it (`reasoning` on some servers). */
+  reasoning_content?: unknown;
+  /**
+   * Reasoning to replay with an assistant message, as OpenRouter names it: entries `{ type, id?, format, … }`; a
+   * Responses API reasoning item is one with `format: "openai-responses-v1"` and its `rs_…` id.
+   */
+  reasoning_details?: unknown;
   [key: string]: unknown;
 }
 

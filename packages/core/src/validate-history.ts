@@ -1,10 +1,22 @@
 import { isPlainObject } from "./define-property.js";
 import { type Issue, issue } from "./issues.js";
+import type { ProviderIssue } from "./providers/provider-profile.js";
+import type { ProviderOption } from "./providers/provider-profiles.js";
+import { validateForProvider } from "./providers/validate-for-provider.js";
 import type { ChatMessage, ToolCall } from "./types.js";
 import { type ValidateOptions, validateToolCall } from "./validate-tool-call.js";
 
 function prefixed(issues: Issue[], prefix: Array<string | number>): Issue[] {
   return issues.map((found) => ({ ...found, path: [...prefix, ...found.path] }));
+}
+
+/** Options of `validateHistory`: R3's, and a provider profile to check against instead. */
+export interface ValidateHistoryOptions extends ValidateOptions {
+  /**
+   * A provider profile (`"mistral"`, `"anthropic"` …, or a profile object): the issues that provider would raise,
+   * each with the literal error text and HTTP status it would answer with, instead of R3's issues.
+   */
+  provider?: ProviderOption;
 }
 
 /**
@@ -17,8 +29,24 @@ function prefixed(issues: Issue[], prefix: Array<string | number>): Issue[] {
  *   { role: "assistant", content: null, tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }] },
  * ]);
  * // [{ code: "tool_result_missing", severity: "error", path: [0, "tool_calls", 0], … }]
+ *
+ * With `provider`, the issues that provider would raise, in its own words:
+ * validateHistory(
+ *   [{ role: "assistant", content: null, tool_calls: [{ id: "functions.Bash:0", type: "function", function: { name: "Bash", arguments: "{}" } }] }],
+ *   { provider: "anthropic" },
+ * )[0].message;
+ * // "messages.0.content.0.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'"
  */
-export function validateHistory(messages: readonly unknown[], options: ValidateOptions = {}): Issue[] {
+export function validateHistory(
+  messages: readonly unknown[],
+  options: ValidateHistoryOptions & { provider: ProviderOption },
+): ProviderIssue[];
+export function validateHistory(messages: readonly unknown[], options?: ValidateHistoryOptions): Issue[];
+export function validateHistory(
+  messages: readonly unknown[],
+  options: ValidateHistoryOptions = {},
+): Issue[] | ProviderIssue[] {
+  if (options.provider !== undefined) return validateForProvider(messages, { provider: options.provider });
   const issues: Issue[] = [];
   if (!Array.isArray(messages)) return issues;
   const seenIds = new Set<string>();

@@ -8,6 +8,7 @@ export {
   GemmaToolCallStream,
   randomCallId,
 } from "./gemma-tool-call-stream.js";
+export { encodeGemma4, gemma4 } from "./gemma4-syntax.js";
 export { type GemmaArgumentsResult, parseGemmaArguments } from "./parse-gemma-arguments.js";
 export { type GemmaParseResult, parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
 export { CHANNEL_CLOSE, CHANNEL_OPEN, QUOTE_TOKEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";

@@ -61,9 +61,10 @@ function pythonCase(input, template) {
 function expectedOf(outcome) {
   if ("ok" in outcome) return { text: outcome.ok };
   const at = outcome.error.indexOf(": ");
-  return at === -1
-    ? { error: { type: outcome.error, message: "" } }
-    : { error: { type: outcome.error.slice(0, at), message: outcome.error.slice(at + 2) } };
+  const type = at === -1 ? outcome.error : outcome.error.slice(0, at);
+  // Python words a RecursionError by where the limit is hit ("… while calling a Python object"): the type alone.
+  if (type === "RecursionError") return { error: { type } };
+  return { error: { type, message: at === -1 ? "" : outcome.error.slice(at + 2) } };
 }
 
 /** Every vector file: `{ file, groups }`, expected outcomes from Python. */

@@ -90,7 +90,8 @@ export function defineMacro(options: {
             remaining.delete(param);
           } else {
             scope.set(param, unbound[i]);
-            (missing ??= []).push(i);
+            if (missing === null) missing = [];
+            missing.push(i);
           }
         }
         if (usesCaller) {

@@ -87,7 +87,10 @@ const BY_TYPE = new Map<string, Map<string, Signature>>();
 for (const [key, signature] of Object.entries(SIGNATURES)) {
   const [type, name] = key.split(".") as [string, string];
   let methods = BY_TYPE.get(type);
-  if (methods === undefined) BY_TYPE.set(type, (methods = new Map()));
+  if (methods === undefined) {
+    methods = new Map();
+    BY_TYPE.set(type, methods);
+  }
   methods.set(name, signature);
 }
 

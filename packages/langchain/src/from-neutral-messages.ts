@@ -120,6 +120,9 @@ function assistantFrom(message: ChatMessage, source: BaseMessage | undefined): A
   const additional: Record<string, unknown> = { ...(base?.additional_kwargs ?? {}) };
   for (const key of ASSISTANT_KWARGS) {
     if (message[key] !== undefined) additional[key] = message[key];
+    // The neutral message would carry it (toNeutralMessage copies every value but null): a sanitize took it out
+    // (a provider that refuses reasoning sent back), so the LangChain message goes without it too.
+    else if (additional[key] !== undefined && additional[key] !== null) delete additional[key];
   }
   const content =
     base !== undefined &&

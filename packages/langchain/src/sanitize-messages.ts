@@ -9,7 +9,10 @@ import {
 import { fromNeutralMessage } from "./from-neutral-messages.js";
 import { toNeutralMessage } from "./to-neutral-messages.js";
 
-/** Options of {@link sanitizeMessages}: core's R4 options (`policy`, `missingResult`, `repairs`, `syntheticResult`). */
+/**
+ * Options of {@link sanitizeMessages}: core's R4 options (`policy`, `missingResult`, `repairs`, `syntheticResult`),
+ * and `provider` (`"mistral"`, `"anthropic"` …: the history that provider accepts; see core's `listProviderProfiles`).
+ */
 export type SanitizeMessagesOptions = SanitizeOptions;
 
 export interface SanitizeMessagesResult {

@@ -2,6 +2,7 @@ import type {
   ArgumentsPolicy,
   DecodeStatus,
   Issue,
+  ProviderOption,
   RepairRule,
   SanitizeChange,
   SanitizeOptions,
@@ -55,18 +56,23 @@ export interface OpenAIRepairOptions {
   /** Nesting limit for arguments text (default 1000); deeper text is `invalid`. */
   maxDepth?: number;
   /** Requests: how the history is sanitized (R4 policies). */
-  sanitize?: Omit<SanitizeOptions, "repairs">;
+  sanitize?: Omit<SanitizeOptions, "repairs" | "provider">;
+  /**
+   * Requests: the provider the history goes to (`"mistral"`, `"deepseek-v4-thinking"`, `"openai-responses"` …, or a
+   * profile of your own): after R4, what that provider rejects is fixed too (core's `listProviderProfiles()`).
+   */
+  provider?: ProviderOption;
   /** Called for every change, and for every call whose arguments were not clean object text. */
   onRepair?: (report: RepairReport) => void;
 }
 
 /**
- * The options `sanitizeHistory` gets from this package's options: always the same four fields, so every call hands
+ * The options `sanitizeHistory` gets from this package's options: always the same five fields, so every call hands
  * core an object of one shape.
  *
  * @example
  * sanitizeOptionsOf({ repairs: coreRepairs, sanitize: { policy: "drop" } });
- * // { policy: "drop", missingResult: undefined, syntheticResult: undefined, repairs: coreRepairs }
+ * // { policy: "drop", missingResult: undefined, syntheticResult: undefined, repairs: coreRepairs, provider: undefined }
  */
 export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions {
   const sanitize = options.sanitize;
@@ -75,5 +81,6 @@ export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions
     missingResult: sanitize?.missingResult,
     syntheticResult: sanitize?.syntheticResult,
     repairs: options.repairs ?? [],
+    provider: options.provider,
   };
 }

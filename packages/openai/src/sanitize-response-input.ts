@@ -13,7 +13,11 @@ function typeOf(item: ResponseInputItem): string {
   return (item as { type?: string }).type ?? "message";
 }
 
-/** Builds core's neutral view: calls grouped into assistant turns, outputs as tool messages, the rest opaque. */
+/**
+ * Builds core's neutral view: calls grouped into assistant turns, outputs as tool messages, the rest opaque. A
+ * stored call's item id is `extra_content.openai.item_id`, and the reasoning item right before a group is named in
+ * the group's `reasoning_details` (as core's `openai-responses` profile reads them); the item itself stays opaque.
+ */
 function toNeutral(items: readonly ResponseInputItem[]): { neutral: ChatMessage[]; itemIndex: number[] } {
   const neutral: ChatMessage[] = [];
   const itemIndex: number[] = [];
@@ -26,10 +30,18 @@ function toNeutral(items: readonly ResponseInputItem[]): { neutral: ChatMessage[
         id: call.call_id,
         type: "function",
         function: { name: call.name, arguments: call.arguments },
+        ...(typeof call.id === "string" && call.id !== ""
+          ? { extra_content: { openai: { item_id: call.id } } }
+          : {}),
         [SOURCE]: item,
       };
       if (group === undefined) {
+        const before = items[index - 1] as { type?: string; id?: unknown } | undefined;
         group = { role: "assistant", content: null, tool_calls: [] };
+        if (before?.type === "reasoning")
+          group.reasoning_details = [
+            { type: "reasoning.encrypted", id: before.id, format: "openai-responses-v1" },
+          ];
         neutral.push(group);
         itemIndex.push(index);
       }
@@ -65,11 +77,19 @@ function fromNeutral(neutral: readonly ChatMessage[]): ResponseInputItem[] {
         const original = call[SOURCE] as FunctionCallItem;
         const args = call.function?.arguments as string;
         const id = call.id as string;
-        items.push(
-          original.arguments === args && original.call_id === id
-            ? original
-            : { ...original, call_id: id, arguments: args },
-        );
+        // A provider fix may have left the stored item id out (no reasoning item to go with it).
+        const hadItemId = typeof original.id === "string" && original.id !== "";
+        const keepsItemId = !hadItemId || call.extra_content !== undefined;
+        if (original.arguments === args && original.call_id === id && keepsItemId) {
+          items.push(original);
+        } else {
+          const { id: _itemId, ...rest } = original;
+          items.push(
+            keepsItemId
+              ? { ...original, call_id: id, arguments: args }
+              : { ...rest, call_id: id, arguments: args },
+          );
+        }
       }
     } else if (message.role === "tool") {
       const original = source as OutputItem | undefined;

@@ -1,111 +1,13 @@
-import { JsonNumber, parseJson, pythonLiteral } from "@toolcall/core";
-
-/** The JSON Schema type a parameter is read as, and whether `null` is allowed. */
-export interface ParameterType {
-  /** Lower-cased type name, `undefined` when the schema names none. */
-  type: string | undefined;
-  nullable: boolean;
-}
-
-/** What converting one parameter value gave. */
-export type ConvertedValue = { ok: true; value: unknown } | { ok: false; value: string; reason: string };
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /**
- * The type a parameter's schema asks for: `type` (a name, or a list whose first non-null member counts), else the
- * first non-null member of `anyOf` / `oneOf`. A `null` member anywhere makes the parameter nullable.
- *
- * @example
- * parameterType({ type: ["integer", "null"] }); // { type: "integer", nullable: true }
- * parameterType({ anyOf: [{ type: "null" }, { type: "object" }] }); // { type: "object", nullable: true }
- */
-export function parameterType(schema: unknown): ParameterType {
-  if (!isRecord(schema)) return { type: undefined, nullable: false };
-  const declared = schema.type;
-  if (typeof declared === "string") return { type: declared.toLowerCase(), nullable: declared === "null" };
-  if (Array.isArray(declared)) {
-    const names = declared.filter((t): t is string => typeof t === "string").map((t) => t.toLowerCase());
-    return { type: names.find((t) => t !== "null"), nullable: names.includes("null") };
-  }
-  const members = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
-  if (members) {
-    let nullable = false;
-    let type: string | undefined;
-    for (const member of members) {
-      const inner = parameterType(member);
-      if (inner.nullable || inner.type === "null") nullable = true;
-      if (type === undefined && inner.type !== undefined && inner.type !== "null") type = inner.type;
-    }
-    return { type, nullable };
-  }
-  if (Array.isArray(schema.enum)) return { type: "enum", nullable: schema.enum.includes(null) };
-  return { type: undefined, nullable: false };
-}
-
-const STRING_TYPES = new Set(["string", "str", "text", "varchar", "char", "enum"]);
-const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
-const PLAIN_INTEGER = /^[+-]?\d+$/;
-
-function family(type: string): "string" | "integer" | "number" | "boolean" | "structured" | "other" {
-  if (STRING_TYPES.has(type)) return "string";
-  if (/^(int|uint|long|short|unsigned)/.test(type)) return "integer";
-  if (/^(num|float|double|decimal)/.test(type)) return "number";
-  if (/^bool/.test(type) || type === "binary") return "boolean";
-  if (/^(object|array|dict|list)/.test(type)) return "structured";
-  return "other";
-}
-
-/**
- * Types one parameter value (the text between `<parameter=…>` and `</parameter>`, its one leading and one
- * trailing newline already removed) by the parameter's JSON Schema. Numbers keep the text they were written as
- * (`5.0` stays a float, big integers keep every digit); text that does not fit the type is kept as text, with the
- * reason.
+ * The typing rule for values written as text lives in `@toolcall/core` (every model syntax that carries text
+ * values shares it); re-exported here so this package's API stays as it was.
  *
  * @example
  * convertParameterValue({ text: "5", schema: { type: "integer" } }); // { ok: true, value: JsonNumber("5") }
- * convertParameterValue({ text: "True", schema: { type: "boolean" } }); // { ok: true, value: true }
- * convertParameterValue({ text: "null", schema: { type: "string" } }); // { ok: true, value: "null" }
  */
-export function convertParameterValue(options: { text: string; schema: unknown }): ConvertedValue {
-  const { text, schema } = options;
-  const { type } = parameterType(schema);
-  if (type === undefined) return { ok: true, value: text };
-  const kind = family(type);
-  if (kind === "string") return { ok: true, value: text };
-  const trimmed = text.trim();
-  const lowered = trimmed.toLowerCase();
-  if (lowered === "null" || lowered === "none") return { ok: true, value: null };
-  switch (kind) {
-    case "integer":
-    case "number": {
-      if (kind === "integer" && PLAIN_INTEGER.test(trimmed))
-        return { ok: true, value: new JsonNumber(BigInt(trimmed).toString()) };
-      if (JSON_NUMBER.test(trimmed)) return { ok: true, value: new JsonNumber(trimmed) };
-      return { ok: false, value: text, reason: `not a number (${type})` };
-    }
-    case "boolean":
-      if (lowered === "true") return { ok: true, value: true };
-      if (lowered === "false") return { ok: true, value: false };
-      return { ok: false, value: text, reason: `not a boolean (${type})` };
-    case "structured": {
-      const parsed = parseJson(trimmed, { lossless: true });
-      if (parsed.ok) return { ok: true, value: parsed.value };
-      // Core's Python-literal reader reads a dict; a list is read inside one.
-      const repaired = pythonLiteral.repair(`{'v': ${trimmed}}`);
-      if (typeof repaired === "string") {
-        const again = parseJson(repaired, { lossless: true });
-        if (again.ok) return { ok: true, value: (again.value as { v: unknown }).v };
-      }
-      return { ok: false, value: text, reason: `not JSON or a Python literal (${type})` };
-    }
-    case "other":
-      return { ok: true, value: text };
-    default: {
-      const never: never = kind;
-      return never;
-    }
-  }
-}
+export {
+  type ConvertedValue,
+  convertParameterValue,
+  type ParameterType,
+  parameterType,
+} from "@toolcall/core";

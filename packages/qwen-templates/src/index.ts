@@ -14,6 +14,7 @@ export {
   randomCallId,
 } from "./qwen-issue.js";
 export { type QwenStreamEvent, QwenToolCallStream } from "./qwen-tool-call-stream.js";
+export { encodeQwen3Coder, qwen3Coder } from "./qwen3-coder-syntax.js";
 export {
   FUNCTION_CLOSE,
   FUNCTION_OPEN,

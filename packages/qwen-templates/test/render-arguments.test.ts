@@ -10,7 +10,13 @@ const shared = resolve(import.meta.dirname, "../../../../shared");
 const read = (name: string) => readFileSync(join(shared, "templates", name), "utf8");
 
 function python(template: string, messages: unknown[], tools: unknown[]): string {
-  const input = JSON.stringify({ template, messages, tools, add_generation_prompt: true, kwargs: QWEN_SPECIAL_TOKENS });
+  const input = JSON.stringify({
+    template,
+    messages,
+    tools,
+    add_generation_prompt: true,
+    kwargs: QWEN_SPECIAL_TOKENS,
+  });
   const result = spawnSync("python3", [join(shared, "parity/hf_render.py")], { input, encoding: "utf8" });
   if (result.status !== 0) throw new Error(result.stderr);
   return result.stdout;
@@ -38,7 +44,11 @@ const conversation = (args: unknown) => [
 
 describe("renderQwenChatTemplate with arguments given as a mapping", () => {
   const mapping = { path: "a.py", meta: { lines: [1, 2], note: "é" }, flag: false, none: null };
-  for (const name of ["Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja", "Qwen-Qwen3-8B.jinja", "Qwen-Qwen2.5-7B-Instruct.jinja"]) {
+  for (const name of [
+    "Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja",
+    "Qwen-Qwen3-8B.jinja",
+    "Qwen-Qwen2.5-7B-Instruct.jinja",
+  ]) {
     it(`${name}: renders the mapping as transformers does`, () => {
       const template = read(name);
       const messages = conversation(mapping);
@@ -49,7 +59,11 @@ describe("renderQwenChatTemplate with arguments given as a mapping", () => {
   it("renders wire text and the same mapping alike where the template serialises the mapping", () => {
     const template = read("Qwen-Qwen3-8B.jinja");
     const fromMapping = renderQwenChatTemplate({ template, messages: conversation(mapping), tools });
-    const fromWire = renderQwenChatTemplate({ template, messages: conversation(JSON.stringify(mapping)), tools });
+    const fromWire = renderQwenChatTemplate({
+      template,
+      messages: conversation(JSON.stringify(mapping)),
+      tools,
+    });
     expect(fromWire).toBe(fromMapping);
   });
 });

@@ -10,6 +10,8 @@ export interface ConformanceCommandOptions {
   exportName?: string;
   skip: readonly string[];
   rules?: readonly string[];
+  /** The level to check at (default: the implementation's declared level, else full). */
+  level?: "mapping" | "full";
   json: boolean;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
@@ -59,7 +61,12 @@ export async function runConformanceCommand(options: ConformanceCommandOptions):
   const { loadVectors, runConformance } = await import("@toolcall/conformance");
   const cases = loadVectors(options.rules ? { rules: options.rules.map((rule) => rule.toUpperCase()) } : {});
   // Awaited: the runner may be asynchronous (implementations may be).
-  const summary = await runConformance({ implementation, cases, skip: options.skip });
+  const summary = await runConformance({
+    implementation,
+    cases,
+    skip: options.skip,
+    ...(options.level !== undefined ? { level: options.level } : {}),
+  });
   if (options.json) {
     stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   } else {

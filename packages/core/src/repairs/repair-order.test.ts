@@ -52,7 +52,7 @@ describe("REPAIR_ORDER", () => {
         "-c",
         "import json, toolcall_conformance as r; print(json.dumps([r.REPAIR_ORDER, r.CORE_REPAIR_IDS]))",
       ],
-      { cwd: join(import.meta.dirname, "../../../conformance/python"), encoding: "utf8" },
+      { cwd: join(import.meta.dirname, "../../../conformance/python/src"), encoding: "utf8" },
     );
     expect(JSON.parse(printed)).toEqual([REPAIR_ORDER, coreRepairs.map((rule) => rule.id)]);
   });

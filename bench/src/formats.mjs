@@ -1,0 +1,222 @@
+/**
+ * Model tool-call syntaxes (`@toolcall/model-formats`):
+ * - plain content with no call, parsed, against one `String.prototype.indexOf` scan for the family's start marker
+ *   (target ≤ 1.05× time): the cost a server pays on every answer that calls nothing;
+ * - streaming, against parsing the same text whole: the time added per delta (target ≤ 2 µs).
+ */
+import { SYNTAXES } from "@toolcall/model-formats";
+import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
+import { createRng } from "./prng.mjs";
+import { formatBytes, formatMBps, formatOps, spread } from "./table.mjs";
+
+export const TARGET_PLAIN_TIME = 1.05;
+export const TARGET_MICROS_PER_DELTA = 2;
+
+const WORDS =
+  "the model answers with a plain paragraph about weather forecasts rivers cities and the numbers it found while reading the files in the repository".split(
+    " ",
+  );
+const CODE = [
+  "```ts\nconst total = items.reduce((sum, item) => sum + item.price, 0);\nif (total > limit) throw new Error('over ' + limit);\n```",
+  '```python\nfor i in range(10):\n    print(f"{i}: {i * i}")\n```',
+  '```html\n<div class="note"><p>Read the <a href="/docs">docs</a> first.</p></div>\n```',
+  "- step one: open `main.py`\n- step two: run `pytest -q`\n- step three: see [the guide](https://example.com/guide)",
+];
+
+/** Assistant answers with no call: prose, lists, links and code (with `<`, `[`, `{`), 1–6 KB, seeded. */
+export function plainAnswers(count, seed) {
+  const rng = createRng(seed);
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    const target = rng.int(1000, 6000);
+    let text = "";
+    while (text.length < target) {
+      if (rng.chance(0.25)) text += `${rng.pick(CODE)}\n\n`;
+      else {
+        const words = [];
+        for (let w = rng.int(30, 90); w > 0; w--) words.push(rng.pick(WORDS));
+        text += `${words.join(" ")}.\n\n`;
+      }
+    }
+    out.push(text.trimEnd());
+  }
+  return out;
+}
+
+/** Answers with a call, as each family writes them: a paragraph, then two calls its encoder writes. */
+function callingAnswers(syntax, count, seed) {
+  const rng = createRng(seed);
+  const answers = [];
+  for (let i = 0; i < count; i++) {
+    const calls = [0, 1].map((k) => ({
+      id: syntax.id === "kimi-k2" ? `functions.edit_file:${k}` : `call${k}abcd`,
+      type: "function",
+      function: {
+        name: "edit_file",
+        arguments: JSON.stringify({
+          path: `src/file_${rng.int(1, 99)}.ts`,
+          line: rng.int(1, 400),
+          text: plainAnswers(1, seed + i * 7 + k)[0].slice(0, rng.int(200, 600)),
+        }),
+      },
+    }));
+    const lead =
+      syntax.id.startsWith("llama") || syntax.id.startsWith("harmony") ? "" : "I will edit both files.\n";
+    answers.push(lead + syntax.encode(syntax.id === "llama3-json" ? calls.slice(0, 1) : calls));
+  }
+  return answers;
+}
+
+/** Token-sized deltas (3–6 characters, seeded), as servers stream them. */
+function deltasOf(text, rng) {
+  const out = [];
+  for (let i = 0; i < text.length; ) {
+    const size = rng.int(3, 6);
+    out.push(text.slice(i, i + size));
+    i += size;
+  }
+  return out;
+}
+
+function plainRow({ syntax, texts, label, rounds, timeMs, warmupMs, progress, rows, notes }) {
+  const marker = syntax.startMarkers[0];
+  const n = texts.length;
+  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+  for (const text of texts) {
+    const parsed = syntax.parse(text);
+    if (parsed.toolCalls.length > 0 || parsed.content !== text)
+      throw new Error(`${syntax.id}: a plain answer did not come back as content`);
+  }
+  const reps = calibrateReps(() => {
+    for (let k = 0; k < n; k++) sink.value = texts[k].indexOf(marker);
+  });
+  progress(`formats plain ${syntax.id} ${label}: ${n} answers, ${reps} passes per call`);
+  const latencies = interleaved(
+    [
+      {
+        name: `indexOf ${syntax.id}`,
+        fn: () => {
+          for (let r = 0; r < reps; r++) for (let k = 0; k < n; k++) sink.value = texts[k].indexOf(marker);
+        },
+      },
+      {
+        // The least any parse returns: the scan, and a result object with its two empty lists.
+        name: `indexOf + result ${syntax.id}`,
+        fn: () => {
+          for (let r = 0; r < reps; r++)
+            for (let k = 0; k < n; k++) {
+              const text = texts[k];
+              sink.value =
+                text.indexOf(marker) === -1
+                  ? { toolCalls: [], content: text, reasoning: null, issues: [] }
+                  : null;
+            }
+        },
+      },
+      {
+        name: `parse ${syntax.id}`,
+        fn: () => {
+          for (let r = 0; r < reps; r++) for (let k = 0; k < n; k++) sink.value = syntax.parse(texts[k]);
+        },
+      },
+    ],
+    { rounds, timeMs, warmupMs },
+  );
+  const per = { opsPerCall: n * reps, bytesPerCall: bytes * reps, direction: "time" };
+  const floor = summarise(latencies, 0, per);
+  const withResult = summarise(latencies, 1, per);
+  const row = summarise(latencies, 2, per);
+  const ok = row.ratio <= TARGET_PLAIN_TIME;
+  rows.push([
+    "6 formats, no call",
+    `${syntax.id}: parse(text) vs text.indexOf(${JSON.stringify(marker)}) at ${formatMBps(floor.bytesPerSecond)}`,
+    `${n} answers, ${label}`,
+    formatOps(row.opsPerSecond),
+    formatMBps(row.bytesPerSecond),
+    `${row.ratio.toFixed(3)}× time (the scan and a result: ${withResult.ratio.toFixed(3)}×)`,
+    spread(row.ratioLow, row.ratioHigh),
+    `≤ ${TARGET_PLAIN_TIME.toFixed(2)}× time`,
+    ok ? "ok" : "MISS",
+  ]);
+  if (!ok)
+    notes.push(
+      `model formats: ${syntax.id} parses plain content (${label}) at ${row.ratio.toFixed(3)}× an indexOf scan; an indexOf and an empty result object alone cost ${withResult.ratio.toFixed(3)}×`,
+    );
+}
+
+export function measureFormats({ rounds, timeMs, warmupMs, progress }) {
+  const rows = [];
+  const notes = [];
+  const plain = plainAnswers(24, 0x6f0a);
+  const average = formatBytes(plain.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / plain.length);
+  const common = { rounds, timeMs, warmupMs, progress, rows, notes };
+  for (const syntax of Object.values(SYNTAXES))
+    plainRow({ ...common, syntax, texts: plain, label: `avg ${average}` });
+  // How the fixed cost of a call (the result) weighs as answers grow: Hermes at 1, 16 and 64 KB.
+  for (const size of [1_000, 16_000, 64_000]) {
+    const texts = plainAnswers(24, 0x6f0b + size).map((text) => {
+      let long = text;
+      while (long.length < size) long += `\n\n${text}`;
+      return long.slice(0, size);
+    });
+    plainRow({ ...common, syntax: SYNTAXES.hermes, texts, label: `${formatBytes(size)} each` });
+  }
+
+  for (const syntax of Object.values(SYNTAXES)) {
+    if (syntax.id === "harmony-stripped") continue;
+    const rng = createRng(0x5e11);
+    const texts = callingAnswers(syntax, 8, 0x77);
+    const deltas = texts.map((text) => deltasOf(text, rng));
+    const count = deltas.reduce((sum, d) => sum + d.length, 0);
+    const textBytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text), 0);
+    for (const text of texts)
+      if (syntax.parse(text).toolCalls.length === 0)
+        throw new Error(`${syntax.id}: a calling answer gave no call`);
+    const stream = (k) => {
+      const s = syntax.createStream();
+      const pieces = deltas[k];
+      for (let i = 0; i < pieces.length; i++) sink.value = s.push(pieces[i]);
+      sink.value = s.end();
+    };
+    const reps = calibrateReps(() => {
+      for (let k = 0; k < texts.length; k++) sink.value = syntax.parse(texts[k]);
+    });
+    progress(`formats stream ${syntax.id}: ${count} deltas, ${reps} passes per call`);
+    const latencies = interleaved(
+      [
+        {
+          name: `parse whole ${syntax.id}`,
+          fn: () => {
+            for (let r = 0; r < reps; r++)
+              for (let k = 0; k < texts.length; k++) sink.value = syntax.parse(texts[k]);
+          },
+        },
+        {
+          name: `stream ${syntax.id}`,
+          fn: () => {
+            for (let r = 0; r < reps; r++) for (let k = 0; k < texts.length; k++) stream(k);
+          },
+        },
+      ],
+      { rounds, timeMs, warmupMs },
+    );
+    const per = { opsPerCall: texts.length * reps, bytesPerCall: textBytes * reps, direction: "time" };
+    const whole = summarise(latencies, 0, per);
+    const streamed = summarise(latencies, 1, per);
+    const micros = ((1e6 / streamed.opsPerSecond - 1e6 / whole.opsPerSecond) * texts.length) / count;
+    const ok = micros <= TARGET_MICROS_PER_DELTA;
+    rows.push([
+      "7 formats, streamed",
+      `${syntax.id}: createStream() in token-sized deltas vs parse(text)`,
+      `${texts.length} answers with calls, ${count} deltas, avg ${formatBytes(textBytes / texts.length)}`,
+      formatOps(streamed.opsPerSecond),
+      formatMBps(streamed.bytesPerSecond),
+      `${streamed.ratio.toFixed(2)}× time`,
+      spread(streamed.ratioLow, streamed.ratioHigh),
+      `≤ ${TARGET_MICROS_PER_DELTA} µs per delta added`,
+      `${ok ? "ok" : "MISS"} (${micros.toFixed(2)} µs per delta)`,
+    ]);
+    if (!ok) notes.push(`model formats: streaming ${syntax.id} adds ${micros.toFixed(2)} µs per delta`);
+  }
+  return { rows, notes };
+}

@@ -1,0 +1,71 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { convertParameterValue, parameterType } from "./convert-parameter-value.js";
+import { encodeArguments } from "./encode-arguments.js";
+import { JsonNumber } from "./json-number.js";
+
+const convert = (text: string, schema: unknown) => convertParameterValue({ text, schema });
+
+describe("convertParameterValue: text values typed by a JSON Schema", () => {
+  it("strings stay text, whatever they look like", () => {
+    expect(convert(" null ", { type: "string" })).toEqual({ ok: true, value: " null " });
+    expect(convert("5", { anyOf: [{ type: "string" }, { type: "null" }] })).toEqual({ ok: true, value: "5" });
+  });
+
+  it("numbers keep their text; non-finite ones stay text", () => {
+    expect(convert("5.0", { type: "number" })).toEqual({ ok: true, value: new JsonNumber("5.0") });
+    expect(convert("123456789012345678901234567890", { type: "integer" })).toEqual({
+      ok: true,
+      value: new JsonNumber("123456789012345678901234567890"),
+    });
+    for (const text of ["1e999", "-1e400", "NaN", "Infinity", "inf"])
+      expect(convert(text, { type: "number" })).toMatchObject({ ok: false, value: text });
+  });
+
+  it("Python literals: True, None, a dict", () => {
+    expect(convert("True", { type: "boolean" })).toEqual({ ok: true, value: true });
+    expect(convert("None", { type: ["integer", "null"] })).toEqual({ ok: true, value: null });
+    expect(convert("{'a': True, 'b': [1, None]}", { type: "object" })).toEqual({
+      ok: true,
+      value: { a: true, b: [new JsonNumber("1"), null] },
+    });
+  });
+
+  it("is total on hostile schemas", () => {
+    const throwing = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error("no");
+        },
+      },
+    );
+    expect(convert("1", throwing)).toEqual({ ok: false, value: "1", reason: "the schema could not be read" });
+    expect(parameterType(null)).toEqual({ type: undefined, nullable: false });
+  });
+
+  it("never throws, and what it returns encodes to JSON", () => {
+    const schema = fc.oneof(
+      fc
+        .constantFrom("string", "integer", "number", "boolean", "object", "array", "null")
+        .map((type) => ({ type })),
+      fc.anything(),
+    );
+    fc.assert(
+      fc.property(fc.string(), schema, (text, s) => {
+        const result = convertParameterValue({ text, schema: s });
+        JSON.parse(encodeArguments({ v: result.value }, { style: "python" }));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("numbers too large for a double inside structured values", () => {
+  it("keep the value text, so what is written stays JSON", () => {
+    expect(convertParameterValue({ text: '{"a": [1e999]}', schema: { type: "object" } })).toMatchObject({
+      ok: false,
+      value: '{"a": [1e999]}',
+    });
+  });
+});

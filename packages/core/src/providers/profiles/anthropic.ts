@@ -1,0 +1,177 @@
+import type { ProviderProfile } from "../provider-profile.js";
+import { CHECKED, FIX } from "./shared.js";
+
+const MISSING_RESULTS =
+  "messages.{index}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.";
+
+/** The Anthropic Messages API (directly, or through Vertex AI and Bedrock's Anthropic route). */
+export const anthropic: ProviderProfile = {
+  id: "anthropic",
+  name: "Anthropic Messages",
+  checkedAgainst: {
+    api: "POST https://api.anthropic.com/v1/messages",
+    models: ["claude-sonnet-4-5", "claude-opus-4-6", "claude-opus-4-8"],
+    date: CHECKED,
+    sources: ["anthropics/claude-code#1237", "anthropics/claude-code#13460", "LibreChat-AI/agents#124"],
+  },
+  indexing: "merged-roles",
+  errorBody: { type: "error", error: { type: "$type", message: "$message" } },
+  errorFields: { type: "invalid_request_error" },
+  note: "Messages are numbered as Anthropic numbers them: system messages leave the list and a run of tool results and user messages is one user message. Thinking blocks (and their signatures) are not in core's neutral view: they are the Anthropic adapter's to keep.",
+  constraints: [
+    {
+      code: "tool_call_id_invalid",
+      summary:
+        "A tool_use id outside ^[a-zA-Z0-9_-]+$ (Kimi's `functions.NAME:0`, ids with `.` `:` `/` `@`).",
+      message: "messages.{index}.content.{part}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+      status: 400,
+      params: { pattern: "^[a-zA-Z0-9_-]+$", idStyle: "replace-invalid" },
+      fix: FIX.replaceInvalid,
+      evidence: "reported",
+      sources: [
+        "CommandCodeAI/command-code#323",
+        "BlockRunAI/ClawRouter#17",
+        "maximhq/bifrost#5097",
+        "tailcallhq/forgecode#1142",
+      ],
+    },
+    {
+      code: "tool_result_missing",
+      summary: "A tool_use without a tool_result in the next message.",
+      message: MISSING_RESULTS,
+      status: 400,
+      fix: FIX.missing,
+      evidence: "reported",
+      sources: ["anthropics/claude-code#1237", "anthropics/claude-code#2697", "anthropics/claude-code#5989"],
+    },
+    {
+      code: "tool_results_interleaved",
+      summary: "Another message between a tool_use and its tool_result.",
+      message: MISSING_RESULTS,
+      status: 400,
+      fix: FIX.interleaved,
+      evidence: "inferred",
+      sources: ["anthropics/claude-code#1237"],
+      note: 'The text itself asks for the results "immediately after", "in the next message"; a report of this exact history was not found.',
+    },
+    {
+      code: "tool_result_orphan",
+      summary: "A tool_result whose tool_use_id no tool_use of the previous message has.",
+      message:
+        "messages.{index}.content.{part}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
+      status: 400,
+      fix: FIX.orphan,
+      evidence: "reported",
+      sources: ["anthropics/claude-code#13460", "anthropics/claude-code#18947", "microsoft/vscode#267838"],
+    },
+    {
+      code: "arguments_not_object",
+      summary: "A tool_use input that is not an object (text, an array, `[]` from PHP).",
+      message: "messages.{index}.content.{part}.tool_use.input: Input should be a valid dictionary",
+      status: 400,
+      fix: FIX.arguments,
+      evidence: "reported",
+      sources: [
+        "anthropics/claude-code#6696",
+        "anthropics/anthropic-sdk-typescript#648",
+        "prism-php/prism#659",
+      ],
+    },
+    {
+      code: "text_content_empty",
+      summary: 'An empty text block (`""` content, or an empty text part), anywhere.',
+      message: "messages: text content blocks must be non-empty",
+      status: 400,
+      fix: FIX.blankText,
+      evidence: "reported",
+      sources: ["anthropics/claude-code#59812", "LibreChat-AI/agents#124", "BiFangKNT/mtga#68"],
+    },
+    {
+      code: "text_content_whitespace",
+      summary: 'A message whose only text is whitespace (`"\\n\\n"` beside calls, as Claude itself returns).',
+      message: "messages: text content blocks must contain non-whitespace text",
+      status: 400,
+      fix: FIX.blankText,
+      evidence: "reported",
+      sources: [
+        "anthropics/claude-code#23440",
+        "home-assistant/core#175637",
+        "LibreChat-AI/agents#124",
+        "anomalyco/opencode#31259",
+      ],
+    },
+  ],
+};
+
+/** AWS Bedrock Converse. */
+export const bedrockConverse: ProviderProfile = {
+  id: "bedrock-converse",
+  name: "AWS Bedrock Converse",
+  checkedAgainst: {
+    api: "POST /model/{modelId}/converse (bedrock-runtime)",
+    models: ["anthropic.claude-sonnet-4", "meta.llama4-maverick", "zai.glm-5"],
+    date: CHECKED,
+    sources: [
+      "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.html",
+      "pydantic/pydantic-ai#2327",
+    ],
+  },
+  indexing: "merged-roles",
+  errorBody: { message: "$message" },
+  errorHeaders: { "x-amzn-errortype": "ValidationException" },
+  note: "Some models on Converse (Llama 4) also refuse text and tool blocks in one turn; that is model-specific and not checked here.",
+  constraints: [
+    {
+      code: "tool_call_id_invalid",
+      summary: "A toolUseId outside [a-zA-Z0-9_-]+ or longer than 64 characters.",
+      message:
+        "1 validation error detected: Value '{id}' at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+      status: 400,
+      params: { pattern: "^[a-zA-Z0-9_-]+$", maxLength: 64, idStyle: "replace-invalid" },
+      fix: FIX.replaceInvalid,
+      evidence: "inferred",
+      sources: ["https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.html"],
+      note: "The pattern and length are documented; the text is AWS's usual validation wording, not seen for this field (AWS may number from 1).",
+    },
+    {
+      code: "tool_result_missing",
+      summary: "A toolUse without toolResult blocks in the next message.",
+      message: "Expected toolResult blocks at messages.{next_index}.content for the following Ids: {ids}",
+      status: 400,
+      fix: FIX.missing,
+      evidence: "reported",
+      sources: ["zeroclaw-labs/zeroclaw#1476", "gethnet/litellm-connector-copilot#101"],
+    },
+    {
+      code: "tool_results_interleaved",
+      summary: "Another message between a toolUse and its toolResult.",
+      message: "Expected toolResult blocks at messages.{next_index}.content for the following Ids: {ids}",
+      status: 400,
+      fix: FIX.interleaved,
+      evidence: "inferred",
+      sources: ["strands-agents/sdk-python#120"],
+      note: "Bedrock wants the toolResult right after its toolUse (strands#120); the text for this case is the missing-results one, assumed.",
+    },
+    {
+      code: "tool_result_orphan",
+      summary: "More toolResult blocks than the previous turn has toolUse blocks.",
+      message:
+        "The number of toolResult blocks at messages.{index}.content exceeds the number of toolUse blocks of previous turn.",
+      status: 400,
+      fix: FIX.orphan,
+      evidence: "reported",
+      sources: ["pydantic/pydantic-ai#2327", "evalstate/fast-agent#624"],
+    },
+    {
+      code: "arguments_not_object",
+      summary: "A toolUse input that is not a JSON object.",
+      message:
+        "The format of the value at messages.{index}.content.{part}.toolUse.input is invalid. Provide a json object for the field and try again.",
+      status: 400,
+      fix: FIX.arguments,
+      evidence: "inferred",
+      sources: ["sigoden/aichat#1550"],
+      note: "The report shows this text for toolResult.content.json; the toolUse.input wording is assumed to match.",
+    },
+  ],
+};

@@ -1,0 +1,110 @@
+import {
+  decodeArguments,
+  type EncodableToolCall,
+  type SyntaxIssue,
+  type SyntaxParseOptions,
+  type SyntaxStream,
+  type SyntaxStreamEvent,
+  type SyntaxToolCall,
+  type ToolCallSyntax,
+} from "@toolcall/core";
+import { encodeGemmaToolCall } from "./encode-gemma-arguments.js";
+import {
+  type GemmaIssue,
+  type GemmaStreamEvent,
+  type GemmaToolCall,
+  GemmaToolCallStream,
+} from "./gemma-tool-call-stream.js";
+import { parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
+import { TOOL_CALL_OPEN } from "./tokens.js";
+
+function withId(call: GemmaToolCall, index: number, options: SyntaxParseOptions): SyntaxToolCall {
+  const id = options.createId ? options.createId({ index, name: call.function.name }) : call.id;
+  return { id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } };
+}
+
+/** Both Gemma codes leave a call in content: errors. */
+const asIssue = (issue: GemmaIssue): SyntaxIssue => ({ ...issue, severity: "error" });
+
+/**
+ * Encodes calls as the Gemma 4 template renders them: `<|tool_call>call:NAME{key:value,…}<tool_call|>` per call.
+ *
+ * @example
+ * encodeGemma4([{ function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
+ * // '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>'
+ */
+export function encodeGemma4(calls: readonly EncodableToolCall[]): string {
+  return calls
+    .map((call) =>
+      encodeGemmaToolCall({
+        name: call.function.name,
+        arguments: decodeArguments(call.function?.arguments, { lossless: true }).arguments,
+      }),
+    )
+    .join("");
+}
+
+class Gemma4Stream implements SyntaxStream {
+  readonly #stream = new GemmaToolCallStream();
+  readonly #options: SyntaxParseOptions;
+  #index = 0;
+
+  constructor(options: SyntaxParseOptions) {
+    this.#options = options;
+  }
+
+  #map(events: GemmaStreamEvent[]): SyntaxStreamEvent[] {
+    const out: SyntaxStreamEvent[] = [];
+    for (const event of events) {
+      if (event.type === "content") out.push(event);
+      else if (event.type === "issue") out.push({ type: "issue", issue: asIssue(event.issue) });
+      else {
+        // A call is decided whole here: it is announced, its arguments given and ended at once.
+        const index = this.#index++;
+        const toolCall = withId(event.toolCall, index, this.#options);
+        out.push(
+          { type: "tool_call_start", index, id: toolCall.id, name: toolCall.function.name },
+          { type: "tool_call_delta", index, arguments: toolCall.function.arguments },
+          { type: "tool_call_end", index, toolCall },
+        );
+      }
+    }
+    return out;
+  }
+
+  push(delta: string): SyntaxStreamEvent[] {
+    return typeof delta === "string" && delta !== "" ? this.#map(this.#stream.push(delta)) : [];
+  }
+
+  end(): SyntaxStreamEvent[] {
+    return this.#map(this.#stream.end());
+  }
+}
+
+/**
+ * Gemma 4 as a `ToolCallSyntax` (the interface of `@toolcall/core` every model syntax implements):
+ * {@link parseGemmaToolCalls} and {@link GemmaToolCallStream} behind `parse` and `createStream`, and
+ * {@link encodeGemma4}. Thought channels pass through as content, as they always did here (`reasoning` is `null`);
+ * a stream announces each call once it is decided, with its arguments in one delta.
+ *
+ * @example
+ * gemma4.parse('<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>').toolCalls[0].function.arguments;
+ * // '{"city":"Paris"}'
+ */
+export const gemma4: ToolCallSyntax = {
+  specificationVersion: "1",
+  id: "gemma4",
+  name: "Gemma 4 (<|tool_call>call:NAME{…}<tool_call|>)",
+  startMarkers: [TOOL_CALL_OPEN],
+  parse(text, options = {}) {
+    const parsed = parseGemmaToolCalls(typeof text === "string" ? text : "");
+    return {
+      toolCalls: parsed.toolCalls.map((call, index) => withId(call, index, options)),
+      content: parsed.content,
+      reasoning: null,
+      issues: parsed.issues.map(asIssue),
+    };
+  },
+  createStream: (options = {}) => new Gemma4Stream(options),
+  encode: encodeGemma4,
+};

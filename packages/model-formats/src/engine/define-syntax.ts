@@ -1,0 +1,185 @@
+import {
+  type EncodableToolCall,
+  randomCallId,
+  type SyntaxIssue,
+  type SyntaxParseOptions,
+  type SyntaxParseResult,
+  type SyntaxStream,
+  type SyntaxStreamEvent,
+  type SyntaxToolCall,
+  type ToolCallSyntax,
+} from "@toolcall/core";
+import { Output } from "./output.js";
+import { NEED, Reader, type Step } from "./reader.js";
+import { firstVisible } from "./text-loop.js";
+import { ToolIndex } from "./tool-index.js";
+
+/** What a family parser gets besides its text and its output. */
+export interface FamilyContext {
+  tools: ToolIndex;
+  /** The id for a call whose syntax carries none. */
+  createId(index: number, name: string): string;
+  startInReasoning: boolean;
+  /** Adds an `unknown_tool` warning when tools were offered and `name` is not one of them. */
+  checkName(name: string, out: Output): void;
+}
+
+/** A family's parts: the parser as a resumable step over the text, and the encoder. */
+export interface FamilyDefinition {
+  id: string;
+  name: string;
+  startMarkers: readonly string[];
+  /** True when the text holds nothing but content (checked with one native scan before the full parser runs). */
+  isPlain(text: string): boolean;
+  run(reader: Reader, out: Output, context: FamilyContext): Step<void>;
+  encode(calls: readonly EncodableToolCall[]): string;
+  /** The family's own ids for calls (default: core's `randomCallId`). */
+  createId?(index: number, name: string): string;
+}
+
+function contextFor(family: FamilyDefinition, options: SyntaxParseOptions): FamilyContext {
+  const tools = new ToolIndex(options.tools);
+  const own = options.createId;
+  return {
+    tools,
+    createId: (index, name) =>
+      own ? own({ index, name }) : family.createId ? family.createId(index, name) : randomCallId(),
+    startInReasoning: options.startInReasoning === true,
+    checkName(name, out) {
+      if (tools.offered && !tools.has(name))
+        out.issue({
+          code: "unknown_tool",
+          severity: "warning",
+          message: `no tool named ${JSON.stringify(name)} was offered`,
+          tool: name,
+        });
+    },
+  };
+}
+
+class FamilyStream implements SyntaxStream {
+  readonly #reader: Reader;
+  readonly #out = new Output();
+  readonly #steps: Step<void>;
+  #done = false;
+  #ended = false;
+
+  constructor(family: FamilyDefinition, options: SyntaxParseOptions) {
+    this.#reader = new Reader(options.work);
+    const reader = this.#reader;
+    this.#out.onCommit = () => reader.journalCommit();
+    this.#steps = family.run(this.#reader, this.#out, contextFor(family, options));
+  }
+
+  push(delta: string): SyntaxStreamEvent[] {
+    if (this.#ended || typeof delta !== "string" || delta === "") return [];
+    this.#reader.feed(delta);
+    this.#resume();
+    return this.#out.take();
+  }
+
+  end(): SyntaxStreamEvent[] {
+    if (this.#ended) return [];
+    this.#ended = true;
+    this.#reader.close();
+    this.#resume();
+    this.#out.finish();
+    return this.#out.take();
+  }
+
+  #resume(): void {
+    if (this.#done) {
+      // The parser gave up (see below): what arrives is content.
+      const rest = this.#reader.consume(this.#reader.text.length - this.#reader.pos);
+      this.#out.text("content", rest);
+      return;
+    }
+    try {
+      const step = this.#steps.next();
+      if (step.done) this.#done = true;
+      else if (step.value !== NEED) throw new Error("a parser step yielded something other than NEED");
+    } catch (error) {
+      // Parsers are total; this is the net under them: nothing the model wrote is lost.
+      this.#done = true;
+      const issue: SyntaxIssue = {
+        code: "parser_error",
+        severity: "error",
+        message: error instanceof Error ? error.message : String(error),
+      };
+      const uncommitted = this.#reader.takeUncommitted();
+      this.#out.abort(issue, uncommitted + this.#reader.consume(this.#reader.text.length - this.#reader.pos));
+    }
+  }
+}
+
+/** Folds a stream's events into what a whole parse returns. */
+export function foldEvents(events: readonly SyntaxStreamEvent[]): SyntaxParseResult {
+  const content: string[] = [];
+  const reasoning: string[] = [];
+  let sawReasoning = false;
+  const toolCalls: SyntaxToolCall[] = [];
+  const issues: SyntaxIssue[] = [];
+  for (const event of events) {
+    switch (event.type) {
+      case "content":
+        content.push(event.text);
+        break;
+      case "reasoning":
+        sawReasoning = true;
+        reasoning.push(event.text);
+        break;
+      case "tool_call_end":
+        toolCalls.push(event.toolCall);
+        break;
+      case "tool_call_abort":
+      case "issue":
+        issues.push(event.issue);
+        break;
+      case "tool_call_start":
+      case "tool_call_delta":
+        break;
+      default: {
+        const never: never = event;
+        return never;
+      }
+    }
+  }
+  const text = content.join("");
+  return {
+    toolCalls,
+    content: text.trim() === "" ? null : text,
+    reasoning: sawReasoning ? reasoning.join("") : null,
+    issues,
+  };
+}
+
+/**
+ * Makes a {@link ToolCallSyntax} from a family's parts: `parse` is the stream fed the whole text at once (so the two
+ * cannot disagree), after one native scan that returns plain content as it is.
+ */
+export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
+  const createStream = (options: SyntaxParseOptions = {}): SyntaxStream => new FamilyStream(family, options);
+  return {
+    specificationVersion: "1",
+    id: family.id,
+    name: family.name,
+    startMarkers: family.startMarkers,
+    parse(text: string, options?: SyntaxParseOptions): SyntaxParseResult {
+      const input = typeof text === "string" ? text : "";
+      // The fast path: one native scan for the call markers, a look at the first characters, one result object.
+      if ((options === undefined || options.startInReasoning !== true) && family.isPlain(input)) {
+        if (options?.work) options.work.scanned += input.length;
+        return {
+          toolCalls: [],
+          content: firstVisible(input) < input.length ? input : null,
+          reasoning: null,
+          issues: [],
+        };
+      }
+      const stream = createStream(options);
+      return foldEvents([...stream.push(input), ...stream.end()]);
+    },
+    createStream,
+    encode: family.encode,
+  };
+}

@@ -1,0 +1,183 @@
+import type { SyntaxIssue } from "@toolcall/core";
+import { wireArguments } from "./arguments.js";
+import type { FamilyContext } from "./define-syntax.js";
+import { JsonScanner } from "./json-scanner.js";
+import type { Channel, Output } from "./output.js";
+import type { Reader, Step } from "./reader.js";
+
+export interface JsonCallOptions {
+  channel: Channel;
+  /** The separator the template writes before a call (dropped from the whitespace before it once the call ends). */
+  separator: string;
+  /** Keys that name the call (first found wins): `name`. */
+  nameKeys?: readonly string[];
+  /** Keys that hold the arguments (first found wins): `arguments`, `parameters`. */
+  argumentKeys: readonly string[];
+  /** A key that holds the call's id (Mistral writes `"id"` last); the call is announced once it is known. */
+  idKey?: string;
+  /** Announce nothing until the object is complete (the caller decides then whether it is a call at all). */
+  deferStart?: boolean;
+  /** Announce the call only once its arguments begin (prose can hold `{"name": "Alice"}`). */
+  announceWithArguments?: boolean;
+}
+
+export type JsonCallResult =
+  | { status: "complete"; name: string; id: string; arguments: string }
+  | { status: "error"; message: string }
+  | { status: "end" }
+  | { status: "not_call"; message: string };
+
+function decodeString(raw: string): string | undefined {
+  try {
+    const value = JSON.parse(raw) as unknown;
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads one JSON call object (`{"name": …, "arguments": {…}}`) that starts at the reader's `{`, announcing the call
+ * as soon as its name (and id, where the syntax has one) is known and passing the argument object's text on as it
+ * arrives: the model's bytes are the wire text (core keeps valid object text as it is), so every validated prefix
+ * is final. A string holding JSON, `null` and non-objects get core's R1 wire text at the end.
+ */
+export function* readJsonCall(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  options: JsonCallOptions,
+): Step<JsonCallResult> {
+  const nameKeys = options.nameKeys ?? ["name"];
+  const parts: string[] = [];
+  let consumed = 0;
+  let joinedLength = 0;
+  let joined = "";
+  const body = () => {
+    if (joinedLength !== consumed) {
+      joined = parts.join("");
+      parts.length = 0;
+      parts.push(joined);
+      joinedLength = consumed;
+    }
+    return joined;
+  };
+  let key = "";
+  const span: Record<"name" | "args" | "id", [number, number]> = {
+    name: [-1, -1],
+    args: [-1, -1],
+    id: [-1, -1],
+  };
+  let argsFirst = "";
+  let name: string | undefined;
+  let id: string | undefined;
+  let started = false;
+  let released = 0;
+  let failed = false;
+  const slot = (k: string): keyof typeof span | undefined =>
+    nameKeys.includes(k)
+      ? "name"
+      : options.argumentKeys.includes(k)
+        ? "args"
+        : k === options.idKey
+          ? "id"
+          : undefined;
+  let open: keyof typeof span | undefined;
+  const scanner = new JsonScanner({
+    trackDepth: 1,
+    listener: {
+      key: (_depth, raw) => {
+        key = decodeString(raw) ?? "";
+      },
+      valueStart: (_depth, offset, first) => {
+        const s = slot(key);
+        open = s !== undefined && span[s][0] === -1 ? s : undefined;
+        if (open === undefined) return;
+        span[open][0] = offset;
+        if (open === "args") argsFirst = first;
+      },
+      valueEnd: (_depth, offset) => {
+        if (open !== undefined) span[open][1] = offset;
+        open = undefined;
+      },
+    },
+  });
+  const announce = () => {
+    if (started || failed || options.deferStart || name === undefined) return;
+    if (options.idKey !== undefined && span.id[1] === -1 && !scanner.done) return;
+    if (options.announceWithArguments && span.args[0] === -1) return;
+    id = id ?? context.createId(out.index, name);
+    out.start(name, id, options.channel, options.separator);
+    context.checkName(name, out);
+    started = true;
+  };
+  const afterPiece = (piece: string, pieceStart: number) => {
+    if (name === undefined && !failed && span.name[1] !== -1) {
+      const value = decodeString(body().slice(span.name[0], span.name[1]));
+      if (value === undefined || value.trim() === "") failed = true;
+      else name = value;
+    }
+    if (id === undefined && span.id[1] !== -1) id = decodeString(body().slice(span.id[0], span.id[1]));
+    announce();
+    if (!started || argsFirst !== "{") return;
+    const from = Math.max(released, span.args[0]);
+    const to = span.args[1] !== -1 ? span.args[1] : consumed;
+    if (to <= from) return;
+    out.delta(from >= pieceStart ? piece.slice(from - pieceStart, to - pieceStart) : body().slice(from, to));
+    released = to;
+  };
+  const state = yield* reader.json(scanner, (piece) => {
+    const pieceStart = consumed;
+    parts.push(piece);
+    consumed += piece.length;
+    afterPiece(piece, pieceStart);
+  });
+  if (state === "end") return { status: "end" };
+  if (state === "error") return { status: "error", message: scanner.error };
+  announce();
+  if (name === undefined) return { status: "not_call", message: "a JSON object without a name" };
+  const text = body();
+  let args = "{}";
+  if (span.args[0] !== -1) {
+    const raw = text.slice(span.args[0], span.args[1]);
+    const payload = argsFirst === '"' ? (decodeString(raw) ?? raw) : raw;
+    const wire = wireArguments(payload, name);
+    if (wire.issue) out.issue(wire.issue);
+    args = wire.text;
+  }
+  return { status: "complete", name, id: id ?? context.createId(out.index, name), arguments: args };
+}
+
+/** The issue of a JSON call that did not complete: text that ends inside it, or text that is not a call. */
+export function jsonCallFailure(
+  result: Exclude<JsonCallResult, { status: "complete" }>,
+  raw: string,
+): SyntaxIssue {
+  return result.status === "end"
+    ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
+    : { code: "call_invalid", severity: "error", message: result.message, raw };
+}
+
+/**
+ * After an item of a list of calls (`[a, b]`): a comma (another item follows: `more`, with the text read, which
+ * goes back to content if the next item fails), the closing `]` (consumed), or anything else (`list_unclosed`; the
+ * text read goes back to content).
+ */
+export function* listNext(
+  reader: Reader,
+  out: Output,
+  channel: Channel,
+): Step<{ more: boolean; pending: string }> {
+  let pending = yield* reader.space();
+  const after = yield* reader.peekChar();
+  if (after === ",") {
+    pending += reader.consume(1);
+    return { more: true, pending };
+  }
+  if (after === "]") reader.consume(1);
+  else {
+    out.issue({ code: "list_unclosed", severity: "info", message: "the list of calls does not end with ]" });
+    out.text(channel, pending);
+  }
+  return { more: false, pending: "" };
+}

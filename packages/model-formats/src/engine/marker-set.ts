@@ -1,0 +1,106 @@
+import type { WorkCounter } from "@toolcall/core";
+
+function commonPrefix(markers: readonly string[]): string {
+  let prefix = markers[0] ?? "";
+  for (const marker of markers) {
+    let n = 0;
+    while (n < prefix.length && n < marker.length && prefix[n] === marker[n]) n++;
+    prefix = prefix.slice(0, n);
+  }
+  return prefix;
+}
+
+/**
+ * A set of markers searched for together. The search runs the engine's own `indexOf` on what all markers start
+ * with (`<`, `<|`, `[`), then compares the markers where it lands, so text with none of them costs one native scan.
+ */
+export class MarkerSet {
+  readonly markers: readonly string[];
+  readonly maxLength: number;
+  readonly #needle: string;
+  readonly #firsts: readonly string[];
+
+  constructor(markers: readonly string[]) {
+    // Longest first: where two markers match at one place, the longer one wins.
+    this.markers = [...markers].sort((a, b) => b.length - a.length);
+    this.maxLength = Math.max(0, ...markers.map((m) => m.length));
+    this.#needle = commonPrefix(markers);
+    this.#firsts = [...new Set(markers.map((m) => m[0] ?? ""))].filter((c) => c !== "");
+  }
+
+  #next(text: string, from: number): number {
+    if (this.#needle !== "") return text.indexOf(this.#needle, from);
+    let best = -1;
+    for (const first of this.#firsts) {
+      const i = text.indexOf(first, from);
+      if (i !== -1 && (best === -1 || i < best)) best = i;
+    }
+    return best;
+  }
+
+  /** After {@link find}: where it stopped (-1: nowhere), and the whole marker found there (`null`: the text ends inside one). */
+  at = -1;
+  marker: string | null = null;
+  /** After {@link matchAt}: the text ends inside a longer marker that may still arrive. */
+  partial = false;
+
+  /**
+   * The marker that starts at `at` (in {@link marker}; `null` when none does), or {@link partial} when the text ends
+   * inside a longer one and `final` is false. Results land on the set itself: a parser's steps read them at once,
+   * so no object is made per call.
+   */
+  matchAt(text: string, at: number, final: boolean): string | null {
+    const rest = text.length - at;
+    this.partial = false;
+    for (const marker of this.markers) {
+      if (marker.length <= rest) {
+        if (text.startsWith(marker, at)) {
+          this.marker = marker;
+          return marker;
+        }
+      } else if (!final && marker.startsWith(text.slice(at))) {
+        // A longer marker may still arrive: a shorter one that matches now must wait for it.
+        this.partial = true;
+        this.marker = null;
+        return null;
+      }
+    }
+    this.marker = null;
+    return null;
+  }
+
+  /**
+   * The first place at or after `from` where a marker starts (in {@link at} and {@link marker}), or where the text
+   * ends inside one (unless `final`: {@link marker} is then `null` and {@link at} is that place), or -1. Linear: each
+   * character is looked at once by the native search, and again only where a marker could start.
+   */
+  find(text: string, from: number, final: boolean, work?: WorkCounter): number {
+    let i = from;
+    for (;;) {
+      const at = this.#next(text, i);
+      if (at === -1) break;
+      const marker = this.matchAt(text, at, final);
+      if (work) work.scanned += at - i + 1;
+      if (marker !== null || this.partial) {
+        this.at = at;
+        return at;
+      }
+      i = at + 1;
+    }
+    if (work) work.scanned += text.length - i;
+    this.marker = null;
+    if (!final) {
+      // The text may end inside the shared prefix itself (`<` of `<|`), before the native search could see it.
+      const longest = Math.min(this.maxLength - 1, text.length - from);
+      for (let size = longest; size > 0; size--) {
+        const start = text.length - size;
+        if (this.markers.some((m) => m.length > size && text.startsWith(m.slice(0, size), start))) {
+          this.at = start;
+          return start;
+        }
+      }
+    }
+    this.at = -1;
+    return -1;
+  }
+}

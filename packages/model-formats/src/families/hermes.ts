@@ -1,0 +1,160 @@
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import { argumentsJson } from "../engine/arguments.js";
+import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
+import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
+import { MarkerSet } from "../engine/marker-set.js";
+import type { Channel, Output } from "../engine/output.js";
+import type { Reader, Step } from "../engine/reader.js";
+import { plainCheck, THINK, textLoop } from "../engine/text-loop.js";
+
+export const HERMES_CALL_OPEN = "<tool_call>";
+export const HERMES_CALL_CLOSE = "</tool_call>";
+const CLOSE = new MarkerSet([HERMES_CALL_CLOSE]);
+const ARGUMENT_KEYS = ["arguments", "parameters"];
+
+function* readCall(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  marker: string,
+  channel: Channel,
+): Step<void> {
+  reader.record();
+  yield* reader.space();
+  const next = yield* reader.peekChar();
+  if (next !== "{") {
+    const raw = marker + reader.takeRecord();
+    out.abort(
+      next === null
+        ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
+        : {
+            code: "call_invalid",
+            severity: "error",
+            message: `expected a JSON object after ${HERMES_CALL_OPEN}`,
+            raw,
+          },
+      raw,
+      channel,
+    );
+    return;
+  }
+  const result = yield* readJsonCall(reader, out, context, {
+    channel,
+    separator: "\n",
+    argumentKeys: ARGUMENT_KEYS,
+  });
+  if (result.status !== "complete") {
+    const raw = marker + reader.takeRecord();
+    out.abort(jsonCallFailure(result, raw), raw, channel);
+    return;
+  }
+  const after = yield* reader.space();
+  const close = yield* reader.peek(CLOSE);
+  reader.takeRecord();
+  if (close !== null) {
+    reader.consume(close.length);
+    out.end(result.arguments);
+    return;
+  }
+  // vLLM accepts a last call without its closing tag; so do we, and say so.
+  out.issue({
+    code: "call_unclosed",
+    severity: "info",
+    message: `${HERMES_CALL_CLOSE} is missing; the call ends with its JSON object`,
+    tool: result.name,
+  });
+  out.end(result.arguments);
+  out.text(channel, after);
+}
+
+/**
+ * A call whose opening tag is missing: the text starts (after whitespace) with a JSON call object followed by
+ * `</tool_call>` (a prompt that ended in `<tool_call>`, or a server that dropped the token). Anything else that
+ * starts with `{` is content.
+ */
+function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Step<void> {
+  out.text("content", yield* reader.space());
+  reader.journalCommit();
+  if ((yield* reader.peekChar()) !== "{") return;
+  reader.record();
+  const result = yield* readJsonCall(reader, out, context, {
+    channel: "content",
+    separator: "\n",
+    argumentKeys: ARGUMENT_KEYS,
+    deferStart: true,
+  });
+  if (result.status === "complete") {
+    yield* reader.space();
+    const close = yield* reader.peek(CLOSE);
+    if (close !== null) {
+      reader.consume(close.length);
+      reader.takeRecord();
+      out.issue({
+        code: "call_unopened",
+        severity: "warning",
+        message: `${HERMES_CALL_OPEN} is missing before a JSON call followed by ${HERMES_CALL_CLOSE}: read as a call`,
+        tool: result.name,
+      });
+      out.start(result.name, result.id, "content", "\n");
+      context.checkName(result.name, out);
+      out.end(result.arguments);
+      return;
+    }
+    out.text("content", reader.takeRecord());
+    return;
+  }
+  out.text("content", reader.takeRecord());
+}
+
+function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
+  yield* textLoop(reader, out, context, {
+    callMarkers: [HERMES_CALL_OPEN],
+    reasoning: THINK,
+    atStart: () => readUnopened(reader, out, context),
+    onCall: (marker, channel) => readCall(reader, out, context, marker, channel),
+  });
+}
+
+const isPlain = plainCheck([HERMES_CALL_OPEN], [THINK.open, "{"]);
+
+/**
+ * Encodes calls as Qwen2.5, QwQ, Qwen3 and Hermes 2/3 templates render them: each call
+ * `<tool_call>\n{"name": "NAME", "arguments": ARGS}\n</tool_call>` with the arguments as `tojson` writes a mapping
+ * (Python's `json.dumps`), calls joined by a newline.
+ *
+ * @example
+ * encodeHermes([{ function: { name: "get_weather", arguments: '{"city":"Paris"}' } }]);
+ * // '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>'
+ */
+export function encodeHermes(calls: readonly EncodableToolCall[]): string {
+  return calls
+    .map(
+      (call) =>
+        `${HERMES_CALL_OPEN}\n{"name": "${call.function.name}", "arguments": ${argumentsJson(call)}}\n${HERMES_CALL_CLOSE}`,
+    )
+    .join("\n");
+}
+
+/**
+ * Hermes, Qwen2.5, QwQ and Qwen3 (and the ShareGPT / glaive / Hermes function-calling datasets):
+ * `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`, reasoning in `<think>…</think>`.
+ *
+ * Rules: the arguments object keeps the model's bytes (core's wire text); `"arguments"` written as a string of
+ * JSON is unwrapped once, `null` or none is `{}`; a call without a name, or whose JSON is invalid, stays in content
+ * (`call_invalid`); text that ends inside a call stays in content (`call_truncated`); a missing `</tool_call>` ends
+ * the call at its JSON (`call_unclosed`); a JSON call followed by `</tool_call>` at the very start is a call whose
+ * `<tool_call>` is missing (`call_unopened`). A `</tool_call>` inside a JSON string is data.
+ *
+ * @example
+ * hermes.parse('Let me check.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>');
+ * // { content: "Let me check.", reasoning: null, issues: [],
+ * //   toolCalls: [{ id: "call_…", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] }
+ */
+export const hermes: ToolCallSyntax = defineSyntax({
+  id: "hermes",
+  name: "Hermes / Qwen2.5 / QwQ / Qwen3 (<tool_call> JSON)",
+  startMarkers: [HERMES_CALL_OPEN],
+  isPlain,
+  run,
+  encode: encodeHermes,
+});

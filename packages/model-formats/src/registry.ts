@@ -1,0 +1,119 @@
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import { deepseekV3, deepseekV31 } from "./families/deepseek.js";
+import { deepseekV32 } from "./families/deepseek-dsml.js";
+import { glm45, glm47 } from "./families/glm.js";
+import { harmony, harmonyStripped } from "./families/harmony.js";
+import { hermes } from "./families/hermes.js";
+import { kimiK2 } from "./families/kimi.js";
+import { llama3Json, llamaPythonic } from "./families/llama.js";
+import { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
+
+/** A syntax known to detection: where it lives, how its template writes a call, what its template's source holds. */
+export interface SyntaxDescriptor {
+  id: string;
+  name: string;
+  /** The entry point that implements it. */
+  module: string;
+  /** The calls as the family's template writes them (detection looks for this text in a render). */
+  encode(calls: readonly EncodableToolCall[]): string;
+  /**
+   * Substrings of a template's source that mark the family (the fallback when rendering tells nothing), checked
+   * in the order of {@link SYNTAX_DESCRIPTORS}: every string of one of the lists must be present.
+   */
+  signatures: readonly (readonly string[])[];
+}
+
+/** The syntaxes this package implements, by id. */
+export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze({
+  hermes,
+  glm45,
+  glm47,
+  "kimi-k2": kimiK2,
+  "deepseek-v3": deepseekV3,
+  "deepseek-v31": deepseekV31,
+  "deepseek-v32": deepseekV32,
+  "mistral-list": mistralList,
+  "mistral-args": mistralArgs,
+  "mistral-call-id": mistralCallIdSyntax,
+  "llama3-json": llama3Json,
+  "llama-pythonic": llamaPythonic,
+  harmony,
+  "harmony-stripped": harmonyStripped,
+});
+
+/**
+ * A syntax of this package by id (`undefined` for ids it does not implement, such as `qwen3-coder` and `gemma4`,
+ * which live in `@toolcall/qwen-templates` and `@toolcall/gemma-recovery`).
+ *
+ * @example
+ * syntaxById("glm47")?.name; // "GLM-4.7 / GLM-5 (<arg_key>/<arg_value>, no newlines)"
+ */
+export function syntaxById(id: string): ToolCallSyntax | undefined {
+  return Object.hasOwn(SYNTAXES, id) ? SYNTAXES[id] : undefined;
+}
+
+const own = (syntax: ToolCallSyntax, module: string, signatures: string[][]): SyntaxDescriptor => ({
+  id: syntax.id,
+  name: syntax.name,
+  module: `@toolcall/model-formats/${module}`,
+  encode: syntax.encode,
+  signatures,
+});
+
+function probeValue(value: unknown): string {
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * Every syntax detection knows, in the order the source signatures are tried (the more specific first, as
+ * llama.cpp orders its checks: GLM and Qwen3-Coder before Hermes, which shares `<tool_call>`).
+ */
+export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
+  own(deepseekV31, "deepseek", [["message['prefix'] is defined and message['prefix'] and thinking"]]),
+  own(deepseekV3, "deepseek", [["<｜tool▁calls▁begin｜>", "```json"]]),
+  own(deepseekV32, "deepseek", [["<｜DSML｜"]]),
+  own(glm47, "glm", [["</arg_key><arg_value>"]]),
+  own(glm45, "glm", [["<arg_key>", "<arg_value>"]]),
+  {
+    id: "qwen3-coder",
+    name: "Qwen3-Coder / Qwen3.5 (<function=…><parameter=…>)",
+    module: "@toolcall/qwen-templates",
+    encode: (calls) =>
+      calls
+        .map((call) => {
+          const args = Object.entries(
+            JSON.parse(String(call.function.arguments ?? "{}")) as Record<string, unknown>,
+          )
+            .map(([k, v]) => `<parameter=${k}>\n${probeValue(v)}\n</parameter>\n`)
+            .join("");
+          return `<tool_call>\n<function=${call.function.name}>\n${args}</function>\n</tool_call>`;
+        })
+        .join("\n"),
+    signatures: [["<function=", "<parameter="]],
+  },
+  own(hermes, "hermes", [["<tool_call>"]]),
+  own(harmony, "gpt-oss", [["<|channel|>"]]),
+  own(kimiK2, "kimi", [["<|tool_calls_section_begin|>"]]),
+  {
+    id: "gemma4",
+    name: "Gemma 4 (<|tool_call>call:NAME{…}<tool_call|>)",
+    module: "@toolcall/gemma-recovery",
+    encode: (calls) =>
+      calls
+        .map((call) => {
+          const args = Object.entries(
+            JSON.parse(String(call.function.arguments ?? "{}")) as Record<string, unknown>,
+          )
+            .map(([k, v]) => `${k}:${typeof v === "string" ? `<|"|>${v}<|"|>` : JSON.stringify(v)}`)
+            .join(",");
+          return `<|tool_call>call:${call.function.name}{${args}}<tool_call|>`;
+        })
+        .join(""),
+    signatures: [["<|tool_call>", "<tool_call|>"]],
+  },
+  own(mistralCallIdSyntax, "mistral", [["[TOOL_CALLS]", "[CALL_ID]"]]),
+  own(mistralArgs, "mistral", [["[TOOL_CALLS]", "[ARGS]"]]),
+  own(mistralList, "mistral", [["[TOOL_CALLS]"]]),
+  own(llama3Json, "llama", [["<|start_header_id|>ipython<|end_header_id|>"], ['"parameters": ']]),
+  own(llamaPythonic, "llama", [["<|python_start|>"]]),
+];

@@ -1,0 +1,188 @@
+import { decodeArguments, encodeArguments, type ToolCallSyntax } from "@toolcall/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { SYNTAXES } from "../src/registry.js";
+import { toolName, wireCall } from "./arbitraries.js";
+import { cutsFor, expectSplitInvariant, streamedWork } from "./helpers.js";
+
+/** Each syntax's markers and the text that most often breaks parsers: fragments to build hostile text from. */
+const FRAGMENTS: Record<string, string[]> = {
+  hermes: ["<tool_call>", "</tool_call>", '{"name": "f", "arguments": ', "<think>", "</think>"],
+  glm45: [
+    "<tool_call>",
+    "f\n",
+    "<arg_key>",
+    "k",
+    "</arg_key>",
+    "<arg_value>",
+    "</arg_value>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+  ],
+  glm47: ["<tool_call>f", "<arg_key>k</arg_key>", "<arg_value>", "</arg_value>", "</tool_call>", "</think>"],
+  "kimi-k2": [
+    "<|tool_calls_section_begin|>",
+    "<|tool_call_begin|>",
+    "functions.f:0",
+    "<|tool_call_argument_begin|>",
+    "<|tool_call_end|>",
+    "<|tool_calls_section_end|>",
+  ],
+  "deepseek-v3": [
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>",
+    "function<｜tool▁sep｜>f\n```json\n",
+    "\n```",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁end｜>",
+  ],
+  "deepseek-v31": [
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁call▁begin｜>f<｜tool▁sep｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁calls▁end｜>",
+    "</think>",
+  ],
+  "deepseek-v32": [
+    "<｜DSML｜function_calls>",
+    '<｜DSML｜invoke name="f">',
+    '<｜DSML｜parameter name="k" string="false">',
+    "</｜DSML｜parameter>",
+    "</｜DSML｜invoke>",
+    "</｜DSML｜function_calls>",
+  ],
+  "mistral-list": ["[TOOL_CALLS]", "[", '{"name": "f", "arguments": ', ", ", "]", "[THINK]", "[/THINK]"],
+  "mistral-args": ["[TOOL_CALLS]", "f", "[ARGS]", "[CALL_ID]", "abcdefghi"],
+  "mistral-call-id": ["[TOOL_CALLS]f[CALL_ID]abcdefghi[ARGS]", "[TOOL_CALLS]"],
+  "llama3-json": ["<|python_tag|>", '{"name": "f", "parameters": ', ";", "f.call(", "x=1", ")"],
+  "llama-pythonic": ["[", "f(", "x=", "'s'", "True", ")", "]", ", ", "<|python_start|>", "<|python_end|>"],
+  harmony: [
+    "<|start|>assistant",
+    "<|channel|>analysis",
+    "<|channel|>commentary",
+    " to=functions.f",
+    "<|constrain|>json",
+    "<|message|>",
+    "<|end|>",
+    "<|call|>",
+  ],
+  "harmony-stripped": ["analysis", "assistantcommentary", " to=functions.f", " json", "assistantfinal"],
+};
+const COMMON = ["{", "}", '"', "\\", "\n", " ", "x", "<", "[", "😀"];
+
+const syntaxes = Object.values(SYNTAXES) as ToolCallSyntax[];
+
+describe("every syntax: total, split-invariant, linear", () => {
+  for (const syntax of syntaxes) {
+    const pieces = fc.constantFrom(...(FRAGMENTS[syntax.id] ?? []), ...COMMON);
+
+    it(`${syntax.id}: hostile text never throws, and every split gives the whole parse`, () => {
+      fc.assert(
+        fc.property(
+          fc.array(pieces, { maxLength: 24 }),
+          cutsFor(300),
+          fc.boolean(),
+          (parts, cuts, startInReasoning) => {
+            expectSplitInvariant(syntax, parts.join(""), { startInReasoning }, [cuts]);
+          },
+        ),
+        { numRuns: 200 },
+      );
+    });
+
+    it(`${syntax.id}: what encode writes parses back to the same calls`, () => {
+      const multiple = !["llama3-json"].includes(syntax.id);
+      fc.assert(
+        fc.property(
+          fc.array(wireCall, { minLength: 1, maxLength: multiple ? 3 : 1 }),
+          fc.array(toolName, { minLength: 3, maxLength: 3 }),
+          (calls, names) => {
+            // Kimi and Mistral write ids; give them ones their templates accept.
+            const withIds = calls.map((call, i) => ({
+              ...call,
+              id:
+                syntax.id === "kimi-k2"
+                  ? `functions.${call.function.name}:${i}`
+                  : `${names[i] ?? "x"}abcdefghi`.slice(0, 9).padEnd(9, "z"),
+            }));
+            const text = syntax.encode(withIds);
+            const result = expectSplitInvariant(syntax, text);
+            expect(result.issues.filter((i) => i.severity === "error")).toEqual([]);
+            expect(result.toolCalls.map((c) => c.function.name)).toEqual(calls.map((c) => c.function.name));
+            const canonical = (args: string) =>
+              encodeArguments(decodeArguments(args, { lossless: true }).arguments, { style: "python" });
+            // Text-valued syntaxes read values back as text without a schema: compare through the encoded JSON then.
+            if (["glm45", "glm47", "deepseek-v32", "llama-pythonic"].includes(syntax.id)) return;
+            expect(result.toolCalls.map((c) => canonical(c.function.arguments))).toEqual(
+              calls.map((c) => canonical(c.function.arguments)),
+            );
+          },
+        ),
+        { numRuns: 100 },
+      );
+    });
+
+    it(`${syntax.id}: work is linear on hostile text, however it is split`, () => {
+      const fragments = FRAGMENTS[syntax.id] ?? [];
+      for (const fragment of [...fragments, "<", "{", "[", "x"]) {
+        const text = fragment.repeat(Math.ceil(20_000 / fragment.length));
+        for (const size of [1, 64, 4096]) {
+          const work = streamedWork(syntax, text, size);
+          expect(work, `${JSON.stringify(fragment)} in pieces of ${size}`).toBeLessThanOrEqual(
+            12 * text.length + 1000,
+          );
+        }
+      }
+    });
+  }
+});
+
+describe("content is passed on as soon as it cannot start a marker", () => {
+  for (const syntax of syntaxes) {
+    it(syntax.id, () => {
+      const stream = syntax.createStream();
+      const words = "Plain words, no markers here at all. ".repeat(3).trimEnd();
+      const events = stream.push(words);
+      const released = events.map((e) => (e.type === "content" ? e.text : "")).join("");
+      // Only what could still be a separator or a marker's start is held: trailing whitespace, or a leading word
+      // a stripped-token syntax reads as a channel name.
+      expect(words.startsWith(released)).toBe(true);
+      if (syntax.id !== "harmony-stripped") expect(released).toBe(words);
+      stream.end();
+    });
+  }
+});
+
+describe("hostile options never make a parse throw", () => {
+  const throwing = new Proxy([], {
+    get() {
+      throw new Error("no");
+    },
+  });
+  for (const syntax of syntaxes) {
+    it(syntax.id, () => {
+      const text = syntax.encode([{ id: "functions.f:0", function: { name: "f", arguments: '{"a": 1}' } }]);
+      expect(
+        syntax.parse(text, { tools: throwing as unknown as unknown[] }).toolCalls.map((c) => c.function.name),
+      ).toEqual(["f"]);
+      const failing = syntax.parse(`${text}`, {
+        createId: () => {
+          throw new Error("no ids today");
+        },
+      });
+      // A throwing id factory is an internal failure, not a crash: the text comes back as content.
+      if (!["kimi-k2", "mistral-list", "mistral-call-id"].includes(syntax.id)) {
+        expect(failing.issues.map((i) => i.code)).toContain("parser_error");
+        expect(failing.toolCalls).toEqual([]);
+        expect(failing.content).toBe(text);
+      }
+      expect(syntax.parse(undefined as unknown as string)).toEqual({
+        toolCalls: [],
+        content: null,
+        reasoning: null,
+        issues: [],
+      });
+    });
+  }
+});

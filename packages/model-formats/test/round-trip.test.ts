@@ -1,0 +1,531 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { decodeArguments, encodeArguments, type ToolCallSyntax } from "@toolcall/core";
+import { safeRenderChatTemplate } from "@toolcall/jinja";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  deepseekV3,
+  deepseekV31,
+  detectToolCallSyntax,
+  glm45,
+  glm47,
+  harmony,
+  hermes,
+  kimiK2,
+  llama3Json,
+  mistralArgs,
+  mistralCallIdSyntax,
+  mistralList,
+  roundTrip,
+} from "../src/index.js";
+import { jsonValue } from "./arbitraries.js";
+
+// Templates are read from the shared material beside the repository, never copied into it.
+const templates = resolve(import.meta.dirname, "../../../../shared/templates");
+const read = (name: string) => readFileSync(join(templates, `${name}.jinja`), "utf8");
+
+const TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "edit_file",
+      description: "Edit a file.",
+      parameters: {
+        type: "object",
+        properties: {
+          path: { type: "string" },
+          line: { type: "integer" },
+          ratio: { type: "number" },
+          force: { type: "boolean" },
+          meta: { type: "object" },
+          items: { type: "array" },
+          note: { anyOf: [{ type: "string" }, { type: "null" }] },
+        },
+      },
+    },
+  },
+  {
+    type: "function",
+    function: {
+      name: "list_files",
+      description: "List files.",
+      parameters: { type: "object", properties: {} },
+    },
+  },
+];
+const MESSAGES = [
+  { role: "system", content: "You are a coding assistant." },
+  { role: "user", content: "Fix the bug in main.py." },
+];
+
+/** Text a template keeps as it is: no markers, no surrounding whitespace (several templates strip it). */
+const SAFE = [..."abcdefXYZ 0129_-/.:,;!?()=+*'\"\\é中😀\n\t"];
+const safeText = fc
+  .array(fc.constantFrom(...SAFE), { minLength: 1, maxLength: 24 })
+  .map((a) => a.join("").trim())
+  .filter((t) => t !== "");
+/** Strings inside arguments: anything but the syntaxes' own closing tags. */
+const argText = fc
+  .array(fc.constantFrom(...SAFE, "<", ">", "{", "}", "[", "]"), { maxLength: 16 })
+  .map((a) => a.join(""));
+
+const editArgs = fc.record(
+  {
+    path: argText,
+    line: fc.integer(),
+    ratio: fc.double({ noNaN: true, noDefaultInfinity: true }).filter((d) => !Object.is(d, -0)),
+    force: fc.boolean(),
+    meta: fc.dictionary(fc.stringMatching(/^[a-z_][a-z0-9_]{0,6}$/), jsonValue, { maxKeys: 3 }),
+    items: fc.array(jsonValue, { maxLength: 3 }),
+    note: argText,
+  },
+  { requiredKeys: [] },
+);
+const toolCall = fc.oneof(
+  editArgs.map((args) => ({ name: "edit_file", args: args as Record<string, unknown> })),
+  fc.constant({ name: "list_files", args: {} as Record<string, unknown> }),
+);
+
+interface Case {
+  template: string;
+  syntax: ToolCallSyntax;
+  /** The template renders content beside calls. */
+  content: boolean;
+  /** The template renders the last turn's reasoning (and how: empty allowed or not). */
+  reasoning: "none" | "any" | "non-empty";
+  /** The most calls one message renders. */
+  calls: number;
+  ids?: (name: string, index: number) => string;
+  variables?: Record<string, unknown>;
+  /** Leave out the system message (a template that renders it only beside the last message). */
+  noSystem?: boolean;
+  /** What the template drops or rewrites, so some outputs cannot round-trip: the generator stays clear of it. */
+  exceptions?: string;
+}
+
+const nineChars = (_name: string, index: number) => `call${index}abcd`.slice(0, 9);
+const kimiIds = (name: string, index: number) => `functions.${name}:${index}`;
+
+/** Every template of ../shared/templates that writes a syntax of this package, and what it keeps. */
+const CASES: Case[] = [
+  { template: "Qwen-Qwen2.5-7B-Instruct", syntax: hermes, content: true, reasoning: "none", calls: 3 },
+  { template: "Qwen-Qwen3-8B", syntax: hermes, content: true, reasoning: "any", calls: 3 },
+  {
+    template: "Qwen-Qwen3-0.6B",
+    syntax: hermes,
+    content: true,
+    reasoning: "any",
+    calls: 3,
+    exceptions: 'raises on `content: null` beside calls: the round trip renders with `content: ""`',
+  },
+  {
+    template: "NousResearch-Hermes-2-Pro-Llama-3-8B-tool_use",
+    syntax: hermes,
+    content: false,
+    reasoning: "none",
+    calls: 3,
+    exceptions: "drops the content of a message with calls",
+  },
+  {
+    template: "NousResearch-Hermes-3-Llama-3.1-8B-tool_use",
+    syntax: hermes,
+    content: false,
+    reasoning: "none",
+    calls: 3,
+    exceptions: "drops the content of a message with calls",
+  },
+  {
+    template: "zai-org-GLM-4.5",
+    syntax: glm45,
+    content: true,
+    reasoning: "any",
+    calls: 3,
+    exceptions: 'strips content and reasoning; prints None for `content: null` (the round trip renders "")',
+  },
+  {
+    template: "zai-org-GLM-4.6V-Flash",
+    syntax: glm45,
+    content: true,
+    reasoning: "any",
+    calls: 3,
+    exceptions: "as GLM-4.5",
+  },
+  {
+    template: "zai-org-GLM-4.7-Flash",
+    syntax: glm47,
+    content: true,
+    reasoning: "non-empty",
+    calls: 3,
+    exceptions: "renders an empty reasoning as `</think>` alone while the generation prompt opens `<think>`",
+  },
+  {
+    template: "zai-org-GLM-5.1",
+    syntax: glm47,
+    content: true,
+    reasoning: "non-empty",
+    calls: 3,
+    exceptions: "as GLM-4.7",
+  },
+  {
+    template: "moonshotai-Kimi-K2-Instruct",
+    syntax: kimiK2,
+    content: true,
+    reasoning: "none",
+    calls: 3,
+    ids: kimiIds,
+  },
+  {
+    template: "moonshotai-Kimi-K2-Instruct.rev-2025-07-15.crlf",
+    syntax: kimiK2,
+    content: true,
+    reasoning: "none",
+    calls: 3,
+    ids: kimiIds,
+    exceptions: "writes its own ids, functions.NAME:INDEX, counting across the conversation",
+  },
+  {
+    template: "moonshotai-Kimi-K2-Thinking",
+    syntax: kimiK2,
+    content: true,
+    reasoning: "any",
+    calls: 3,
+    ids: kimiIds,
+  },
+  {
+    template: "moonshotai-Kimi-K2.5",
+    syntax: kimiK2,
+    content: true,
+    reasoning: "any",
+    calls: 3,
+    ids: kimiIds,
+  },
+  {
+    template: "deepseek-ai-DeepSeek-V3",
+    syntax: deepseekV3,
+    content: false,
+    reasoning: "none",
+    calls: 2,
+    exceptions:
+      "renders calls only with `content: null`; closes the section (<｜tool▁calls▁end｜>) only after a second call, and after every later call again",
+  },
+  {
+    template: "deepseek-ai-DeepSeek-R1-0528-Qwen3-8B",
+    syntax: deepseekV3,
+    content: true,
+    reasoning: "none",
+    calls: 3,
+    exceptions: "renders no generation prompt of its own and drops reasoning",
+  },
+  {
+    template: "deepseek-ai-DeepSeek-V3.1",
+    syntax: deepseekV31,
+    content: true,
+    reasoning: "none",
+    calls: 3,
+    exceptions: "drops reasoning (writes </think> alone): rendered with thinking off",
+  },
+  {
+    template: "mistralai-Mistral-Nemo-Instruct-2407",
+    syntax: mistralList,
+    content: false,
+    reasoning: "none",
+    calls: 3,
+    ids: nineChars,
+    noSystem: true,
+    exceptions:
+      "drops content beside calls; ids must be 9 characters; renders the system message only inside the last message, so a conversation that goes on loses it",
+  },
+  {
+    template: "mistralai-Mistral-Small-3.1-24B-Instruct-2503",
+    syntax: mistralList,
+    content: false,
+    reasoning: "none",
+    calls: 3,
+    ids: nineChars,
+    exceptions: "drops content beside calls; writes only an id's last 9 characters",
+  },
+  {
+    template: "mistralai-Mistral-Small-3.2-24B-Instruct-2506",
+    syntax: mistralCallIdSyntax,
+    content: false,
+    reasoning: "none",
+    calls: 3,
+    ids: nineChars,
+    exceptions: "drops content beside calls",
+  },
+  {
+    template: "mistralai-Ministral-3-14B-Reasoning-2512",
+    syntax: mistralArgs,
+    content: true,
+    reasoning: "none",
+    calls: 3,
+    exceptions: "reads reasoning from content chunks, not reasoning_content",
+  },
+  {
+    template: "mistralai-Devstral-Small-2-24B-Instruct-2512",
+    syntax: mistralArgs,
+    content: true,
+    reasoning: "none",
+    calls: 3,
+  },
+  {
+    template: "meta-llama-Llama-3.1-8B-Instruct",
+    syntax: llama3Json,
+    content: false,
+    reasoning: "none",
+    calls: 1,
+    exceptions: "one call per message (raises on more); drops content beside it",
+  },
+  {
+    template: "meta-llama-Llama-3.2-3B-Instruct",
+    syntax: llama3Json,
+    content: false,
+    reasoning: "none",
+    calls: 1,
+    exceptions: "as Llama 3.1",
+  },
+  {
+    template: "meta-llama-Llama-3.3-70B-Instruct",
+    syntax: llama3Json,
+    content: false,
+    reasoning: "none",
+    calls: 1,
+    exceptions: "as Llama 3.1",
+  },
+  {
+    template: "openai-gpt-oss-120b",
+    syntax: harmony,
+    content: false,
+    reasoning: "any",
+    calls: 1,
+    exceptions: "renders only a message's first call, and content beside a call as analysis",
+  },
+];
+
+/** What the model would have written for `message`: the template's turn, minus the generation prompt and end of turn. */
+const messagesFor = (testCase: Case) => (testCase.noSystem ? MESSAGES.slice(1) : MESSAGES);
+
+function modelOutput(testCase: Case, message: Record<string, unknown>, template: string): string | undefined {
+  const options = {
+    template,
+    tools: TOOLS,
+    variables: { bos_token: "<s>", eos_token: "</s>", ...testCase.variables },
+  };
+  const messages = messagesFor(testCase);
+  const base = safeRenderChatTemplate({ ...options, messages });
+  const prompt = safeRenderChatTemplate({ ...options, messages, addGenerationPrompt: true });
+  let full = safeRenderChatTemplate({ ...options, messages: [...messages, message] });
+  // gpt-oss and Qwen3-0.6B raise on `content: null` beside calls: render with "" as callers do.
+  if (!full.ok && message.content === null)
+    full = safeRenderChatTemplate({ ...options, messages: [...messages, { ...message, content: "" }] });
+  const plain = safeRenderChatTemplate({
+    ...options,
+    messages: [...messages, { role: "assistant", content: "\u0000E" }],
+  });
+  if (!base.ok || !prompt.ok || !full.ok || !plain.ok) return undefined;
+  if (!full.text.startsWith(base.text) || !prompt.text.startsWith(base.text)) return undefined;
+  const generationPrompt = prompt.text.slice(base.text.length);
+  const endOfTurn = plain.text.slice(plain.text.indexOf("\u0000E") + 2);
+  let turn = full.text.slice(base.text.length);
+  if (!turn.startsWith(generationPrompt)) return undefined;
+  turn = turn.slice(generationPrompt.length);
+  return endOfTurn !== "" && turn.endsWith(endOfTurn) ? turn.slice(0, turn.length - endOfTurn.length) : turn;
+}
+
+const canonical = (args: unknown) =>
+  encodeArguments(decodeArguments(args, { lossless: true }).arguments, { style: "python" });
+
+describe("round trip: parse the model's output, render it back with the template, byte for byte", () => {
+  for (const testCase of CASES) {
+    it(`${testCase.template} (${testCase.syntax.id})${testCase.exceptions ? `: ${testCase.exceptions}` : ""}`, () => {
+      const template = read(testCase.template);
+      expect(detectToolCallSyntax(template).id).toBe(testCase.syntax.id);
+      const arbitrary = fc.record({
+        content: testCase.content ? fc.option(safeText, { nil: null }) : fc.constant(null),
+        reasoning:
+          testCase.reasoning === "none"
+            ? fc.constant(undefined)
+            : testCase.reasoning === "any"
+              ? fc.option(safeText, { nil: undefined })
+              : safeText,
+        calls: fc.array(toolCall, { minLength: 1, maxLength: testCase.calls }),
+      });
+      let checked = 0;
+      fc.assert(
+        fc.property(arbitrary, ({ content, reasoning, calls }) => {
+          const toolCalls = calls.map((call, index) => ({
+            id: testCase.ids ? testCase.ids(call.name, index) : `call_${index}`,
+            type: "function",
+            function: { name: call.name, arguments: JSON.stringify(call.args) },
+          }));
+          const message: Record<string, unknown> = { role: "assistant", content, tool_calls: toolCalls };
+          if (reasoning !== undefined) {
+            message.reasoning_content = reasoning;
+            message.thinking = reasoning;
+          }
+          const output = modelOutput(testCase, message, template);
+          if (output === undefined) return; // the template refuses this message (a precondition, counted below)
+          checked++;
+          const result = roundTrip({
+            template,
+            output,
+            messages: messagesFor(testCase),
+            tools: TOOLS,
+            syntax: testCase.syntax,
+            variables: testCase.variables,
+          });
+          expect(result.error, output).toBeUndefined();
+          expect(
+            { ok: result.ok, at: result.firstDifference, rendered: result.rendered },
+            JSON.stringify(output),
+          ).toMatchObject({ ok: true });
+          expect(result.parsed?.toolCalls.map((c) => c.function.name)).toEqual(calls.map((c) => c.name));
+          expect(result.parsed?.toolCalls.map((c) => canonical(c.function.arguments))).toEqual(
+            calls.map((c) => canonical(JSON.stringify(c.args))),
+          );
+        }),
+        { numRuns: 40 },
+      );
+      expect(checked, "most generated messages render").toBeGreaterThan(30);
+    });
+  }
+});
+
+describe("round trip: what the templates drop or rewrite, found at its offset", () => {
+  const tools = [
+    {
+      type: "function",
+      function: {
+        name: "get_weather",
+        description: "w",
+        parameters: { type: "object", properties: { city: { type: "string" } } },
+      },
+    },
+  ];
+  const user = [{ role: "user", content: "Weather in Paris?" }];
+  const check = (name: string, output: string, messages: unknown[] = user) =>
+    roundTrip({ template: read(name), output, messages, tools });
+  const call = (city: string) =>
+    `<tool_call>\n{"name": "get_weather", "arguments": {"city": "${city}"}}\n</tool_call>`;
+
+  it("Qwen3 keeps the last turn's reasoning and compact arguments (passed as the wire text): identical", () => {
+    const spaced = check("Qwen-Qwen3-8B", `<think>\nLet me look.\n</think>\n\nSure.\n${call("Paris")}`);
+    expect(spaced).toMatchObject({
+      ok: true,
+      firstDifference: -1,
+      syntax: "hermes",
+      argumentsForm: "mapping",
+    });
+    // The template writes the envelope itself (`{"name": "…", "arguments": `), and a string's bytes as they are.
+    const compact = check(
+      "Qwen-Qwen3-8B",
+      '<think>\nLet me look.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city":"Paris"}}\n</tool_call>',
+    );
+    expect(compact).toMatchObject({ ok: true, argumentsForm: "string" });
+    const compactEnvelope =
+      '<think>\nLet me look.\n</think>\n\n<tool_call>\n{"name":"get_weather","arguments":{"city":"Paris"}}\n</tool_call>';
+    const envelope = check("Qwen-Qwen3-8B", compactEnvelope);
+    expect(envelope.ok).toBe(false);
+    expect(compactEnvelope.slice(envelope.firstDifference)).toMatch(/^"get_weather"/);
+  });
+
+  it("Qwen2.5 re-serialises arguments with tojson: compact JSON differs where the arguments start", () => {
+    const output = '<tool_call>\n{"name": "get_weather", "arguments": {"city":"Paris"}}\n</tool_call>';
+    const result = check("Qwen-Qwen2.5-7B-Instruct", output);
+    expect(result.ok).toBe(false);
+    expect(output.slice(result.firstDifference)).toBe('"Paris"}}\n</tool_call>');
+  });
+
+  it("QwQ, DeepSeek R1 and its distills open <think> in the prompt but render past turns without reasoning", () => {
+    const qwq = check("Qwen-QwQ-32B", `Okay, the user wants the weather.\n</think>\n\n${call("Paris")}`);
+    expect(qwq).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true });
+    const r1 = check(
+      "deepseek-ai-DeepSeek-R1",
+      'The user wants the weather.\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    );
+    expect(r1).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true, syntax: "deepseek-v3" });
+    const distill = check(
+      "deepseek-ai-DeepSeek-R1-Distill-Qwen-32B",
+      'Let me see.\n</think>\n\n<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    );
+    expect(distill).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true, syntax: "deepseek-v3" });
+  });
+
+  it("Hermes 3 and DeepSeek V3 drop content written beside calls", () => {
+    expect(check("NousResearch-Hermes-3-Llama-3.1-8B-tool_use", `Sure.\n${call("Paris")}`)).toMatchObject({
+      ok: false,
+      firstDifference: 0,
+    });
+    const v3 = check(
+      "deepseek-ai-DeepSeek-V3",
+      'Let me check.<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris"}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>',
+    );
+    // The first byte that differs: both texts go on with `<｜` there (a section, an end of sentence).
+    expect(v3).toMatchObject({ ok: false, firstDifference: "Let me check.<｜".length });
+  });
+
+  it("gpt-oss: the template writes the recipient first and re-serialises arguments, and renders one call", () => {
+    const cookbook =
+      '<|channel|>analysis<|message|>Need to use function get_weather.<|end|><|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city":"Paris"}<|call|>';
+    const result = check("openai-gpt-oss-120b", cookbook);
+    expect(result.ok).toBe(false);
+    expect(cookbook.slice(result.firstDifference)).toMatch(/^<\|channel\|>commentary to=/);
+    const two =
+      ' to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Paris"}<|call|><|start|>assistant to=functions.get_weather<|channel|>commentary json<|message|>{"city": "Lyon"}<|call|>';
+    const parallel = check("openai-gpt-oss-120b", two);
+    expect(parallel.parsed?.toolCalls).toHaveLength(2);
+    expect(two.slice(parallel.firstDifference)).toMatch(/^<\|start\|>assistant to=/);
+  });
+
+  it("GLM-4.7 renders an empty reasoning as </think> alone", () => {
+    const result = check(
+      "zai-org-GLM-4.7-Flash",
+      "</think><tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>",
+    );
+    expect(result).toMatchObject({ ok: false, firstDifference: 0, inPrompt: true, syntax: "glm47" });
+  });
+
+  it("Kimi K2's first template renumbers ids; Llama 3.1 raises on two calls; Nemo loses the system message", () => {
+    const kimi = check(
+      "moonshotai-Kimi-K2-Instruct.rev-2025-07-15.crlf",
+      '<|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:5<|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|><|tool_calls_section_end|>',
+    );
+    expect(kimi.ok).toBe(false);
+    expect(kimi.parsed?.toolCalls[0]?.id).toBe("functions.get_weather:5");
+    const llama = check(
+      "meta-llama-Llama-3.1-8B-Instruct",
+      '{"name": "get_weather", "parameters": {"city": "Paris"}}; {"name": "get_weather", "parameters": {"city": "Lyon"}}',
+    );
+    expect(llama).toMatchObject({
+      ok: false,
+      syntax: "llama3-json",
+      error: "TemplateError: This model only supports single tool-calls at once!",
+    });
+    const nemo = check(
+      "mistralai-Mistral-Nemo-Instruct-2407",
+      '[TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}, "id": "a1b2c3d4e"}]',
+      [{ role: "system", content: "Be brief." }, ...user],
+    );
+    expect(nemo.ok).toBe(false);
+  });
+
+  it("detects the syntax when none is given, and says where one it does not implement lives", () => {
+    expect(
+      check(
+        "zai-org-GLM-4.5",
+        "\n<think></think>\n<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value>Paris</arg_value>\n</tool_call>",
+      ),
+    ).toMatchObject({
+      ok: true,
+      syntax: "glm45",
+    });
+    const coder = check(
+      "Qwen-Qwen3-Coder-30B-A3B-Instruct",
+      "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
+    );
+    expect(coder.ok).toBe(false);
+    expect(coder.error).toContain("@toolcall/qwen-templates");
+    expect(check("google-gemma-3-it", "Hello").error).toContain("no known tool-call syntax");
+  });
+});

@@ -1,0 +1,20 @@
+import { defineConfig } from "tsup";
+
+// One entry per family, so `import { hermes } from "@toolcall/model-formats/hermes"` loads Hermes alone.
+export default defineConfig({
+  entry: [
+    "src/index.ts",
+    "src/hermes.ts",
+    "src/glm.ts",
+    "src/kimi.ts",
+    "src/deepseek.ts",
+    "src/mistral.ts",
+    "src/llama.ts",
+    "src/gpt-oss.ts",
+  ],
+  format: ["esm", "cjs"],
+  dts: true,
+  clean: true,
+  sourcemap: false,
+  target: "node20",
+});
