@@ -183,7 +183,7 @@ function boundMethod(obj: unknown, name: string): PyFunction {
   const call = (args: unknown[], kwargs: Map<string, unknown> | null) => callMethod(obj, name, args, kwargs);
   if (obj instanceof Markup && MARKUP_PYTHON_METHODS.has(name)) {
     const self = name === "escape" ? "<class 'markupsafe.Markup'>" : pyRepr(obj);
-    return new PyFunction(name, call, "bound_method", `Markup.${name} of ${self}`);
+    return new PyFunction(name, call, "method", `Markup.${name} of ${self}`);
   }
   return new PyFunction(name, call, "builtin_function_or_method", typeName(obj));
 }

@@ -103,9 +103,10 @@ function reversible(value: unknown): boolean {
 function last(value: unknown): unknown {
   if (!reversible(value)) fail("TypeError", `'${typeName(value)}' object is not reversible`);
   const items = iterate(value);
-  return items.length > 0
-    ? items[items.length - 1]
-    : new Undefined({ hint: "No last item, sequence was empty." });
+  if (items.length === 0) return new Undefined({ hint: "No last item, sequence was empty." });
+  const item = items[items.length - 1];
+  // reversed() reads a str subclass through __getitem__: Markup's wraps the character.
+  return value instanceof Markup ? new Markup(item as string) : item;
 }
 
 /** The iterator Python's `reversed()` makes, by type. */

@@ -80,6 +80,7 @@ function truncate(s: unknown, length: unknown, killwords: unknown, end: unknown,
   if (pyLen(s) <= limit + lean) return s;
   const head = getItem(s, new PySlice(null, limit - endLength, null));
   if (truthy(killwords)) return add(head, end);
+  if (!isStr(head)) attributeError(head, "rsplit");
   const kept = (callStringMethod(head as string, "rsplit", [" ", 1], null) as unknown[])[0];
   return add(kept, end);
 }

@@ -3,7 +3,7 @@ import { lipsum } from "./lipsum.js";
 import { MISSING, PyObject } from "./py-object.js";
 import { MAX_RANGE, PyRange } from "./py-range.js";
 import { bind } from "./python-call.js";
-import { pyStr } from "./python-repr.js";
+import { FAKE_ADDRESS, pyStr } from "./python-repr.js";
 import { indexArgument } from "./str-methods.js";
 import { fail } from "./template-error.js";
 import { Namespace, PyFunction, truthy, tuple, typeName, Undefined } from "./values.js";
@@ -42,6 +42,7 @@ export class Cycler extends PyObject {
             return value;
           },
           "method",
+          `Cycler.next of <jinja2.utils.Cycler object at ${FAKE_ADDRESS}>`,
         );
       case "reset":
         return new PyFunction(
@@ -51,6 +52,7 @@ export class Cycler extends PyObject {
             return null;
           },
           "method",
+          `Cycler.reset of <jinja2.utils.Cycler object at ${FAKE_ADDRESS}>`,
         );
       default:
         return MISSING;

@@ -101,6 +101,7 @@ export class LoopContext extends PyObject {
             return args[i % args.length];
           },
           "method",
+          `LoopContext.cycle of <LoopContext ${i + 1}/${this.length}>`,
         );
       case "changed":
         return new PyFunction(
@@ -112,6 +113,7 @@ export class LoopContext extends PyObject {
             return true;
           },
           "method",
+          `LoopContext.changed of <LoopContext ${i + 1}/${this.length}>`,
         );
       case "__call__":
         return new PyFunction("__call__", (args) => {

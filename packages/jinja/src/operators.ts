@@ -1,4 +1,5 @@
 import { contains, eq, order } from "./comparisons.js";
+import { floatPow } from "./float-pow.js";
 import { escapeText, isStr, Markup, strText } from "./markup.js";
 import { asInt, big, type Int, isInt, isNumeric, toNumber } from "./numbers.js";
 import { percentFormat } from "./percent-format.js";
@@ -79,16 +80,24 @@ export function sub(a: unknown, b: unknown): unknown {
   return unsupported("-", a, b);
 }
 
+const SSIZE_MAX = 2n ** 63n - 1n;
+
 function repeat(sequence: string | Markup | unknown[], times: Int | boolean): unknown {
-  const n = Number(asInt(times));
+  const count = asInt(times);
+  if (typeof count === "bigint" && (count > SSIZE_MAX || count < -SSIZE_MAX - 1n))
+    fail("OverflowError", "cannot fit 'int' into an index-sized integer");
+  const n = Number(count);
   if (isStr(sequence)) {
     const text = strText(sequence);
+    if (n > 2 ** 32 && text.length > 0 && BigInt(Array.from(text).length) * big(count) > SSIZE_MAX)
+      fail("OverflowError", "repeated string is too long");
     if (n > 0 && text.length * n > 2 ** 29) fail("MemoryError", "");
-    const out = n > 0 ? text.repeat(n) : "";
+    const out = n > 0 && text.length > 0 ? text.repeat(n) : "";
     return sequence instanceof Markup ? new Markup(out) : out;
   }
   if (n > 0 && sequence.length * n > 2 ** 24) fail("MemoryError", "");
   const out: unknown[] = [];
+  if (sequence.length === 0) return isTuple(sequence) ? tuple(out) : out;
   for (let i = 0; i < n; i++) out.push(...sequence);
   return isTuple(sequence) ? tuple(out) : out;
 }
@@ -216,7 +225,11 @@ export function pow(a: unknown, b: unknown): unknown {
       return normalizeInt(x ** y);
     }
     if (x === 0n) fail("ZeroDivisionError", "0.0 cannot be raised to a negative power");
-    return new PyFloat(floatOperand(a) ** floatOperand(b));
+    const base = floatOperand(a);
+    const exponent = floatOperand(b);
+    const r = floatPow(base, exponent) ?? base ** exponent;
+    if (!Number.isFinite(r)) fail("OverflowError", "(34, 'Numerical result out of range')");
+    return new PyFloat(r);
   }
   if (isNumeric(a) && isNumeric(b)) {
     const x = floatOperand(a);
@@ -225,7 +238,7 @@ export function pow(a: unknown, b: unknown): unknown {
     // C's pow, which Python follows: 1 to any power, and -1 to an infinite one, is 1.
     if (x === 1 || (x === -1 && (y === Number.POSITIVE_INFINITY || y === Number.NEGATIVE_INFINITY)))
       return new PyFloat(1);
-    const r = x ** y;
+    const r = floatPow(x, y) ?? x ** y;
     if (Number.isNaN(r) && !Number.isNaN(x) && !Number.isNaN(y))
       fail("ValueError", "complex numbers are not supported: a negative number to a fractional power");
     if (!Number.isFinite(r) && Number.isFinite(x) && Number.isFinite(y))

@@ -145,7 +145,7 @@ function objectRepr(value: PyObject, item: (v: unknown) => string): string {
     if (value.kind === "Macro") return `<Macro ${item(value.name)}>`;
     if (value.kind === "builtin_function_or_method")
       return `<built-in method ${value.name}${value.owner === undefined ? "" : ` of ${value.owner} object`} at ${FAKE_ADDRESS}>`;
-    if (value.kind === "bound_method") return `<bound method ${value.owner}>`;
+    if (value.kind === "method" && value.owner !== undefined) return `<bound method ${value.owner}>`;
     return `<function ${value.name} at ${FAKE_ADDRESS}>`;
   }
   const custom = value.getAttr("__repr__");

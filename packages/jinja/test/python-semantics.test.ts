@@ -183,6 +183,38 @@ const snippets: Snippet[] = [
     name: "range and dict globals",
     template: "{{ range(3)|list }}{{ range(1, 7, 2)|list }}{{ dict(a=1, b=[2]) }}{{ namespace(a=1).a }}",
   },
+  {
+    name: "float powers round as C's pow does, not as Math.pow",
+    template:
+      "{{ 255 ** -2 }} {{ 7 ** -3 }} {{ 1.1 ** 2 }} {{ 123.456 ** -43 }} {{ 2 ** -1074 }} {{ 2 ** -1075 }} {{ (-3) ** -3 }} {{ 2.0 ** 0.5 }}",
+  },
+  {
+    name: "repeating a sequence by a huge int raises as Python does",
+    template: "{{ n * 'a' }}",
+    variables: '{"n": 99999999999999999999}',
+  },
+  {
+    name: "a repeated str past the index range overflows",
+    template: "{{ 'ab' * 4611686018427387904 }}",
+  },
+  {
+    name: "a repeated str within the index range is out of memory",
+    template: "{{ 'a' * 4611686018427387904 }}",
+  },
+  {
+    name: "empty sequences repeat any number of times",
+    template: "{{ ['' * 9223372036854775807, [] * 9223372036854775807, () * 9223372036854775807] }}",
+  },
+
+  {
+    name: "last of a Markup is a Markup; truncate of a list",
+    template:
+      "{{ ('<b>'|e)|last|pprint }} {{ ('<b>'|e)|first|pprint }} {{ ['ab', 'cd']|truncate(5) }} {{ (1,2,3,4,5,6,7,8,9)|truncate(3) }}",
+  },
+  {
+    name: "bound methods are of type method",
+    template: "{{ '%s' % ('a'|e|attr('upper') in 'x') }}",
+  },
 ];
 
 function pythonInput(s: Snippet): string {
