@@ -13,6 +13,8 @@ export default defineConfig({
     "src/gpt-oss.ts",
   ],
   format: ["esm", "cjs"],
+  // Shared code goes to chunks in both formats, so no family bundles the engine twice.
+  splitting: true,
   dts: true,
   clean: true,
   sourcemap: false,
