@@ -49,6 +49,22 @@ function renderHf(c) {
   }
 }
 
+/** A markdown table with its columns padded as the formatter (biome) lays them out: numbers right-aligned. */
+function padTable(rows) {
+  const cells = rows.map((row) => row.split("|").slice(1, -1).map((cell) => cell.trim()));
+  const right = cells[1].map((c) => c.endsWith(":"));
+  const widths = cells[0].map((_, i) =>
+    Math.max(3, ...cells.filter((_, r) => r !== 1).map((row) => row[i].length)),
+  );
+  return cells.map((row, r) => {
+    const out =
+      r === 1
+        ? widths.map((w, i) => (right[i] ? `${"-".repeat(w - 1)}:` : "-".repeat(w)))
+        : row.map((c, i) => (right[i] ? c.padStart(widths[i]) : c.padEnd(widths[i])));
+    return `| ${out.join(" | ")} |`;
+  });
+}
+
 const templates = loadTemplates();
 const conversations = loadConversations();
 const cases = buildCases({
@@ -86,10 +102,10 @@ for (const [name, row] of rows) {
 }
 const pct = (n) => `${((100 * n) / totalCases).toFixed(1)}%`;
 lines.push(
-  `| **all ${rows.size} templates** | | **${totalCases}** | **${totalOurs} (${pct(totalOurs)})** | **${totalHf} (${pct(totalHf)})** |`,
+  `| **all ${rows.size} templates** |  | **${totalCases}** | **${totalOurs} (${pct(totalOurs)})** | **${totalHf} (${pct(totalHf)})** |`,
 );
 const errors = expected.filter((e) => "error" in e).length;
-const table = `${lines.join("\n")}\n\n${totalCases} cases (${errors} of them raise in Python: an error counts as identical when both raise; ours must give the same exception name and message).`;
+const table = `${padTable(lines).join("\n")}\n\n${totalCases} cases (${errors} of them raise in Python: an error counts as identical when both raise; ours must give the same exception name and message).`;
 
 // The R8 conformance vectors: the engine and @huggingface/jinja against the expected outcomes (Python's).
 const conformance = await import(join(packageDir, "../conformance/dist/index.js"));
@@ -133,7 +149,12 @@ for (const testCase of r8) {
       ? { error: { type: error.type, message: error.message } }
       : { error: { type: "JavaScript", message: String(error) } };
   }
-  if (JSON.stringify(ours) === JSON.stringify(want)) r8Ours++;
+  // A vector without an error message (RecursionError: Python's words vary with the stack) compares the type alone.
+  const same =
+    "error" in want && !("message" in want.error)
+      ? ours.error?.type === want.error.type
+      : JSON.stringify(ours) === JSON.stringify(want);
+  if (same) r8Ours++;
   else r8Failures.push({ id: testCase.id, want, ours });
   let hf;
   try {
