@@ -386,7 +386,7 @@ class Gen {
   untyped(depth = 0) {
     const { rng } = this;
     if (depth > 3) return this.atom(depth);
-    switch (rng.int(0, 14)) {
+    switch (rng.int(0, 15)) {
       case 0:
         return `${this.atom(depth + 1)} ${rng.pick(["+", "-", "*", "/", "//", "%", "~", "~", "+"])} ${this.atom(depth + 1)}`;
       case 1:
@@ -439,6 +439,7 @@ class Gen {
     );
     const args = Array.from({ length: rng.int(0, 3) }, () => this.atom(depth + 1));
     if (rng.chance(0.5)) args.push(`x=${this.atom(depth + 1)}`);
+    if (rng.chance(0.15)) return `${format}.format_map({'x': ${this.atom(depth + 1)}, 0: 1})`;
     return `${format}.format(${args.join(", ")})`;
   }
 
@@ -650,7 +651,7 @@ class Gen {
     const { rng } = this;
     const w = () => this.ws();
     if (depth > 2) return rng.chance(0.5) ? this.output(depth) : rng.pick(["|", " ", "\n", "x"]);
-    switch (rng.int(0, 14)) {
+    switch (rng.int(0, 15)) {
       case 0:
       case 1:
       case 2:
@@ -721,6 +722,19 @@ class Gen {
         return `{% filter ${rng.pick(["upper", "trim", "title", "replace('a', 'X')", "indent(2)"])} %}${this.statements(depth + 1, 1)}{% endfilter %}`;
       case 12:
         return `{% with q = ${this.expr(depth + 1)} %}{{ q }}{% endwith %}`;
+      case 14: {
+        // A call block: the macro calls back into the block's body, with arguments.
+        this.locals.push("a");
+        const body = this.statements(depth + 1, rng.int(1, 2));
+        this.locals.pop();
+        const inner = rng.pick([
+          "caller()",
+          `caller(${this.atom(depth + 1)})`,
+          "caller(1, 2)",
+          "caller.name",
+        ]);
+        return `{% macro w(t) %}<{{ ${inner} }}|{{ t }}>{% endmacro %}{% call${rng.chance(0.7) ? "(a)" : ""} w(${this.atom(depth + 1)}) %}${body}{% endcall %}`;
+      }
       case 13:
         return `{% for x in [1, [2, [3, 4]], 5] recursive %}{% if x is iterable %}({{ loop(x) }}){% else %}{{ x }}@{{ loop.depth }}{% endif %}{% endfor %}`;
       default:
@@ -736,7 +750,8 @@ export function generateCase(rng) {
   return { template, variables: variablesFor(rng) };
 }
 
-const ADDRESS = /0x[0-9a-f]{8,}/gi;
+// A `replace('a', 'X')` in the template may have rewritten the address's hex letters.
+const ADDRESS = /0x[0-9a-fX]{8,}/gi;
 
 /** Python prints memory addresses (`<generator object … at 0x7f…>`); those bytes cannot match, the rest must. */
 export function normalizeOutcome(outcome) {

@@ -51,7 +51,12 @@ function renderHf(c) {
 
 /** A markdown table with its columns padded as the formatter (biome) lays them out: numbers right-aligned. */
 function padTable(rows) {
-  const cells = rows.map((row) => row.split("|").slice(1, -1).map((cell) => cell.trim()));
+  const cells = rows.map((row) =>
+    row
+      .split("|")
+      .slice(1, -1)
+      .map((cell) => cell.trim()),
+  );
   const right = cells[1].map((c) => c.endsWith(":"));
   const widths = cells[0].map((_, i) =>
     Math.max(3, ...cells.filter((_, r) => r !== 1).map((row) => row[i].length)),

@@ -499,6 +499,28 @@ export const TOPICS = {
         "{% macro each(items) %}{% for i in items %}{{ caller(i) }}{% endfor %}{% endmacro %}{% call(x) each([1, 2]) %}<{{ x }}>{% endcall %}",
       ],
       [
+        "caller-is-anonymous",
+        "a call block's caller is a macro without a name",
+        "{% macro w() %}{{ caller }}|{{ caller.name }}|{{ caller() }}{% endmacro %}{% call w() %}x{% endcall %}",
+      ],
+      [
+        "caller-too-many-arguments",
+        "a caller given more arguments than the call block takes raises, naming the macro None",
+        "{% macro w() %}{{ caller(1) }}{% endmacro %}{% call w() %}x{% endcall %}",
+      ],
+      [
+        "assigned-before-read-is-undefined",
+        "a name a frame assigns before reading it is undefined in the frame until assigned, nested loops included",
+        "{% for u in [1] %}[{{ w }}]{% endfor %}{% set w = 2 %}{% for i in [1, 2] %}{% for j in [1] %}<{{ y }}>{% endfor %}{% set y = i %}{{ y }}{% endfor %}",
+        { w: 1, y: 5 },
+      ],
+      [
+        "assigned-in-a-branch-resolves",
+        "a name assigned only inside an if, or read before it is assigned, keeps the context's value",
+        "{% for u in [1] %}{{ w }}{% endfor %}{% if true %}{% set w = 2 %}{% endif %}{% for u in [1] %}{{ v }}{% endfor %}{{ v }}{% set v = 3 %}",
+        { w: 1, v: 4 },
+      ],
+      [
         "filter-block",
         "a filter block",
         "{% filter upper %}abc{{ 'd' }}{% endfilter %}|{% filter replace('a', 'b') %}aaa{% endfilter %}",

@@ -5,6 +5,7 @@ import { ExpressionCompiler, type ExprFn, escapeOutput } from "./compile-expr.js
 import { IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins } from "./filter-registry.js";
 import { itemPairs, SELECT_FILTERS } from "./filters-select.js";
+import { FrameSymbols } from "./frame-symbols.js";
 import { LoopContext } from "./loop-context.js";
 import { defineMacro, type Macro } from "./macro.js";
 import { Markup } from "./markup.js";
@@ -13,7 +14,7 @@ import { pyStr } from "./python-repr.js";
 import { BREAK, CONTINUE, enterFrames, LOOP_FRAMES, leaveFrames, runtime, Scope } from "./scope.js";
 import { fail } from "./template-error.js";
 import { TemplateReference } from "./template-reference.js";
-import { truthy } from "./values.js";
+import { truthy, Undefined } from "./values.js";
 
 export { resetRuntime as resetControl, Scope } from "./scope.js";
 
@@ -45,9 +46,11 @@ function referencedNames(body: Stmt[]): Set<string> {
 
 class Compiler extends ExpressionCompiler {
   private readonly blocks = new Map<string, (scope: Scope) => string>();
+  /** The names each enclosing frame knows (Jinja's `refs`), innermost last. */
+  private frames: ReadonlySet<string>[] = [];
 
   template(body: Stmt[]): StmtFn {
-    const run = this.block(body);
+    const run = this.frame(body, [], () => this.block(body));
     if (this.blocks.size === 0) return run;
     const blocks = this.blocks;
     return (scope) => {
@@ -71,8 +74,37 @@ class Compiler extends ExpressionCompiler {
   }
 
   /** A body compiled in a new (not soft) frame: a loop's, a macro's, a block's. */
-  private inner(body: Stmt[]): StmtFn {
-    return this.withSoft(false, () => this.block(body));
+  private inner(body: Stmt[], params: readonly string[] = []): StmtFn {
+    return this.withSoft(false, () => this.frame(body, params, () => this.block(body)));
+  }
+
+  /**
+   * Compiles a frame's body (`compile`) knowing what the frame's statements read and assign: the names it assigns
+   * before reading them start undefined in the frame's scope (see FrameSymbols); `params` are bound by the caller.
+   */
+  private frame(
+    body: readonly Stmt[],
+    params: readonly string[],
+    compile: () => StmtFn,
+    visitFirst?: (symbols: FrameSymbols) => void,
+  ): StmtFn {
+    const symbols = new FrameSymbols([...this.frames], params);
+    visitFirst?.(symbols);
+    symbols.visitStatements(body);
+    this.frames.push(symbols.refs);
+    let run: StmtFn;
+    try {
+      run = compile();
+    } finally {
+      this.frames.pop();
+    }
+    const names = symbols.undefinedAtEntry();
+    if (names.length === 0) return run;
+    const marks = names.map((name) => new Undefined({ name }));
+    return (scope) => {
+      for (let i = 0; i < names.length; i++) scope.set(names[i] as string, marks[i]);
+      return run(scope);
+    };
   }
 
   private stmt(stmt: Stmt): StmtFn {
@@ -105,7 +137,7 @@ class Compiler extends ExpressionCompiler {
       }
       case "setblock":
         return this.withSoft(false, () => {
-          const body = this.block(stmt.body);
+          const body = this.frame(stmt.body, [], () => this.block(stmt.body));
           const filter = stmt.filter === null ? null : this.filterChain(stmt.filter);
           const target = stmt.target;
           const wrap = this.autoescape;
@@ -128,7 +160,7 @@ class Compiler extends ExpressionCompiler {
         return this.callBlock(stmt);
       case "filterblock":
         return this.withSoft(false, () => {
-          const body = this.block(stmt.body);
+          const body = this.frame(stmt.body, [], () => this.block(stmt.body));
           const filter = this.filterChain(stmt.filter);
           const wrap = this.autoescape;
           const print = this.printer();
@@ -140,7 +172,10 @@ class Compiler extends ExpressionCompiler {
       case "with": {
         const values = stmt.values.map((v) => this.expr(v));
         const targets = stmt.targets;
-        const body = this.inner(stmt.body);
+        const body = this.inner(
+          stmt.body,
+          targets.flatMap((t) => targetNames(t)),
+        );
         return (scope) => {
           const evaluated = values.map((v) => v(scope));
           const inner = new Scope(scope);
@@ -157,7 +192,15 @@ class Compiler extends ExpressionCompiler {
       case "block": {
         if (this.blocks.has(stmt.name))
           return fail("TemplateAssertionError", `block '${stmt.name}' defined twice`);
-        const body = this.inner(stmt.body);
+        // A block is a frame of its own, with no enclosing one (Jinja renders it from the context).
+        const enclosing = this.frames;
+        this.frames = [];
+        let body: StmtFn;
+        try {
+          body = this.inner(stmt.body);
+        } finally {
+          this.frames = enclosing;
+        }
         const scoped = stmt.scoped;
         const render = (scope: Scope) => body(new Scope(scope));
         this.blocks.set(stmt.name, (top) => render(top));
@@ -193,7 +236,7 @@ class Compiler extends ExpressionCompiler {
       const saved = this.autoescape;
       this.autoescape = on;
       try {
-        return this.block(body);
+        return this.frame(body, [], () => this.block(body));
       } finally {
         this.autoescape = saved;
       }
@@ -252,8 +295,9 @@ class Compiler extends ExpressionCompiler {
     const test = stmt.test === null ? null : this.withSoft(false, () => this.expr(stmt.test as Expr));
     let iter = stmt.recursive ? null : this.loopSource(stmt.iter);
     const { body, otherwise } = this.withSoft(false, () => ({
-      body: this.block(stmt.body),
-      otherwise: stmt.otherwise.length > 0 ? this.block(stmt.otherwise) : null,
+      body: this.frame(stmt.body, [...targetNames(stmt.target), "loop"], () => this.block(stmt.body)),
+      otherwise:
+        stmt.otherwise.length > 0 ? this.frame(stmt.otherwise, [], () => this.block(stmt.otherwise)) : null,
     }));
     iter ??= this.expr(stmt.iter);
     const target = stmt.target;
@@ -341,7 +385,7 @@ class Compiler extends ExpressionCompiler {
   }
 
   private callBlock(stmt: Extract<Stmt, { kind: "callblock" }>): StmtFn {
-    const makeCaller = this.macro("caller", stmt.params, stmt.defaults, stmt.body);
+    const makeCaller = this.macro("caller", stmt.params, stmt.defaults, stmt.body, true);
     const call = stmt.call;
     if (call.kind !== "call") return fail("TemplateSyntaxError", "expected call");
     const callee = this.expr(call.node);
@@ -357,14 +401,31 @@ class Compiler extends ExpressionCompiler {
     };
   }
 
-  private macro(name: string, params: string[], defaults: Expr[], body: Stmt[]): (scope: Scope) => Macro {
-    const { render, defaultFns } = this.withSoft(false, () => ({
-      render: this.block(body),
-      defaultFns: defaults.map((d) => this.expr(d)),
-    }));
+  private macro(
+    name: string,
+    params: string[],
+    defaults: Expr[],
+    body: Stmt[],
+    anonymous = false,
+  ): (scope: Scope) => Macro {
+    let defaultFns: ExprFn[] = [];
+    const render = this.withSoft(false, () =>
+      this.frame(
+        body,
+        [...params, "caller", "varargs", "kwargs"],
+        () => {
+          defaultFns = defaults.map((d) => this.expr(d));
+          return this.block(body);
+        },
+        (symbols) => {
+          for (const d of defaults) symbols.visitExpr(d);
+        },
+      ),
+    );
     const used = referencedNames(body);
     return defineMacro({
       name,
+      anonymous,
       params,
       defaults: defaultFns,
       render,

@@ -140,6 +140,9 @@ function formatInt(value: bigint, spec: Spec): string {
     if (spec.sign !== null) fail("ValueError", "Sign not allowed with integer format specifier 'c'");
     if (spec.alternate)
       fail("ValueError", "Alternate form (#) not allowed with integer format specifier 'c'");
+    // format() reads the code point as a C long first.
+    if (value < -(2n ** 63n) || value >= 2n ** 63n)
+      fail("OverflowError", "Python int too large to convert to C long");
     if (value < 0n || value > 0x10ffffn) fail("OverflowError", "%c arg not in range(0x110000)");
     return align(String.fromCodePoint(Number(value)), spec, ">", 0);
   }

@@ -10,9 +10,12 @@ export class Macro extends PyFunction {
   readonly catchKwargs: boolean;
   readonly catchVarargs: boolean;
   readonly usesCaller: boolean;
+  /** A call block's `caller`: Jinja gives it no name (`None`, `<Macro anonymous>`). */
+  readonly anonymous: boolean;
 
   constructor(options: {
     name: string;
+    anonymous?: boolean;
     parameters: readonly string[];
     catchKwargs: boolean;
     catchVarargs: boolean;
@@ -24,6 +27,7 @@ export class Macro extends PyFunction {
     this.catchKwargs = options.catchKwargs;
     this.catchVarargs = options.catchVarargs;
     this.usesCaller = options.usesCaller;
+    this.anonymous = options.anonymous ?? false;
   }
 
   override get pyModule(): string {
@@ -33,7 +37,7 @@ export class Macro extends PyFunction {
   override getAttr(name: string): unknown {
     switch (name) {
       case "name":
-        return this.name;
+        return this.anonymous ? null : this.name;
       case "arguments":
         return tuple(this.parameters.slice());
       case "catch_kwargs":
@@ -57,6 +61,7 @@ const NO_KEYWORDS: Map<string, unknown> = new Map();
  */
 export function defineMacro(options: {
   name: string;
+  anonymous?: boolean;
   params: string[];
   defaults: ((scope: Scope) => unknown)[];
   render: (scope: Scope) => string;
@@ -66,6 +71,9 @@ export function defineMacro(options: {
   usesCaller: boolean;
 }): (defining: Scope) => Macro {
   const { name, params, defaults, render, wrap, catchVarargs, catchKwargs, usesCaller } = options;
+  const anonymous = options.anonymous ?? false;
+  // How Jinja's errors name the macro: `repr(self.name)`.
+  const named = anonymous ? "None" : `'${name}'`;
   const arity = params.length;
   const firstDefault = arity - defaults.length;
   // What a default that names a parameter still unbound sees (Jinja's `undefined(name=…)`), made once.
@@ -73,6 +81,7 @@ export function defineMacro(options: {
   return (defining) =>
     new Macro({
       name,
+      anonymous,
       parameters: params,
       catchKwargs,
       catchVarargs,
@@ -108,12 +117,12 @@ export function defineMacro(options: {
           if (remaining.has("caller"))
             fail(
               "TypeError",
-              `macro '${name}' was invoked with two values for the special caller argument. This is most likely a bug.`,
+              `macro ${named} was invoked with two values for the special caller argument. This is most likely a bug.`,
             );
-          fail("TypeError", `macro '${name}' takes no keyword argument '${remaining.keys().next().value}'`);
+          fail("TypeError", `macro ${named} takes no keyword argument '${remaining.keys().next().value}'`);
         }
         if (!catchVarargs && args.length > arity)
-          fail("TypeError", `macro '${name}' takes not more than ${arity} argument(s)`);
+          fail("TypeError", `macro ${named} takes not more than ${arity} argument(s)`);
         // A render that raises is abandoned whole, so the count needs no unwinding (no try/finally on this path).
         enterFrames(MACRO_FRAMES);
         if (missing !== null) {

@@ -2,7 +2,7 @@ import { codePoints } from "./access.js";
 import { order } from "./operators.js";
 import { pyRepr } from "./python-repr.js";
 import { TemplateError } from "./template-error.js";
-import { isTuple } from "./tuple.js";
+import { isTuple, tupleFields } from "./tuple.js";
 import { typeName } from "./values.js";
 
 /**
@@ -40,7 +40,8 @@ function safeRepr(value: unknown): string {
       .map(([k, v]) => `${safeRepr(k)}: ${safeRepr(v)}`)
       .join(", ")}}`;
   }
-  if (Array.isArray(value)) {
+  // groupby's `_GroupTuple` has a `__repr__` of its own: pprint prints it by `repr()`, its dicts unsorted.
+  if (Array.isArray(value) && tupleFields(value) === undefined) {
     const parts = value.map(safeRepr);
     if (isTuple(value)) return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(", ")})`;
     return `[${parts.join(", ")}]`;
@@ -119,7 +120,7 @@ function format(value: unknown, indent: number, allowance: number, level: number
     });
     return `{${parts.join(`,\n${" ".repeat(inner)}`)}}`;
   }
-  if (Array.isArray(value)) {
+  if (Array.isArray(value) && tupleFields(value) === undefined) {
     if (isTuple(value)) {
       const end = value.length === 1 ? ",)" : ")";
       return `(${formatItems(value, indent, allowance + end.length, next)}${end}`;

@@ -142,7 +142,8 @@ function objectRepr(value: PyObject, item: (v: unknown) => string): string {
   }
   if (value instanceof Namespace) return `<Namespace ${item(value.attributes)}>`;
   if (value instanceof PyFunction) {
-    if (value.kind === "Macro") return `<Macro ${item(value.name)}>`;
+    if (value.kind === "Macro")
+      return `<Macro ${(value as { anonymous?: boolean }).anonymous ? "anonymous" : item(value.name)}>`;
     if (value.kind === "builtin_function_or_method")
       return `<built-in method ${value.name}${value.owner === undefined ? "" : ` of ${value.owner} object`} at ${FAKE_ADDRESS}>`;
     if (value.kind === "method" && value.owner !== undefined) return `<bound method ${value.owner}>`;

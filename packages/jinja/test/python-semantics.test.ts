@@ -215,6 +215,45 @@ const snippets: Snippet[] = [
     name: "bound methods are of type method",
     template: "{{ '%s' % ('a'|e|attr('upper') in 'x') }}",
   },
+  {
+    name: "a name a frame assigns before reading it is undefined in the frame until assigned",
+    template:
+      "{% for u in [1] %}[{{ w }}]{% endfor %}{% set w = 2 %}{% for i in [1, 2] %}{% for j in [1] %}<{{ w }}>{% endfor %}{% set w = i %}{% endfor %}{% macro m() %}{{ z is defined }}{% set z = 3 %}{{ z }}{% endmacro %}{{ m() }}{% with a = 1 %}{% for u in [1] %}({{ y }}){% endfor %}{% set y = 2 %}{% endwith %}",
+    variables: '{"w": 1, "y": 5, "z": 6}',
+  },
+  {
+    name: "a name assigned only in a branch, or read first, keeps the context's value",
+    template:
+      "{% for u in [1] %}{{ w }}{% endfor %}{% if true %}{% set w = 2 %}{% else %}{% set w = 3 %}{% endif %}{% for u in [1] %}{{ v }}{% endfor %}{{ v }}{% set v = 2 %}{% set x = k %}{% for u in [1] %}{{ k }}{% endfor %}{% set k = 2 %}",
+    variables: '{"w": 1, "v": 4, "k": 7}',
+  },
+  {
+    name: "a macro defined after a loop that names it is undefined in the loop",
+    template: "{% for u in [1] %}{{ w.x }}{% endfor %}{% macro w(t) %}{% endmacro %}",
+    variables: '{"w": {}}',
+  },
+  {
+    name: "a call block's caller is an anonymous macro",
+    template:
+      "{% macro w() %}{{ caller }}|{{ caller.name }}|{{ caller|pprint }}|{{ caller(1) }}{% endmacro %}{% call w() %}x{% endcall %}",
+  },
+  {
+    name: "a macro's defaults compile before its body",
+    template: "{% macro m(a=1|nofilter) %}{{ x|nofilter2 }}{% endmacro %}",
+  },
+  {
+    name: "format's c type reads a C long before the code point range",
+    template: "{{ '{:c}'.format(-9223372036854775809) }}",
+  },
+  {
+    name: "format's c type: a C long out of the code point range",
+    template: "{{ '{:c}'.format(-9223372036854775808) }}",
+  },
+  {
+    name: "pprint prints groupby's tuples by repr, dicts unsorted",
+    template: "{{ users|groupby('age')|list|pprint }}|{{ (users * 5)|groupby('age')|list|pprint }}",
+    variables: '{"users": [{"name": "al", "age": 7}, {"name": "Bo", "age": 3}]}',
+  },
 ];
 
 function pythonInput(s: Snippet): string {
