@@ -96,9 +96,16 @@ export function dictGet(map: Map<unknown, unknown>, key: unknown): unknown {
   return MISSING;
 }
 
-/** The value standing for a key's hash class: ints for integral numbers and booleans, a Markup's text. */
+/** Jinja's `Undefined` hashes by its type and equals any other: every undefined is one dict key. */
+const UNDEFINED_KEY = Symbol("Undefined");
+
+/**
+ * The value standing for a key's hash class: ints for integral numbers and booleans, a Markup's text, one value for
+ * every undefined.
+ */
 export function hashKey(key: unknown): unknown {
   if (typeof key === "boolean") return key ? 1 : 0;
+  if (key instanceof Undefined) return UNDEFINED_KEY;
   if (key instanceof PyFloat) {
     const x = key.value;
     if (Number.isNaN(x)) return key;

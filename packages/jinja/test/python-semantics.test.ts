@@ -250,6 +250,12 @@ const snippets: Snippet[] = [
     template: "{{ '{:c}'.format(-9223372036854775808) }}",
   },
   {
+    name: "every undefined is one dict key, one unique item, one member",
+    template:
+      "{{ dict([[u.x, 1], [u.y, 2]])|length }} {{ dict([[u.x, 1], [u.y, 2]])|pprint }} {{ [u.x, u.y, 1]|unique|list }} {{ u.x in [u.y] }} {{ {u.x: 3}[u.z] }}",
+    variables: '{"u": {}}',
+  },
+  {
     name: "pprint prints groupby's tuples by repr, dicts unsorted",
     template: "{{ users|groupby('age')|list|pprint }}|{{ (users * 5)|groupby('age')|list|pprint }}",
     variables: '{"users": [{"name": "al", "age": 7}, {"name": "Bo", "age": 3}]}',
