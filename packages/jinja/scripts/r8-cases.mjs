@@ -648,6 +648,18 @@ export const TOPICS = {
       ["syntax-nesting", "a wrong end tag", "{% for x in y %}{% endif %}"],
       ["syntax-eof", "an unclosed block", "{% if true %}x"],
       ["syntax-expression", "a missing expression", "line\n{{ 1 + }}"],
+      ["syntax-empty-target", "a loop without a target", "{% for %}{% endfor %}"],
+      [
+        "syntax-target-not-assignable",
+        "an assignment target that is not a name or a tuple of names names its node",
+        "{% for a, 1 in x %}{% endfor %}",
+      ],
+      ["syntax-list-target", "a list is no assignment target", "{% set [a, b] = [1, 2] %}"],
+      [
+        "syntax-trailing-comma-target",
+        "a trailing comma reads the loop's in as a name",
+        "{% for a, in x %}{% endfor %}",
+      ],
       ["undefined-attribute", "an attribute of an undefined value", "{{ missing.attr }}"],
       [
         "undefined-inline-if",

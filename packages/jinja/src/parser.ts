@@ -174,7 +174,7 @@ class Parser extends ExpressionParser {
   }
 
   private parseFor(): Stmt {
-    const target = this.parseAssignTarget({ extraEnd: ["in"] });
+    const target = this.parseAssignTarget({});
     this.expectName("in");
     const iter = this.parseTuple({ withCondexpr: false, extraEnd: ["recursive"] });
     const test = this.skipName("if") ? this.parseExpression() : null;
@@ -287,34 +287,78 @@ class Parser extends ExpressionParser {
     return { kind: "load", tag, template };
   }
 
-  private parseAssignTarget(options: { extraEnd?: string[]; withNamespace?: boolean }): Target {
-    if (options.withNamespace && this.current.type === "name" && this.peek().type === ".") {
+  /**
+   * Jinja's parse_assign_target: a tuple of primaries (`parse_tuple(simplified=True)`; the `in` that ends a loop's
+   * target is not an end rule there, a Jinja quirk: `{% for a, in x %}` reads `in` as a name), then `can_assign()`,
+   * whose error names the node type.
+   */
+  private parseAssignTarget(options: { withNamespace?: boolean }): Target {
+    const items: (Target | string)[] = [];
+    let isTuple = false;
+    for (;;) {
+      if (items.length > 0) this.expect(",");
+      if (this.isTupleEnd()) break;
+      items.push(this.targetPrimary(options.withNamespace === true));
+      if (this.current.type === ",") isTuple = true;
+      else break;
+    }
+    if (!isTuple && items.length === 0)
+      this.fail(`Expected an expression, got '${this.describe(this.current)}'`);
+    const target = isTuple ? tupleTarget(items) : (items[0] as Target | string);
+    if (typeof target === "string") this.fail(`can't assign to '${target}'`);
+    return target as Target;
+  }
+
+  /** One primary of an assignment target: a Target, or the Jinja node type name of what cannot be assigned. */
+  private targetPrimary(withNamespace: boolean): Target | string {
+    const token = this.current;
+    if (
+      withNamespace &&
+      token.type === "name" &&
+      !CONSTANT_NAMES.has(token.value) &&
+      this.peek().type === "."
+    ) {
       const name = this.next().value;
       this.next();
       const attr = this.expectName().value;
       return { kind: "nsref", name, attr };
     }
-    const items: Target[] = [];
-    let isTuple = false;
-    for (;;) {
-      if (items.length > 0) {
-        this.expect(",");
-        isTuple = true;
-        if (this.isTupleEnd(options.extraEnd) || this.current.type === "=") break;
-      }
-      if (this.current.type === "(") {
-        this.next();
-        items.push(this.parseAssignTarget({ extraEnd: [] }));
-        this.expect(")");
-      } else {
-        const token = this.current;
-        if (token.type === "name" && ["true", "false", "none", "True", "False", "None"].includes(token.value))
-          this.fail("can't assign to 'const'");
-        items.push({ kind: "name", name: this.expectName().value });
-      }
-      if (this.current.type !== ",") break;
-    }
-    if (!isTuple) return items[0] as Target;
-    return { kind: "tuple", items };
+    return assignable(this.parsePrimary());
+  }
+}
+
+const CONSTANT_NAMES = new Set(["true", "false", "none", "True", "False", "None"]);
+
+const BINOP_NODES: Record<string, string> = {
+  "+": "add",
+  "-": "sub",
+  "*": "mul",
+  "/": "div",
+  "//": "floordiv",
+  "%": "mod",
+  "**": "pow",
+};
+
+function tupleTarget(items: (Target | string)[]): Target | string {
+  return items.some((item) => typeof item === "string")
+    ? "tuple"
+    : { kind: "tuple", items: items as Target[] };
+}
+
+/** An expression as an assignment target, or the lowercased name of its Jinja node class (`can_assign()` false). */
+function assignable(expr: Expr): Target | string {
+  switch (expr.kind) {
+    case "name":
+      return { kind: "name", name: expr.name };
+    case "tuple":
+      return tupleTarget(expr.items.map(assignable));
+    case "binop":
+      return BINOP_NODES[expr.op] ?? "binexpr";
+    case "unary":
+      return expr.op === "-" ? "neg" : "pos";
+    case "cond":
+      return "condexpr";
+    default:
+      return expr.kind;
   }
 }

@@ -255,6 +255,16 @@ const snippets: Snippet[] = [
       "{{ dict([[u.x, 1], [u.y, 2]])|length }} {{ dict([[u.x, 1], [u.y, 2]])|pprint }} {{ [u.x, u.y, 1]|unique|list }} {{ u.x in [u.y] }} {{ {u.x: 3}[u.z] }}",
     variables: '{"u": {}}',
   },
+  { name: "a loop without a target", template: "{% for %}{% endfor %}" },
+  { name: "a trailing comma in a loop target reads in as a name", template: "{% for a, in x %}{% endfor %}" },
+  { name: "a tuple target holding a constant", template: "{% for a, 1 in x %}{% endfor %}" },
+  { name: "a list target", template: "{% set [a, b] = [1, 2] %}" },
+  { name: "an arithmetic target in parentheses", template: "{% for (a // b) in x %}{% endfor %}" },
+  {
+    name: "parenthesized and nested tuple targets",
+    template:
+      "{% for (a, (b, c)) in [[1, [2, 3]]] %}{{ a }}{{ b }}{{ c }}{% endfor %}{% for ((d)) in [4] %}{{ d }}{% endfor %}",
+  },
   {
     name: "pprint prints groupby's tuples by repr, dicts unsorted",
     template: "{{ users|groupby('age')|list|pprint }}|{{ (users * 5)|groupby('age')|list|pprint }}",
