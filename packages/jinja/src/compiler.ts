@@ -48,9 +48,14 @@ class Compiler extends ExpressionCompiler {
   private readonly blocks = new Map<string, (scope: Scope) => string>();
   /** The names each enclosing frame knows (Jinja's `refs`), innermost last. */
   private frames: ReadonlySet<string>[] = [];
+  /** Whether a `break` here would sit inside a Python `for` of Jinja's generated code. */
+  private inLoop = false;
+  /** The first error Python's compiler raises on the generated code (after Jinja's own compile errors). */
+  private pythonSyntaxError: string | null = null;
 
   template(body: Stmt[]): StmtFn {
     const run = this.frame(body, [], () => this.block(body));
+    if (this.pythonSyntaxError !== null) fail("SyntaxError", this.pythonSyntaxError);
     if (this.blocks.size === 0) return run;
     const blocks = this.blocks;
     return (scope) => {
@@ -71,6 +76,17 @@ class Compiler extends ExpressionCompiler {
       }
       return out;
     };
+  }
+
+  /** Statements compiled inside (`true`) or outside a Python loop of the generated code: a loop's, a macro's. */
+  private inLoopBody(inLoop: boolean, body: Stmt[]): StmtFn {
+    const saved = this.inLoop;
+    this.inLoop = inLoop;
+    try {
+      return this.block(body);
+    } finally {
+      this.inLoop = saved;
+    }
   }
 
   /** A body compiled in a new (not soft) frame: a loop's, a macro's, a block's. */
@@ -194,12 +210,15 @@ class Compiler extends ExpressionCompiler {
           return fail("TemplateAssertionError", `block '${stmt.name}' defined twice`);
         // A block is a frame of its own, with no enclosing one (Jinja renders it from the context).
         const enclosing = this.frames;
+        const inLoop = this.inLoop;
         this.frames = [];
+        this.inLoop = false;
         let body: StmtFn;
         try {
           body = this.inner(stmt.body);
         } finally {
           this.frames = enclosing;
+          this.inLoop = inLoop;
         }
         const scoped = stmt.scoped;
         const render = (scope: Scope) => body(new Scope(scope));
@@ -217,6 +236,9 @@ class Compiler extends ExpressionCompiler {
         return this.autoescapeBlock(stmt.value, stmt.body);
       case "break":
       case "continue": {
+        if (!this.inLoop)
+          this.pythonSyntaxError ??=
+            stmt.kind === "break" ? "'break' outside loop" : "'continue' not properly in loop";
         const signal = stmt.kind === "break" ? BREAK : CONTINUE;
         return () => {
           runtime.control = signal;
@@ -295,7 +317,7 @@ class Compiler extends ExpressionCompiler {
     const test = stmt.test === null ? null : this.withSoft(false, () => this.expr(stmt.test as Expr));
     let iter = stmt.recursive ? null : this.loopSource(stmt.iter);
     const { body, otherwise } = this.withSoft(false, () => ({
-      body: this.frame(stmt.body, [...targetNames(stmt.target), "loop"], () => this.block(stmt.body)),
+      body: this.frame(stmt.body, [...targetNames(stmt.target), "loop"], () => this.inLoopBody(true, stmt.body)),
       otherwise:
         stmt.otherwise.length > 0 ? this.frame(stmt.otherwise, [], () => this.block(stmt.otherwise)) : null,
     }));
@@ -408,6 +430,13 @@ class Compiler extends ExpressionCompiler {
     body: Stmt[],
     anonymous = false,
   ): (scope: Scope) => Macro {
+    const seen = new Set<string>();
+    for (const param of params) {
+      // Jinja names a macro's parameters `l_<frame level>_<name>` in the Python function it generates.
+      if (seen.has(param))
+        this.pythonSyntaxError ??= `duplicate argument 'l_${this.frames.length}_${param}' in function definition`;
+      seen.add(param);
+    }
     let defaultFns: ExprFn[] = [];
     const render = this.withSoft(false, () =>
       this.frame(
@@ -415,7 +444,7 @@ class Compiler extends ExpressionCompiler {
         [...params, "caller", "varargs", "kwargs"],
         () => {
           defaultFns = defaults.map((d) => this.expr(d));
-          return this.block(body);
+          return this.inLoopBody(false, body);
         },
         (symbols) => {
           for (const d of defaults) symbols.visitExpr(d);

@@ -259,8 +259,12 @@ export class ExpressionParser extends TokenStream {
   }
 
   protected parseCallArgs(): CallArgs {
-    this.expect("(");
+    const line = this.expect("(").line;
     const result: CallArgs = { args: [], kwargs: [], dynArgs: null, dynKwargs: null };
+    // Jinja's order rules: positional, keyword, `*args`, `**kwargs`, each at most once where it applies.
+    const ensure = (ok: boolean) => {
+      if (!ok) this.fail("invalid syntax for function call expression", line);
+    };
     let first = true;
     while (this.current.type !== ")") {
       if (!first) {
@@ -269,17 +273,20 @@ export class ExpressionParser extends TokenStream {
       }
       first = false;
       if (this.current.type === "*") {
+        ensure(result.dynArgs === null && result.dynKwargs === null);
         this.next();
         result.dynArgs = this.parseExpression();
       } else if (this.current.type === "**") {
+        ensure(result.dynKwargs === null);
         this.next();
         result.dynKwargs = this.parseExpression();
       } else if (this.current.type === "name" && this.peek().type === "=") {
+        ensure(result.dynKwargs === null);
         const name = this.next().value;
         this.next();
         result.kwargs.push({ name, value: this.parseExpression() });
       } else {
-        if (result.kwargs.length > 0) this.fail("Invalid argument syntax");
+        ensure(result.dynArgs === null && result.dynKwargs === null && result.kwargs.length === 0);
         result.args.push(this.parseExpression());
       }
     }

@@ -303,3 +303,41 @@ describe("Python semantics, construct by construct, against Jinja2", () => {
     });
   });
 });
+
+/** Errors Python's compiler raises on Jinja2's generated code: its words, and a line of that code we cannot match. */
+const compileErrors: Snippet[] = [
+  { name: "break outside a loop", template: "{% if true %}{% break %}{% endif %}" },
+  { name: "continue outside a loop", template: "x{% continue %}y" },
+  {
+    name: "break in a loop's else, in a macro, in a call block, in a block",
+    template:
+      "{% for b in [] %}{% else %}{% break %}{% endfor %}{% for x in [1] %}{% macro m() %}{% break %}{% endmacro %}{% endfor %}",
+  },
+  {
+    name: "break in a block inside a loop",
+    template: "{% for x in [1] %}{% block b %}{% break %}{% endblock %}{% endfor %}",
+  },
+  { name: "Jinja's own compile errors come first", template: "{% break %}{{ x|nofilter }}" },
+  {
+    name: "a macro's duplicate parameter",
+    template: "{% for x in [1] %}{% macro m(a, b, a) %}{% endmacro %}{% endfor %}",
+  },
+  { name: "a call block's duplicate parameter", template: "{% call(a, a) m() %}{% endcall %}" },
+  {
+    name: "break and continue where the generated code loops",
+    template:
+      "{% for x in [1, 2] %}{% filter upper %}{% if x == 1 %}{% continue %}{% endif %}a{% endfilter %}{% with y = x %}{% break %}{% endwith %}{% endfor %}ok",
+  },
+];
+
+describe("Python's compile errors on the generated code, without its line", () => {
+  const expected = renderPythonText(`[${compileErrors.map(pythonInput).join(",")}]`);
+  compileErrors.forEach((snippet, i) => {
+    it(snippet.name, () => {
+      const want = expected[i] as Outcome;
+      const stripped =
+        "error" in want ? { error: want.error.replace(/ \(<template>, line \d+\)$/, "") } : want;
+      expect(ours(snippet)).toEqual(stripped);
+    });
+  });
+});
