@@ -317,7 +317,9 @@ class Compiler extends ExpressionCompiler {
     const test = stmt.test === null ? null : this.withSoft(false, () => this.expr(stmt.test as Expr));
     let iter = stmt.recursive ? null : this.loopSource(stmt.iter);
     const { body, otherwise } = this.withSoft(false, () => ({
-      body: this.frame(stmt.body, [...targetNames(stmt.target), "loop"], () => this.inLoopBody(true, stmt.body)),
+      body: this.frame(stmt.body, [...targetNames(stmt.target), "loop"], () =>
+        this.inLoopBody(true, stmt.body),
+      ),
       otherwise:
         stmt.otherwise.length > 0 ? this.frame(stmt.otherwise, [], () => this.block(stmt.otherwise)) : null,
     }));
