@@ -1,24 +1,21 @@
-import { callValue, iterable } from "./access.js";
+import { iterable } from "./access.js";
 import { assign, targetNames } from "./assign-target.js";
 import type { Expr, Stmt } from "./ast.js";
-import { ExpressionCompiler, type ExprFn, escapeOutput } from "./compile-expr.js";
+import { type ExprFn, escapeOutput } from "./compile-expr.js";
 import { IMPOSSIBLE } from "./const-fold.js";
 import type { Builtins } from "./filter-registry.js";
 import { itemPairs, SELECT_FILTERS } from "./filters-select.js";
-import { FrameSymbols } from "./frame-symbols.js";
+import { FrameCompiler, type StmtFn } from "./frame-compiler.js";
 import { LoopContext } from "./loop-context.js";
-import { defineMacro, type Macro } from "./macro.js";
 import { Markup } from "./markup.js";
 import { DONE, PyIterator, puller } from "./py-iterator.js";
 import { pyStr } from "./python-repr.js";
 import { BREAK, CONTINUE, enterFrames, LOOP_FRAMES, leaveFrames, runtime, Scope } from "./scope.js";
 import { fail } from "./template-error.js";
 import { TemplateReference } from "./template-reference.js";
-import { truthy, Undefined } from "./values.js";
+import { truthy } from "./values.js";
 
 export { resetRuntime as resetControl, Scope } from "./scope.js";
-
-type StmtFn = (scope: Scope) => string;
 
 const DEFAULT_ITEMS = SELECT_FILTERS.items;
 
@@ -27,31 +24,8 @@ export function compileStatements(body: Stmt[], builtins: Builtins): StmtFn {
   return new Compiler(builtins).template(body);
 }
 
-function walk(node: unknown, visit: (node: { kind?: unknown; name?: unknown }) => void): void {
-  if (Array.isArray(node)) {
-    for (const item of node) walk(item, visit);
-  } else if (typeof node === "object" && node !== null) {
-    visit(node as { kind?: unknown; name?: unknown });
-    for (const value of Object.values(node)) walk(value, visit);
-  }
-}
-
-function referencedNames(body: Stmt[]): Set<string> {
-  const names = new Set<string>();
-  walk(body, (node) => {
-    if (node.kind === "name" && typeof node.name === "string") names.add(node.name);
-  });
-  return names;
-}
-
-class Compiler extends ExpressionCompiler {
+class Compiler extends FrameCompiler {
   private readonly blocks = new Map<string, (scope: Scope) => string>();
-  /** The names each enclosing frame knows (Jinja's `refs`), innermost last. */
-  private frames: ReadonlySet<string>[] = [];
-  /** Whether a `break` here would sit inside a Python `for` of Jinja's generated code. */
-  private inLoop = false;
-  /** The first error Python's compiler raises on the generated code (after Jinja's own compile errors). */
-  private pythonSyntaxError: string | null = null;
 
   template(body: Stmt[]): StmtFn {
     const run = this.frame(body, [], () => this.block(body));
@@ -64,7 +38,7 @@ class Compiler extends ExpressionCompiler {
     };
   }
 
-  block(body: Stmt[]): StmtFn {
+  override block(body: Stmt[]): StmtFn {
     const parts = body.map((stmt) => this.stmt(stmt));
     if (parts.length === 0) return () => "";
     if (parts.length === 1) return parts[0] as StmtFn;
@@ -78,49 +52,9 @@ class Compiler extends ExpressionCompiler {
     };
   }
 
-  /** Statements compiled inside (`true`) or outside a Python loop of the generated code: a loop's, a macro's. */
-  private inLoopBody(inLoop: boolean, body: Stmt[]): StmtFn {
-    const saved = this.inLoop;
-    this.inLoop = inLoop;
-    try {
-      return this.block(body);
-    } finally {
-      this.inLoop = saved;
-    }
-  }
-
   /** A body compiled in a new (not soft) frame: a loop's, a macro's, a block's. */
   private inner(body: Stmt[], params: readonly string[] = []): StmtFn {
     return this.withSoft(false, () => this.frame(body, params, () => this.block(body)));
-  }
-
-  /**
-   * Compiles a frame's body (`compile`) knowing what the frame's statements read and assign: the names it assigns
-   * before reading them start undefined in the frame's scope (see FrameSymbols); `params` are bound by the caller.
-   */
-  private frame(
-    body: readonly Stmt[],
-    params: readonly string[],
-    compile: () => StmtFn,
-    visitFirst?: (symbols: FrameSymbols) => void,
-  ): StmtFn {
-    const symbols = new FrameSymbols([...this.frames], params);
-    visitFirst?.(symbols);
-    symbols.visitStatements(body);
-    this.frames.push(symbols.refs);
-    let run: StmtFn;
-    try {
-      run = compile();
-    } finally {
-      this.frames.pop();
-    }
-    const names = symbols.undefinedAtEntry();
-    if (names.length === 0) return run;
-    const marks = names.map((name) => new Undefined({ name }));
-    return (scope) => {
-      for (let i = 0; i < names.length; i++) scope.set(names[i] as string, marks[i]);
-      return run(scope);
-    };
   }
 
   private stmt(stmt: Stmt): StmtFn {
@@ -285,7 +219,7 @@ class Compiler extends ExpressionCompiler {
   }
 
   /** How `{{ }}` prints a value here: `str()`, or escaped when autoescape is on. */
-  private printer(): (value: unknown) => string {
+  protected printer(): (value: unknown) => string {
     return this.autoescape ? escapeOutput : pyStr;
   }
 
@@ -406,64 +340,5 @@ class Compiler extends ExpressionCompiler {
       return (scope) => itemPairs(value(scope));
     }
     return this.expr(iter);
-  }
-
-  private callBlock(stmt: Extract<Stmt, { kind: "callblock" }>): StmtFn {
-    const makeCaller = this.macro("caller", stmt.params, stmt.defaults, stmt.body, true);
-    const call = stmt.call;
-    if (call.kind !== "call") return fail("TemplateSyntaxError", "expected call");
-    const callee = this.expr(call.node);
-    const args = this.args(call.args);
-    const kwargs = this.kwargs(call.args);
-    const print = this.printer();
-    return (scope) => {
-      const fn = callee(scope);
-      const positional = args(scope);
-      const named = kwargs ? kwargs(scope) : new Map<string, unknown>();
-      named.set("caller", makeCaller(scope));
-      return print(callValue(fn, positional, named));
-    };
-  }
-
-  private macro(
-    name: string,
-    params: string[],
-    defaults: Expr[],
-    body: Stmt[],
-    anonymous = false,
-  ): (scope: Scope) => Macro {
-    const seen = new Set<string>();
-    for (const param of params) {
-      // Jinja names a macro's parameters `l_<frame level>_<name>` in the Python function it generates.
-      if (seen.has(param))
-        this.pythonSyntaxError ??= `duplicate argument 'l_${this.frames.length}_${param}' in function definition`;
-      seen.add(param);
-    }
-    let defaultFns: ExprFn[] = [];
-    const render = this.withSoft(false, () =>
-      this.frame(
-        body,
-        [...params, "caller", "varargs", "kwargs"],
-        () => {
-          defaultFns = defaults.map((d) => this.expr(d));
-          return this.inLoopBody(false, body);
-        },
-        (symbols) => {
-          for (const d of defaults) symbols.visitExpr(d);
-        },
-      ),
-    );
-    const used = referencedNames(body);
-    return defineMacro({
-      name,
-      anonymous,
-      params,
-      defaults: defaultFns,
-      render,
-      wrap: this.autoescape,
-      catchVarargs: used.has("varargs"),
-      catchKwargs: used.has("kwargs"),
-      usesCaller: used.has("caller") && !params.includes("caller"),
-    });
   }
 }
