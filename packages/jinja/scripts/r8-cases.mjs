@@ -499,6 +499,11 @@ export const TOPICS = {
         "{% macro each(items) %}{% for i in items %}{{ caller(i) }}{% endfor %}{% endmacro %}{% call(x) each([1, 2]) %}<{{ x }}>{% endcall %}",
       ],
       [
+        "raw-lstrip",
+        "lstrip_blocks strips the indentation before an endraw, as before any block tag",
+        "  {% raw %}\n  {{ x }}\n  {% endraw %}\n|{% raw -%}\n  {% endraw %}|",
+      ],
+      [
         "caller-is-anonymous",
         "a call block's caller is a macro without a name",
         "{% macro w() %}{{ caller }}|{{ caller.name }}|{{ caller() }}{% endmacro %}{% call w() %}x{% endcall %}",

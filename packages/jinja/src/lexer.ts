@@ -105,8 +105,16 @@ export function tokenize(input: string, options: LexOptions): Token[] {
         const end = RAW_END.exec(source);
         if (end === null) fail("TemplateSyntaxError", "Missing end of raw directive", line);
         let body = source.slice(RAW_BEGIN.lastIndex, end.index);
-        if (raw[2] === "-") body = body.replace(/^\s+/, "");
+        // Jinja's raw-begin match takes the whitespace after `-%}`: a line starts when it ended on a newline.
+        const leading = raw[2] === "-" ? (/^\s+/.exec(body)?.[0] ?? "") : "";
+        body = body.slice(leading.length);
         if (end[1] === "-") body = body.replace(/\s+$/, "");
+        else if (end[1] !== "+" && options.lstripBlocks) {
+          const lineStart = body.lastIndexOf("\n") + 1;
+          const starting = lineStart > 0 || leading.endsWith("\n");
+          if (starting && lineStart < body.length && /^\s+$/.test(body.slice(lineStart)))
+            body = body.slice(0, lineStart);
+        }
         if (body.length > 0) push("data", body);
         pos = end.index + end[0].length;
         if (end[2] === "-") {

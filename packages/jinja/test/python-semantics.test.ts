@@ -255,6 +255,11 @@ const snippets: Snippet[] = [
       "{{ dict([[u.x, 1], [u.y, 2]])|length }} {{ dict([[u.x, 1], [u.y, 2]])|pprint }} {{ [u.x, u.y, 1]|unique|list }} {{ u.x in [u.y] }} {{ {u.x: 3}[u.z] }}",
     variables: '{"u": {}}',
   },
+  {
+    name: "lstrip_blocks strips the indentation before an endraw",
+    template:
+      "  {% raw %}\n  x\n  {% endraw %}\n|{% raw -%}\n  {% endraw %}|{% raw %}  {% endraw %}|a\n{% raw %}x\n  {%+ endraw %}|{% raw %}x\n\t {% endraw %}|",
+  },
   { name: "a loop without a target", template: "{% for %}{% endfor %}" },
   { name: "a trailing comma in a loop target reads in as a name", template: "{% for a, in x %}{% endfor %}" },
   { name: "a tuple target holding a constant", template: "{% for a, 1 in x %}{% endfor %}" },
