@@ -192,6 +192,12 @@ def check_result(
             messages.append(f"text: expected {show(expected['text'])}, got a {type(actual).__name__}: {show(actual)}")
         else:
             compare("text", actual)
+    elif operation == "normalizeAnswer":
+        for key in ("text", "changed", "usable", "status"):
+            compare(key, field(actual, key))
+        if at("repairs"):
+            have = field(actual, "repairs")
+            compare("repairs", [] if have is MISSING or have is None else have)
     elif operation == "render":
         messages += check_render(expected, actual if isinstance(actual, Mapping) else {"text": actual}, at)
     before = context.get("input_before", MISSING)

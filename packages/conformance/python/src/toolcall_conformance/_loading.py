@@ -26,6 +26,7 @@ OPERATIONS: dict[str, str] = {
     "providerVerdict": "provider_verdict",
     "parseToolCalls": "parse_tool_calls",
     "encodeToolCalls": "encode_tool_calls",
+    "normalizeAnswer": "normalize_answer_arguments",
     "render": "render_template",
 }
 
