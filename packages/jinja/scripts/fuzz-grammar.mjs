@@ -769,7 +769,7 @@ export function differsOnlyInAddress(expected, actual) {
   if (
     "ok" in expected !== "ok" in actual ||
     a.length !== b.length ||
-    !/0[^0-9a-z]{0,6}x[^0-9a-z]{0,6}7[^0-9a-z]{0,6}f/.test(a)
+    !/0[\s\S]{0,24}?x[\s\S]{0,24}?7[\s\S]{0,24}?f/.test(a)
   )
     return false;
   for (let i = 0; i < a.length; i++)
