@@ -260,6 +260,12 @@ const snippets: Snippet[] = [
     template:
       "  {% raw %}\n  x\n  {% endraw %}\n|{% raw -%}\n  {% endraw %}|{% raw %}  {% endraw %}|a\n{% raw %}x\n  {%+ endraw %}|{% raw %}x\n\t {% endraw %}|",
   },
+  {
+    name: "round by floor or ceil keeps a big int exact before dividing",
+    template:
+      "{{ v|round(2, 'floor') }} {{ v|round(0, 'ceil') }} {{ v|round(-2, 'floor') }} {{ 7|round(1, 'ceil') }} {{ true|round(1, 'floor') }} {{ (10**30)|round(3, 'ceil') }}",
+    variables: '{"v": 123456789012345678901234567890}',
+  },
   { name: "a loop without a target", template: "{% for %}{% endfor %}" },
   { name: "a trailing comma in a loop target reads in as a name", template: "{% for a, in x %}{% endfor %}" },
   { name: "a tuple target holding a constant", template: "{% for a, 1 in x %}{% endfor %}" },
