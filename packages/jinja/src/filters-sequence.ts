@@ -69,7 +69,8 @@ function roundValue(value: unknown, precision: unknown, method: unknown): unknow
   )
     fail("TypeError", `must be real number, not ${typeName(scaled)}`);
   // math.floor and math.ceil of an int are the int itself: exact, however large.
-  if (!(scaled instanceof PyFloat)) return truediv(typeof scaled === "boolean" ? Number(scaled) : scaled, factor);
+  if (!(scaled instanceof PyFloat))
+    return truediv(typeof scaled === "boolean" ? Number(scaled) : scaled, factor);
   const x = scaled.value;
   if (Number.isNaN(x)) fail("ValueError", "cannot convert float NaN to integer");
   if (!Number.isFinite(x)) fail("OverflowError", "cannot convert float infinity to integer");
