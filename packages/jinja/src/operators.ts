@@ -104,6 +104,9 @@ function repeat(sequence: string | Markup | unknown[], times: Int | boolean): un
 
 /** `a * b`. */
 export function mul(a: unknown, b: unknown): unknown {
+  // Markup's `__mul__` runs before Undefined's `__rmul__`: str's repeat asks the undefined for an index.
+  if (a instanceof Markup && b instanceof Undefined)
+    fail("TypeError", "'Undefined' object cannot be interpreted as an integer");
   checkUndefined(a, b);
   if (isInt(a) && isInt(b)) return intOp(asInt(a), asInt(b), "*");
   if (isNumeric(a) && isNumeric(b)) return new PyFloat(floatOperand(a) * floatOperand(b));

@@ -266,6 +266,7 @@ const snippets: Snippet[] = [
       "{{ v|round(2, 'floor') }} {{ v|round(0, 'ceil') }} {{ v|round(-2, 'floor') }} {{ 7|round(1, 'ceil') }} {{ true|round(1, 'floor') }} {{ (10**30)|round(3, 'ceil') }}",
     variables: '{"v": 123456789012345678901234567890}',
   },
+  { name: "a Markup times an undefined asks it for an index", template: "{{ ('a'|safe) * x }}" },
   { name: "a loop without a target", template: "{% for %}{% endfor %}" },
   { name: "a trailing comma in a loop target reads in as a name", template: "{% for a, in x %}{% endfor %}" },
   { name: "a tuple target holding a constant", template: "{% for a, 1 in x %}{% endfor %}" },
