@@ -1,4 +1,4 @@
-import { attributeError, codePoints, iterate } from "./access.js";
+import { attributeError, codePoints, isIterable, iterate } from "./access.js";
 import { escapeText, isStr, MARKUP_RESULT_METHODS, Markup, strText } from "./markup.js";
 import { checkArity } from "./method-arity.js";
 import { encodeText } from "./py-bytes.js";
@@ -210,6 +210,8 @@ function strMethod(
       return at;
     }
     case "join": {
+      // str.join's own words; Markup.join maps escape() over the argument first, and map() words it as iter() does.
+      if (!(receiver instanceof Markup) && !isIterable(args[0])) fail("TypeError", "can only join an iterable");
       const items = iterate(args[0]);
       const parts = items.map((item, i) => {
         if (receiver instanceof Markup) return item instanceof Markup ? item.text : escapeText(pyStr(item));

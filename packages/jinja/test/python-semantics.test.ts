@@ -267,6 +267,8 @@ const snippets: Snippet[] = [
     variables: '{"v": 123456789012345678901234567890}',
   },
   { name: "a Markup times an undefined asks it for an index", template: "{{ ('a'|safe) * x }}" },
+  { name: "str.join of a non-iterable", template: "{{ 'x'.join(2.5) }}" },
+  { name: "Markup.join of a non-iterable", template: "{{ ('x'|safe).join(none) }}" },
   { name: "a loop without a target", template: "{% for %}{% endfor %}" },
   { name: "a trailing comma in a loop target reads in as a name", template: "{% for a, in x %}{% endfor %}" },
   { name: "a tuple target holding a constant", template: "{% for a, 1 in x %}{% endfor %}" },
