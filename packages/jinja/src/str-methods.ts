@@ -210,8 +210,9 @@ function strMethod(
       return at;
     }
     case "join": {
-      // str.join's own words; Markup.join maps escape() over the argument first, and map() words it as iter() does.
-      if (!(receiver instanceof Markup) && !isIterable(args[0])) fail("TypeError", "can only join an iterable");
+      // str.join's own words; Markup.join maps escape() over it first, and map() words it as iter() does.
+      if (!(receiver instanceof Markup) && !isIterable(args[0]))
+        fail("TypeError", "can only join an iterable");
       const items = iterate(args[0]);
       const parts = items.map((item, i) => {
         if (receiver instanceof Markup) return item instanceof Markup ? item.text : escapeText(pyStr(item));
