@@ -8,6 +8,7 @@ import type {
 import { jsonEqual, show } from "./json-equal.js";
 import { type ConformanceLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import { compareMessagesAtMappingLevel } from "./message-view.js";
+import { checkRender } from "./render-case.js";
 
 function multiset(values: readonly unknown[]): string[] {
   return values.map((v) => String(v)).sort();
@@ -224,6 +225,9 @@ export function checkResult(args: {
       compare("usable", result?.usable);
       compare("status", result?.status);
       if (at("repairs")) compare("repairs", result?.repairs ?? []);
+      break;
+    case "render":
+      checkRender(expected, actual, at, failures);
       break;
     default: {
       const never: never = operation;

@@ -1,4 +1,18 @@
 /**
+ * A float whose value is integral (`{"$float": "20.0"}`): JavaScript cannot tell `20.0` from `20`, Python can, and
+ * a chat template prints `20.0` for one and `20` for the other. A render implementation maps it to its float.
+ *
+ * @example
+ * decodeTags({ $float: "20.0" }); // FloatValue { value: 20 }
+ */
+export class FloatValue {
+  readonly value: number;
+  constructor(value: number) {
+    this.value = value;
+  }
+}
+
+/**
  * The tagged encoding of values JSON cannot hold (VECTORS.md): an object with exactly one key starting with `$`.
  *
  * @example
@@ -6,6 +20,7 @@
  * decodeTags({ $bigint: "12" }); // 12n
  * decodeTags([{ $number: "NaN" }]); // [NaN]
  * decodeTags({ $concat: ["{", { $repeat: { text: "[", times: 3 } }] }); // "{[[["
+ * decodeTags({ $float: "1.0" }); // FloatValue { value: 1 }
  */
 export function decodeTags(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(decodeTags);
@@ -40,6 +55,8 @@ export function decodeTags(value: unknown): unknown {
           throw new Error("$concat takes a list of texts");
         return parts.join("");
       }
+      case "$float":
+        return new FloatValue(Number(payload));
       default:
         throw new Error(`unknown tag ${tag}`);
     }

@@ -127,12 +127,15 @@ def _tag(value: Any) -> tuple[bool, Any]:
         if parts is None or not all(isinstance(part, str) for part in parts):
             raise ValueError("$concat takes a list of texts")
         return True, "".join(parts)
+    if key == "$float":
+        return True, float(payload)
     raise ValueError(f"unknown tag {key!r}")
 
 
 def decode_tags(value: Any) -> Any:
     """Decodes the tagged encoding of ``VECTORS.md`` (iteratively). ``undefined`` is ``None`` at the top and in
-    lists, and a key left out in mappings; ``$bigint`` an ``int``; ``$number`` a ``float``; ``$literal`` as written.
+    lists, and a key left out in mappings; ``$bigint`` an ``int``; ``$number`` a ``float``; ``$literal`` as written;
+    ``$float`` a ``float``.
 
     >>> decode_tags({"a": {"$undefined": True}, "b": [{"$bigint": "12"}]})
     {'b': [12]}
