@@ -42,4 +42,5 @@ export {
 } from "./run-test.js";
 export { type SkipList, skipList } from "./skip-list.js";
 export { decodeTags } from "./tags.js";
+export { type CasesFromVectorsOptions, casesFromVectors } from "./vector-cases.js";
 export { suggestVectorId, VECTOR_ID_MAX_LENGTH, VECTOR_ID_PATTERN, vectorIdPrefix } from "./vector-id.js";
