@@ -4,7 +4,9 @@
 // (../shared/parity/hf_render.py), parses and repairs with the same packages run here in Node.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { claudeCodeFormat } from "@toolcall/anthropic";
 import { coreRepairs, providerVerdict, sanitizeHistory, validateHistory } from "@toolcall/core";
+import { sharegptFormat } from "@toolcall/datasets";
 import { probeChatTemplate } from "@toolcall/jinja";
 import { roundTrip } from "@toolcall/model-formats";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -14,7 +16,7 @@ import { defaultState } from "../src/examples.js";
 import { encodeState, type PlaygroundState, REFERENCE_CLOCK } from "../src/state.js";
 import { syntaxFor } from "../src/syntaxes.js";
 import { browserEntries } from "./browser-entries.js";
-import { bundlePackage, playgroundRoot, TARGETS } from "./bundle-package.js";
+import { bundlePackage, playgroundRoot, repositoryRoot, TARGETS } from "./bundle-package.js";
 import { launchChromium } from "./chromium.js";
 import { renderWithPython, sharedDir } from "./reference-render.js";
 import { SMOKES, workerModule } from "./worker-smoke.js";
@@ -315,6 +317,59 @@ describe("the saved chat tool", () => {
     const repaired = sanitizeHistory(history, { repairs: coreRepairs, provider: "vllm" }).messages;
     expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(repaired);
     expect(await page.textContent('[data-testid="remaining"]')).toBe("vllm accepts the repaired history.");
+  });
+});
+
+describe("the saved chat tool reads what the command line reads", () => {
+  const fixture = (path: string) => readFileSync(join(repositoryRoot, path), "utf8");
+  const lineValues = (text: string) =>
+    text
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line) as unknown);
+  const pageCodes = (selector: string) =>
+    page.$$eval(selector, (list) => list.map((n) => n.getAttribute("data-code")));
+
+  it("a Claude Code session (one file of JSON lines), for Anthropic", async () => {
+    const text = fixture("packages/anthropic/test/__fixtures__/claude-code-edge-cases.jsonl");
+    const values = lineValues(text);
+    expect(claudeCodeFormat.matches(values)).toBe(true);
+    const reading = claudeCodeFormat.read(values);
+    await open({ ...defaultState(true), tab: "chat", provider: "anthropic", chat: text });
+    expect(
+      await page.$$eval('[data-testid="record"]', (list) => list.map((n) => n.getAttribute("data-format"))),
+    ).toEqual(["claude-code"]);
+    expect(await pageCodes('[data-testid="format-issue"]')).toEqual(
+      reading.issues.map((issue) => issue.code),
+    );
+    const expected = reading.conversations.flatMap((conversation) =>
+      validateHistory(conversation.messages, { provider: "anthropic" }).map((issue) => issue.code),
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await pageCodes('[data-testid="issue"]')).toEqual(expected);
+    expect(await page.locator('[data-testid="conversation"]').count()).toBe(reading.conversations.length);
+  });
+
+  it("a ShareGPT data set (Hermes function calling, one record per line), for any strict provider", async () => {
+    const text = fixture("packages/datasets/test/__fixtures__/hermes-function-calling-v1-card.jsonl");
+    const values = lineValues(text);
+    expect(values.every((value) => sharegptFormat.matches(value))).toBe(true);
+    await open({ ...defaultState(true), tab: "chat", provider: "any", chat: text });
+    const formats = await page.$$eval('[data-testid="record"]', (list) =>
+      list.map((n) => n.getAttribute("data-format")),
+    );
+    expect(formats).toEqual(values.map(() => "sharegpt"));
+    const expected = values.flatMap((value) =>
+      sharegptFormat.read(value).conversations.flatMap((conversation) =>
+        validateHistory(conversation.messages, {
+          ...(conversation.tools ? { tools: conversation.tools } : {}),
+          ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
+          pendingCalls: conversation.answer ? "pending" : "missing",
+        }).map((issue) => issue.code),
+      ),
+    );
+    expect(await pageCodes('[data-testid="issue"]')).toEqual(expected);
+    expect(await page.locator('[data-testid="conversation"]').count()).toBe(values.length);
   });
 });
 
