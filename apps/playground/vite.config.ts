@@ -55,34 +55,31 @@ function serveTemplate(request: IncomingMessage, response: ServerResponse, next:
   response.end(readFileSync(join(templatesDir, `${name}.jinja`)));
 }
 
+const INDEX_MODULE = "virtual:shared-templates";
+const RESOLVED_INDEX_MODULE = `\0${INDEX_MODULE}`;
+
 /**
- * The shared chat templates. Their names (and recorded licences) are read at build time into
- * `templates/index.json`; their text is NOT copied into the build: the model licences SOURCES.md records are
- * unverified and several carry conditions a copied file would not meet (Llama, Gemma, DeepSeek, modified MIT), so
- * the dev and preview servers (`pnpm playground`) answer `templates/NAME.jinja` from the local checkout at serve
- * time. A plain file server of `dist/` lists the names, and the page asks for a pasted template when one is picked.
+ * The shared chat templates. Their names (and recorded licences) are read at build time into the page's script
+ * (`virtual:shared-templates`: no request before the first render); their text is NOT copied into the build: the
+ * model licences SOURCES.md records are unverified and several carry conditions a copied file would not meet (Llama,
+ * Gemma, DeepSeek, modified MIT), so the dev and preview servers (`pnpm playground`) answer `templates/NAME.jinja`
+ * from the local checkout at serve time. A plain file server of `dist/` lists the names, and the page asks for a
+ * pasted template when one is picked.
  */
 function sharedTemplatesPlugin(): Plugin {
   return {
     name: "toolcall-shared-templates",
-    generateBundle() {
+    resolveId(id) {
+      return id === INDEX_MODULE ? RESOLVED_INDEX_MODULE : undefined;
+    },
+    load(id) {
+      if (id !== RESOLVED_INDEX_MODULE) return undefined;
       const index = templateIndex();
       if (index.names.length === 0) this.warn(`no shared templates: ${index.note}`);
-      this.emitFile({
-        type: "asset",
-        fileName: "templates/index.json",
-        source: `${JSON.stringify(index)}\n`,
-      });
+      return `export default ${JSON.stringify(index)};\n`;
     },
     configureServer(server) {
-      server.middlewares.use("/templates/", (request, response, next) => {
-        if ((request.url ?? "").startsWith("/index.json")) {
-          response.setHeader("content-type", "application/json");
-          response.end(JSON.stringify(templateIndex()));
-          return;
-        }
-        serveTemplate(request, response, next);
-      });
+      server.middlewares.use("/templates/", serveTemplate);
     },
     configurePreviewServer(server) {
       server.middlewares.use("/templates/", serveTemplate);

@@ -5,19 +5,20 @@ import "./styles.css";
 import { providerChoices, runChatTool } from "./chat-tool.js";
 import { showChatReport } from "./chat-view.js";
 import { byId, h } from "./dom.js";
-import { defaultState } from "./examples.js";
+import { DEFAULT_TEMPLATE_NAME, defaultState } from "./examples.js";
 import { runOutputTool } from "./output-tool.js";
 import { showOutputReport } from "./output-view.js";
 import { SAVED_CHAT_FORMATS } from "./saved-chat.js";
-import { loadTemplateIndex, templateSource } from "./shared-templates.js";
+import { sharedTemplateIndex, templateSource } from "./shared-templates.js";
 import { decodeState, encodeState, type PlaygroundState, type Tab } from "./state.js";
 import { ALL_SYNTAXES } from "./syntaxes.js";
 import { runTemplateTool, type TemplateInputs } from "./template-tool.js";
 import { showTemplateReport } from "./template-view.js";
 
 const OWN = "";
-const index = await loadTemplateIndex();
-const defaults = defaultState(index.names.includes("Qwen-Qwen3-8B"));
+performance.mark("toolcall:script");
+const index = sharedTemplateIndex();
+const defaults = defaultState(index.names.includes(DEFAULT_TEMPLATE_NAME));
 const fromAddress = location.hash === "" ? undefined : await decodeState(location.hash, defaults);
 let state: PlaygroundState = fromAddress ?? defaults;
 const notices: string[] = [];
@@ -220,5 +221,7 @@ window.addEventListener("hashchange", async () => {
   update();
 });
 
+performance.mark("toolcall:state");
 await fillInputs();
+performance.mark("toolcall:inputs");
 update();

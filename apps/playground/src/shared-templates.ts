@@ -1,6 +1,7 @@
-// The shared chat templates: their list (`templates/index.json`, written by the build with each one's recorded
-// licence) and each one's text (`templates/NAME.jinja`), which the build does not copy: `pnpm playground`'s server
-// reads it from the local ../shared/templates when the page asks. A build made without ../shared lists none.
+// The shared chat templates: their list (written into the script by the build, with each one's recorded licence)
+// and each one's text (`templates/NAME.jinja`), which the build does not copy: `pnpm playground`'s server reads it
+// from the local ../shared/templates when the page asks. A build made without ../shared lists none.
+import builtIndex from "virtual:shared-templates";
 
 export interface TemplateIndex {
   names: string[];
@@ -13,20 +14,15 @@ export interface TemplateIndex {
 const sources = new Map<string, Promise<string | undefined>>();
 
 /**
- * The list of shared templates this build carries (empty, with a note, when it carries none).
+ * The list of shared templates this build carries (empty, with a note, when it was built without them).
  *
  * @example
- * (await loadTemplateIndex()).names.length; // 39
+ * sharedTemplateIndex().names.length; // 39
  */
-export async function loadTemplateIndex(): Promise<TemplateIndex> {
-  try {
-    const response = await fetch(new URL("templates/index.json", document.baseURI));
-    if (!response.ok) return { names: [], note: `templates/index.json: HTTP ${response.status}` };
-    const index = (await response.json()) as TemplateIndex;
-    return Array.isArray(index.names) ? index : { names: [], note: "templates/index.json has no names" };
-  } catch (error) {
-    return { names: [], note: `templates/index.json: ${(error as Error).message}` };
-  }
+export function sharedTemplateIndex(): TemplateIndex {
+  return Array.isArray(builtIndex.names)
+    ? builtIndex
+    : { names: [], note: "the build wrote no template list" };
 }
 
 /**
