@@ -40,6 +40,8 @@ export async function launchChromium(): Promise<Browser> {
       "--disable-extensions",
       "--metrics-recording-only",
       "--no-default-browser-check",
+      // No name but 127.0.0.1's resolves: the page has no network beyond the local server.
+      "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
     ],
   });
 }
