@@ -5,7 +5,7 @@ import "./styles.css";
 import { providerChoices, runChatTool } from "./chat-tool.js";
 import { showChatReport } from "./chat-view.js";
 import { byId, h } from "./dom.js";
-import { DEFAULT_TEMPLATE_NAME, defaultState } from "./examples.js";
+import { DEFAULT_TEMPLATE_NAME, defaultState, FALLBACK_TEMPLATE } from "./examples.js";
 import { runOutputTool } from "./output-tool.js";
 import { showOutputReport } from "./output-view.js";
 import { SAVED_CHAT_FORMATS } from "./saved-chat.js";
@@ -67,9 +67,13 @@ async function currentSource(): Promise<string> {
   const source = await templateSource(state.templateName);
   if (source !== undefined) return source;
   notices.push(
-    `The server did not give the template ${state.templateName} (pnpm playground reads it from ../shared/templates): paste it.`,
+    `The server did not give the template ${state.templateName} (pnpm playground reads it from ../shared/templates): paste it${state.template === "" ? "; a small ChatML template stands in meanwhile" : ""}.`,
   );
-  state = { ...state, templateName: null };
+  state = {
+    ...state,
+    templateName: null,
+    template: state.template === "" ? FALLBACK_TEMPLATE : state.template,
+  };
   return state.template;
 }
 

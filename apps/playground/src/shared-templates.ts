@@ -35,7 +35,12 @@ export function templateSource(name: string): Promise<string | undefined> {
   let source = sources.get(name);
   if (source === undefined) {
     source = fetch(new URL(`templates/${encodeURIComponent(name)}.jinja`, document.baseURI))
-      .then((response) => (response.ok ? response.text() : undefined))
+      // A server without the templates may answer with its index page (a single-page fallback): not a template.
+      .then((response) =>
+        response.ok && !(response.headers.get("content-type") ?? "").includes("text/html")
+          ? response.text()
+          : undefined,
+      )
       .catch(() => undefined);
     sources.set(name, source);
   }

@@ -373,6 +373,36 @@ describe("the saved chat tool reads what the command line reads", () => {
   });
 });
 
+describe("served by a plain file server (no shared templates at serve time)", () => {
+  it("lists the templates, says it could not fetch one, and renders a stand-in", async () => {
+    const plain = await preview({
+      configFile: false,
+      root: playgroundRoot,
+      logLevel: "silent",
+      preview: { host: "127.0.0.1", port: 0, strictPort: false, open: false },
+    });
+    try {
+      const url = plain.resolvedUrls?.local[0];
+      if (!url) throw new Error("the plain server gave no address");
+      const other = await context.newPage();
+      await other.goto(url);
+      await other.waitForFunction(() => Number(document.body.dataset.updates ?? "0") >= 1);
+      const names = await other.$$eval("#template-pick option", (list) =>
+        list.map((o) => (o as HTMLOptionElement).value).filter((value) => value !== ""),
+      );
+      expect(names.length).toBe(readdirSync(templatesDir).filter((f) => f.endsWith(".jinja")).length);
+      expect(await other.textContent('[data-testid="notice"]')).toContain(
+        "The server did not give the template Qwen-Qwen3-8B",
+      );
+      expect(await other.inputValue("#template-pick")).toBe("");
+      expect(await other.textContent('[data-testid="render-text"]')).toContain("<|im_start|>assistant");
+      await other.close();
+    } finally {
+      await new Promise<void>((resolve) => plain.httpServer.close(() => resolve()));
+    }
+  });
+});
+
 describe("the address", () => {
   it("holds the case: edits land in it, and the address opens the same case elsewhere", async () => {
     await open(defaultState(true));
