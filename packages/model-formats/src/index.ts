@@ -21,3 +21,4 @@ export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 export { SYNTAX_DESCRIPTORS, SYNTAXES, type SyntaxDescriptor, syntaxById } from "./registry.js";
 export { assistantMessage, type RoundTripOptions, type RoundTripResult, roundTrip } from "./round-trip.js";
+export { type RoundTripDifference, roundTripDifference } from "./round-trip-difference.js";

@@ -7,6 +7,7 @@ import {
 } from "@toolcall/jinja";
 import { detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 import { syntaxById } from "./registry.js";
+import { turnEndings, withoutStopText } from "./turn-endings.js";
 
 /** What {@link roundTrip} takes. */
 export interface RoundTripOptions {
@@ -139,7 +140,16 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
   if (!prompt.ok) return failed(prompt.error);
   const generationPrompt = prompt.text.startsWith(base.text) ? prompt.text.slice(base.text.length) : "";
   const startInReasoning = options.startInReasoning ?? /<think>\s*$/.test(generationPrompt);
-  const parsed = syntax.parse(output, { tools: options.tools ?? null, startInReasoning });
+  const plain = render(
+    template,
+    [...options.messages, { role: "assistant", content: NEEDLE }],
+    options,
+    false,
+  );
+  const endOfTurn = plain.ok ? plain.text.slice(plain.text.indexOf(NEEDLE) + NEEDLE.length) : "";
+  // An output that keeps the stop token it ended on (`<|im_end|>`, the end of turn's visible part) is parsed without it.
+  const body = withoutStopText(output, endOfTurn);
+  const parsed = syntax.parse(body, { tools: options.tools ?? null, startInReasoning });
   // A server returns `content: null` beside calls; some templates want "" there (Qwen3-0.6B raises on null, GLM
   // prints "None"), others null (DeepSeek V3 renders calls only then). And a call's arguments reach a template as
   // the mapping it iterates (what the probe finds) or as the wire text a caller passes on (Qwen3 and Hermes write
@@ -159,7 +169,7 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
         continue;
       }
       chosen ??= { message: candidate, text: full.text, form };
-      if (full.text.includes(output)) {
+      if (full.text.includes(body)) {
         chosen = { message: candidate, text: full.text, form };
         break search;
       }
@@ -172,21 +182,14 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
       message,
       generationPrompt,
     });
-  const plain = render(
-    template,
-    [...options.messages, { role: "assistant", content: NEEDLE }],
-    options,
-    false,
-  );
-  const endOfTurn = plain.ok ? plain.text.slice(plain.text.indexOf(NEEDLE) + NEEDLE.length) : "";
   const prefix = firstDifference(base.text, chosen.text);
   const rendered = chosen.text.slice(prefix === -1 ? base.text.length : Math.min(prefix, base.text.length));
   const expected = generationPrompt + output;
   // The output may lack the end-of-turn text (a stop token the server stripped), or hold only its visible part.
   const candidates = [rendered];
-  if (endOfTurn !== "" && rendered.endsWith(endOfTurn)) {
-    const without = rendered.slice(0, rendered.length - endOfTurn.length);
-    candidates.push(without, without + endOfTurn.trimEnd());
+  for (const ending of turnEndings({ rendered, endOfTurn, syntax, calls: parsed.toolCalls })) {
+    const without = rendered.slice(0, rendered.length - ending.length);
+    candidates.push(without, without + ending.trimEnd());
   }
   const ok = candidates.includes(expected);
   const difference = ok ? -1 : Math.max(...candidates.map((c) => firstDifference(c, expected)));
