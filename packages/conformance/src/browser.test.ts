@@ -21,7 +21,10 @@ describe("the browser entry", () => {
       .filter((name) => !FILE_SYSTEM.includes(name))
       .sort();
     expect(Object.keys(browser).sort()).toEqual(expected);
-    for (const name of expected)
+    // The runner of the Node entry reads render vectors' template files from disk; the browser one cannot.
+    for (const name of expected.filter(
+      (name) => !["runTest", "runConformance", "resolveRenderInput"].includes(name),
+    ))
       expect((browser as Record<string, unknown>)[name], name).toBe((index as Record<string, unknown>)[name]);
   });
 

@@ -27,6 +27,7 @@ export {
   levelIncludes,
 } from "./levels.js";
 export { type ArgumentsForm, compareMessagesAtMappingLevel } from "./message-view.js";
+export { DEFAULT_RENDER_CLOCK, resolveRenderInput, type TemplateFileReader } from "./render-case.js";
 export {
   type ConformanceOutcome,
   type ConformanceSummary,
@@ -36,6 +37,6 @@ export {
   runTest,
 } from "./run-test.js";
 export { type SkipList, skipList } from "./skip-list.js";
-export { decodeTags } from "./tags.js";
+export { decodeTags, FloatValue } from "./tags.js";
 export { type CasesFromVectorsOptions, type ConformanceCase, casesFromVectors } from "./vector-cases.js";
 export { suggestVectorId, VECTOR_ID_MAX_LENGTH, VECTOR_ID_PATTERN, vectorIdPrefix } from "./vector-id.js";
