@@ -118,7 +118,7 @@ function createDeepSeek(options: {
     name: options.name,
     startMarkers: [DEEPSEEK_CALLS_BEGIN, DEEPSEEK_CALL_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS],
     // "<｜tool" starts every section and call marker, misspelled ones too.
-    isPlain: plainCheck(["<｜tool"], ["<think>"]),
+    plain: plainCheck("<｜tool", ["<think>"]),
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
         callMarkers: [DEEPSEEK_CALLS_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS, DEEPSEEK_CALL_BEGIN],

@@ -129,7 +129,7 @@ export const kimiK2: ToolCallSyntax = defineSyntax({
   name: "Kimi K2 / K2.5 (tool call sections)",
   startMarkers: [KIMI_SECTION_BEGIN, KIMI_CALL_BEGIN],
   // "<|tool_call" starts every call and section marker, both spellings.
-  isPlain: plainCheck(["<|tool_call"], ["<think>"]),
+  plain: plainCheck("<|tool_call", ["<think>"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [KIMI_SECTION_BEGIN, SECTION_BEGIN_VARIANT, KIMI_CALL_BEGIN],

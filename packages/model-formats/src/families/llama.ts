@@ -241,7 +241,7 @@ export const llama3Json: ToolCallSyntax = defineSyntax({
   id: "llama3-json",
   name: 'Llama 3.x JSON ({"name", "parameters"}, <|python_tag|>)',
   startMarkers: [LLAMA_PYTHON_TAG, "{"],
-  isPlain: plainCheck([LLAMA_PYTHON_TAG], ["{"]),
+  plain: plainCheck(LLAMA_PYTHON_TAG, ["{"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [LLAMA_PYTHON_TAG],
@@ -273,7 +273,7 @@ export const llamaPythonic: ToolCallSyntax = defineSyntax({
   id: "llama-pythonic",
   name: "Llama 3.2 / 4 pythonic ([f(a=1), …])",
   startMarkers: [LLAMA_PYTHON_START, "["],
-  isPlain: plainCheck([LLAMA_PYTHON_START], ["["]),
+  plain: plainCheck(LLAMA_PYTHON_START, ["["]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [LLAMA_PYTHON_START],
