@@ -163,23 +163,31 @@ export function foldEvents(events: readonly SyntaxStreamEvent[]): SyntaxParseRes
 export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
   const createStream = (options: SyntaxParseOptions = {}): SyntaxStream => new FamilyStream(family, options);
   const plain = family.plain;
+  const parseSlowly = (text: unknown, options?: SyntaxParseOptions): SyntaxParseResult => {
+    const input = typeof text === "string" ? text : "";
+    if (options === undefined || options.startInReasoning !== true) {
+      const content = plain(input);
+      if (content !== undefined) {
+        if (options?.work) options.work.scanned += input.length;
+        return { toolCalls: [], content, reasoning: null, issues: [] };
+      }
+    }
+    const stream = createStream(options);
+    return foldEvents([...stream.push(input), ...stream.end()]);
+  };
   return {
     specificationVersion: "1",
     id: family.id,
     name: family.name,
     startMarkers: family.startMarkers,
     parse(text: string, options?: SyntaxParseOptions): SyntaxParseResult {
-      const input = typeof text === "string" ? text : "";
-      // The fast path: one native scan for the call marker, a look at the first character, one result object.
-      if (options === undefined || options.startInReasoning !== true) {
-        const content = plain(input);
-        if (content !== undefined) {
-          if (options?.work) options.work.scanned += input.length;
-          return { toolCalls: [], content, reasoning: null, issues: [] };
-        }
+      // The fast path (no options: what a server calls on every answer): one native scan for the call marker, a
+      // look at the first character, one result object.
+      if (options === undefined && typeof text === "string") {
+        const content = plain(text);
+        if (content !== undefined) return { toolCalls: [], content, reasoning: null, issues: [] };
       }
-      const stream = createStream(options);
-      return foldEvents([...stream.push(input), ...stream.end()]);
+      return parseSlowly(text, options);
     },
     createStream,
     encode: family.encode,

@@ -200,18 +200,30 @@ export type PlainCheck = (text: string) => string | null | undefined;
  * content, all of it. Most answers start with a letter: then the first character alone rules the leads out.
  */
 export function plainCheck(needle: string | null, leads: readonly string[]): PlainCheck {
-  const firsts = new Set(leads.map((lead) => lead.charCodeAt(0)));
-  const startsLead = (text: string): boolean => {
+  // Which first characters may start a lead: a table for ASCII, one flag for the rest (a lead such as `助手：`).
+  const firsts = new Uint8Array(128);
+  let wide = false;
+  for (const lead of leads) {
+    const c = lead.charCodeAt(0);
+    if (c < 128) firsts[c] = 1;
+    else wide = true;
+  }
+  const rest = (text: string): string | null | undefined => {
     const at = firstVisible(text);
-    for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return true;
-    return false;
+    for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return undefined;
+    return at < text.length ? text : null;
   };
+  if (needle === null)
+    return (text) => {
+      const c = text.charCodeAt(0);
+      // Neither whitespace nor the first character of a lead (NaN for "": whitespace only, in `rest`).
+      if (c > 0x20 && (c < 128 ? firsts[c] === 0 : !wide)) return text;
+      return rest(text);
+    };
   return (text) => {
-    if (needle !== null && text.indexOf(needle) !== -1) return undefined;
+    if (text.indexOf(needle) !== -1) return undefined;
     const c = text.charCodeAt(0);
-    // Neither whitespace nor the first character of a lead (NaN for "": whitespace only, below).
-    if (c > 0x20 && !firsts.has(c)) return text;
-    if (startsLead(text)) return undefined;
-    return firstVisible(text) < text.length ? text : null;
+    if (c > 0x20 && (c < 128 ? firsts[c] === 0 : !wide)) return text;
+    return rest(text);
   };
 }
