@@ -44,7 +44,7 @@ export const xlam: ToolCallSyntax = defineSyntax({
   name: "xLAM (a bare JSON list of calls)",
   startMarkers: ["[", "```"],
   // No marker to scan for: only the first characters can start a call.
-  plain: plainCheck(null, ["[", "```", THINK.open]),
+  plain: plainCheck(null, ["[", "```json", "```\n", THINK.open]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [],
