@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from "node:util";
 import { coreRepairs, createJsonrepairRepair, decodeArguments, sanitizeHistory } from "@toolcall/core";
 import { gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
 import { jsonrepair } from "jsonrepair";
+import { measureAiSdkStream } from "./ai-sdk-stream.mjs";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
 import { measureFormats } from "./formats.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
@@ -31,6 +32,7 @@ import {
 const TARGET_DECODE_SPEED = 0.9; // decodeArguments ops/s ÷ JSON.parse ops/s, valid object text, every bucket
 const TARGET_SANITIZE_TIME = 1.3; // sanitizeHistory time ÷ time to JSON.parse every argument once
 const TARGET_STREAM_OVERHEAD = 0.05;
+const TARGET_AI_SDK_OVERHEAD = 0.05; // wrapped model stream CPU ÷ unwrapped model stream CPU, minus one
 const TARGET_GEMMA_OVERHEAD = 0.05; // decode with Gemma recovery on clean payloads ÷ plain decode, minus one // guarded stream CPU ÷ raw SDK stream CPU, minus one
 
 const QUICK = process.env.BENCH_QUICK === "1";
@@ -407,7 +409,44 @@ if (payloads === undefined) {
   notes.push(...formats.notes);
 }
 
-// 8. Output: the machine, then one table, then what was wrong.
+// 8. The AI SDK middleware against the unwrapped model: CPU per pass over the same 10 000-chunk SSE body.
+{
+  progress("ai-sdk stream: 10 000 chunks, unwrapped model vs wrapLanguageModel(toolcallMiddleware)");
+  const aiSdk = await measureAiSdkStream({ rounds: QUICK ? 3 : 15, passes: QUICK ? 2 : 5 });
+  const perPartMicros = ((aiSdk.wrapped - aiSdk.bare) * 1000) / aiSdk.parts;
+  const ok = aiSdk.ratio <= 1 + TARGET_AI_SDK_OVERHEAD;
+  const input = `${aiSdk.parts} parts, ${formatBytes(aiSdk.bytes)}`;
+  rows.push(
+    [
+      "8 ai-sdk middleware",
+      aiSdk.names[0],
+      input,
+      formatOps(1000 / aiSdk.bare),
+      "",
+      "1.00×",
+      "",
+      "floor",
+      "",
+    ],
+    [
+      "8 ai-sdk middleware",
+      aiSdk.names[1],
+      input,
+      formatOps(1000 / aiSdk.wrapped),
+      "",
+      `${aiSdk.ratio.toFixed(3)}× CPU`,
+      `${aiSdk.low.toFixed(3)}–${aiSdk.high.toFixed(3)}`,
+      `≤ ${(1 + TARGET_AI_SDK_OVERHEAD).toFixed(2)}× CPU`,
+      `${ok ? "ok" : "MISS"} (${perPartMicros.toFixed(2)} µs per part added)`,
+    ],
+  );
+  if (!ok)
+    notes.push(
+      `ai-sdk middleware: the wrapped model's stream costs ${aiSdk.ratio.toFixed(3)}× the unwrapped one's CPU`,
+    );
+}
+
+// 9. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(

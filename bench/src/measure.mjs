@@ -111,3 +111,36 @@ export function summarise(latencies, index, { opsPerCall, bytesPerCall, directio
     ratioHigh: quantile(ratios, 0.75),
   };
 }
+
+/** CPU time (user + system, `process.cpuUsage`) of one pass of `task`, in ms, averaged over `passes` passes. */
+async function cpuTime(task, passes) {
+  const before = process.cpuUsage();
+  for (let i = 0; i < passes; i++) await task();
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000 / passes;
+}
+
+/**
+ * CPU per pass of a floor and a task, side by side: three warm-up passes each, then `rounds` rounds of `passes`
+ * passes, the order rotated from round to round. Returns the median ms of each and the per-round ratios
+ * (task ÷ floor): median, quartiles.
+ */
+export async function cpuPair([floor, task], { rounds, passes }) {
+  const runs = [floor, task];
+  for (const run of runs) for (let i = 0; i < 3; i++) await run();
+  const times = [[], []];
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < 2; k++) {
+      const i = (k + round) % 2;
+      times[i].push(await cpuTime(runs[i], passes));
+    }
+  }
+  const ratios = times[1].map((ms, r) => ms / times[0][r]);
+  return {
+    floor: median(times[0]),
+    task: median(times[1]),
+    ratio: median(ratios),
+    low: quantile(ratios, 0.25),
+    high: quantile(ratios, 0.75),
+  };
+}

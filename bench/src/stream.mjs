@@ -5,7 +5,7 @@
 import { coreRepairs } from "@toolcall/core";
 import { repairChatCompletionStream } from "@toolcall/openai";
 import { Stream } from "openai/streaming";
-import { median, quantile } from "./measure.mjs";
+import { cpuPair } from "./measure.mjs";
 
 /** A realistic stream: mostly content deltas, then parallel calls with arguments in small deltas. */
 export function sseBody(chunks = 10_000) {
@@ -63,13 +63,6 @@ async function consume(stream) {
   return n;
 }
 
-async function cpuTime(task, passes) {
-  const before = process.cpuUsage();
-  for (let i = 0; i < passes; i++) await task();
-  const used = process.cpuUsage(before);
-  return (used.user + used.system) / 1000 / passes;
-}
-
 /** Measures raw vs guarded; returns per-pass CPU ms of each and the per-round ratio distribution. */
 export async function measureStream({ rounds, passes }) {
   const { text, chunks } = sseBody();
@@ -81,23 +74,18 @@ export async function measureStream({ rounds, passes }) {
       run: () => consume(repairChatCompletionStream(sdkStream(bytes), { repairs: coreRepairs })),
     },
   ];
-  for (const task of tasks) for (let i = 0; i < 3; i++) await task.run(); // warm up
-  const times = tasks.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (let k = 0; k < tasks.length; k++) {
-      const i = (k + round) % tasks.length;
-      times[i].push(await cpuTime(tasks[i].run, passes));
-    }
-  }
-  const ratios = times[1].map((ms, r) => ms / times[0][r]);
+  const pair = await cpuPair(
+    tasks.map((task) => task.run),
+    { rounds, passes },
+  );
   return {
     chunks,
     bytes: bytes.length,
-    raw: median(times[0]),
-    guarded: median(times[1]),
-    ratio: median(ratios),
-    low: quantile(ratios, 0.25),
-    high: quantile(ratios, 0.75),
+    raw: pair.floor,
+    guarded: pair.task,
+    ratio: pair.ratio,
+    low: pair.low,
+    high: pair.high,
     names: tasks.map((t) => t.name),
   };
 }

@@ -1,18 +1,37 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { parseJson } from "@toolcall/core";
+import { getProviderProfile, listProviderProfiles, parseJson } from "@toolcall/core";
 import packageJson from "../package.json";
 import { runCheck } from "./commands/check.js";
 import { runConformanceCommand } from "./commands/conformance.js";
 import { runDefault } from "./commands/default-run.js";
+import { runFormats } from "./commands/formats.js";
 import { runProbe } from "./commands/probe.js";
+import { runProviders } from "./commands/providers.js";
 import { runRender } from "./commands/render.js";
 import { runRepair } from "./commands/repair.js";
-import { CHECK_HELP, CONFORMANCE_HELP, MAIN_HELP, PROBE_HELP, RENDER_HELP, REPAIR_HELP } from "./help.js";
+import { runUndo } from "./commands/undo.js";
+import { ALL_FORMATS, formatById } from "./formats.js";
+import {
+  CHECK_HELP,
+  CONFORMANCE_HELP,
+  FORMATS_HELP,
+  MAIN_HELP,
+  PROBE_HELP,
+  PROVIDERS_HELP,
+  RENDER_HELP,
+  REPAIR_HELP,
+  UNDO_HELP,
+} from "./help.js";
 import { removeTemporaryFiles } from "./output-target.js";
 import { resolveRepairs } from "./repair-registry.js";
 
-/** The default for --max-line-bytes: 256 MiB, far beyond any real conversation, well within one V8 string. */
+/**
+ * The default and the largest --max-line-bytes: 256 MiB, far beyond any real conversation. A line is held in memory a
+ * few times over while it is read, checked, repaired and written; a longer one is streamed through unread
+ * (`line_too_long`), so memory stays bounded whatever a file holds.
+ */
 const DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024;
 
 class UsageError extends Error {}
@@ -33,12 +52,90 @@ function parse<T extends NonNullable<ParseArgsConfig["options"]>>(
   }
 }
 
+const UNITS: Record<string, number> = {
+  "": 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  k: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/** `600MB` (powers of 1000), `256MiB` or `256M` (powers of 1024), or plain bytes. */
+function parseSize(value: string): number | undefined {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-zA-Z]*)$/.exec(value.trim());
+  const unit = match ? UNITS[(match[2] as string).toLowerCase()] : undefined;
+  if (!match || unit === undefined) return undefined;
+  const bytes = Math.round(Number(match[1]) * unit);
+  return Number.isSafeInteger(bytes) && bytes > 0 ? bytes : undefined;
+}
+
 function maxLineBytes(command: string, value: string | undefined): number {
   if (value === undefined) return DEFAULT_MAX_LINE_BYTES;
-  const bytes = Number(value);
-  if (!Number.isSafeInteger(bytes) || bytes <= 0)
-    usage(command, `--max-line-bytes wants a positive integer, got ${value}`);
+  const bytes = parseSize(value);
+  if (bytes === undefined)
+    usage(command, `--max-line-bytes wants a size (268435456, 100MB, 256MiB), got ${value}`);
+  if (bytes > DEFAULT_MAX_LINE_BYTES) {
+    usage(
+      command,
+      `--max-line-bytes is at most 256 MiB (268435456 bytes), got ${value}: a line is held in memory a few times over while it is read and rewritten; longer lines are passed through unread (line_too_long), in bounded memory`,
+    );
+  }
   return bytes;
+}
+
+function maxFindings(command: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const count = Number(value);
+  if (!Number.isSafeInteger(count) || count < 0) usage(command, `--max-findings wants a count, got ${value}`);
+  return count;
+}
+
+/** `--jobs N`: worker threads for JSONL; default one per core the machine offers (at most 8). */
+function jobs(command: string, value: string | undefined): number {
+  if (value === undefined) return Math.min(8, availableParallelism());
+  const count = Number(value);
+  if (!Number.isSafeInteger(count) || count < 1 || count > 64)
+    usage(command, `--jobs wants 1 to 64, got ${value}`);
+  return count;
+}
+
+/**
+ * `--provider ID` (repeatable, or `a,b`; `all` for every profile): the provider profiles named, checked to exist.
+ * `single`: one profile at most (a repair makes a history one provider accepts).
+ */
+function providerOption(command: string, values: readonly string[] | undefined, single: boolean) {
+  if (values === undefined) return undefined;
+  const ids = values.flatMap((value) => value.split(",")).map((id) => id.trim());
+  const every = listProviderProfiles().map((profile) => profile.id);
+  const named = ids.includes("all") ? every : ids;
+  for (const id of named) {
+    if (getProviderProfile(id) === undefined)
+      usage(
+        command,
+        `--provider is one of ${every.join(", ")}${single ? "" : " (or all)"}; not ${JSON.stringify(id)}`,
+      );
+  }
+  if (single && named.length !== 1)
+    usage(command, "--provider names one profile here (a history is made for one provider at a time)");
+  return [...new Set(named)];
+}
+
+function formatOption(command: string, value: string | undefined) {
+  if (value === undefined) return undefined;
+  const format = formatById(value);
+  if (format === undefined) {
+    usage(
+      command,
+      `--format is one of ${ALL_FORMATS.map((f) => f.id).join(", ")}; not ${JSON.stringify(value)}`,
+    );
+  }
+  return format;
 }
 
 /** What `toolcall` run without a command repairs with (it shows the names in the commands it suggests). */
@@ -51,8 +148,13 @@ async function repairs(command: string, names: readonly string[] | undefined) {
 }
 
 const checkOptions = {
+  jobs: { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
+  summary: { type: "boolean" },
+  "max-findings": { type: "string" },
+  format: { type: "string" },
+  provider: { type: "string", multiple: true },
   repair: { type: "string", multiple: true },
   "max-line-bytes": { type: "string" },
   help: { type: "boolean", short: "h" },
@@ -66,9 +168,34 @@ const repairOptions = {
   "missing-result": { type: "string" },
   repair: { type: "string", multiple: true },
   "synthetic-result": { type: "string" },
+  pending: { type: "string" },
+  format: { type: "string" },
+  provider: { type: "string" },
+  journal: { type: "string" },
+  jobs: { type: "string" },
   json: { type: "boolean" },
   quiet: { type: "boolean", short: "q" },
+  summary: { type: "boolean" },
+  "max-findings": { type: "string" },
   "max-line-bytes": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const undoOptions = {
+  journal: { type: "string" },
+  output: { type: "string", short: "o" },
+  "in-place": { type: "boolean" },
+  quiet: { type: "boolean", short: "q" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const providersOptions = {
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+const formatsOptions = {
+  json: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -197,11 +324,21 @@ async function check(args: string[]): Promise<number> {
   if (positionals.filter((file) => file === "-").length > 1)
     usage("check", "standard input (-) can be read once");
   const resolved = await repairs("check", values.repair);
+  const format = formatOption("check", values.format);
+  const providers = providerOption("check", values.provider, false);
+  const findings = maxFindings("check", values["max-findings"]);
   const result = await runCheck({
     files: positionals,
     json: values.json === true,
     quiet: values.quiet === true,
+    summaryOnly: values.summary === true,
+    ...(findings !== undefined ? { maxFindings: findings } : {}),
+    ...(format !== undefined ? { format } : {}),
+    ...(providers !== undefined ? { providers } : {}),
     repairs: resolved.rules,
+    repairNames: values.repair ?? ["core"],
+    jobs: jobs("check", values.jobs),
+    jobsGiven: values.jobs !== undefined,
     maxLineBytes: maxLineBytes("check", values["max-line-bytes"]),
   });
   return result.exitCode;
@@ -234,10 +371,30 @@ async function repair(args: string[]): Promise<number> {
   if (missingResult !== "synthesize" && missingResult !== "drop-call") {
     usage("repair", `--missing-result is synthesize or drop-call, not ${JSON.stringify(missingResult)}`);
   }
+  const pending = values.pending ?? "keep";
+  if (pending !== "keep" && pending !== "synthesize" && pending !== "drop-call") {
+    usage("repair", `--pending is keep, synthesize or drop-call, not ${JSON.stringify(pending)}`);
+  }
   const suffix = values["backup-suffix"] ?? ".bak";
   if (suffix === "" || suffix.includes("/"))
     usage("repair", "--backup-suffix must be non-empty and name no directory");
+  if (values.journal !== undefined && positionals.length > 1) {
+    usage("repair", "--journal FILE takes one input file (repair the others in their own runs)");
+  }
+  if (
+    values.journal !== undefined &&
+    (values.journal === values.output || positionals.includes(values.journal))
+  ) {
+    usage("repair", "--journal names a file of its own, neither the input nor the output");
+  }
   const resolved = await repairs("repair", values.repair);
+  const format = formatOption("repair", values.format);
+  const provider = providerOption(
+    "repair",
+    values.provider === undefined ? undefined : [values.provider],
+    true,
+  )?.[0];
+  const findings = maxFindings("repair", values["max-findings"]);
   const result = await runRepair({
     files: positionals,
     ...(values.output !== undefined ? { output: values.output } : {}),
@@ -245,13 +402,62 @@ async function repair(args: string[]): Promise<number> {
     backupSuffix: suffix,
     policy,
     missingResult,
+    pending,
     repairs: resolved.rules,
+    repairNames: values.repair ?? ["core"],
+    jobs: jobs("repair", values.jobs),
+    jobsGiven: values.jobs !== undefined,
     ...(values["synthetic-result"] !== undefined ? { syntheticResult: values["synthetic-result"] } : {}),
+    ...(format !== undefined ? { format } : {}),
+    ...(provider !== undefined ? { provider } : {}),
+    ...(values.journal !== undefined ? { journal: values.journal } : {}),
     json: values.json === true,
     quiet: values.quiet === true,
+    summaryOnly: values.summary === true,
+    ...(findings !== undefined ? { maxFindings: findings } : {}),
     maxLineBytes: maxLineBytes("repair", values["max-line-bytes"]),
   });
   return result.exitCode;
+}
+
+async function undo(args: string[]): Promise<number> {
+  const { values, positionals } = parse("undo", args, undoOptions);
+  if (values.help) {
+    process.stdout.write(UNDO_HELP);
+    return 0;
+  }
+  if (positionals.length !== 1) usage("undo", "give one repaired FILE (- for standard input)");
+  if (values.journal === undefined) usage("undo", "give --journal FILE (the journal repair --journal wrote)");
+  const inPlace = values["in-place"] === true;
+  if (inPlace === (values.output !== undefined))
+    usage("undo", "say where to write: -o OUT (- for standard output) or --in-place");
+  if (inPlace && positionals[0] === "-") usage("undo", "standard input cannot be restored in place");
+  return runUndo({
+    file: positionals[0] as string,
+    journal: values.journal,
+    ...(values.output !== undefined ? { output: values.output } : {}),
+    inPlace,
+    quiet: values.quiet === true,
+  });
+}
+
+function formats(args: string[]): number {
+  const { values, positionals } = parse("formats", args, formatsOptions);
+  if (values.help) {
+    process.stdout.write(FORMATS_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) usage("formats", `unexpected argument ${positionals[0]}`);
+  return runFormats({ json: values.json === true });
+}
+
+function providers(args: string[]): number {
+  const { values, positionals } = parse("providers", args, providersOptions);
+  if (values.help) {
+    process.stdout.write(PROVIDERS_HELP);
+    return 0;
+  }
+  return runProviders({ ids: positionals, json: values.json === true });
 }
 
 async function conformance(args: string[]): Promise<number> {
@@ -274,7 +480,9 @@ async function conformance(args: string[]): Promise<number> {
   });
 }
 
-async function main(argv: string[]): Promise<number> {
+async function main(args: string[]): Promise<number> {
+  // `pnpm start -- check FILE` hands the "--" on: it ends no option list here, so it is dropped.
+  const argv = args[0] === "--" ? args.slice(1) : args;
   const [command, ...rest] = argv;
   switch (command) {
     case undefined: {
@@ -298,6 +506,12 @@ async function main(argv: string[]): Promise<number> {
       return check(rest);
     case "repair":
       return repair(rest);
+    case "undo":
+      return undo(rest);
+    case "formats":
+      return formats(rest);
+    case "providers":
+      return providers(rest);
     case "conformance":
       return conformance(rest);
     case "render":
@@ -332,6 +546,14 @@ for (const [signal, number] of [
     process.exit(128 + number);
   });
 }
+
+// The reader of standard output went away (`| head`): stop quietly, as a process killed by SIGPIPE would, whichever
+// command was writing.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  removeTemporaryFiles();
+  process.exit(141);
+});
 
 main(process.argv.slice(2)).then(
   (code) => {

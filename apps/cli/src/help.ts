@@ -1,25 +1,30 @@
 import { describeInputIssue, INPUT_ISSUE_CODES } from "./input-issue.js";
 
 /** Help for `toolcall --help`. */
-export const MAIN_HELP = `toolcall: find and repair the malformed tool calls in session files
+export const MAIN_HELP = `toolcall: find and repair the malformed tool calls in session files, data sets and saved traffic
 
 Usage:
   toolcall                          check and repair the bundled poisoned session (a demo)
-  toolcall FILE                     the same on your file: check, repair into the temp directory, check again
-  toolcall check FILE...            every issue, where it is, and whether a strict provider rejects it
-  toolcall repair FILE -o OUT       a repaired copy (JSON stays JSON, JSONL stays JSONL)
+  toolcall FILE                     the same on your file: check, repair into a new temp directory, check again
+  toolcall check FILE...            every issue, where it is, and which provider profiles reject it
+  toolcall repair FILE -o OUT       a repaired copy in the same format (--journal J keeps what it replaced)
   toolcall repair FILE... --in-place    repair in place, keeping FILE.bak
+  toolcall undo OUT --journal J -o FILE    the input of a repair, byte for byte, from its output and journal
+  toolcall formats                  every format read, and the shape each expects
+  toolcall providers [ID...]        the provider profiles: what each rejects, in its own words
   toolcall conformance --implementation MODULE    run the conformance suite against your implementation
   toolcall render --template FILE --messages FILE    the exact prompt a chat template gives (as transformers)
   toolcall probe --template FILE    what a chat template can render: argument form, tool calls, ids, roles
 
-Inputs (detected, never flagged): a JSON list of messages, a JSON object with "messages" (and optional "tools"),
-or JSONL with one such conversation per line. "-" reads standard input.
+Inputs (detected from content; --format names one): OpenAI Chat messages and request bodies, chat.completion
+responses, streamed chunk logs (JSONL or SSE), Responses API items, Anthropic Messages, ShareGPT (glaive, Hermes,
+LLaMA-Factory), LLaMA-Factory v1 messages, Claude Code and Codex CLI session files; as one JSON document, a JSON
+array of records, or JSONL; gzip read and written by magic bytes and .gz; "-" reads standard input.
 
 Examples:
   toolcall check sessions.jsonl
   toolcall check --json rollouts/*.jsonl > report.json
-  toolcall repair session.json -o fixed.json --repair core,gemma-quote-markers
+  toolcall repair session.json -o fixed.json --journal fixed.journal.jsonl
   cat dump.jsonl | toolcall repair - -o - --quiet > fixed.jsonl
   toolcall render --template tokenizer_config.json --messages session.json --add-generation-prompt
   toolcall probe --template chat_template.jinja
@@ -28,8 +33,8 @@ Options:
   -h, --help       help (also: toolcall COMMAND --help)
   -V, --version    the version
 
-Exit codes: 0 clean, 1 issues of severity error (check), lines passed through (repair), a template that raised
-(render, probe) or a failed case (conformance), 2 unreadable input or bad usage.
+Exit codes: 0 clean, 1 issues of severity error (check; repair: errors left, or lines passed through), a
+template that raised (render, probe) or a failed case (conformance), 2 unreadable input or bad usage.
 Colors only on a terminal, and never when NO_COLOR is set.
 `;
 
@@ -41,22 +46,35 @@ const INPUT_CODES = INPUT_ISSUE_CODES.map((code) => `  ${code.padEnd(24)} ${desc
 export const CHECK_HELP = `toolcall check: every issue in every conversation, with its place
 
 Usage:
-  toolcall check FILE... [--json] [--quiet] [--repair NAME,...] [--max-line-bytes N]
+  toolcall check FILE... [--json] [--quiet] [--summary] [--max-findings N] [--format ID] [--provider ID,...]
+                 [--repair NAME,...] [--max-line-bytes N]
 
-Runs core's validateHistory on each conversation (with the conversation's "tools" when it has them) and reports
-every issue: file, line (JSONL), message index, tool call id, the rule's code (RULES.md R3), severity and message.
-Then, per conversation, whether a strict provider accepts it (no issue of severity error) or rejects it
-(HTTP 400), and a summary by code. JSONL is streamed: files of any size, memory stays flat.
+Reads each record in its format (detected from content, or --format), and runs core's rules on it: every message
+whole (role, content for its role, a tool result's id), every call (arguments, name, id; the conversation's tools
+when it has them), the pairing of calls and results. Calls at the end of a history still awaiting their results
+(a session saved while its tools ran, a model's answer) are pending, a warning, never missing. Each issue is
+reported with its place in the record as its format names it. Per conversation, a verdict that claims no more than
+is known: clean, or the rules it breaks and, for each, the provider profiles that reject it (core's profiles, each
+from the provider's documented or reported literal error text; "toolcall providers" lists them), or that none does.
+With --provider, every conversation is checked against the profiles named, and what they reject that core's
+rules do not (an id pattern, reasoning to pass back) is an error too, in the provider's own words.
+JSONL is streamed: files of any size, memory stays flat.
 
 Options:
-  --json                 one JSON document on standard output: findings (conversations with issues, unreadable
-                         lines and files), per-file totals, and a summary by code
+  --json                 one JSON document on standard output: findings (records with issues, unreadable lines
+                         and files), per-file totals, and a summary by code
   -q, --quiet            print nothing; the exit code tells (unreadable files still go to standard error)
+  --summary              the totals only, no finding (for huge files)
+  --max-findings N       list N findings at most; the rest are counted
+  --format ID            read every record as this format (toolcall formats lists them)
+  --provider ID,...      check every conversation against these provider profiles (repeatable; "all" for every
+                         one; toolcall providers lists them)
   --repair NAME,...      repairs to try when telling whether broken arguments are repairable (default: core;
                          "none" for none); the same names as repair --repair
-  --max-line-bytes N     longest JSONL line read (default 268435456); longer lines are reported as line_too_long
+  --max-line-bytes N     longest JSONL line read (default and most 256MiB; 100MB, 64MiB, or bytes); longer lines
+                         are reported as line_too_long and never held in memory
 
-Codes besides core's:
+Codes besides core's and the formats':
 ${INPUT_CODES}
 
 Exit codes: 0 no errors, 1 at least one issue of severity error or an unreadable line, 2 a file could not be read.
@@ -68,45 +86,102 @@ Examples:
 `;
 
 /** Help for `toolcall repair --help`. */
-export const REPAIR_HELP = `toolcall repair: a repaired copy that a strict provider accepts, without losing what the model emitted
+export const REPAIR_HELP = `toolcall repair: a repaired copy, in the same format, without losing what the model emitted
 
 Usage:
   toolcall repair FILE -o OUT [options]
   toolcall repair FILE... --in-place [--backup-suffix .bak] [options]
 
-Runs core's sanitizeHistory on each conversation and writes the same format out: a JSON document keeps its
-indentation style, JSONL stays JSONL line by line, and a line that needs no change is written back byte for byte.
-A line that cannot be read (not JSON, not UTF-8, not a conversation, too long) is reported with its number and
-written through unchanged. The output is written to a temporary file beside OUT and renamed into place, so an
-interrupted run never leaves half a file. The input is never overwritten unless --in-place, which first keeps it
-as FILE.bak (and refuses to run if that backup exists). With --in-place, a file that needs no change is not touched.
+Reads each record in its format and runs core's sanitizeHistory on each conversation, then writes the record back
+in its format: a record that needs no change, a blank line and a line that cannot be read byte for byte; a changed
+one in the style it was written in (indentation, separators, line endings). Each replacement goes to the journal
+(--journal) with the bytes it replaced: "toolcall undo" gives the input back byte for byte. A regular OUT is
+written to a temporary file beside it and renamed into place, keeping its mode and owner, so an interrupted run
+never leaves half a file; a device, a FIFO, /dev/stdout or a process substitution (/dev/fd/N) is written where it
+is, never replaced. OUT ending in .gz is gzipped; --in-place keeps a gzip file gzipped. The input is never
+overwritten unless --in-place, which first keeps it as FILE.bak (and refuses to run if that backup exists).
 
 Options:
   -o, --output OUT         where to write; "-" for standard output (the report then goes to standard error)
   --in-place               replace each FILE, keeping a backup
   --backup-suffix SUFFIX   the backup's suffix (default .bak)
+  --journal FILE           the journal of every replacement (one input file)
   --policy P               arguments that cannot be decoded to an object:
                              preserve  (default) kept as {"_raw_arguments": <the original text>}
                              drop      the call and its results are removed
                              empty     replaced by {} with a note prepended to the call's result
   --missing-result M       a call with no result: synthesize (default) a tool result, or drop-call
+  --pending P              calls at the end still awaiting their results: keep (default), synthesize, drop-call
   --repair NAME,...        repairs tried on arguments that are not JSON (repeat the flag or use commas):
                              core (default: all of the below that core ships), markdown-fence, template-suffix,
                              python-literal, control-characters, trailing-commas, repeated-object,
                              gemma-quote-markers (Gemma 4 <|"|> markers), jsonrepair (aggressive), none
   --synthetic-result TEXT  the content of a synthesized tool result
-  --json                   the change report as JSON (every change with its before and after values)
+  --format ID              read every record as this format (toolcall formats lists them)
+  --provider ID            make each history one this provider accepts too (its profile's fixes after core's:
+                           ids remapped to its pattern, reasoning passed back or moved …), and check what is left
+                           against it (toolcall providers ID shows what it rejects and how each is fixed)
+  --json                   the change report as JSON (every change with its before and after values, whole)
   -q, --quiet              no report and no progress bar
-  --max-line-bytes N       longest JSONL line read (default 268435456); longer lines pass through unchanged
+  --summary                the totals only
+  --max-findings N         list N findings at most; the rest are counted
+  --max-line-bytes N       longest JSONL line read (default and most 256MiB); longer lines pass through unchanged
 
-Exit codes: 0 written, 1 written but some lines were passed through unread, 2 nothing written (unreadable input,
-bad usage, or the output could not be written).
+Exit codes: 0 written and nothing left to report, 1 written but errors remain (no rule repairs them) or lines
+were passed through unread, 2 nothing written (unreadable input, bad usage, or the output could not be written).
 
 Examples:
-  toolcall repair session.json -o session.fixed.json
+  toolcall repair session.json -o session.fixed.json --journal session.journal.jsonl
   toolcall repair rollouts.jsonl -o fixed.jsonl --policy drop --missing-result drop-call
   toolcall repair sessions/*.jsonl --in-place --repair core,jsonrepair
   cat session.jsonl | toolcall repair - -o - > fixed.jsonl
+`;
+
+/** Help for `toolcall undo --help`. */
+export const UNDO_HELP = `toolcall undo: the input of a repair, byte for byte, from its output and its journal
+
+Usage:
+  toolcall undo REPAIRED --journal FILE -o OUT
+  toolcall undo REPAIRED --journal FILE --in-place
+
+REPAIRED must be exactly what "toolcall repair --journal FILE" wrote (its SHA-256 is in the journal), and the
+rebuilt bytes must be exactly what that repair read (their SHA-256 too); anything else is refused and nothing is
+written. OUT is written as repair writes (a temporary file renamed into place; .gz gzipped).
+
+Exit codes: 0 restored, 2 refused (no such file, another file, a journal cut off) or bad usage.
+
+Example:
+  toolcall undo fixed.jsonl --journal fixed.journal.jsonl -o original.jsonl
+`;
+
+/** Help for `toolcall formats --help`. */
+export const FORMATS_HELP = `toolcall formats: every format check and repair read
+
+Usage:
+  toolcall formats [--json]
+
+Lists each format's id (what --format takes), its name and the shape it expects. A file's format is detected
+from its content: a whole file of session lines first (Claude Code, Codex CLI, chunk logs), then each record,
+most specific format first (OpenAI Chat last: a list of {role, content} is Chat when nothing else claims it).
+`;
+
+/** Help for `toolcall providers --help`. */
+export const PROVIDERS_HELP = `toolcall providers: the provider profiles check --provider and repair --provider use
+
+Usage:
+  toolcall providers [ID...] [--json]
+
+Without ids, one line per profile: its id (what --provider takes), its name, how many constraints it has, the API
+it was checked against and when. With ids, those profiles in full: each constraint's code, the HTTP status and
+literal error text the provider answers with, what it rejects, how repair --provider fixes it, and the evidence
+(documented, reported, or inferred, with sources). The profiles are @toolcall/core's (docs/providers.md).
+
+Exit codes: 0 listed, 2 an id that names no profile.
+
+Examples:
+  toolcall providers
+  toolcall providers mistral anthropic
+  toolcall providers --json | jq -r '.providers[].id'
 `;
 
 /** Help for `toolcall conformance --help`. */
@@ -122,7 +197,7 @@ encode, validate, validateHistory, sanitize, prepareForTemplate, accumulate, res
 (cases of a missing operation are skipped, never passed). For projects that do not use vitest.
 
 Options:
-  --implementation MODULE   the module to test
+  --implementation MODULE   the namespace to test
   --export NAME             a named export to use instead of "implementation" or the default
   --level mapping|full      the level to check at (default: the implementation's declared level, else full)
   --skip ID                 skip a case by its id, or every id with a prefix ending in * (repeat the flag)
@@ -130,7 +205,7 @@ Options:
   --json                    the totals and failures as JSON
 
 Prints each failure, then "N passed, N failed, N skipped". Exit 0 when nothing failed, 1 otherwise, 2 when the
-module cannot be loaded.
+namespace cannot be loaded.
 
 Example:
   toolcall conformance --implementation ./dist/toolcall-implementation.js --skip r1-hostile-nan --skip "r1-lossless-*"

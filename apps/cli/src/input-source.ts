@@ -1,4 +1,7 @@
+import { createHash, type Hash } from "node:crypto";
 import { open } from "node:fs/promises";
+import { Readable } from "node:stream";
+import { createGunzip } from "node:zlib";
 import type { InputIssue } from "./input-issue.js";
 
 /** An opened input: its display name, its bytes as they arrive, and its size when known (for progress). */
@@ -6,9 +9,53 @@ export interface InputSource {
   /** The path as given, or `-` for standard input. */
   name: string;
   chunks: AsyncIterable<Buffer>;
-  /** Bytes in a regular file; `undefined` for standard input and pipes. */
+  /** Bytes in a regular file; `undefined` for standard input, pipes and gzip files (whose size says little). */
   size?: number;
+  /** True once the first bytes showed gzip's magic number: `chunks` are then the decompressed bytes. */
+  readonly gzip: boolean;
+  /** The SHA-256 of every (decompressed) byte read so far: complete once `chunks` is exhausted. */
+  readonly sha256: () => string;
   close(): Promise<void>;
+}
+
+/**
+ * Chunks as read, decompressed when the first bytes are gzip's magic number (`1f 8b`), hashed as they pass: a
+ * `.gz` file (or a gzip stream on standard input) reads as its contents.
+ */
+function decoded(
+  source: AsyncIterable<Buffer | string>,
+  hash: Hash | undefined,
+  onGzip: () => void,
+): AsyncIterable<Buffer> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      const iterator = source[Symbol.asyncIterator]();
+      const first = await iterator.next();
+      if (first.done === true) return;
+      const head = typeof first.value === "string" ? Buffer.from(first.value, "utf8") : first.value;
+      let body: AsyncIterable<Buffer | string>;
+      if (head[0] === 0x1f && head[1] === 0x8b) {
+        onGzip();
+        const rest = async function* () {
+          yield head;
+          for (let next = await iterator.next(); next.done !== true; next = await iterator.next())
+            yield next.value;
+        };
+        body = Readable.from(rest()).pipe(createGunzip({ chunkSize: CHUNK_BYTES }));
+      } else {
+        body = (async function* () {
+          yield head;
+          for (let next = await iterator.next(); next.done !== true; next = await iterator.next())
+            yield next.value;
+        })();
+      }
+      for await (const chunk of body) {
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+        hash?.update(bytes);
+        yield bytes;
+      }
+    },
+  };
 }
 
 export type OpenInputResult = { ok: true; source: InputSource } | { ok: false; issue: InputIssue };
@@ -17,8 +64,8 @@ export type OpenInputResult = { ok: true; source: InputSource } | { ok: false; i
 export const CHUNK_BYTES = 1 << 20;
 
 /**
- * Opens a file (or standard input for `-`) for streaming. A file that cannot be read is reported as
- * `input_unreadable` before anything is written anywhere.
+ * Opens a file (or standard input for `-`) for streaming, decompressing gzip (told by its magic number, whatever the
+ * name). A file that cannot be read is reported as `input_unreadable` before anything is written anywhere.
  *
  * @example
  * const opened = await openInput({ path: "session.jsonl" });
@@ -27,13 +74,28 @@ export const CHUNK_BYTES = 1 << 20;
 export async function openInput(options: {
   path: string;
   stdin?: NodeJS.ReadableStream;
+  /** Hash what is read (for a journal's trailer). */
+  hash?: boolean;
 }): Promise<OpenInputResult> {
   const { path } = options;
+  const hash = options.hash === true ? createHash("sha256") : undefined;
+  const state = { gzip: false };
+  const sha256 = () => hash?.copy().digest("hex") ?? "";
   if (path === "-") {
     const stdin = options.stdin ?? process.stdin;
     return {
       ok: true,
-      source: { name: "-", chunks: stdin as AsyncIterable<Buffer>, close: async () => {} },
+      source: {
+        name: "-",
+        chunks: decoded(stdin as AsyncIterable<Buffer>, hash, () => {
+          state.gzip = true;
+        }),
+        get gzip() {
+          return state.gzip;
+        },
+        sha256,
+        close: async () => {},
+      },
     };
   }
   let handle: Awaited<ReturnType<typeof open>>;
@@ -53,8 +115,14 @@ export async function openInput(options: {
       ok: true,
       source: {
         name: path,
-        chunks: stream as AsyncIterable<Buffer>,
-        ...(stat.isFile() ? { size: stat.size } : {}),
+        chunks: decoded(stream as AsyncIterable<Buffer>, hash, () => {
+          state.gzip = true;
+        }),
+        ...(stat.isFile() && !path.endsWith(".gz") ? { size: stat.size } : {}),
+        get gzip() {
+          return state.gzip;
+        },
+        sha256,
         close: async () => {
           stream.destroy();
         },

@@ -98,9 +98,14 @@ export class LineSplitter {
   }
 
   private startOverlong(rest: Buffer, done: boolean): void {
-    const head = this.carryLength === 0 ? rest : this.takeCarry(rest);
+    // The pieces held so far go out as they are, never joined: a line too long to hold is never copied whole.
+    const pieces = [...this.carry, rest];
+    this.carry = [];
+    this.carryLength = 0;
     this.inOverlong = !done;
-    this.sink.overlong(head, this.lineNumber, true, done);
+    pieces.forEach((piece, index) => {
+      this.sink.overlong(piece, this.lineNumber, index === 0, done && index === pieces.length - 1);
+    });
   }
 
   private takeCarry(tail: Buffer | undefined): Buffer {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { unlinkSync } from "node:fs";
-import { type FileHandle, open, rename, unlink } from "node:fs/promises";
+import { once } from "node:events";
+import { fstatSync, statSync, unlinkSync } from "node:fs";
+import { type FileHandle, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { createGzip, type Gzip } from "node:zlib";
 
 /** Where repaired bytes go: queued in order, written in batches, made visible only by {@link commit}. */
 export interface OutputTarget {
@@ -86,27 +88,67 @@ export function removeTemporaryFiles(): void {
   liveTemporaryFiles.clear();
 }
 
-/** Output to a file, atomically: written to a temporary file in the destination's directory, synced, renamed. */
+/** Writes every byte of a buffer to a file handle (a device may take fewer bytes per call). */
+async function writeAll(handle: FileHandle, batch: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < batch.length) {
+    const { bytesWritten } = await handle.write(batch, offset, batch.length - offset);
+    offset += bytesWritten;
+  }
+}
+
+/** Bytes to a file handle, through gzip when asked: the compressor's output is written in order, with backpressure. */
+class HandleWriter {
+  private readonly gzip: Gzip | undefined;
+  private readonly pump: Promise<void> | undefined;
+
+  constructor(
+    private readonly handle: FileHandle,
+    compress: boolean,
+  ) {
+    if (!compress) return;
+    const gzip = createGzip();
+    this.gzip = gzip;
+    this.pump = (async () => {
+      for await (const chunk of gzip) await writeAll(handle, chunk as Buffer);
+    })();
+    this.pump.catch(() => {});
+  }
+
+  async write(batch: Buffer): Promise<void> {
+    if (this.gzip === undefined) return writeAll(this.handle, batch);
+    if (!this.gzip.write(batch)) await Promise.race([once(this.gzip, "drain"), this.pump]);
+  }
+
+  async end(): Promise<void> {
+    if (this.gzip === undefined) return;
+    this.gzip.end();
+    await this.pump;
+  }
+}
+
+/** Output to a regular file, atomically: written to a temporary file in the destination's directory, synced, renamed. */
 class AtomicFileTarget extends BatchingTarget {
+  private readonly writer: HandleWriter;
+
   constructor(
     private readonly handle: FileHandle,
     readonly temporaryPath: string,
     private readonly destination: string,
+    compress: boolean,
   ) {
     super();
+    this.writer = new HandleWriter(handle, compress);
   }
 
-  protected async writeBatch(batch: Buffer): Promise<void> {
-    let offset = 0;
-    while (offset < batch.length) {
-      const { bytesWritten } = await this.handle.write(batch, offset, batch.length - offset);
-      offset += bytesWritten;
-    }
+  protected writeBatch(batch: Buffer): Promise<void> {
+    return this.writer.write(batch);
   }
 
   async commit(): Promise<void> {
     try {
       await this.flush();
+      await this.writer.end();
       // Durable before visible: a crash after the rename never exposes a file whose blocks were not written.
       await this.handle.sync();
       await this.handle.close();
@@ -127,61 +169,127 @@ class AtomicFileTarget extends BatchingTarget {
 }
 
 /**
- * Opens an atomic output for `destination`: a new temporary file `.NAME.toolcall-PID-RANDOM.tmp` beside it (same
- * directory, so the final rename is atomic), created with `mode` when given (to keep an existing file's mode).
+ * Output to a file that is not a regular file (a device, a FIFO, `/dev/stdout`, `/dev/fd/N` of a process
+ * substitution), written where it is: such a file is never renamed over. Nothing can be taken back once written.
+ */
+class InPlaceTarget extends BatchingTarget {
+  private readonly writer: HandleWriter;
+
+  constructor(
+    private readonly handle: FileHandle,
+    compress: boolean,
+  ) {
+    super();
+    this.writer = new HandleWriter(handle, compress);
+  }
+
+  protected writeBatch(batch: Buffer): Promise<void> {
+    return this.writer.write(batch);
+  }
+
+  async commit(): Promise<void> {
+    try {
+      await this.flush();
+      await this.writer.end();
+    } finally {
+      await this.handle.close().catch(() => {});
+    }
+  }
+
+  async abort(): Promise<void> {
+    await this.settled();
+    await this.handle.close().catch(() => {});
+  }
+}
+
+/** What an output is: a regular file (or a new one), or a file to write where it is. */
+export type OutputKind = "regular" | "special";
+
+/**
+ * Opens an output for `destination`. A regular file (or a path that does not exist yet) gets a new temporary file
+ * `.NAME.toolcall-PID-RANDOM.tmp` beside it (same directory, so the final rename is atomic), with the existing
+ * file's mode and, where the process may set it, its owner. Anything else that exists (a device, a FIFO,
+ * `/dev/stdout`, a process substitution's `/dev/fd/N`) is opened and written in place, never replaced. With
+ * `gzip`, the bytes are compressed on the way.
  *
  * @example
- * const output = await openAtomicFile({ destination: "repaired.jsonl" });
- * output.write("{}\n");
- * await output.commit(); // repaired.jsonl appears whole, or not at all
+ * const output = await openOutputFile({ destination: "repaired.jsonl" });
+ * output.target.write("{}\n");
+ * await output.target.commit(); // repaired.jsonl appears whole, or not at all
  */
-export async function openAtomicFile(options: { destination: string; mode?: number }): Promise<OutputTarget> {
-  const { destination } = options;
+export async function openOutputFile(options: {
+  destination: string;
+  mode?: number;
+  gzip?: boolean;
+}): Promise<{ target: OutputTarget; kind: OutputKind }> {
+  const existing = await stat(options.destination).catch(() => undefined);
+  const compress = options.gzip === true;
+  if (existing !== undefined && !existing.isFile() && !existing.isDirectory()) {
+    const handle = await open(options.destination, "w");
+    return { target: new InPlaceTarget(handle, compress), kind: "special" };
+  }
+  // A symbolic link is never replaced: the file it names is (a link to a link too), in that file's directory.
+  const destination = existing === undefined ? options.destination : await realpath(options.destination);
   const temporaryPath = join(
     dirname(destination),
     `.${basename(destination)}.toolcall-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
   );
-  const handle = await open(temporaryPath, "wx", options.mode ?? 0o666);
+  const mode = options.mode ?? (existing ? existing.mode & 0o7777 : undefined);
+  const handle = await open(temporaryPath, "wx", mode ?? 0o666);
   liveTemporaryFiles.add(temporaryPath);
-  if (options.mode !== undefined) await handle.chmod(options.mode).catch(() => {});
-  return new AtomicFileTarget(handle, temporaryPath, destination);
+  if (mode !== undefined) await handle.chmod(mode).catch(() => {});
+  if (existing !== undefined) await handle.chown(existing.uid, existing.gid).catch(() => {});
+  return { target: new AtomicFileTarget(handle, temporaryPath, destination, compress), kind: "regular" };
 }
 
 /** Output to a stream (standard output), respecting its backpressure; a closed pipe ends the run quietly. */
 class StreamTarget extends BatchingTarget {
   private failure: Error | undefined;
+  private readonly gzip: Gzip | undefined;
 
-  constructor(private readonly stream: NodeJS.WritableStream) {
+  constructor(
+    private readonly stream: NodeJS.WritableStream,
+    compress: boolean,
+  ) {
     super();
     stream.on("error", (error: Error) => {
       this.failure = error;
     });
+    if (compress) {
+      this.gzip = createGzip();
+      this.gzip.pipe(stream, { end: false });
+    }
   }
 
   protected writeBatch(batch: Buffer): Promise<void> {
     if (this.failure) return Promise.reject(this.failure);
+    const sink = (this.gzip ?? this.stream) as NodeJS.WritableStream;
     return new Promise((resolve, reject) => {
-      const stream = this.stream;
-      const ready = stream.write(batch);
+      const ready = sink.write(batch);
       if (ready) {
         resolve();
         return;
       }
       const onDrain = () => {
-        stream.off("error", onError);
+        this.stream.off("error", onError);
         resolve();
       };
       const onError = (error: Error) => {
-        stream.off("drain", onDrain);
+        sink.off("drain", onDrain);
         reject(error);
       };
-      stream.once("drain", onDrain);
-      stream.once("error", onError);
+      sink.once("drain", onDrain);
+      this.stream.once("error", onError);
     });
   }
 
   async commit(): Promise<void> {
     await this.flush();
+    if (this.gzip !== undefined) {
+      const done = once(this.gzip, "end");
+      this.gzip.end();
+      await done;
+    }
   }
 
   async abort(): Promise<void> {
@@ -190,11 +298,30 @@ class StreamTarget extends BatchingTarget {
 }
 
 /**
- * An output that writes to a stream (standard output for `-o -`).
+ * An output that writes to a stream (standard output for `-o -`), through gzip when asked.
  *
  * @example
  * const output = streamTarget(process.stdout);
  */
-export function streamTarget(stream: NodeJS.WritableStream): OutputTarget {
-  return new StreamTarget(stream);
+export function streamTarget(stream: NodeJS.WritableStream, options: { gzip?: boolean } = {}): OutputTarget {
+  return new StreamTarget(stream, options.gzip === true);
+}
+
+/**
+ * True when `path` is the process's own standard output (`-`, `/dev/stdout`, `/dev/fd/1`, or the file or pipe
+ * standard output is): the repaired bytes then take standard output, and the report goes to standard error.
+ *
+ * @example
+ * isStandardOutput("/dev/stdout"); // true
+ */
+export function isStandardOutput(path: string | undefined): boolean {
+  if (path === "-") return true;
+  if (path === undefined) return false;
+  try {
+    const out = fstatSync(1);
+    const target = statSync(path);
+    return out.dev === target.dev && out.ino === target.ino;
+  } catch {
+    return false;
+  }
 }

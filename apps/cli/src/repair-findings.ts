@@ -1,8 +1,10 @@
 import { type SanitizeChange, serializeJson } from "@toolcall/core";
+import { verdictLine, verdictOf } from "./check-findings.js";
 import type { Painter } from "./colors.js";
 import type { InputIssue } from "./input-issue.js";
+import type { PlacedIssue } from "./record-processor.js";
 
-/** One change core made, where it was made. `before` and `after` hold the values replaced: nothing is lost. */
+/** One change core made, where it was made. `before` and `after` hold the values replaced, whole: nothing is lost. */
 export interface ReportedChange {
   rule: SanitizeChange["rule"];
   messageIndex: number;
@@ -11,12 +13,33 @@ export interface ReportedChange {
   repairs?: string[];
   before?: unknown;
   after?: unknown;
+  /** Where in the record, as its format names places. */
+  place?: string;
+  label?: string;
 }
 
-/** A conversation that changed, or a line passed through unchanged because it could not be read. */
+interface Where {
+  file: string;
+  line?: number;
+  /** The element of a JSON array of records. */
+  record?: number;
+}
+
+/**
+ * A record that changed (with what is still wrong after it), a record whose format cannot hold the repair, a record
+ * with errors no rule repairs, or a part of the input passed through unread.
+ */
 export type RepairFinding =
-  | { file: string; line?: number; kind: "changed"; changes: ReportedChange[] }
-  | { file: string; line: number; kind: "passed_through"; issue: InputIssue };
+  | (Where & { kind: "changed"; format: string; changes: ReportedChange[]; remaining: PlacedIssue[] })
+  | (Where & {
+      kind: "not_rewritable";
+      format: string;
+      reason: string;
+      changes: ReportedChange[];
+      remaining: PlacedIssue[];
+    })
+  | (Where & { kind: "unrepaired"; format: string; remaining: PlacedIssue[] })
+  | (Where & { kind: "passed_through"; issue: InputIssue });
 
 /**
  * Core's change records as the report lists them.
@@ -37,7 +60,7 @@ export function toReportedChanges(changes: readonly SanitizeChange[]): ReportedC
 }
 
 /**
- * A finding as one JSON text. Numbers read losslessly keep every digit (core's serializer, not `JSON.stringify`).
+ * A finding as one JSON text: every value whole (numbers read exactly keep every digit, through core's serializer).
  *
  * @example
  * findingJson({ file: "a.jsonl", line: 4, kind: "passed_through", issue: { code: "line_invalid_json", message: "…" } });
@@ -54,27 +77,41 @@ function shortValue(value: unknown, width = 70): string {
 }
 
 /**
- * A finding as people read it: the place, then one line per change (rule, repairs applied, before -> after).
+ * A finding as people read it: the place, one line per change (its place in the record, rule, repairs applied,
+ * before -> after, shortened: the JSON report and the journal hold them whole), then what is still wrong.
  *
  * @example
  * humanRepairFinding(finding, paint);
  * // "a.json\n  messages[2]  call_w1  arguments_canonicalized (markdown-fence)  \"```json…\" -> \"{…}\""
  */
 export function humanRepairFinding(finding: RepairFinding, paint: Painter): string {
-  const where = finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
+  const where = `${finding.file}${finding.line !== undefined ? `:${finding.line}` : ""}${finding.record !== undefined ? `[${finding.record}]` : ""}`;
   if (finding.kind === "passed_through") {
     return `${paint("bold", where)}  ${paint("yellow", "passed through unchanged")}  ${paint("bold", finding.issue.code)}  ${finding.issue.message}\n`;
   }
-  const lines = [paint("bold", where)];
-  for (const change of finding.changes) {
-    const call = change.callId === undefined ? "" : `  ${paint("cyan", change.callId)}`;
-    const repairs = change.repairs ? ` (${change.repairs.join(", ")})` : "";
-    const values: string[] = [];
-    if (change.before !== undefined) values.push(paint("red", shortValue(change.before)));
-    if (change.after !== undefined) values.push(paint("green", shortValue(change.after)));
-    lines.push(
-      `  messages[${change.messageIndex}]${call}  ${paint("bold", change.rule)}${repairs}  ${values.join(" -> ")}`,
-    );
+  const lines = [`${paint("bold", where)}${paint("dim", `  (${finding.format})`)}`];
+  if (finding.kind === "not_rewritable") {
+    lines.push(`  ${paint("yellow", "kept as it was: record_not_rewritable")}  ${finding.reason}`);
+  }
+  if (finding.kind !== "unrepaired") {
+    for (const change of finding.changes) {
+      const call = change.callId === undefined ? "" : `  ${paint("cyan", change.callId)}`;
+      const repairs = change.repairs ? ` (${change.repairs.join(", ")})` : "";
+      const values: string[] = [];
+      if (change.before !== undefined) values.push(paint("red", shortValue(change.before)));
+      if (change.after !== undefined) values.push(paint("green", shortValue(change.after)));
+      const place = change.place ?? `messages[${change.messageIndex}]`;
+      lines.push(`  ${place}${call}  ${paint("bold", change.rule)}${repairs}  ${values.join(" -> ")}`);
+    }
+  }
+  const errors = finding.remaining.filter((found) => found.severity === "error");
+  if (errors.length > 0) {
+    for (const found of errors) {
+      lines.push(
+        `  ${paint("red", "still   ")}  ${paint("bold", found.code)}  ${found.place ?? ""}  ${found.message}`,
+      );
+    }
+    lines.push(`  ${verdictLine(verdictOf(finding.remaining), finding.remaining, paint)}`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -1,14 +1,16 @@
 import { constants, isUtf8 } from "node:buffer";
 import { parseJson } from "@toolcall/core";
-import { type Conversation, isConversationList, toConversation } from "./conversation.js";
 import type { InputIssue } from "./input-issue.js";
 import { LineSplitter } from "./line-splitter.js";
 
-/** How the input was written: one JSON document, or JSON Lines (one conversation per line). */
-export type InputFormat = "json" | "jsonl";
+/**
+ * How the input is framed: one JSON document, JSON Lines of records (streamed), a whole file of JSON lines that
+ * together hold one session, or server-sent events (`data:` lines of a stream log).
+ */
+export type InputFormat = "json" | "jsonl" | "session" | "sse";
 
-/** A JSONL line that holds a conversation. */
-export interface ConversationLine {
+/** A JSONL line that holds a JSON value. */
+export interface JsonLine {
   number: number;
   /** The line's bytes, terminator included, exactly as read. */
   raw: Buffer;
@@ -18,35 +20,40 @@ export interface ConversationLine {
   bom: boolean;
   text: string;
   value: unknown;
-  conversation: Conversation;
 }
 
-/** A JSONL line that holds no conversation; `raw` is absent for a line too long to hold (see `overlong`). */
+/** A JSONL line that holds no JSON value; `raw` is absent for a line too long to hold (see `overlong`). */
 export interface UnreadableLine {
   number: number;
   raw?: Buffer;
   issue: InputIssue;
 }
 
-/** A whole JSON document that holds a conversation. */
-export interface JsonDocument {
+/** A whole input (a JSON document, a session, a stream log): its bytes, decided as UTF-8 by the consumer. */
+export interface WholeInput {
+  format: "json" | "session" | "sse";
   raw: Buffer;
-  bom: boolean;
-  text: string;
-  value: unknown;
-  conversation: Conversation;
 }
 
 /** What {@link scanInput} reports, in input order. Callbacks are synchronous; `afterChunk` may wait (backpressure). */
 export interface ScanVisitor {
   format?(format: InputFormat): void;
-  conversationLine(line: ConversationLine): void;
+  /** Decides, from the values of the first lines, whether a JSONL file is one session (read whole). */
+  isSession?(values: readonly unknown[]): boolean;
+  /** True for a value that is a record of a known format (a broken first line then a record is JSONL). */
+  isRecord?(value: unknown): boolean;
+  jsonLine?(line: JsonLine): void;
+  /**
+   * Every JSONL line as bytes, unparsed, once the input is known to be JSONL: for a consumer that parses lines
+   * elsewhere (worker threads). Then neither `jsonLine`, `unreadableLine` for bad lines, nor `blankLine` is called.
+   */
+  rawLine?(raw: Buffer, contentEnd: number, number: number): void;
   unreadableLine(line: UnreadableLine): void;
   /** An empty or whitespace-only line. */
   blankLine(raw: Buffer, number: number): void;
   /** The bytes of a line longer than the limit, piece by piece (its `unreadableLine` comes first). */
   overlong(bytes: Buffer, number: number, done: boolean): void;
-  document(document: JsonDocument): void;
+  whole(input: WholeInput): void;
   /** Called after each chunk of input: the place to wait for a slow output. */
   afterChunk?(progress: { bytes: number; lines: number }): Promise<void> | undefined;
 }
@@ -54,13 +61,12 @@ export interface ScanVisitor {
 export interface ScanSummary {
   format: InputFormat;
   bytes: number;
-  /** Lines read (JSONL), or 0 for a JSON document. */
+  /** Lines read (JSONL), or 0 for a whole input. */
   lines: number;
-  conversations: number;
   unreadableLines: number;
 }
 
-/** `ok: false`: the input as a whole holds no conversation (exit 2); what was reported before still stands. */
+/** `ok: false`: the input as a whole cannot be read (exit 2); what was reported before still stands. */
 export type ScanResult =
   | { ok: true; summary: ScanSummary }
   | { ok: false; issue: InputIssue; summary: ScanSummary };
@@ -71,12 +77,23 @@ type Pending =
   | { kind: "line"; raw: Buffer; contentEnd: number; number: number; parsed?: LineParse }
   | { kind: "overlong"; bytes: Buffer; number: number; first: boolean; done: boolean };
 
+/** Lines read before deciding whether a JSONL file is one session. */
+const SESSION_SAMPLE = 8;
+
 function isBlank(raw: Buffer, end: number): boolean {
   for (let i = 0; i < end; i++) {
     const c = raw[i];
     if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
   return true;
+}
+
+/** The first bytes of a server-sent event line (`data:`, `event:`, `id:`, `retry:`, or a `:` comment). */
+function isEventLine(raw: Buffer, end: number): boolean {
+  let start = 0;
+  if (raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf) start = 3;
+  const head = raw.toString("latin1", start, Math.min(end, start + 6));
+  return /^(data:|event:|id:|retry:|:)/.test(head);
 }
 
 /**
@@ -100,47 +117,12 @@ function parseLine(raw: Buffer, contentEnd: number, number: number): LineParse {
 }
 
 /**
- * A few words on what a JSON value is, for messages about values that are not conversations.
- *
- * @example
- * describeValue(42); // "a number"
- * describeValue({ id: 1 }); // "an object without a messages list"
- */
-export function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  switch (typeof value) {
-    case "object":
-      return "an object without a messages list";
-    case "string":
-      return "a string";
-    case "number":
-      return "a number";
-    case "boolean":
-      return "a boolean";
-    default:
-      return typeof value;
-  }
-}
-
-/** Line and column (1-based) of a character offset, for parse errors in JSON documents. */
-function lineAndColumn(text: string, offset: number): string {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return `line ${line}, column ${offset - lineStart + 1}`;
-}
-
-/**
- * Reads an input, tells JSON from JSONL without being told, and reports every conversation in order.
- *
- * The format is decided from the first two non-blank lines: JSONL when the first is JSON on its own (a one-line
- * file is JSONL with one line) or, when the first is broken, the second is a conversation; otherwise the input is
- * one JSON document (pretty-printed JSON never has a complete value on its first line). JSONL is streamed: memory
- * holds one chunk and one line, and a line longer than `maxLineBytes` is streamed through `overlong`.
+ * Reads an input and tells how it is framed without being told. The first non-blank lines decide: `data:` or
+ * `event:` lines are a stream log (server-sent events, read whole); JSONL when the first is JSON on its own (a
+ * one-line file is JSONL with one line) or, when the first is broken, the second is a record; otherwise one JSON document
+ * (pretty-printed JSON never has a complete value on its first line). A JSONL file whose first lines the consumer
+ * recognizes as a session (`isSession`) is read whole; other JSONL is streamed: memory holds one chunk and one line,
+ * and a line longer than `maxLineBytes` is streamed through `overlong`.
  *
  * @example
  * const result = await scanInput({ chunks: source.chunks, maxLineBytes: 1 << 28, visitor });
@@ -153,13 +135,18 @@ export async function scanInput(options: {
 }): Promise<ScanResult> {
   const { visitor } = options;
   // An object, not a variable: the format is decided inside callbacks, which flow analysis does not follow.
-  const phase: { state: "detecting" | InputFormat } = { state: "detecting" };
+  const phase: { state: "detecting" | "sampling" | InputFormat } = { state: "detecting" };
   let pending: Pending[] = [];
   let nonBlank = 0;
-  let documentChunks: Buffer[] = [];
-  const summary: ScanSummary = { format: "jsonl", bytes: 0, lines: 0, conversations: 0, unreadableLines: 0 };
+  let chunks: Buffer[] = [];
+  const samples: unknown[] = [];
+  const summary: ScanSummary = { format: "jsonl", bytes: 0, lines: 0, unreadableLines: 0 };
 
   const handleLine = (raw: Buffer, contentEnd: number, number: number, cached?: LineParse) => {
+    if (visitor.rawLine !== undefined) {
+      visitor.rawLine(raw, contentEnd, number);
+      return;
+    }
     if (isBlank(raw, contentEnd)) {
       visitor.blankLine(raw, number);
       return;
@@ -170,29 +157,7 @@ export async function scanInput(options: {
       visitor.unreadableLine({ number, raw, issue: parsed.issue });
       return;
     }
-    const conversation = toConversation(parsed.value);
-    if (conversation === undefined) {
-      summary.unreadableLines++;
-      visitor.unreadableLine({
-        number,
-        raw,
-        issue: {
-          code: "line_not_conversation",
-          message: `${describeValue(parsed.value)}, not a conversation (a list of messages, or an object with "messages")`,
-        },
-      });
-      return;
-    }
-    summary.conversations++;
-    visitor.conversationLine({
-      number,
-      raw,
-      contentEnd,
-      bom: parsed.bom,
-      text: parsed.text,
-      value: parsed.value,
-      conversation,
-    });
+    visitor.jsonLine?.({ number, raw, contentEnd, bom: parsed.bom, text: parsed.text, value: parsed.value });
   };
 
   const handleOverlong = (bytes: Buffer, number: number, first: boolean, done: boolean) => {
@@ -202,7 +167,7 @@ export async function scanInput(options: {
         number,
         issue: {
           code: "line_too_long",
-          message: `the line is longer than ${options.maxLineBytes} bytes (raise --max-line-bytes to read it)`,
+          message: `the line is longer than ${options.maxLineBytes} bytes (it is passed through unread; --max-line-bytes)`,
         },
       });
     }
@@ -214,7 +179,7 @@ export async function scanInput(options: {
     summary.format = format;
     visitor.format?.(format);
     if (format === "jsonl") {
-      documentChunks = [];
+      chunks = [];
       const replay = pending;
       pending = [];
       for (const item of replay) {
@@ -226,6 +191,20 @@ export async function scanInput(options: {
     }
   };
 
+  /** JSONL is decided: is it one session? Sample the first values, then decide. */
+  const sample = () => {
+    if (visitor.isSession === undefined) {
+      decide("jsonl");
+      return;
+    }
+    phase.state = "sampling";
+  };
+  const sampled = (final: boolean) => {
+    if (phase.state !== "sampling") return;
+    if (!final && samples.length < SESSION_SAMPLE) return;
+    decide(visitor.isSession?.(samples) === true ? "session" : "jsonl");
+  };
+
   const splitter = new LineSplitter({
     maxLineBytes: options.maxLineBytes,
     sink: {
@@ -234,26 +213,38 @@ export async function scanInput(options: {
           handleLine(raw, contentEnd, number);
           return;
         }
-        if (phase.state === "json") return;
+        if (phase.state === "json" || phase.state === "session" || phase.state === "sse") return;
         const item: Pending = { kind: "line", raw, contentEnd, number };
         pending.push(item);
         if (isBlank(raw, contentEnd)) return;
+        if (phase.state === "sampling") {
+          item.parsed = parseLine(raw, contentEnd, number);
+          if (item.parsed.ok) samples.push(item.parsed.value);
+          sampled(false);
+          return;
+        }
         nonBlank++;
+        if (nonBlank === 1 && isEventLine(raw, contentEnd)) {
+          decide("sse");
+          return;
+        }
         item.parsed = parseLine(raw, contentEnd, number);
+        if (item.parsed.ok) samples.push(item.parsed.value);
         if (nonBlank === 1) {
-          if (item.parsed.ok) decide("jsonl");
-        } else if (item.parsed.ok && toConversation(item.parsed.value) !== undefined) {
-          decide("jsonl");
+          if (item.parsed.ok) sample();
+        } else if (item.parsed.ok && (visitor.isRecord?.(item.parsed.value) ?? true)) {
+          sample();
         } else {
           decide("json");
         }
+        sampled(false);
       },
       overlong(bytes, number, first, done) {
         if (phase.state === "jsonl") {
           handleOverlong(bytes, number, first, done);
           return;
         }
-        if (phase.state === "json") return;
+        if (phase.state === "json" || phase.state === "session" || phase.state === "sse") return;
         pending.push({ kind: "overlong", bytes, number, first, done });
         decide("jsonl");
       },
@@ -262,66 +253,62 @@ export async function scanInput(options: {
 
   for await (const chunk of options.chunks) {
     summary.bytes += chunk.length;
-    if (phase.state !== "jsonl") documentChunks.push(chunk);
-    if (phase.state !== "json") splitter.push(chunk);
+    if (phase.state !== "jsonl") chunks.push(chunk);
+    if (phase.state !== "json" && phase.state !== "session" && phase.state !== "sse") splitter.push(chunk);
     summary.lines = splitter.currentLine - 1;
     const waiting = visitor.afterChunk?.({ bytes: summary.bytes, lines: summary.lines });
     if (waiting !== undefined) await waiting;
   }
-  if (phase.state !== "json") splitter.end();
-  summary.lines = phase.state === "json" ? 0 : splitter.currentLine - 1;
+  if (phase.state === "detecting" || phase.state === "sampling" || phase.state === "jsonl") splitter.end();
+  if (phase.state === "sampling") sampled(true);
   if (phase.state === "detecting") decide(nonBlank === 0 ? "jsonl" : "json");
+  summary.lines = phase.state === "jsonl" ? splitter.currentLine - 1 : 0;
+  if (phase.state === "jsonl") return { ok: true, summary };
 
-  if (phase.state === "jsonl") {
-    if (nonBlank > 0 && summary.conversations === 0) {
-      return {
-        ok: false,
-        issue: { code: "input_not_conversation", message: "no line of it holds a conversation" },
-        summary,
-      };
-    }
-    return { ok: true, summary };
-  }
-
-  summary.lines = 0;
-  const fail = (issue: InputIssue): ScanResult => ({ ok: false, issue, summary });
   const total = summary.bytes;
-  if (total > constants.MAX_STRING_LENGTH) {
-    return fail({
-      code: "input_too_large",
-      message: `${total} bytes: too large for one JSON document; use JSONL`,
-    });
+  if (phase.state === "json" && total > constants.MAX_STRING_LENGTH) {
+    return {
+      ok: false,
+      issue: {
+        code: "input_too_large",
+        message: `${total} bytes: too large for one JSON document; use JSONL`,
+      },
+      summary,
+    };
   }
-  const raw = Buffer.concat(documentChunks, total);
-  documentChunks = [];
-  if (!isUtf8(raw))
-    return fail({ code: "input_invalid_utf8", message: "the file holds bytes that are not UTF-8" });
-  let text = raw.toString("utf8");
-  const bom = text.charCodeAt(0) === 0xfeff;
-  if (bom) text = text.slice(1);
-  const parsed = parseJson(text);
-  if (!parsed.ok) {
-    const position = /position (\d+)/.exec(parsed.error);
-    const where = position ? ` (${lineAndColumn(text, Number(position[1]))})` : "";
-    return fail({
-      code: "input_not_json",
-      message: `neither a JSON document nor JSONL: ${parsed.error}${where}`,
-    });
-  }
-  if (isConversationList(parsed.value)) {
-    return fail({
-      code: "input_conversation_list",
-      message: "a JSON array of conversations: give it as JSONL, one per line (for example: jq -c '.[]')",
-    });
-  }
-  const conversation = toConversation(parsed.value);
-  if (conversation === undefined) {
-    return fail({
-      code: "input_not_conversation",
-      message: `${describeValue(parsed.value)}, not a conversation (a list of messages, or an object with "messages")`,
-    });
-  }
-  summary.conversations = 1;
-  visitor.document({ raw, bom, text, value: parsed.value, conversation });
+  const raw = Buffer.concat(chunks, total);
+  chunks = [];
+  visitor.whole({ format: phase.state as WholeInput["format"], raw });
   return { ok: true, summary };
+}
+
+/**
+ * A few words on what a JSON value is, for messages about values in no known format.
+ *
+ * @example
+ * describeValue(42); // "a number"
+ * describeValue({ id: 1 }); // "an object with keys id"
+ */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value))
+    return value.length === 0
+      ? "an empty array"
+      : `an array of ${describeValue(value[0]).replace(/^an? /, "")}s`;
+  switch (typeof value) {
+    case "object": {
+      const keys = Object.keys(value as object);
+      return keys.length === 0
+        ? "an empty object"
+        : `an object with keys ${keys.slice(0, 5).join(", ")}${keys.length > 5 ? ", …" : ""}`;
+    }
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    default:
+      return typeof value;
+  }
 }

@@ -115,6 +115,19 @@ describe("atomic output", () => {
     expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 
+  it("SIGINT (Ctrl-C) mid-write removes the temporary output and journal and exits 130", async () => {
+    await writeFile(join(dir, "out.jsonl"), "the previous output\n");
+    const stopped = await interrupt(
+      ["repair", "dump.jsonl", "-o", "out.jsonl", "--journal", "out.journal.jsonl", "--quiet"],
+      "SIGINT",
+    );
+    expect(stopped.code).toBe(130);
+    expect(await readFile(join(dir, "out.jsonl"), "utf8")).toBe("the previous output\n");
+    expect(existsSync(join(dir, "out.journal.jsonl"))).toBe(false);
+    expect((await readdir(dir)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+    expect(await sha256(input)).toBe(inputHash);
+  });
+
   it("--in-place killed mid-write leaves the input as it was and makes no backup", async () => {
     const killed = await interrupt(["repair", "dump.jsonl", "--in-place", "--quiet"], "SIGKILL");
     expect(killed.signal).toBe("SIGKILL");

@@ -21,13 +21,13 @@ describe("help and version", () => {
       expect(result.out).toContain(word);
   });
 
-  it.each(["check", "repair", "conformance", "render", "probe"])(
+  it.each(["check", "repair", "undo", "formats", "providers", "conformance", "render", "probe"])(
     "toolcall %s --help explains itself",
     async (command) => {
       const result = await run([command, "--help"]);
       expect(result.code).toBe(0);
       expect(result.out).toContain(`toolcall ${command}`);
-      expect(result.out).toMatch(/Examples?:/);
+      if (command !== "formats") expect(result.out).toMatch(/Examples?:/);
     },
   );
 
@@ -47,11 +47,11 @@ describe("help and version", () => {
 });
 
 describe("the embedded default: toolcall with no arguments", () => {
-  it("diagnoses the bundled poisoned session, repairs it into the temp directory, and the repair checks clean", async () => {
+  it("diagnoses the bundled poisoned session, repairs it into a temp directory of its own, and the repair checks clean", async () => {
     const tmp = await tempDir();
     const result = await run([], { cwd: tmp, env: { TMPDIR: tmp } });
     expect(result.code).toBe(0);
-    expect(result.out).toContain("rejected by a strict provider (HTTP 400): 12 errors");
+    expect(result.out).toMatch(/12 errors: arguments_invalid_json \(rejected by anthropic, [^)]*\); /);
     for (const code of [
       "arguments_invalid_json",
       "arguments_not_object",
@@ -61,8 +61,9 @@ describe("the embedded default: toolcall with no arguments", () => {
     ]) {
       expect(result.out).toContain(code);
     }
-    expect(result.out).toContain("0 errors, 2 warnings: a strict provider accepts the repaired session");
-    const written = join(tmp, "toolcall", "poisoned-session.repaired.json");
+    expect(result.out).toContain("0 errors, 2 warnings: no rule of core's is broken");
+    const [directory] = (await readdir(tmp)).filter((name) => name.startsWith("toolcall-"));
+    const written = join(tmp, directory as string, "poisoned-session.repaired.json");
     expect(result.out).toContain(`Written to ${written}`);
     const check = await run(["check", written], { cwd: tmp });
     expect(check.code).toBe(0);
@@ -72,12 +73,37 @@ describe("the embedded default: toolcall with no arguments", () => {
     );
   });
 
-  it("toolcall FILE runs the same on a given file", async () => {
+  it("toolcall FILE runs the same on a given file, each run in a new directory, with a journal that undoes it", async () => {
     const tmp = await tempDir();
     await copyFixtures(tmp, ["four-spaces.json"]);
-    const result = await run(["four-spaces.json"], { cwd: tmp, env: { TMPDIR: tmp } });
-    expect(result.code).toBe(0);
-    expect(existsSync(join(tmp, "toolcall", "four-spaces.repaired.json"))).toBe(true);
+    const first = await run(["four-spaces.json"], { cwd: tmp, env: { TMPDIR: tmp } });
+    const second = await run(["four-spaces.json"], { cwd: tmp, env: { TMPDIR: tmp } });
+    expect(first.code).toBe(0);
+    expect(second.code).toBe(0);
+    const directories = (await readdir(tmp)).filter((name) => name.startsWith("toolcall-"));
+    expect(directories).toHaveLength(2);
+    for (const directory of directories) {
+      expect((await readdir(join(tmp, directory))).sort()).toEqual([
+        "four-spaces.journal.jsonl",
+        "four-spaces.repaired.json",
+      ]);
+    }
+    const [directory] = directories;
+    const undone = await run(
+      [
+        "undo",
+        join(tmp, directory as string, "four-spaces.repaired.json"),
+        "--journal",
+        join(tmp, directory as string, "four-spaces.journal.jsonl"),
+        "-o",
+        "back.json",
+      ],
+      { cwd: tmp },
+    );
+    expect(undone.code).toBe(0);
+    expect(
+      readFileSync(join(tmp, "back.json")).equals(readFileSync(join(fixtures, "four-spaces.json"))),
+    ).toBe(true);
   });
 });
 
@@ -96,10 +122,11 @@ describe("check", () => {
     const report = JSON.parse(result.out);
     expect(report.summary.byCode).toMatchObject({
       line_invalid_json: 1,
-      line_not_conversation: 1,
+      line_format_unknown: 1,
       tool_result_orphan: 1,
+      tool_result_pending: 1,
     });
-    expect(report.summary.rejected).toBe(6);
+    expect(report.summary.withErrors).toBe(6);
     const broken = report.findings.find((finding: { line?: number }) => finding.line === 3);
     expect(broken).toMatchObject({
       file: "mixed.jsonl",
@@ -120,7 +147,7 @@ describe("check", () => {
     );
     const result = await run(["check", "clean.json"], { cwd: dir });
     expect(result.code).toBe(0);
-    expect(result.out).toContain("clean.json: 1 conversation, 1 accepted");
+    expect(result.out).toContain("clean.json: 1 conversation (openai-chat), 1 clean");
     const warned = join(dir, "warned.json");
     await writeFile(
       warned,
@@ -145,7 +172,7 @@ describe("check", () => {
     expect(result.code).toBe(2);
     expect(result.out).toContain("input_unreadable");
     expect(result.out).toContain("no such file or directory");
-    expect(result.out).toContain("four-spaces.json: 1 conversation, 1 rejected");
+    expect(result.out).toContain("four-spaces.json: 1 conversation (openai-chat), 1 with errors");
   });
 
   it("--quiet prints nothing; the exit code tells", async () => {
@@ -175,7 +202,8 @@ describe("check", () => {
     const report = JSON.parse(result.out);
     expect(report.files[0]).toMatchObject({
       file: "-",
-      format: "jsonl",
+      framing: "jsonl",
+      formats: ["openai-chat"],
       conversations: 6,
       unreadableLines: 2,
     });
@@ -303,16 +331,17 @@ describe("repair", () => {
       const report = JSON.parse(result.err);
       return { report, output: JSON.parse(result.out) };
     };
-    expect((await rules()).report.summary.byRule).toEqual({
+    // Call b, last, still awaits its result: pending, left alone unless --pending says otherwise.
+    expect((await rules()).report.summary.byRule).toEqual({ arguments_raw_preserved: 1 });
+    expect((await rules("--pending", "synthesize")).report.summary.byRule).toEqual({
       arguments_raw_preserved: 1,
       result_synthesized: 1,
     });
     expect((await rules("--policy", "drop")).report.summary.byRule).toEqual({
       call_dropped: 1,
       result_dropped_with_call: 1,
-      result_synthesized: 1,
     });
-    const emptied = await rules("--policy", "empty", "--missing-result", "drop-call");
+    const emptied = await rules("--policy", "empty", "--pending", "drop-call");
     expect(emptied.report.summary.byRule).toEqual({
       arguments_emptied: 1,
       result_note_prepended: 1,
@@ -324,7 +353,7 @@ describe("repair", () => {
       repairs: ["jsonrepair"],
       after: '{"city":"Paris"}',
     });
-    const synthetic = await rules("--synthetic-result", "lost");
+    const synthetic = await rules("--synthetic-result", "lost", "--pending", "synthesize");
     expect(synthetic.output[2]).toEqual({ role: "tool", tool_call_id: "b", content: "lost" });
     const none = await rules("--repair", "none");
     expect(none.report.summary.byRule.arguments_raw_preserved).toBe(1);
@@ -361,6 +390,10 @@ describe("repair", () => {
       ["repair", "mixed.jsonl", "-o", "x.jsonl", "--repair", "magic"],
       ["repair", "mixed.jsonl", "-o", "x.jsonl", "--policy", "guess"],
       ["repair", "mixed.jsonl", "-o", "x.jsonl", "--missing-result", "ignore"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--pending", "later"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--format", "yaml"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--max-line-bytes", "600MB"],
+      ["repair", "mixed.jsonl", "-o", "x.jsonl", "--journal", "mixed.jsonl"],
       ["repair", "mixed.jsonl", "four-spaces.json", "-o", "x.jsonl"],
       ["repair", "-", "--in-place"],
     ]) {
@@ -369,6 +402,104 @@ describe("repair", () => {
       expect(result.err).toMatch(/toolcall repair: /);
     }
     expect(existsSync(join(dir, "x.jsonl"))).toBe(false);
+  });
+});
+
+describe("provider profiles", () => {
+  it("toolcall providers lists core's profiles; with ids, each constraint in the provider's own words", async () => {
+    const list = await run(["providers"]);
+    expect(list.code).toBe(0);
+    expect(list.out).toMatch(/^mistral +Mistral API .*: \d+ constraints \(/m);
+    expect(list.out).toMatch(/^anthropic +Anthropic Messages/m);
+    const mistral = await run(["providers", "mistral"]);
+    expect(mistral.code).toBe(0);
+    expect(mistral.out).toContain(
+      '400  "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9."',
+    );
+    const json = JSON.parse((await run(["providers", "--json"])).out) as { providers: Array<{ id: string }> };
+    expect(json.providers.map((profile) => profile.id)).toContain("openai-chat");
+    const unknown = await run(["providers", "nobody"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain('no provider profile "nobody"');
+  });
+
+  it("check names, for each error, the profiles that reject it; --provider adds what they reject that core does not", async () => {
+    const plain = JSON.parse((await run(["check", join(dir, "mixed.jsonl"), "--json"])).out) as {
+      findings: Array<{
+        line?: number;
+        issues: Array<{ code: string; refusedBy?: string[]; answers?: unknown[] }>;
+      }>;
+    };
+    const orphan = plain.findings.find((f) => f.line === 6)?.issues[0];
+    expect(orphan?.code).toBe("tool_result_orphan");
+    expect(orphan?.refusedBy).toEqual(expect.arrayContaining(["openai-chat", "anthropic", "mistral"]));
+    // A call id no rule of core's objects to is nobody's business without --provider.
+    expect(plain.findings.find((f) => f.line === 1)).toBeUndefined();
+    const result = await run(["check", join(dir, "mixed.jsonl"), "--json", "--provider", "mistral"]);
+    expect(result.code).toBe(1);
+    const named = JSON.parse(result.out) as typeof plain;
+    const first = named.findings.find((f) => f.line === 1)?.issues ?? [];
+    expect(first.map((i) => i.code)).toEqual(["tool_call_id_invalid"]);
+    expect(first[0]?.refusedBy).toEqual(["mistral"]);
+    expect(first[0]?.answers).toEqual([
+      {
+        provider: "mistral",
+        status: 400,
+        message: "Tool call id was c1 but must be a-z, A-Z, 0-9, with a length of 9.",
+      },
+    ]);
+    // A call still awaiting its result is pending, not "missing" for the provider: no request sends it so.
+    const pending = named.findings.find((f) => f.line === 2)?.issues.map((i) => i.code) ?? [];
+    expect(pending).toContain("tool_result_pending");
+    expect(pending).not.toContain("tool_result_missing");
+  });
+
+  it("repair --provider makes each history one the provider accepts, and check --provider then finds nothing", async () => {
+    const out = join(dir, "for-mistral.jsonl");
+    const journal = join(dir, "for-mistral.journal");
+    const repaired = await run([
+      "repair",
+      join(dir, "mixed.jsonl"),
+      "-o",
+      out,
+      "--provider",
+      "mistral",
+      "--journal",
+      journal,
+    ]);
+    // Exit 1: two lines of the fixture cannot be read and pass through.
+    expect(repaired.code).toBe(1);
+    expect(repaired.out).toContain('call_id_remapped  "c1" -> "0000000c1"');
+    const checked = JSON.parse((await run(["check", out, "--json", "--provider", "mistral"])).out) as {
+      findings: Array<{ issues: Array<{ severity: string; code: string }> }>;
+    };
+    const errors = checked.findings.flatMap((f) =>
+      f.issues.filter((i) => i.severity === "error").map((i) => i.code),
+    );
+    expect(errors.sort()).toEqual(["line_format_unknown", "line_invalid_json"]);
+    const restored = join(dir, "from-mistral.jsonl");
+    expect((await run(["undo", out, "--journal", journal, "-o", restored])).code).toBe(0);
+    expect(readFileSync(restored).equals(readFileSync(join(dir, "mixed.jsonl")))).toBe(true);
+  });
+
+  it("--provider takes known ids (check: several, or all; repair: one)", async () => {
+    const unknown = await run(["check", join(dir, "mixed.jsonl"), "--provider", "nobody"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toContain("--provider is one of openai-chat");
+    const all = await run(["check", join(dir, "mixed.jsonl"), "--provider", "all", "--summary"]);
+    expect(all.code).toBe(1);
+    expect(all.out).toContain("tool_call_id_invalid");
+    const several = await run([
+      "check",
+      join(dir, "mixed.jsonl"),
+      "--provider",
+      "mistral,anthropic",
+      "--quiet",
+    ]);
+    expect(several.code).toBe(1);
+    const two = await run(["repair", join(dir, "mixed.jsonl"), "-o", "-", "--provider", "all"]);
+    expect(two.code).toBe(2);
+    expect(two.err).toContain("--provider names one profile here");
   });
 });
 

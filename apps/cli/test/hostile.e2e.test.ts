@@ -96,23 +96,72 @@ describe("hostile inputs", () => {
     ["null", "null"],
     ["object", '{"model": "x"}'],
   ])(
-    "a JSON scalar or an object without messages (%s): input_not_conversation, exit 2",
+    "JSON in no known format (%s): one line naming what was expected, input_format_unknown, exit 2, nothing written",
     async (name, input) => {
       const { result, output } = await repairTo(`scalar-${name}.json`, input);
       expect(result.code).toBe(2);
       expect(output).toBeUndefined();
       const check = await run(["check", `scalar-${name}.json`, "--json"], { cwd: dir });
       expect(check.code).toBe(2);
-      expect(JSON.parse(check.out).files[0].error.code).toBe("input_not_conversation");
+      const { error } = JSON.parse(check.out).files[0];
+      expect(error.code).toBe("input_format_unknown");
+      expect(error.message).toContain("expected one of: openai-chat-completion, anthropic-messages");
+      expect(JSON.parse(check.out).findings).toHaveLength(1);
     },
   );
 
-  it("a JSON array of conversations is refused with a hint", async () => {
-    await writeFile(join(dir, "dataset.json"), JSON.stringify([{ messages: [] }, { messages: [] }], null, 2));
-    const check = await run(["check", "dataset.json"], { cwd: dir });
+  it("JSONL in which no line is a record: one input_format_unknown, not a report per line", async () => {
+    await writeFile(join(dir, "numbers.jsonl"), "1\n2\n3\n");
+    const check = await run(["check", "numbers.jsonl", "--json"], { cwd: dir });
     expect(check.code).toBe(2);
-    expect(check.out).toContain("input_conversation_list");
-    expect(check.out).toContain("jq -c '.[]'");
+    const report = JSON.parse(check.out);
+    expect(report.findings.map((f: { issues: Array<{ code: string }> }) => f.issues[0]?.code)).toEqual([
+      "input_format_unknown",
+    ]);
+  });
+
+  it("a JSON array of conversations is read record by record, each finding naming its record", async () => {
+    const records = [
+      { messages: [{ role: "user", content: "hi" }] },
+      { messages: conversation("") },
+      { messages: [{ content: "no role" }, { role: "bogus", content: "?" }] },
+    ];
+    await writeFile(join(dir, "dataset.json"), `${JSON.stringify(records, null, 2)}\n`);
+    const check = await run(["check", "dataset.json", "--json"], { cwd: dir });
+    expect(check.code).toBe(1);
+    const report = JSON.parse(check.out);
+    expect(report.files[0]).toMatchObject({ framing: "json", records: 3, clean: 1, withErrors: 2 });
+    expect(
+      report.findings.map((f: { record: number; issues: Array<{ code: string }> }) => [
+        f.record,
+        f.issues.map((i) => i.code),
+      ]),
+    ).toEqual([
+      [1, ["arguments_empty"]],
+      [2, ["role_missing", "role_unknown"]],
+    ]);
+    // Repair rewrites record 1 alone; the others keep their bytes and the file its layout.
+    const { result, output } = await repairTo("dataset.json", `${JSON.stringify(records, null, 2)}\n`);
+    expect(result.code).toBe(1); // record 2's roles stay wrong: no rule guesses a role
+    const expected = JSON.stringify(
+      [
+        records[0],
+        {
+          messages: [
+            records[1]?.messages[0],
+            {
+              ...conversation("")[1],
+              tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }],
+            },
+            records[1]?.messages[2],
+          ],
+        },
+        records[2],
+      ],
+      null,
+      2,
+    );
+    expect((output as Buffer).toString("utf8")).toBe(`${expected}\n`);
   });
 
   it("invalid UTF-8 in a JSONL line: reported as line_invalid_utf8 and passed through byte for byte", async () => {
@@ -194,7 +243,7 @@ describe("format detection", () => {
     const input = `{"messages": [{"role": "user", "content": "cut\n${line("")}`;
     const { result, output, report } = await repairTo("first-broken.jsonl", input);
     expect(result.code).toBe(1);
-    expect(report.files[0].format).toBe("jsonl");
+    expect(report.files[0].framing).toBe("jsonl");
     expect((output as Buffer).toString("utf8").split("\n")[0]).toBe(
       '{"messages": [{"role": "user", "content": "cut',
     );
@@ -205,9 +254,9 @@ describe("format detection", () => {
     await writeFile(join(dir, "pretty.json"), JSON.stringify(conversation(""), null, 2));
     const one = JSON.parse((await run(["check", "one.json", "--json"], { cwd: dir })).out);
     const pretty = JSON.parse((await run(["check", "pretty.json", "--json"], { cwd: dir })).out);
-    expect(one.files[0].format).toBe("jsonl");
+    expect(one.files[0].framing).toBe("jsonl");
     expect(one.findings[0].line).toBe(1);
-    expect(pretty.files[0].format).toBe("json");
+    expect(pretty.files[0].framing).toBe("json");
     expect(pretty.findings[0].line).toBeUndefined();
   });
 });

@@ -1,3 +1,10 @@
+export type {
+  ConversationFormat,
+  FormatConversation,
+  FormatIssue,
+  FormatReading,
+  FormatWriteResult,
+} from "./conversation-format.js";
 export {
   type ConvertedValue,
   convertParameterValue,
@@ -30,6 +37,7 @@ export {
   normalizeArguments,
 } from "./normalize-arguments.js";
 export { numbersRoundTrip } from "./numbers-round-trip.js";
+export { originOf, withOrigin } from "./origin.js";
 export { DEFAULT_MAX_DEPTH, type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
 export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
 export { callIdMapping } from "./providers/call-id-mapping.js";
@@ -117,6 +125,7 @@ export {
   type ToolDefinition,
 } from "./types.js";
 export { type ValidateHistoryOptions, validateHistory } from "./validate-history.js";
+export { MESSAGE_ROLES, validateMessage } from "./validate-message.js";
 export {
   argumentIssues,
   isFunctionCall,

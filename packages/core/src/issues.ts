@@ -1,4 +1,4 @@
-/** Stable issue codes (RULES.md R3, plus the history-level codes of `validateHistory`). */
+/** Stable issue codes (RULES.md R3, plus the history-level and whole-message codes of `validateHistory`). */
 export type IssueCode =
   | "name_missing"
   | "name_invalid"
@@ -13,7 +13,17 @@ export type IssueCode =
   | "unknown_tool"
   | "arguments_schema"
   | "tool_result_orphan"
-  | "tool_result_missing";
+  | "tool_result_missing"
+  | "tool_result_pending"
+  | "message_invalid"
+  | "role_missing"
+  | "role_unknown"
+  | "content_missing"
+  | "content_invalid"
+  | "content_part_unknown"
+  | "tool_calls_invalid"
+  | "tool_call_id_missing"
+  | "message_name_invalid";
 
 export type IssueSeverity = "error" | "warning" | "info";
 
@@ -42,6 +52,16 @@ export const ISSUE_SEVERITY: Readonly<Record<IssueCode, IssueSeverity>> = {
   arguments_schema: "error",
   tool_result_orphan: "error",
   tool_result_missing: "error",
+  tool_result_pending: "warning",
+  message_invalid: "error",
+  role_missing: "error",
+  role_unknown: "error",
+  content_missing: "error",
+  content_invalid: "error",
+  content_part_unknown: "warning",
+  tool_calls_invalid: "error",
+  tool_call_id_missing: "error",
+  message_name_invalid: "warning",
 };
 
 export function issue(code: IssueCode, path: Array<string | number>, message: string): Issue {

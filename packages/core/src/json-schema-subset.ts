@@ -17,6 +17,18 @@ function typeOf(value: unknown): string {
   return typeof value;
 }
 
+const SCHEMA_TYPES = new Set(["null", "boolean", "object", "array", "number", "integer", "string"]);
+
+/**
+ * True when a `type` keyword names JSON Schema types only. Tool lists converted from Python signatures say `dict`,
+ * `str`, `int`: that is not JSON Schema, and what it allows is not guessed.
+ */
+function isSchemaType(type: unknown): boolean {
+  return Array.isArray(type)
+    ? type.every((t) => SCHEMA_TYPES.has(t as string))
+    : SCHEMA_TYPES.has(type as string);
+}
+
 function matchesType(value: unknown, type: unknown): boolean {
   const actual = typeOf(value);
   const accepts = (t: unknown) => t === actual || (t === "number" && actual === "integer");
@@ -37,8 +49,8 @@ function sameJson(a: unknown, b: unknown): boolean {
 
 /**
  * Checks a value against the JSON Schema keywords tool definitions use for arguments: `type` (with `integer` and
- * type lists), `required`, `enum`, `const`, `properties`, `items`, `additionalProperties: false`. Other keywords
- * are ignored, never guessed. Iterative: a deep value or schema cannot overflow the stack.
+ * type lists), `required`, `enum`, `const`, `properties`, `items`, `additionalProperties: false`. Other keywords,
+ * and `type` names JSON Schema does not have (`dict`, `str`), are ignored, never guessed. Iterative: a deep value or schema cannot overflow the stack.
  */
 export function checkSchemaSubset(root: unknown, rootSchema: unknown, limit = 100): SchemaViolation[] {
   const violations: SchemaViolation[] = [];
@@ -48,7 +60,7 @@ export function checkSchemaSubset(root: unknown, rootSchema: unknown, limit = 10
   while (work.length > 0 && violations.length < limit) {
     const { value, schema, path } = work.pop() as (typeof work)[number];
     if (!isPlainObject(schema)) continue;
-    if (schema.type !== undefined && !matchesType(value, schema.type)) {
+    if (schema.type !== undefined && isSchemaType(schema.type) && !matchesType(value, schema.type)) {
       violations.push({ path, message: `expected ${JSON.stringify(schema.type)}, got ${typeOf(value)}` });
       continue;
     }

@@ -46,7 +46,7 @@ describe("every core repair runs in linear time on 1 MB adversarial input", () =
   });
 });
 
-// The number-token pattern numbersRoundTrip scans with: inputs where each match attempt could run long.
+// Inputs where numbersRoundTrip's scan could look at a character many times: long tokens, escaped quotes.
 const NUMBER_ADVERSARIAL: Record<string, (size: number) => string> = {
   "a colon, then spaces": (n) => `{"a":${" ".repeat(n)}`,
   colons: (n) => ":".repeat(n),
@@ -54,6 +54,8 @@ const NUMBER_ADVERSARIAL: Record<string, (size: number) => string> = {
   "open brackets and minus signs": (n) => "[-".repeat(n / 2),
   "one long number": (n) => `[1${"e".repeat(n)}]`,
   "many round-tripping numbers": (n) => `[${"1,".repeat(n / 2)}1]`,
+  "escaped quotes": (n) => `["${'\\"'.repeat(n / 2)}"]`,
+  "backslash runs before quotes": (n) => `["${'\\\\\\\\\\"'.repeat(n / 6)}"]`,
 };
 
 describe("numbersRoundTrip runs in linear time on 1 MB adversarial input", () => {

@@ -46,8 +46,12 @@ const document = fc
 describe("numbersRoundTrip", () => {
   it("tells numbers JSON.parse keeps from those it changes", () => {
     expect(numbersRoundTrip('{"a": 1, "b": [0.5, -3], "c": "1.0"}')).toBe(true);
-    // Number-like text after a colon inside a string takes the safe side.
-    expect(numbersRoundTrip('{"a": 1, "c": "at: 1.0"}')).toBe(false);
+    // Number-like text inside a string (a key or a value) is text, not a number.
+    expect(numbersRoundTrip('{"a": 1, "c": "at: 1.0"}')).toBe(true);
+    expect(numbersRoundTrip('{"1.0": [2, "x\\"], "b": "q\\": 1.0"}')).toBe(true);
+    expect(numbersRoundTrip('{"a": "x\\", "b": 1.0}')).toBe(false);
+    // Text that is not JSON takes the safe side: an unterminated string.
+    expect(numbersRoundTrip('{"a": "1.0')).toBe(false);
     for (const token of ["1.0", "-0", "1e5", "1E5", "1e-05", "12345678901234567891", "2.50"]) {
       expect(numbersRoundTrip(`{"a": ${token}}`), token).toBe(false);
       expect(numbersRoundTrip(`[1, ${token}]`), token).toBe(false);
@@ -66,6 +70,38 @@ describe("numbersRoundTrip", () => {
         expect(written).toEqual({ ok: true, text });
         if (numbersRoundTrip(text)) expect(JSON.stringify(JSON.parse(text))).toBe(text);
       }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("reads strings as text: agrees with a JSON.parse round trip whatever the strings hold", () => {
+    const text = fc.string({
+      unit: fc.constantFrom("a", "1", ".", "0", ":", ",", "[", '"', "\\", " ", "e", "-"),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(
+          fc.tuple(
+            text,
+            fc.oneof(
+              text.map((s) => JSON.stringify(s)),
+              numberToken,
+            ),
+          ),
+          {
+            maxLength: 5,
+            selector: ([key]) => key,
+          },
+        ),
+        (entries) => {
+          const json = `{${entries.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(", ")}}`;
+          const exact = parseJson(json, { lossless: true });
+          if (!exact.ok) return;
+          const compact = serializeJson(exact.value);
+          if (!compact.ok) return;
+          expect(numbersRoundTrip(json)).toBe(JSON.stringify(JSON.parse(json)) === compact.text);
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -16,6 +16,12 @@ export interface SanitizeOptions {
   policy?: SanitizePolicy;
   /** A call with no result: `synthesize` (default) a tool result, or `drop-call`. */
   missingResult?: "synthesize" | "drop-call";
+  /**
+   * Calls of the last assistant turn that have no result yet, with nothing but tool results after them (a session
+   * saved while its tools ran): `keep` leaves them as they are; `synthesize` and `drop-call` treat them as
+   * `missingResult` does. Default: what `missingResult` says.
+   */
+  pendingCalls?: "synthesize" | "drop-call" | "keep";
   /** Repairs (R6) tried on arguments that fail strict JSON. */
   repairs?: readonly RepairRule[];
   /** Content of a synthesized tool result. */
@@ -69,6 +75,7 @@ export interface SanitizeResult<M> {
 
 const POLICIES: readonly string[] = ["preserve", "drop", "empty"];
 const MISSING_RESULT: readonly string[] = ["synthesize", "drop-call"];
+const PENDING_CALLS: readonly string[] = ["synthesize", "drop-call", "keep"];
 
 export const DEFAULT_SYNTHETIC_RESULT = "[no result was recorded for this tool call]";
 
@@ -134,12 +141,17 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
     ) as SanitizeResult<M>;
   const policy = options.policy ?? "preserve";
   const missingResult = options.missingResult ?? "synthesize";
+  const pendingCalls = options.pendingCalls ?? missingResult;
   const syntheticResult = options.syntheticResult ?? DEFAULT_SYNTHETIC_RESULT;
   const repairs = options.repairs ?? [];
-  if (!POLICIES.includes(policy) || !MISSING_RESULT.includes(missingResult)) {
+  if (
+    !POLICIES.includes(policy) ||
+    !MISSING_RESULT.includes(missingResult) ||
+    !PENDING_CALLS.includes(pendingCalls)
+  ) {
     // Options come from the caller's code, not from the model: a wrong one is a programming error.
     throw new TypeError(
-      `sanitizeHistory: unknown policy ${JSON.stringify(policy)} or missingResult ${JSON.stringify(missingResult)}`,
+      `sanitizeHistory: unknown policy ${JSON.stringify(policy)}, missingResult ${JSON.stringify(missingResult)} or pendingCalls ${JSON.stringify(pendingCalls)}`,
     );
   }
   if (!Array.isArray(messages)) return { messages: messages as unknown as M[], changes: [] };
@@ -321,11 +333,14 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
     out.push(message); // replaced below if the calls changed
     let lastResultOut = assistantOut;
     const answered = new Set<string>();
+    // The turn's unanswered calls are pending when the history ends with it and only tool results follow them.
+    let onlyResults = true;
     index++;
     while (index < length) {
       const next = messages[index] as unknown;
       if (isPlainObject(next) && (next as ChatMessage).role === "assistant") break;
       if (!isPlainObject(next) || (next as ChatMessage).role !== "tool") {
+        onlyResults = false;
         out.push(next);
         index++;
         continue;
@@ -397,10 +412,11 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
 
     const finalCalls: ToolCall[] = [];
     const synthesized: unknown[] = [];
+    const unanswered = index >= length && onlyResults ? pendingCalls : missingResult;
     for (const entry of kept.values()) {
-      if (answered.has(entry.id)) {
+      if (answered.has(entry.id) || unanswered === "keep") {
         finalCalls.push(entry.call);
-      } else if (missingResult === "synthesize") {
+      } else if (unanswered === "synthesize") {
         finalCalls.push(entry.call);
         const content = entry.note === undefined ? syntheticResult : prependNote(syntheticResult, entry.note);
         const synthetic = { role: "tool", tool_call_id: entry.id, content };

@@ -4,14 +4,21 @@ import type { ProviderIssue } from "./providers/provider-profile.js";
 import type { ProviderOption } from "./providers/provider-profiles.js";
 import { validateForProvider } from "./providers/validate-for-provider.js";
 import type { ChatMessage, ToolCall } from "./types.js";
+import { validateMessage } from "./validate-message.js";
 import { type ValidateOptions, validateToolCall } from "./validate-tool-call.js";
 
 function prefixed(issues: Issue[], prefix: Array<string | number>): Issue[] {
   return issues.map((found) => ({ ...found, path: [...prefix, ...found.path] }));
 }
 
-/** Options of `validateHistory`: R3's, and a provider profile to check against instead. */
+/** Options of `validateHistory`: R3's, how calls still awaiting their results are read, and a provider profile. */
 export interface ValidateHistoryOptions extends ValidateOptions {
+  /**
+   * Calls of the history's last assistant turn that have no result yet, with nothing but tool results after them:
+   * `missing` (default) reports them `tool_result_missing`, as a strict provider sees a request ending so;
+   * `pending` reports them `tool_result_pending` (a warning): a session saved while its tools were running.
+   */
+  pendingCalls?: "missing" | "pending";
   /**
    * A provider profile (`"mistral"`, `"anthropic"` …, or a profile object): the issues that provider would raise,
    * each with the literal error text and HTTP status it would answer with, instead of R3's issues.
@@ -20,9 +27,11 @@ export interface ValidateHistoryOptions extends ValidateOptions {
 }
 
 /**
- * Validates a whole history: every call (R3, with paths from the message index), ids used twice, tool results that
- * answer no call of their turn, and calls left without a result before the next assistant turn. These are the
- * reasons a strict provider rejects a history; `sanitizeHistory` fixes each of them.
+ * Validates a whole history: every message as a whole (an object, a known role, content of the shape its role takes,
+ * a tool result's id), every call (R3, with paths from the message index), ids used twice, tool results that answer
+ * no call of their turn, and calls left without a result before the next assistant turn. These are the reasons a
+ * strict provider rejects a history; `sanitizeHistory` fixes the ones about calls and results (the shape of a
+ * message is reported, never guessed at).
  *
  * @example
  * validateHistory([
@@ -49,27 +58,40 @@ export function validateHistory(
   if (options.provider !== undefined) return validateForProvider(messages, { provider: options.provider });
   const issues: Issue[] = [];
   if (!Array.isArray(messages)) return issues;
+  const pendingCode = options.pendingCalls === "pending" ? "tool_result_pending" : "tool_result_missing";
   const seenIds = new Set<string>();
   // Per turn: the paths of the calls with each id (an id used twice in one turn is paired in order, as
   // sanitizeHistory pairs it after renaming the second call), and how many results each id has had.
   let pending = new Map<string, Array<Array<string | number>>>();
   let answered = new Map<string, number>();
-  const closeTurn = () => {
+  const closeTurn = (atEnd: boolean) => {
     for (const [id, paths] of pending) {
       for (const path of paths.slice(answered.get(id) ?? 0)) {
         issues.push(
-          issue("tool_result_missing", path, `no tool result answers the call ${JSON.stringify(id)}`),
+          atEnd && pendingCode === "tool_result_pending"
+            ? issue(
+                "tool_result_pending",
+                path,
+                `the call ${JSON.stringify(id)} awaits its result (the history ends while its tool runs)`,
+              )
+            : issue("tool_result_missing", path, `no tool result answers the call ${JSON.stringify(id)}`),
         );
       }
     }
     pending = new Map();
     answered = new Map();
   };
+  // The last turn's unanswered calls are pending while only tool results follow them (a message of any other role
+  // after them means the conversation went on without their results).
+  let onlyResultsSince = false;
   messages.forEach((message, index) => {
+    issues.push(...validateMessage(message, index));
     if (!isPlainObject(message)) return;
     const chat = message as ChatMessage;
+    if (chat.role !== "tool") onlyResultsSince = false;
     if (chat.role === "assistant") {
-      closeTurn();
+      closeTurn(false);
+      onlyResultsSince = true;
       if (!Array.isArray(chat.tool_calls)) return;
       chat.tool_calls.forEach((call: unknown, callIndex: number) => {
         const path = [index, "tool_calls", callIndex];
@@ -85,9 +107,11 @@ export function validateHistory(
     }
     if (chat.role === "tool") {
       const id = chat.tool_call_id;
-      const calls = typeof id === "string" ? (pending.get(id)?.length ?? 0) : 0;
-      const results = typeof id === "string" ? (answered.get(id) ?? 0) : 0;
-      if (typeof id === "string" && results < calls) {
+      // A result naming no id is reported by validateMessage (tool_call_id_missing), not as an orphan.
+      if (typeof id !== "string" || id === "") return;
+      const calls = pending.get(id)?.length ?? 0;
+      const results = answered.get(id) ?? 0;
+      if (results < calls) {
         answered.set(id, results + 1);
       } else {
         issues.push(
@@ -100,6 +124,6 @@ export function validateHistory(
       }
     }
   });
-  closeTurn();
+  closeTurn(onlyResultsSince);
   return issues;
 }

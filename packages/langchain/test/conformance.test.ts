@@ -86,6 +86,12 @@ const NO_LANGCHAIN_FIELD = [
   "profiles-deepseek-v4-thinking-sanitize-reasoning-field",
   // An AIMessage keeps no Responses API reasoning items (`reasoning_details`).
   "profiles-openai-responses-sanitize-reasoning-orphan",
+  // Shapes a LangChain message cannot hold: every BaseMessage has a type (so a role), content, and its tool calls
+  // as a list; these vectors are about OpenAI Chat JSON read as it is.
+  "r3-messages-role-missing",
+  "r3-messages-user-without-content",
+  "r3-messages-content-number",
+  "r3-messages-tool-calls-not-a-list",
 ];
 
 describeConformance({

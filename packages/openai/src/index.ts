@@ -3,6 +3,19 @@ export {
   responseInputToChatMessages,
   type Unconverted,
 } from "./convert-messages.js";
+export { openaiChatChunksFormat } from "./formats/chat-chunks-format.js";
+export { openaiChatCompletionFormat } from "./formats/chat-completion-format.js";
+export { isChatMessageLike, openaiChatFormat } from "./formats/chat-format.js";
+export { codexRolloutFormat } from "./formats/codex-rollout-format.js";
+export { openaiFormats } from "./formats/openai-formats.js";
+export { openaiResponsesFormat } from "./formats/responses-format.js";
+export {
+  applyItemEdits,
+  type ItemEdits,
+  type ItemsReading,
+  isResponseItem,
+  readResponseItems,
+} from "./formats/responses-items.js";
 export { guardOpenAI } from "./guard-openai.js";
 export type {
   ArgumentsReport,

@@ -1,33 +1,46 @@
-import {
-  ISSUE_SEVERITY,
-  type IssueCode,
-  type IssueSeverity,
-  type RepairRule,
-  validateHistory,
-} from "@toolcall/core";
+import type { ConversationFormat, RepairRule } from "@toolcall/core";
 import {
   type CheckFinding,
   type CheckIssue,
-  placeIssues,
+  humanFinding,
   type Verdict,
   verdictOf,
 } from "../check-findings.js";
 import { createPainter, type Painter } from "../colors.js";
-import type { Conversation } from "../conversation.js";
 import type { InputIssue } from "../input-issue.js";
-import { openInput } from "../input-source.js";
+import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
-import { formatPath } from "../places.js";
+import { PoolCache } from "../pool-cache.js";
+import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
+import { providerCheckOf } from "../provider-verdicts.js";
+import { createRecordProcessor } from "../record-processor.js";
 import { ReportStream } from "../report-stream.js";
-import { type InputFormat, scanInput } from "../scan-input.js";
+import type { InputFormat } from "../scan-input.js";
 
 export interface CheckOptions {
   files: readonly string[];
   json: boolean;
   quiet: boolean;
+  /** Only the per-file totals and the summary, no finding (for huge files). */
+  summaryOnly?: boolean;
+  /** List at most this many findings; the rest are counted. */
+  maxFindings?: number;
   repairs: readonly RepairRule[];
+  /** The names the repairs were given by (worker threads resolve them again). */
+  repairNames?: readonly string[];
+  /** Worker threads for JSONL (1: none). */
+  jobs?: number;
+  /** True when `--jobs` was given: workers start whatever the file's size. */
+  jobsGiven?: boolean;
   maxLineBytes: number;
+  /** Read every record with this format instead of detecting one. */
+  format?: ConversationFormat;
+  /**
+   * Provider profiles to check every conversation against (`--provider`); without, every profile is asked about the
+   * conversations with errors (unless `quiet`: the exit code needs no verdict).
+   */
+  providers?: readonly string[];
   /** Standard streams (tests and the default run pass their own). */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
@@ -37,10 +50,13 @@ export interface CheckOptions {
 /** Totals for one file. */
 export interface CheckFileSummary {
   file: string;
-  format?: InputFormat;
+  framing?: InputFormat;
+  /** The formats its records were read in. */
+  formats: string[];
+  records: number;
   conversations: number;
-  accepted: number;
-  rejected: number;
+  clean: number;
+  withErrors: number;
   unreadableLines: number;
   /** Set when the file as a whole could not be checked (exit 2). */
   error?: { code: string; message: string };
@@ -49,13 +65,16 @@ export interface CheckFileSummary {
 /** Totals over every file. */
 export interface CheckSummary {
   files: number;
+  records: number;
   conversations: number;
-  accepted: number;
-  rejected: number;
+  clean: number;
+  withErrors: number;
   unreadableLines: number;
   unreadableFiles: number;
-  issues: Record<IssueSeverity, number>;
+  issues: { error: number; warning: number; info: number };
   byCode: Record<string, number>;
+  /** Findings left out of the listing by --max-findings. */
+  findingsNotShown: number;
   exitCode: number;
 }
 
@@ -70,59 +89,8 @@ function asIssue(found: InputIssue): CheckIssue {
   return { code: found.code, severity: "error", message: found.message };
 }
 
-const SEVERITY_STYLE = { error: "red", warning: "yellow", info: "cyan" } as const;
-
 function plural(count: number, word: string): string {
   return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function countBySeverity(issues: readonly CheckIssue[]): string {
-  const errors = issues.filter((found) => found.severity === "error").length;
-  const warnings = issues.filter((found) => found.severity === "warning").length;
-  const info = issues.length - errors - warnings;
-  const parts = [plural(errors, "error")];
-  if (warnings > 0) parts.push(plural(warnings, "warning"));
-  if (info > 0) parts.push(`${info} info`);
-  return parts.join(", ");
-}
-
-function verdictText(verdict: Verdict, issues: readonly CheckIssue[], paint: Painter): string {
-  switch (verdict) {
-    case "rejected":
-      return paint("red", `rejected by a strict provider (HTTP 400): ${countBySeverity(issues)}`);
-    case "accepted":
-      return issues.length === 0
-        ? paint("green", "accepted: no issues")
-        : paint("green", `accepted by a strict provider: ${countBySeverity(issues)}`);
-    case "unreadable":
-      return paint("red", "unreadable: nothing in it was checked");
-    default: {
-      const never: never = verdict;
-      return never;
-    }
-  }
-}
-
-/**
- * A finding as people read it: where (file, line), one line per issue (severity, code, path, call id, message),
- * then the verdict.
- *
- * @example
- * humanFinding({ file: "s.json", verdict: "rejected", issues: [...] }, paint);
- * // "s.json\n  error    arguments_empty  messages[2].tool_calls[0].function.arguments  call_1  the arguments are empty…"
- */
-export function humanFinding(finding: CheckFinding, paint: Painter): string {
-  const where = finding.line === undefined ? finding.file : `${finding.file}:${finding.line}`;
-  const lines = [paint("bold", where)];
-  for (const found of finding.issues) {
-    const place = found.path === undefined ? "" : `  ${formatPath(found.path)}`;
-    const call = found.callId === undefined ? "" : `  ${paint("cyan", found.callId)}`;
-    lines.push(
-      `  ${paint(SEVERITY_STYLE[found.severity], found.severity.padEnd(7))}  ${paint("bold", found.code.padEnd(22))}${place}${call}  ${found.message}`,
-    );
-  }
-  lines.push(`  ${verdictText(finding.verdict, finding.issues, paint)}`);
-  return `${lines.join("\n")}\n`;
 }
 
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {
@@ -132,12 +100,13 @@ function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[],
     lines.push(paint("bold", "By code:"));
     const width = Math.max(...codes.map(([code]) => code.length));
     const countWidth = Math.max(...codes.map(([, count]) => String(count).length));
-    for (const [code, count] of codes) {
-      const severity = ISSUE_SEVERITY[code as IssueCode] ?? "error";
-      lines.push(
-        `  ${String(count).padStart(countWidth)}  ${code.padEnd(width)}  ${paint(SEVERITY_STYLE[severity], severity)}`,
-      );
-    }
+    for (const [code, count] of codes)
+      lines.push(`  ${String(count).padStart(countWidth)}  ${code.padEnd(width)}`);
+  }
+  if (summary.findingsNotShown > 0) {
+    lines.push(
+      paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),
+    );
   }
   for (const file of files) {
     if (file.error) {
@@ -146,14 +115,17 @@ function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[],
       );
       continue;
     }
-    const parts = [plural(file.conversations, "conversation")];
-    if (file.rejected > 0)
-      parts.push(paint("red", `${file.rejected.toLocaleString("en-US")} rejected by a strict provider`));
-    if (file.accepted > 0) parts.push(paint("green", `${file.accepted.toLocaleString("en-US")} accepted`));
-    if (file.unreadableLines > 0)
+    const parts = [
+      `${plural(file.conversations, "conversation")}${file.formats.length > 0 ? ` (${file.formats.join(", ")})` : ""}`,
+    ];
+    if (file.withErrors > 0)
+      parts.push(paint("red", `${file.withErrors.toLocaleString("en-US")} with errors`));
+    if (file.clean > 0) parts.push(paint("green", `${file.clean.toLocaleString("en-US")} clean`));
+    if (file.unreadableLines > 0) {
       parts.push(
         paint("red", `${plural(file.unreadableLines, "unreadable line")} (passed through by repair)`),
       );
+    }
     lines.push(`${paint("bold", file.file)}: ${parts.join(", ")}`);
   }
   const { error, warning, info } = summary.issues;
@@ -162,9 +134,11 @@ function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[],
 }
 
 /**
- * `toolcall check FILE…`: every issue core finds in every conversation (R3, with the conversation's tools when it
- * has them), with its place; a verdict per conversation; a summary by code. Exit 0 clean, 1 when an issue of
- * severity `error` (or an unreadable line) was found, 2 when a file could not be read at all.
+ * `toolcall check FILE…`: every record of every file read in its format (detected, or `format`), every issue core
+ * and the format find (every message whole, every call, pairing; calls awaiting results at the end are pending),
+ * with its place in the record; per conversation an honest verdict (clean, or the rules it breaks and the provider
+ * profiles that reject each; with `providers`, what those profiles reject besides); a summary by code. Exit 0 clean, 1 when an issue of severity error (or an unreadable line) was
+ * found, 2 when a file could not be read at all.
  *
  * @example
  * const { exitCode } = await runCheck({ files: ["session.json"], json: false, quiet: false, repairs: [], maxLineBytes: 1 << 28 });
@@ -176,24 +150,48 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   const paint = createPainter({ stream: stdout as NodeJS.WriteStream });
   const summary: CheckSummary = {
     files: 0,
+    records: 0,
     conversations: 0,
-    accepted: 0,
-    rejected: 0,
+    clean: 0,
+    withErrors: 0,
     unreadableLines: 0,
     unreadableFiles: 0,
     issues: { error: 0, warning: 0, info: 0 },
     byCode: {},
+    findingsNotShown: 0,
     exitCode: 0,
   };
   const files: CheckFileSummary[] = [];
   const json = options.json && !options.quiet ? new JsonReport(report, "check") : undefined;
+  const providers = providerCheckOf(options.providers, options.quiet);
+  const processor = createRecordProcessor({
+    repairs: options.repairs,
+    ...(providers !== undefined ? { providers } : {}),
+  });
+  const pools = new PoolCache({
+    jobs: options.jobs ?? 1,
+    always: options.jobsGiven === true,
+    config: {
+      mode: "check",
+      repairNames: options.repairNames ?? ["core"],
+      ...(options.format ? { format: options.format.id } : {}),
+      ...(providers !== undefined ? { providers } : {}),
+    },
+    context: { mode: "check", processor, ...(options.format ? { forced: options.format } : {}) },
+  });
+  let shown = 0;
 
   const emit = (finding: CheckFinding) => {
     for (const found of finding.issues) {
       summary.issues[found.severity]++;
       summary.byCode[found.code] = (summary.byCode[found.code] ?? 0) + 1;
     }
-    if (options.quiet) return;
+    if (options.quiet || options.summaryOnly) return;
+    if (options.maxFindings !== undefined && shown >= options.maxFindings) {
+      summary.findingsNotShown++;
+      return;
+    }
+    shown++;
     if (json) json.finding(JSON.stringify(finding));
     else report.write(humanFinding(finding, paint));
   };
@@ -202,9 +200,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     summary.files++;
     const fileSummary: CheckFileSummary = {
       file,
+      formats: [],
+      records: 0,
       conversations: 0,
-      accepted: 0,
-      rejected: 0,
+      clean: 0,
+      withErrors: 0,
       unreadableLines: 0,
     };
     files.push(fileSummary);
@@ -221,49 +221,64 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
       enabled: !options.quiet,
     });
     report.progress = progress;
-    const checkConversation = (conversation: Conversation, line: number | undefined) => {
-      fileSummary.conversations++;
-      const issues = placeIssues(
-        conversation.messages,
-        validateHistory(conversation.messages, {
-          ...(conversation.tools ? { tools: conversation.tools } : {}),
-          repairs: options.repairs,
-        }),
-      );
-      const verdict = verdictOf(issues);
-      if (verdict === "rejected") fileSummary.rejected++;
-      else fileSummary.accepted++;
-      // A JSON document always gets its verdict; JSONL lists only the conversations with issues.
-      if (issues.length > 0 || line === undefined)
-        emit({ file, ...(line === undefined ? {} : { line }), verdict, issues });
-    };
-    const result = await scanInput({
-      chunks: opened.source.chunks,
-      maxLineBytes: options.maxLineBytes,
-      visitor: {
-        format(format) {
-          fileSummary.format = format;
+    let result: Awaited<ReturnType<typeof processInput>>;
+    try {
+      result = await processInput({
+        chunks: opened.source.chunks,
+        maxLineBytes: options.maxLineBytes,
+        context: { mode: "check", processor, ...(options.format ? { forced: options.format } : {}) },
+        pool: await pools.for(opened.source.size),
+        handler: {
+          format(format) {
+            fileSummary.formats.push(format.id);
+          },
+          consume(format, place, data) {
+            if (data.kind !== "check") return;
+            fileSummary.records++;
+            const checked = data;
+            fileSummary.conversations += checked.conversations;
+            const verdict: Verdict = verdictOf(checked.issues);
+            if (verdict === "errors") fileSummary.withErrors++;
+            else fileSummary.clean++;
+            // A document always gets its verdict; records of a larger file are listed only with issues.
+            const whole = place.line === undefined && place.index === undefined;
+            if (checked.issues.length > 0 || whole) {
+              emit({
+                file,
+                ...(place.line !== undefined ? { line: place.line } : {}),
+                ...(place.index !== undefined ? { record: place.index } : {}),
+                format: format.id,
+                verdict,
+                issues: checked.issues,
+              });
+            }
+          },
+          unreadable(place, issue) {
+            fileSummary.unreadableLines++;
+            emit({
+              file,
+              ...(place.line !== undefined ? { line: place.line } : {}),
+              ...(place.index !== undefined ? { record: place.index } : {}),
+              verdict: "unreadable",
+              issues: [asIssue(issue)],
+            });
+          },
         },
-        conversationLine(line) {
-          checkConversation(line.conversation, line.number);
-        },
-        document(document) {
-          checkConversation(document.conversation, undefined);
-        },
-        unreadableLine(line) {
-          fileSummary.unreadableLines++;
-          emit({ file, line: line.number, verdict: "unreadable", issues: [asIssue(line.issue)] });
-        },
-        blankLine() {},
-        overlong() {},
         afterChunk(progressNow) {
           progress.update(progressNow);
           return report.flushIfFull();
         },
-      },
-    });
+      });
+    } catch (error) {
+      result = {
+        ok: false,
+        issue: { code: "input_unreadable", message: describeError(error) },
+        summary: { framing: "jsonl", bytes: 0, records: 0 },
+      };
+    }
     progress.done();
     await opened.source.close();
+    fileSummary.framing = result.summary.framing;
     if (!result.ok) {
       fileSummary.error = result.issue;
       emit({ file, verdict: "unreadable", issues: [asIssue(result.issue)] });
@@ -271,9 +286,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   }
 
   for (const file of files) {
+    summary.records += file.records;
     summary.conversations += file.conversations;
-    summary.accepted += file.accepted;
-    summary.rejected += file.rejected;
+    summary.clean += file.clean;
+    summary.withErrors += file.withErrors;
     summary.unreadableLines += file.unreadableLines;
     if (file.error) summary.unreadableFiles++;
   }
@@ -288,5 +304,6 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     }
   }
   await report.end();
+  await pools.close();
   return { exitCode: summary.exitCode, summary, files };
 }

@@ -1,4 +1,4 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,14 +18,22 @@ export function bundledSessionPath(): string {
 }
 
 /**
- * Where the default run writes a repaired copy: the OS temp directory, never next to the input.
+ * Where the default run writes a repaired copy and its journal: a new directory of its own in the OS temp directory
+ * (`$TMPDIR/toolcall-XXXXXX/`), never next to the input, never a path another run shares.
  *
  * @example
- * repairedPathFor("sessions/a.json"); // "/tmp/toolcall/a.repaired.json"
+ * await repairedPathsFor("sessions/a.json"); // { output: "/tmp/toolcall-Ab12Cd/a.repaired.json", journal: "/tmp/toolcall-Ab12Cd/a.journal.jsonl" }
  */
-export function repairedPathFor(file: string): string {
-  const extension = extname(file);
-  return join(tmpdir(), "toolcall", `${basename(file, extension)}.repaired${extension || ".json"}`);
+export async function repairedPathsFor(file: string): Promise<{ output: string; journal: string }> {
+  const directory = await mkdtemp(join(tmpdir(), "toolcall-"));
+  const name = basename(file === "-" ? "stdin.jsonl" : file);
+  const gz = name.endsWith(".gz") ? ".gz" : "";
+  const stem = gz ? name.slice(0, -3) : name;
+  const extension = extname(stem);
+  return {
+    output: join(directory, `${basename(stem, extension)}.repaired${extension || ".json"}${gz}`),
+    journal: join(directory, `${basename(stem, extension)}.journal.jsonl`),
+  };
 }
 
 function displayPath(path: string): string {
@@ -69,12 +77,12 @@ export async function runDefault(options: {
 }): Promise<number> {
   const shown = displayPath(options.file ?? bundledSessionPath());
   const file = shown;
-  const output = repairedPathFor(file);
+  const { output, journal } = await repairedPathsFor(file);
   const paint = createPainter({ stream: process.stdout });
   const say = (text: string) => process.stdout.write(`${text}\n`);
 
   say(paint("bold", `1. toolcall check ${shown}`));
-  say(paint("dim", "   every reason a strict provider (OpenAI-compatible, HTTP 400) rejects this session\n"));
+  say(paint("dim", "   every rule this session breaks, and the provider profiles that reject each\n"));
   const before = await runCheck({
     files: [file],
     json: false,
@@ -84,9 +92,13 @@ export async function runDefault(options: {
   });
   if (before.exitCode === 2) return 2;
 
-  await mkdir(join(tmpdir(), "toolcall"), { recursive: true });
   say("");
-  say(paint("bold", `2. toolcall repair ${shown} -o ${output} --repair ${options.repairNames.join(",")}`));
+  say(
+    paint(
+      "bold",
+      `2. toolcall repair ${shown} -o ${output} --journal ${journal} --repair ${options.repairNames.join(",")}`,
+    ),
+  );
   say(
     paint(
       "dim",
@@ -100,7 +112,9 @@ export async function runDefault(options: {
     backupSuffix: ".bak",
     policy: "preserve",
     missingResult: "synthesize",
+    pending: "keep",
     repairs: options.repairs,
+    journal,
     json: false,
     quiet: false,
     maxLineBytes: options.maxLineBytes,
@@ -124,9 +138,9 @@ export async function runDefault(options: {
     error === 0
       ? paint(
           "green",
-          `   ${error} errors, ${warning} warnings: a strict provider accepts the repaired session`,
+          `   ${error} errors, ${warning} warnings: no rule of core's is broken (check --provider ID adds a provider's own)`,
         )
-      : paint("red", `   ${error} errors, ${warning} warnings: still rejected`),
+      : paint("red", `   ${error} errors, ${warning} warnings: still broken (see the repair's report)`),
   );
   if (unreadable > 0) {
     say(
@@ -136,7 +150,7 @@ export async function runDefault(options: {
       ),
     );
   }
-  if (repaired.files[0]?.format === "json") {
+  if (repaired.files[0]?.framing === "json" && repaired.files[0]?.formats[0] === "openai-chat") {
     say("");
     say(paint("bold", "4. The repaired session, one message per line"));
     const value = JSON.parse(await readFile(output, "utf8")) as unknown;
@@ -150,6 +164,11 @@ export async function runDefault(options: {
     });
   }
   say("");
-  say(`Written to ${output}. Check your own files with: toolcall check FILE… (toolcall --help for more)`);
+  say(
+    `Written to ${output}; its journal is ${journal}, and toolcall undo ${output} --journal ${journal} -o FILE`,
+  );
+  say(
+    "gives the input back byte for byte. Check your own files with: toolcall check FILE… (toolcall --help)",
+  );
   return error === 0 && unreadable === 0 ? 0 : 1;
 }

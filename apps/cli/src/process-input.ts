@@ -1,0 +1,527 @@
+import { isUtf8 } from "node:buffer";
+import { type ConversationFormat, parseJson } from "@toolcall/core";
+import { detectRecordFormat, detectSessionFormat, expectedFormats, formatById } from "./formats.js";
+
+/** Bytes of JSONL lines per batch handed to the pool, and lines at most: big enough to be worth a trip. */
+const BATCH_BYTES = 1 << 20;
+const BATCH_LINES = 2000;
+
+import type { InputIssue } from "./input-issue.js";
+import type { JournaledOutput } from "./journal.js";
+import { detectJsonStyle, type JsonStyle } from "./json-style.js";
+import { computeRecord, type LineResult, type RecordData, rewrite, type WorkContext } from "./record-work.js";
+import { arrayElementSpans, type Piece, serializeRecord, writePieces } from "./record-writer.js";
+import { describeValue, type InputFormat, scanInput } from "./scan-input.js";
+import { inlinePool, type LinePool } from "./worker-pool.js";
+
+/** Where a record is in its file. */
+export interface RecordPlace {
+  /** The JSONL line (1-based), or the first line of a session. */
+  line?: number;
+  /** The element of a JSON array of records. */
+  index?: number;
+}
+
+/** What the driver asks of a command (check, repair): to take each record's results, and what holds none. */
+export interface RecordHandler {
+  /** One record's check or repair results, in input order (worked on here or in a worker). */
+  consume(format: ConversationFormat, place: RecordPlace, data: RecordData): void;
+  /** A part of the input that holds no record (an unreadable line, a line of no known format). */
+  unreadable(place: RecordPlace, issue: InputIssue): void;
+  /** The format the input was found to be in (once per format). */
+  format?(format: ConversationFormat): void;
+}
+
+export interface ProcessSummary {
+  framing: InputFormat;
+  bytes: number;
+  records: number;
+}
+
+export type ProcessResult =
+  | { ok: true; summary: ProcessSummary }
+  | { ok: false; issue: InputIssue; summary: ProcessSummary };
+
+/** Lines of a whole input, each with its terminator, exactly as read. */
+function splitLines(raw: Buffer): Buffer[] {
+  const lines: Buffer[] = [];
+  let start = 0;
+  for (let nl = raw.indexOf(10); nl !== -1; nl = raw.indexOf(10, start)) {
+    lines.push(raw.subarray(start, nl + 1));
+    start = nl + 1;
+  }
+  if (start < raw.length) lines.push(raw.subarray(start));
+  return lines;
+}
+
+/** A line's content (without `\n` or `\r\n`) and its terminator. */
+function contentOf(line: Buffer): { content: Buffer; eol: Buffer } {
+  let end = line.length;
+  if (line[end - 1] === 10) end--;
+  if (line[end - 1] === 13) end--;
+  return { content: line.subarray(0, end), eol: line.subarray(end) };
+}
+
+function withoutBom(text: string): { text: string; bom: boolean } {
+  return text.charCodeAt(0) === 0xfeff ? { text: text.slice(1), bom: true } : { text, bom: false };
+}
+
+/** The leading and trailing whitespace of a document, kept exactly around a rewritten value. */
+function surroundings(text: string): { before: string; after: string } {
+  return { before: /^\s*/.exec(text)?.[0] ?? "", after: /\s*$/.exec(text)?.[0] ?? "" };
+}
+
+/**
+ * Reads an input of any framing (JSONL, one JSON document, a JSON array of records, a session file, a server-sent
+ * event log), finds each record's format (or takes `forced`), hands each record to the handler, and writes the
+ * output: what the handler leaves alone as its original bytes, what it rewrites in the style it was written in,
+ * every replacement journaled. With no `output`, nothing is written (check).
+ *
+ * @example
+ * await processInput({ chunks, maxLineBytes, handler, output });
+ */
+export async function processInput(options: {
+  chunks: AsyncIterable<Buffer>;
+  maxLineBytes: number;
+  context: WorkContext;
+  /** Where JSONL lines are worked on (worker threads); default: here, in order. */
+  pool?: LinePool;
+  handler: RecordHandler;
+  output?: JournaledOutput;
+  afterChunk?(progress: { bytes: number; lines: number }): Promise<void> | undefined;
+}): Promise<ProcessResult> {
+  const { context, handler, output } = options;
+  const forced = context.forced;
+  const pool = options.pool ?? inlinePool(context);
+  let records = 0;
+  let jsonLines = 0;
+  const announced = new Set<ConversationFormat>();
+  const announce = (format: ConversationFormat) => {
+    if (announced.has(format)) return;
+    announced.add(format);
+    handler.format?.(format);
+  };
+  /** One record worked on here: its results to the handler, its rewritten text (or undefined: kept). */
+  const handle = (
+    format: ConversationFormat,
+    value: unknown,
+    text: string,
+    place: RecordPlace,
+    documentStyle?: JsonStyle,
+  ): { text: string; rules: string[] } | undefined => {
+    records++;
+    announce(format);
+    const computed = computeRecord(context, format, value, text);
+    const written =
+      output === undefined
+        ? undefined
+        : rewrite(computed, text, {
+            ...(documentStyle ? { style: documentStyle } : {}),
+            depth: place.index === undefined ? 0 : 1,
+          });
+    const data = computed.data;
+    if (written !== undefined && !written.ok && data.kind === "repair") data.notWritable = written.error;
+    handler.consume(format, place, data);
+    if (written === undefined || !written.ok || data.kind !== "repair") return undefined;
+    return { text: written.text, rules: data.rules };
+  };
+  const placeText = (place: RecordPlace) =>
+    place.index !== undefined
+      ? `record ${place.index}`
+      : place.line !== undefined
+        ? `line ${place.line}`
+        : "document";
+
+  let failure: InputIssue | undefined;
+  // Lines of no known format are reported once some line is a record: a file in which none is gets one clear
+  // input_format_unknown instead of a report per line. Held in bounded memory.
+  const held: Array<{ place: RecordPlace; issue: InputIssue }> = [];
+  let heldOver = 0;
+  const formatUnknownLine = (place: RecordPlace, issue: InputIssue) => {
+    if (records > 0) handler.unreadable(place, issue);
+    else if (held.length < 1000) held.push({ place, issue });
+    else heldOver++;
+  };
+  const releaseHeld = () => {
+    for (const { place, issue } of held.splice(0)) handler.unreadable(place, issue);
+    if (heldOver > 0) {
+      handler.unreadable(
+        {},
+        { code: "line_format_unknown", message: `${heldOver} more lines in no known format` },
+      );
+      heldOver = 0;
+    }
+  };
+  const unknownFormat = (value: unknown): InputIssue => ({
+    code: "input_format_unknown",
+    message: `${describeValue(value)}, in no known format; expected one of: ${expectedFormats()} (or name one with --format)`,
+  });
+
+  // JSONL lines go to the pool in batches; what is read between batches (a line too long to hold, blank lines) and
+  // the batches' results are applied strictly in input order.
+  type Entry =
+    | {
+        kind: "lines";
+        raws: Buffer[];
+        contentEnds: number[];
+        numbers: number[];
+        results: Promise<LineResult[]>;
+      }
+    | { kind: "bytes"; bytes: Buffer }
+    | { kind: "issue"; place: RecordPlace; issue: InputIssue };
+  const queue: Entry[] = [];
+  const inFlight = Math.max(2, pool.workers * 3);
+  let batch = { raws: [] as Buffer[], numbers: [] as number[], contentEnds: [] as number[], size: 0 };
+  const flushBatch = () => {
+    if (batch.numbers.length === 0) return;
+    const contents = batch.raws.map((raw, i) => raw.subarray(0, batch.contentEnds[i]));
+    queue.push({
+      kind: "lines",
+      raws: batch.raws,
+      contentEnds: batch.contentEnds,
+      numbers: batch.numbers,
+      results: pool.run({ contents, numbers: batch.numbers }),
+    });
+    batch = { raws: [], numbers: [], contentEnds: [], size: 0 };
+  };
+  const applyLine = (raw: Buffer, contentEnd: number, number: number, result: LineResult) => {
+    const place = { line: number };
+    if (result.kind !== "blank") jsonLines++;
+    switch (result.kind) {
+      case "blank":
+        output?.keep(raw);
+        return;
+      case "unreadable":
+        handler.unreadable(place, result.issue);
+        output?.keep(raw);
+        return;
+      case "format_unknown":
+        formatUnknownLine(place, result.issue);
+        output?.keep(raw);
+        return;
+      case "array": {
+        if (records === 0) releaseHeld();
+        let text = raw.toString("utf8", 0, contentEnd);
+        const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
+        if (bom) text = text.slice(1);
+        const parsed = parseJson(text);
+        if (
+          !parsed.ok ||
+          !recordsOfArray(parsed.value, text, place, bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0))
+        ) {
+          output?.keep(raw);
+          return;
+        }
+        output?.keep(raw.subarray(contentEnd));
+        return;
+      }
+      case "record": {
+        if (records === 0) releaseHeld();
+        records++;
+        const format = formatById(result.format) as ConversationFormat;
+        announce(format);
+        const exact =
+          result.exactData === undefined ? undefined : parseJson(result.exactData, { lossless: true });
+        const data = exact?.ok ? (exact.value as RecordData) : result.data;
+        handler.consume(format, place, data);
+        if (result.bytes === undefined || output === undefined) {
+          output?.keep(raw);
+          return;
+        }
+        const bytes = Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength);
+        output.replace(raw.subarray(0, contentEnd), bytes, {
+          place: placeText(place),
+          rules: data.kind === "repair" ? data.rules : [],
+        });
+        output.keep(raw.subarray(contentEnd));
+        return;
+      }
+      default: {
+        const never: never = result;
+        return never;
+      }
+    }
+  };
+  const drain = async (limit: number) => {
+    while (queue.length > limit) {
+      const entry = queue.shift() as Entry;
+      if (entry.kind === "bytes") output?.keep(entry.bytes);
+      else if (entry.kind === "issue") handler.unreadable(entry.place, entry.issue);
+      else {
+        const results = await entry.results;
+        results.forEach((result, i) => {
+          applyLine(
+            entry.raws[i] as Buffer,
+            entry.contentEnds[i] as number,
+            entry.numbers[i] as number,
+            result,
+          );
+        });
+      }
+    }
+  };
+
+  const scan = await scanInput({
+    chunks: options.chunks,
+    maxLineBytes: options.maxLineBytes,
+    visitor: {
+      isSession: (values) =>
+        forced !== undefined ? forced.unit === "session" : detectSessionFormat(values) !== undefined,
+      isRecord: (value) => (forced !== undefined ? true : detectRecordFormat(value) !== undefined),
+      rawLine(raw, contentEnd, number) {
+        batch.raws.push(raw);
+        batch.numbers.push(number);
+        batch.contentEnds.push(contentEnd);
+        batch.size += contentEnd;
+        if (batch.size >= BATCH_BYTES || batch.numbers.length >= BATCH_LINES) flushBatch();
+      },
+      unreadableLine(line) {
+        // Only a line too long to hold reaches here (the others are read where they are worked on).
+        flushBatch();
+        queue.push({ kind: "issue", place: { line: line.number }, issue: line.issue });
+      },
+      blankLine(raw) {
+        flushBatch();
+        queue.push({ kind: "bytes", bytes: raw });
+      },
+      overlong(bytes) {
+        flushBatch();
+        queue.push({ kind: "bytes", bytes });
+      },
+      whole(input) {
+        if (input.format === "json") failure = wholeDocument(input.raw);
+        else failure = wholeLines(input.raw, input.format);
+      },
+      async afterChunk(progress) {
+        // Results are applied in input order as they come back; reading waits while too many are in flight.
+        await drain(inFlight);
+        await options.afterChunk?.(progress);
+      },
+    },
+  });
+  flushBatch();
+  await drain(0);
+
+  /** One JSON document: a record, or an array of records. */
+  function wholeDocument(raw: Buffer): InputIssue | undefined {
+    if (!isUtf8(raw))
+      return { code: "input_invalid_utf8", message: "the file holds bytes that are not UTF-8" };
+    const { text, bom } = withoutBom(raw.toString("utf8"));
+    const parsed = parseJson(text);
+    if (!parsed.ok) {
+      const position = /position (\d+)/.exec(parsed.error);
+      const where = position ? ` (${lineAndColumn(text, Number(position[1]))})` : "";
+      return {
+        code: "input_not_json",
+        message: `neither a JSON document nor JSONL: ${parsed.error}${where}`,
+      };
+    }
+    const value = parsed.value;
+    const single =
+      forced !== undefined
+        ? forced.unit === "record" && !isArrayOfRecords(value)
+          ? forced
+          : undefined
+        : detectRecordFormat(value);
+    if (single !== undefined) {
+      const rewritten = handle(single, value, text, {});
+      if (rewritten === undefined) output?.keep(raw);
+      else {
+        const around = surroundings(text);
+        output?.replace(
+          raw,
+          Buffer.from(`${bom ? "\uFEFF" : ""}${around.before}${rewritten.text}${around.after}`, "utf8"),
+          { place: "document", rules: rewritten.rules },
+        );
+      }
+      return undefined;
+    }
+    const prefix = bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0);
+    if (!recordsOfArray(value, text, {}, prefix)) return unknownFormat(value);
+    return undefined;
+  }
+
+  /** The format of the elements of an array of records, or `undefined` when the value is no such array. */
+  function elementFormatOf(value: unknown): ConversationFormat | undefined {
+    if (!Array.isArray(value) || value.length === 0) return undefined;
+    const format = forced ?? detectRecordFormat(value[0]);
+    return format?.unit === "record" ? format : undefined;
+  }
+
+  /**
+   * An array of records (a JSON document, or one JSONL line holding a whole data set): each element handled on
+   * its own and, when rewritten, replaced in the array's text, every other byte kept. False when the value is no
+   * array of records (nothing handled, nothing written).
+   */
+  function recordsOfArray(value: unknown, text: string, base: RecordPlace, prefix: Buffer): boolean {
+    const elementFormat = elementFormatOf(value);
+    if (elementFormat === undefined || !Array.isArray(value)) return false;
+    const spans = arrayElementSpans(text);
+    if (spans === undefined || spans.length !== value.length) return false;
+    let at = 0;
+    // An element is laid out as the document is: its own text starts one level deep.
+    const documentStyle = detectJsonStyle(text);
+    output?.keep(prefix);
+    value.forEach((element, index) => {
+      const span = spans[index] as { start: number; end: number };
+      const place = { ...base, index };
+      const format = elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
+      const elementText = text.slice(span.start, span.end);
+      let rewritten: { text: string; rules: string[] } | undefined;
+      if (format === undefined) {
+        handler.unreadable(place, {
+          code: "line_format_unknown",
+          message: `${describeValue(element)}, in no known format (it is kept as it is)`,
+        });
+      } else {
+        rewritten = handle(format, element, elementText, place, documentStyle);
+      }
+      output?.keep(Buffer.from(text.slice(at, span.start), "utf8"));
+      if (rewritten === undefined) output?.keep(Buffer.from(elementText, "utf8"));
+      else {
+        output?.replace(Buffer.from(elementText, "utf8"), Buffer.from(rewritten.text, "utf8"), {
+          place: placeText(place),
+          rules: rewritten.rules,
+        });
+      }
+      at = span.end;
+    });
+    output?.keep(Buffer.from(text.slice(at), "utf8"));
+    return true;
+  }
+
+  function isArrayOfRecords(value: unknown): boolean {
+    return (
+      Array.isArray(value) &&
+      value.length > 0 &&
+      forced !== undefined &&
+      value.every((v) => forced.matches(v))
+    );
+  }
+
+  /** A session file (JSON lines of one conversation) or a server-sent event log: read whole, lines kept. */
+  function wholeLines(raw: Buffer, framing: "session" | "sse"): InputIssue | undefined {
+    const lines = splitLines(raw);
+    const values: unknown[] = [];
+    const lineOfValue: number[] = [];
+    lines.forEach((line, index) => {
+      const { content } = contentOf(line);
+      if (!isUtf8(content)) {
+        handler.unreadable(
+          { line: index + 1 },
+          { code: "line_invalid_utf8", message: "the line holds bytes that are not UTF-8" },
+        );
+        return;
+      }
+      let text = content.toString("utf8");
+      if (index === 0) text = withoutBom(text).text;
+      if (framing === "sse") {
+        const data = /^data: ?/.exec(text);
+        if (data === null) return;
+        text = text.slice(data[0].length);
+        if (text.trim() === "[DONE]") return;
+      }
+      if (text.trim() === "") return;
+      const parsed = parseJson(text, { lossless: true });
+      if (!parsed.ok) {
+        handler.unreadable({ line: index + 1 }, { code: "line_invalid_json", message: parsed.error });
+        return;
+      }
+      values.push(parsed.value);
+      lineOfValue.push(index);
+    });
+    const format = forced ?? detectSessionFormat(values);
+    if (format === undefined || format.unit !== "session") {
+      return unknownFormat(values[0]);
+    }
+    records++;
+    announce(format);
+    const computed = computeRecord(context, format, values, undefined);
+    handler.consume(format, {}, computed.data);
+    if (computed.value === undefined || output === undefined || computed.data.kind !== "repair") {
+      output?.keep(raw);
+      return undefined;
+    }
+    const rules = computed.data.rules;
+    const next = computed.value as unknown[];
+    const original = new Map<unknown, number>();
+    for (const [i, value] of values.entries()) original.set(value, i);
+    const eol = contentOf(lines[lineOfValue[0] ?? 0] ?? Buffer.from("\n")).eol.toString("latin1") || "\n";
+    const firstText = contentOf(lines[lineOfValue[0] ?? 0] ?? Buffer.alloc(0)).content.toString("utf8");
+    const style = detectJsonStyle(withoutBom(firstText).text.replace(/^data: ?/, ""));
+    const fresh = (value: unknown): Buffer | undefined => {
+      const written = serializeRecord(value, style, true);
+      if (!written.ok) return undefined;
+      return Buffer.from(`${framing === "sse" ? "data: " : ""}${written.text}${eol}`, "utf8");
+    };
+    const pieces: Piece[] = [];
+    const valueLines = new Set(lineOfValue);
+    let pointer = 0;
+    const isKept = (value: unknown) => original.has(value);
+    // Walk the original lines; between two kept values, changed values take the places of the values they replace,
+    // in order, and lines that hold no value stay where they are.
+    const anchors = next.filter(isKept).map((value) => lineOfValue[original.get(value) as number] as number);
+    let anchorAt = 0;
+    for (let index = 0; index <= lines.length; index++) {
+      const nextAnchor = anchors[anchorAt] ?? lines.length;
+      if (index === nextAnchor || index === lines.length) {
+        // Every new value before the anchor goes here, in order.
+        while (pointer < next.length && !isKept(next[pointer])) {
+          const bytes = fresh(next[pointer]);
+          if (bytes === undefined)
+            return { code: "input_not_rewritable", message: "a rewritten line cannot be written" };
+          pieces.push({ bytes, place: `line ${index + 1}` });
+          pointer++;
+        }
+        if (index === lines.length) break;
+        pieces.push({ keep: index });
+        pointer++;
+        anchorAt++;
+        continue;
+      }
+      if (!valueLines.has(index)) {
+        pieces.push({ keep: index });
+        continue;
+      }
+      // A value line that is not kept: replaced by the next new value, if one comes before the next anchor.
+      if (pointer < next.length && !isKept(next[pointer])) {
+        const bytes = fresh(next[pointer]);
+        if (bytes === undefined)
+          return { code: "input_not_rewritable", message: "a rewritten line cannot be written" };
+        pieces.push({ bytes, place: `line ${index + 1}` });
+        pointer++;
+      }
+    }
+    writePieces(lines, pieces, {
+      keep: (bytes) => output.keep(bytes),
+      replace: (original, replacement, meta) => output.replace(original, replacement, { ...meta, rules }),
+    });
+    return undefined;
+  }
+
+  const summary = { framing: scan.summary.format, bytes: scan.summary.bytes, records };
+  if (!scan.ok) return { ok: false, issue: scan.issue, summary };
+  if (failure !== undefined) return { ok: false, issue: failure, summary };
+  if (records === 0 && jsonLines > 0) {
+    return {
+      ok: false,
+      issue: {
+        code: "input_format_unknown",
+        message: `no line holds a record of a known format; expected one of: ${expectedFormats()}`,
+      },
+      summary,
+    };
+  }
+  return { ok: true, summary };
+}
+
+/** Line and column (1-based) of a character offset, for parse errors in JSON documents. */
+function lineAndColumn(text: string, offset: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return `line ${line}, column ${offset - lineStart + 1}`;
+}

@@ -1,0 +1,90 @@
+/**
+ * The AI SDK middleware against the unwrapped model: the same 10 000-chunk Chat Completions SSE body parsed by the
+ * real @ai-sdk/openai-compatible model, its `doStream` parts consumed whole, bare and through `wrapLanguageModel`
+ * with `toolcallMiddleware`. CPU time per pass, interleaved rounds, order rotated each round.
+ */
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { toolcallMiddleware } from "@toolcall/ai-sdk";
+import { coreRepairs } from "@toolcall/core";
+import { wrapLanguageModel } from "ai";
+import { cpuPair } from "./measure.mjs";
+import { sseBody } from "./stream.mjs";
+
+function modelOf(bytes) {
+  const provider = createOpenAICompatible({
+    name: "bench",
+    baseURL: "http://127.0.0.1:9/v1",
+    // Where the server would be: the same bytes in socket-sized pieces, every pass.
+    fetch: async () =>
+      new Response(
+        new ReadableStream({
+          start(controller) {
+            for (let at = 0; at < bytes.length; at += 16_384)
+              controller.enqueue(bytes.subarray(at, at + 16_384));
+            controller.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      ),
+  });
+  return provider.chatModel("bench-model");
+}
+
+const PARAMS = {
+  prompt: [
+    { role: "system", content: "You search." },
+    { role: "user", content: [{ type: "text", text: "Find it." }] },
+  ],
+  tools: [
+    {
+      type: "function",
+      name: "search",
+      inputSchema: { type: "object", properties: { query: { type: "string" }, page: { type: "number" } } },
+    },
+  ],
+};
+
+async function consume(model) {
+  const { stream } = await model.doStream(PARAMS);
+  let parts = 0;
+  let calls = 0;
+  for await (const part of stream) {
+    parts++;
+    if (part.type === "tool-call") calls++;
+  }
+  return { parts, calls };
+}
+
+/** Measures the unwrapped model against the wrapped one; returns per-pass CPU ms and the per-round ratios. */
+export async function measureAiSdkStream({ rounds, passes }) {
+  const { text } = sseBody();
+  const bytes = new TextEncoder().encode(text);
+  const bare = modelOf(bytes);
+  const wrapped = wrapLanguageModel({
+    model: modelOf(bytes),
+    middleware: toolcallMiddleware({ repairs: coreRepairs }),
+  });
+  const seen = await consume(bare);
+  const checked = await consume(wrapped);
+  if (seen.parts !== checked.parts || seen.calls !== checked.calls || seen.calls === 0) {
+    throw new Error(`the wrapped model's stream differs: ${JSON.stringify({ seen, checked })}`);
+  }
+  const tasks = [
+    { name: "openai-compatible model.doStream (floor)", run: () => consume(bare) },
+    { name: "wrapLanguageModel(model, toolcallMiddleware).doStream", run: () => consume(wrapped) },
+  ];
+  const pair = await cpuPair(
+    tasks.map((task) => task.run),
+    { rounds, passes },
+  );
+  return {
+    parts: seen.parts,
+    bytes: bytes.length,
+    bare: pair.floor,
+    wrapped: pair.task,
+    ratio: pair.ratio,
+    low: pair.low,
+    high: pair.high,
+    names: tasks.map((t) => t.name),
+  };
+}

@@ -1,0 +1,21 @@
+import type { ConversationFormat } from "@toolcall/core";
+import { openaiChatChunksFormat } from "./chat-chunks-format.js";
+import { openaiChatCompletionFormat } from "./chat-completion-format.js";
+import { openaiChatFormat } from "./chat-format.js";
+import { codexRolloutFormat } from "./codex-rollout-format.js";
+import { openaiResponsesFormat } from "./responses-format.js";
+
+/**
+ * Every OpenAI format, most specific first (the order to try them in when detecting): completions and chunk logs
+ * before Responses items, Codex sessions, and Chat messages last (a list of `{role, content}` is Chat).
+ *
+ * @example
+ * const format = openaiFormats.find((f) => f.unit === "record" && f.matches(value));
+ */
+export const openaiFormats: readonly ConversationFormat[] = [
+  openaiChatCompletionFormat,
+  openaiChatChunksFormat,
+  codexRolloutFormat,
+  openaiResponsesFormat,
+  openaiChatFormat,
+];
