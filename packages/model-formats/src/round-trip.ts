@@ -69,6 +69,22 @@ function render(
   return result.ok ? result : { ok: false, error: result.error.pythonText };
 }
 
+/**
+ * `rendered` is `expected` followed by the end of the end-of-turn text (`<|im_end|>\n`, an EOS token), or by none of
+ * it: servers strip stop tokens. What is missing starts where the end-of-turn text starts (a marker, not the middle of
+ * one), or is the whitespace after its visible part. A template may close a turn with calls differently from a turn
+ * of text (Command R7B: `<|END_ACTION|>` against `<|END_RESPONSE|>`, then `<|END_OF_TURN_TOKEN|>` in both): only
+ * the end they share counts.
+ */
+function endsAsTurn(rendered: string, expected: string, endOfTurn: string): boolean {
+  if (!rendered.startsWith(expected)) return false;
+  const rest = rendered.slice(expected.length);
+  if (rest === "") return true;
+  if (!endOfTurn.endsWith(rest)) return false;
+  if (rest.trim() === "") return expected.endsWith(endOfTurn.trimEnd());
+  return rest.trimStart().charCodeAt(0) === endOfTurn.trimStart().charCodeAt(0);
+}
+
 function firstDifference(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return i;
@@ -182,14 +198,8 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
   const prefix = firstDifference(base.text, chosen.text);
   const rendered = chosen.text.slice(prefix === -1 ? base.text.length : Math.min(prefix, base.text.length));
   const expected = generationPrompt + output;
-  // The output may lack the end-of-turn text (a stop token the server stripped), or hold only its visible part.
-  const candidates = [rendered];
-  if (endOfTurn !== "" && rendered.endsWith(endOfTurn)) {
-    const without = rendered.slice(0, rendered.length - endOfTurn.length);
-    candidates.push(without, without + endOfTurn.trimEnd());
-  }
-  const ok = candidates.includes(expected);
-  const difference = ok ? -1 : Math.max(...candidates.map((c) => firstDifference(c, expected)));
+  const ok = endsAsTurn(rendered, expected, endOfTurn);
+  const difference = ok ? -1 : firstDifference(rendered, expected);
   return {
     ok,
     firstDifference: ok ? -1 : Math.max(0, difference - generationPrompt.length),

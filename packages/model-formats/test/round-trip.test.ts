@@ -5,6 +5,7 @@ import { safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  commandR7b,
   deepseekV3,
   deepseekV31,
   detectToolCallSyntax,
@@ -527,5 +528,38 @@ describe("round trip: what the templates drop or rewrite, found at its offset", 
     expect(coder.ok).toBe(false);
     expect(coder.error).toContain("@toolcall/qwen-templates");
     expect(check("google-gemma-3-it", "Hello").error).toContain("no known tool-call syntax");
+  });
+});
+
+describe("round trip: the end of a turn", () => {
+  // A look-alike of Command R7B's turn endings, written for this test (the real template is not in the corpus):
+  // an action ends with <|END_ACTION|>, an answer with <|END_RESPONSE|>, both then with <|END_OF_TURN_TOKEN|>.
+  const template = [
+    "{% for m in messages %}<|START_OF_TURN_TOKEN|>",
+    "{% if m.role == 'user' %}<|USER_TOKEN|>{{ m.content }}<|END_OF_TURN_TOKEN|>",
+    '{% elif m.tool_calls %}<|CHATBOT_TOKEN|><|START_ACTION|>{{ "[\\n" }}',
+    '{% for tc in m.tool_calls %}    {"tool_call_id": "{{ loop.index0 }}", "tool_name": "{{ tc.function.name }}", ',
+    '"parameters": {{ tc.function.arguments | tojson }}}{{ ",\\n" if not loop.last }}{% endfor %}',
+    '{{ "\\n]" }}<|END_ACTION|><|END_OF_TURN_TOKEN|>',
+    "{% else %}<|CHATBOT_TOKEN|><|START_RESPONSE|>{{ m.content }}<|END_RESPONSE|><|END_OF_TURN_TOKEN|>",
+    "{% endif %}{% endfor %}{% if add_generation_prompt %}<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>{% endif %}",
+  ].join("");
+  const messages = [{ role: "user", content: "Weather in Paris?" }];
+  const action =
+    '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}\n]<|END_ACTION|>';
+  const check = (output: string) => roundTrip({ template, output, messages, syntax: commandR7b });
+
+  it("a turn of calls may end differently from a turn of text: only the end they share may be missing", () => {
+    expect(check(action)).toMatchObject({ ok: true, firstDifference: -1 });
+    expect(check(`${action}<|END_OF_TURN_TOKEN|>`)).toMatchObject({ ok: true, firstDifference: -1 });
+    expect(check("<|START_RESPONSE|>Sunny.<|END_RESPONSE|>")).toMatchObject({ ok: true });
+    expect(check("<|START_RESPONSE|>Sunny.")).toMatchObject({ ok: true });
+  });
+
+  it("a marker cut in its middle is a difference, not a missing end of turn", () => {
+    const cut = action.slice(0, -2);
+    const result = check(cut);
+    expect(result.parsed?.toolCalls).toHaveLength(1);
+    expect(result).toMatchObject({ ok: false, firstDifference: cut.length });
   });
 });
