@@ -52,8 +52,9 @@ export const granite: ToolCallSyntax = defineSyntax({
   id: "granite",
   name: "Granite 3 (<|tool_call|>[…])",
   startMarkers: [GRANITE_TOOL_CALL, GRANITE_31_TOOL_CALL],
-  // One scan: "tool_call" is in both markers.
-  plain: plainCheck("tool_call", [THINK.open, RESPONSE.open, "[{", "[ {", "[\n{"]),
+  // One scan: "_call" is in both markers, and its first character is rare in prose (a needle that starts with a
+  // common letter makes the native scan stop at every one).
+  plain: plainCheck("_call", [THINK.open, RESPONSE.open, "[{", "[ {", "[\n{"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [GRANITE_TOOL_CALL, GRANITE_31_TOOL_CALL],
