@@ -52,8 +52,8 @@ export function* readInvoke(
   options: { channel: Channel; prefix: string },
 ): Step<CallOutcome> {
   const { channel } = options;
-  const inInvoke = new MarkerSet([syntax.parameterOpen, syntax.section.callEnd]);
-  const parameterClose = new MarkerSet([syntax.parameterClose]);
+  const inInvoke = MarkerSet.of([syntax.parameterOpen, syntax.section.callEnd]);
+  const parameterClose = MarkerSet.of([syntax.parameterClose]);
   reader.record();
   const fail = callFailer(reader, out, { syntax: syntax.section, channel, prefix: options.prefix });
   const atEnd = () => reader.ended && reader.pos >= reader.text.length;

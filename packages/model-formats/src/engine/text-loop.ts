@@ -87,7 +87,7 @@ export function* textLoop(
       if (afterCall) list.push(...more);
       if (reasoning) list.push(inReasoning ? reasoning.close : afterCall ? reasoning.open : "");
       if (response && inResponse && !inReasoning) list.push(response.close);
-      set = new MarkerSet(list.filter((m) => m !== ""));
+      set = MarkerSet.of(list.filter((m) => m !== ""));
       sets.set(key, set);
     }
     return set;
@@ -105,7 +105,7 @@ export function* textLoop(
   const maybeResponse = function* (): Step<void> {
     if (!response || inResponse) return;
     out.text("content", yield* reader.space());
-    const opener = yield* reader.peek(new MarkerSet([response.open]));
+    const opener = yield* reader.peek(MarkerSet.of([response.open]));
     if (opener === null) return;
     reader.consume(opener.length);
     out.separator("content", "");
@@ -118,7 +118,7 @@ export function* textLoop(
     yield* reader.prefixOf(reasoning.lead);
   } else if (reasoning) {
     out.text("content", yield* reader.space());
-    const opener = yield* reader.peek(new MarkerSet([reasoning.open]));
+    const opener = yield* reader.peek(MarkerSet.of([reasoning.open]));
     if (opener !== null) {
       reader.consume(opener.length);
       yield* open(reasoning);

@@ -10,6 +10,8 @@ import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, textLoop } from "../engine/text-loop.js";
 
+const CALL_METHOD = new MarkerSet([".call("]);
+
 export const LLAMA_PYTHON_TAG = "<|python_tag|>";
 export const LLAMA_PYTHON_START = "<|python_start|>";
 export const LLAMA_PYTHON_END = "<|python_end|>";
@@ -177,7 +179,7 @@ function* readPythonTag(reader: Reader, out: Output, context: FamilyContext, cha
     return yield* readJsonCalls(reader, out, context, channel, LLAMA_PYTHON_TAG + space, true);
   reader.record();
   const name = yield* readIdentifier(reader);
-  if (name !== "" && (yield* reader.peek(new MarkerSet([".call("]))) !== null) {
+  if (name !== "" && (yield* reader.peek(CALL_METHOD)) !== null) {
     reader.consume(".call(".length);
     yield* readPythonCall(reader, out, context, channel, name, LLAMA_PYTHON_TAG + space);
     return;
