@@ -1,6 +1,12 @@
-import { decodeArguments, encodeArguments, type ToolCallSyntax } from "@toolcall/core";
+import {
+  decodeArguments,
+  encodeArguments,
+  type SyntaxParseResult,
+  type ToolCallSyntax,
+} from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { foldEvents } from "../src/engine/define-syntax.js";
 import { SYNTAXES } from "../src/registry.js";
 import { toolName, wireCall } from "./arbitraries.js";
 import { cutsFor, expectSplitInvariant, streamedWork } from "./helpers.js";
@@ -155,6 +161,36 @@ describe("every syntax: total, split-invariant, linear", () => {
             expectSplitInvariant(syntax, parts.join(""), { startInReasoning }, [cuts]);
           },
         ),
+        { numRuns: 200 },
+      );
+    });
+
+    it(`${syntax.id}: parse with no options (the plain-text check first) agrees with the stream`, () => {
+      const leads = fc.constantFrom(
+        "",
+        " ",
+        "\n",
+        "all\n",
+        "python\n",
+        "f\n{",
+        "f\n x",
+        "The f\n{",
+        "a".repeat(257),
+      );
+      const shape = (r: SyntaxParseResult) => ({
+        calls: r.toolCalls.map((c) => [c.function.name, c.function.arguments]),
+        content: r.content,
+        reasoning: r.reasoning,
+        issues: r.issues.map((i) => i.code),
+      });
+      fc.assert(
+        fc.property(leads, fc.array(pieces, { maxLength: 16 }), (lead, parts) => {
+          const text = lead + parts.join("");
+          const stream = syntax.createStream();
+          expect(shape(syntax.parse(text)), JSON.stringify(text)).toEqual(
+            shape(foldEvents([...stream.push(text), ...stream.end()])),
+          );
+        }),
         { numRuns: 200 },
       );
     });
