@@ -205,8 +205,33 @@ function* readRecipient(
   out.end(args.text);
 }
 
-/** A text whose first line is a recipient (`all`, `python`, or a name whose JSON arguments follow): not plain. */
-const RECIPIENT_LINE = /(?:all|python)\n|[A-Za-z0-9_.-]{1,256}\n[ \t\n\r]*\{/y;
+const isNameChar = (c: number): boolean =>
+  (c >= 0x61 && c <= 0x7a) ||
+  (c >= 0x41 && c <= 0x5a) ||
+  (c >= 0x30 && c <= 0x39) ||
+  c === 0x5f ||
+  c === 0x2e ||
+  c === 0x2d;
+
+/**
+ * Whether the text's first line, from `at`, is a recipient: `all`, `python`, or a name (up to 256 of `A-Za-z0-9_.-`)
+ * whose JSON arguments follow. Prose fails at its first space, so a plain answer costs a few characters.
+ */
+function startsWithRecipient(text: string, at: number): boolean {
+  let i = at;
+  const limit = Math.min(text.length, at + 257);
+  while (i < limit && isNameChar(text.charCodeAt(i))) i++;
+  if (i === at || i - at > 256 || text.charCodeAt(i) !== 0x0a) return false;
+  const name = text.slice(at, i);
+  if (name === "all" || name === "python") return true;
+  i++;
+  for (
+    let c = text.charCodeAt(i);
+    c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+    c = text.charCodeAt(++i)
+  );
+  return text.charCodeAt(i) === 0x7b;
+}
 
 /**
  * Encodes calls as Functionary v3.2's template renders them: `>>>NAME\nARGS` per call (the arguments as the wire
@@ -247,8 +272,7 @@ export const functionaryV32: ToolCallSyntax = defineSyntax({
   plain: (text) => {
     if (text.indexOf(FUNCTIONARY_RECIPIENT) !== -1) return undefined;
     const at = firstVisible(text);
-    RECIPIENT_LINE.lastIndex = at;
-    if (RECIPIENT_LINE.test(text)) return undefined;
+    if (startsWithRecipient(text, at)) return undefined;
     return at < text.length ? text : null;
   },
   *run(reader, out, context) {
