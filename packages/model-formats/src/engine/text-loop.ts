@@ -27,6 +27,16 @@ export const THINK: ReasoningSyntax = {
   before: "",
 };
 
+/** `<think>…</think>` with no separators of its own (the text around it is the model's). */
+export const BARE_THINK: ReasoningSyntax = {
+  open: "<think>",
+  close: "</think>",
+  lead: "",
+  trail: "",
+  after: "",
+  before: "",
+};
+
 /**
  * A wrapper around the answer (Command R7B's `<|START_RESPONSE|>…<|END_RESPONSE|>`, Granite's `<response>…</response>`,
  * Hunyuan's `<answer>…</answer>`): its opener is syntax where the content begins (the start of the text, or right

@@ -3,7 +3,7 @@ import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax } from "../engine/define-syntax.js";
 import { type InvokeSyntax, readInvoke } from "../engine/invoke.js";
 import { readSection } from "../engine/section.js";
-import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { BARE_THINK, plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const DSML_CALLS_OPEN = "<｜DSML｜function_calls>";
 export const DSML_CALLS_CLOSE = "</｜DSML｜function_calls>";
@@ -15,14 +15,7 @@ export const DSML_INVOKE_CLOSE = "</｜DSML｜invoke>";
 export const DSML_PARAMETER_OPEN = "<｜DSML｜parameter";
 export const DSML_PARAMETER_CLOSE = "</｜DSML｜parameter>";
 
-const THINK: ReasoningSyntax = {
-  open: "<think>",
-  close: "</think>",
-  lead: "",
-  trail: "",
-  after: "",
-  before: "",
-};
+const THINK = BARE_THINK;
 
 const INVOKE: InvokeSyntax = {
   section: {

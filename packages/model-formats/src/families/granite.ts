@@ -1,22 +1,15 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
-import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
+import { nameAndArgumentsJson } from "../engine/arguments.js";
 import { readListAfterMarker, readUnopenedList } from "../engine/call-list.js";
 import { defineSyntax } from "../engine/define-syntax.js";
-import { plainCheck, type ReasoningSyntax, type ResponseSyntax, textLoop } from "../engine/text-loop.js";
+import { BARE_THINK, plainCheck, type ResponseSyntax, textLoop } from "../engine/text-loop.js";
 
 /** Granite 3.0, 3.2 and 3.3 (a special token). */
 export const GRANITE_TOOL_CALL = "<|tool_call|>";
 /** Granite 3.1 (plain text). */
 export const GRANITE_31_TOOL_CALL = "<tool_call>";
 const ITEM = { separator: "", argumentKeys: ["arguments", "parameters"] } as const;
-const THINK: ReasoningSyntax = {
-  open: "<think>",
-  close: "</think>",
-  lead: "",
-  trail: "",
-  after: "",
-  before: "",
-};
+const THINK = BARE_THINK;
 const RESPONSE: ResponseSyntax = { open: "<response>", close: "</response>", lead: "", trail: "" };
 
 /**
@@ -28,9 +21,7 @@ const RESPONSE: ResponseSyntax = { open: "<response>", close: "</response>", lea
  * // '<|tool_call|>[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]'
  */
 export function encodeGranite(calls: readonly EncodableToolCall[]): string {
-  const items = calls.map(
-    (call) => `{"name": ${pythonJsonText(call.function.name)}, "arguments": ${argumentsJson(call)}}`,
-  );
+  const items = calls.map(nameAndArgumentsJson);
   return `${GRANITE_TOOL_CALL}[${items.join(", ")}]`;
 }
 

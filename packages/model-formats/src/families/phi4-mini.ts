@@ -1,19 +1,12 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
-import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
+import { nameAndArgumentsJson } from "../engine/arguments.js";
 import { readListAfterMarker } from "../engine/call-list.js";
 import { defineSyntax } from "../engine/define-syntax.js";
-import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { BARE_THINK, plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const PHI4_FUNCTOOLS = "functools";
 const ITEM = { separator: ["\n", " "], argumentKeys: ["arguments", "parameters"] } as const;
-const THINK: ReasoningSyntax = {
-  open: "<think>",
-  close: "</think>",
-  lead: "",
-  trail: "",
-  after: "",
-  before: "",
-};
+const THINK = BARE_THINK;
 
 /**
  * Encodes calls as Phi-4-mini writes them: `functools[{"name": "NAME", "arguments": {…}}, …]` (its template renders
@@ -24,9 +17,7 @@ const THINK: ReasoningSyntax = {
  * // 'functools[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]'
  */
 export function encodePhi4Mini(calls: readonly EncodableToolCall[]): string {
-  const items = calls.map(
-    (call) => `{"name": ${pythonJsonText(call.function.name)}, "arguments": ${argumentsJson(call)}}`,
-  );
+  const items = calls.map(nameAndArgumentsJson);
   return `${PHI4_FUNCTOOLS}[${items.join(", ")}]`;
 }
 

@@ -1,5 +1,5 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
-import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
+import { nameAndArgumentsJson } from "../engine/arguments.js";
 import { readListAfterMarker } from "../engine/call-list.js";
 import { defineSyntax } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
@@ -22,8 +22,7 @@ const HUNYUAN_THINK: ReasoningSyntax = {
 const HUNYUAN_ANSWER: ResponseSyntax = { open: "<answer>", close: "</answer>", lead: "\n", trail: "\n" };
 const PREFIX = new MarkerSet([HUNYUAN_ANSWER_PREFIX]);
 
-const item = (call: EncodableToolCall) =>
-  `{"name": ${pythonJsonText(call.function.name)}, "arguments": ${argumentsJson(call)}}`;
+const item = nameAndArgumentsJson;
 
 /**
  * Encodes calls as Hunyuan-A13B's template renders them: `<tool_calls>[{"name": "NAME", "arguments": {…}}, …]</tool_calls>`.

@@ -1,5 +1,5 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
-import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
+import { nameAndArgumentsJson } from "../engine/arguments.js";
 import { readUnopenedList } from "../engine/call-list.js";
 import { defineSyntax } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
@@ -20,9 +20,7 @@ const ITEM = { separator: "", argumentKeys: ["arguments", "parameters"] } as con
  * // '[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]'
  */
 export function encodeXlam(calls: readonly EncodableToolCall[]): string {
-  const items = calls.map(
-    (call) => `{"name": ${pythonJsonText(call.function.name)}, "arguments": ${argumentsJson(call)}}`,
-  );
+  const items = calls.map(nameAndArgumentsJson);
   return `[${items.join(", ")}]`;
 }
 
