@@ -6,7 +6,7 @@ import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
-import { plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
+import { BARE_THINK, plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
 export const DEEPSEEK_CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
 export const DEEPSEEK_CALLS_END = "<｜tool▁calls▁end｜>";
@@ -25,15 +25,6 @@ const SEP = new MarkerSet([DEEPSEEK_SEP]);
 const CALL_END = new MarkerSet([DEEPSEEK_CALL_END]);
 const FENCE_OPEN = new MarkerSet(["```json"]);
 const FENCE_CLOSE = new MarkerSet(["```"]);
-/** V3.1 writes `reasoning</think>content`, no newlines around it. */
-const BARE_THINK: ReasoningSyntax = {
-  open: "<think>",
-  close: "</think>",
-  lead: "",
-  trail: "",
-  after: "",
-  before: "",
-};
 
 const SECTION: SectionSyntax = {
   sectionBegin: DEEPSEEK_CALLS_BEGIN,
