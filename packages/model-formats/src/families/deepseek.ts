@@ -192,6 +192,7 @@ export const deepseekV3: ToolCallSyntax = createDeepSeek({
 export const deepseekV31: ToolCallSyntax = createDeepSeek({
   id: "deepseek-v31",
   name: "DeepSeek V3.1 (NAME<｜tool▁sep｜>JSON)",
+  // V3.1 writes `reasoning</think>content`, no newlines around it.
   reasoning: BARE_THINK,
   encode: encodeDeepSeekV31,
 });
