@@ -4,7 +4,8 @@
 // packages (vitest, the `openai` peer) come from the usual registry. Then, in that project: the conformance suite
 // runs against core through vitest and through the framework-neutral command line; core and conformance load from
 // CommonJS; and a guarded `openai` client talks to a loopback server that answers with the tool-call payloads
-// captured in the wild, whole and streamed: every call comes back as JSON object text.
+// captured in the wild, whole and streamed: every call comes back as JSON object text, or as the model wrote it and
+// reported unusable when no tool can run on it.
 // Results: .test-results/consumer.json.
 import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +19,10 @@ import { createResults, root } from "./lib/results.mjs";
 const results = createResults("consumer");
 const scratch = mkdtempSync(join(tmpdir(), "toolcall-consumer-"));
 const vitestVersion = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).devDependencies.vitest;
+// `openai` is an optional peer of @toolcall/openai (its guarded fetch needs none): a user of guardOpenAI installs it
+// beside, as the package's README says; the version the package's own tests run on.
+const openaiVersion = JSON.parse(readFileSync(join(root, "packages/openai/package.json"), "utf8"))
+  .devDependencies.openai;
 const run = (command, args, options = {}) =>
   execFileSync(command, args, {
     cwd: scratch,
@@ -47,23 +52,42 @@ import { guardOpenAI } from "@toolcall/openai";
 const client = guardOpenAI(new OpenAI(), { repairs: coreRepairs });
 const request = { model: "fake-model", messages: [{ role: "user", content: "go" }] };
 const isObjectText = (text) => {
-  const value = JSON.parse(text);
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  try {
+    const value = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 };
 
-const completion = await client.chat.completions.create(request);
+// Every call comes back as JSON object text, or, when no tool can run on it (cut, not JSON, not an object), with the
+// model's own text and reported unusable in the x-toolcall-repairs header: never turned into text that parses.
+const { data: completion, response } = await client.chat.completions.create(request).withResponse();
+const summary = JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}");
+const reported = new Map((summary.response ?? []).map((entry) => [entry.id, entry]));
 const calls = completion.choices[0].message.tool_calls;
-const bad = calls.filter((call) => !isObjectText(call.function.arguments));
-if (calls.length === 0 || bad.length > 0) throw new Error("whole: not object text: " + JSON.stringify(bad));
+const bad = calls.filter((call) =>
+  isObjectText(call.function.arguments)
+    ? reported.get(call.id)?.usable === false
+    : reported.get(call.id)?.usable !== false,
+);
+if (calls.length === 0 || bad.length > 0) throw new Error("whole: wrongly decided: " + JSON.stringify(bad));
+const usable = calls.filter((call) => isObjectText(call.function.arguments)).length;
+const repaired = [...reported.values()].filter((entry) => entry.usable && entry.repairs.length > 0).length;
+if (usable === 0 || repaired === 0) throw new Error("whole: nothing usable or repaired: " + JSON.stringify(summary));
 
+// Streamed, each call ends with the same text as in the whole answer.
 const streamed = new Map();
 for await (const chunk of await client.chat.completions.create({ ...request, stream: true }))
   for (const call of chunk.choices[0]?.delta.tool_calls ?? [])
     streamed.set(call.index, (streamed.get(call.index) ?? "") + (call.function?.arguments ?? ""));
-const badStreamed = [...streamed.values()].filter((text) => !isObjectText(text));
-if (streamed.size !== calls.length || badStreamed.length > 0)
-  throw new Error("streamed: " + streamed.size + " calls, not object text: " + JSON.stringify(badStreamed));
-console.log(calls.length + " calls, whole and streamed: every one JSON object text");
+const differ = calls.filter((call, index) => streamed.get(index) !== call.function.arguments);
+if (streamed.size !== calls.length || differ.length > 0)
+  throw new Error("streamed: " + streamed.size + " calls, differing from the whole answer: " + JSON.stringify(differ));
+console.log(
+  calls.length + " calls, whole and streamed alike: " + usable + " JSON object text (" + repaired + " repaired), " +
+    (calls.length - usable) + " kept as the model wrote them and reported unusable",
+);
 `,
 };
 
@@ -73,7 +97,7 @@ try {
   registry = await publishedRegistry();
   server = await startFakeOpenAI();
   const installed = await results.check(
-    "npm i @toolcall/openai (the @toolcall scope from the registry)",
+    "npm i @toolcall/openai openai (the @toolcall scope from the registry)",
     async () => {
       writeFileSync(join(scratch, ".npmrc"), `@toolcall:registry=${registry.url}\n`);
       writeFileSync(
@@ -87,6 +111,7 @@ try {
         "--no-fund",
         "--loglevel=error",
         "@toolcall/openai",
+        `openai@${openaiVersion}`,
         "@toolcall/core",
         "@toolcall/conformance",
         `vitest@${vitestVersion}`,

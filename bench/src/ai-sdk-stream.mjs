@@ -8,24 +8,14 @@ import { toolcallMiddleware } from "@toolcall/ai-sdk";
 import { coreRepairs } from "@toolcall/core";
 import { wrapLanguageModel } from "ai";
 import { cpuPair } from "./measure.mjs";
-import { sseBody } from "./stream.mjs";
+import { sseBody, sseResponse } from "./stream.mjs";
 
 function modelOf(bytes) {
   const provider = createOpenAICompatible({
     name: "bench",
     baseURL: "http://127.0.0.1:9/v1",
     // Where the server would be: the same bytes in socket-sized pieces, every pass.
-    fetch: async () =>
-      new Response(
-        new ReadableStream({
-          start(controller) {
-            for (let at = 0; at < bytes.length; at += 16_384)
-              controller.enqueue(bytes.subarray(at, at + 16_384));
-            controller.close();
-          },
-        }),
-        { headers: { "content-type": "text/event-stream" } },
-      ),
+    fetch: async () => sseResponse(bytes),
   });
   return provider.chatModel("bench-model");
 }

@@ -12,6 +12,7 @@ import { gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery
 import { jsonrepair } from "jsonrepair";
 import { measureAiSdkStream } from "./ai-sdk-stream.mjs";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
+import { measureFetchStream } from "./fetch-stream.mjs";
 import { measureFormats } from "./formats.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
@@ -32,6 +33,8 @@ import {
 const TARGET_DECODE_SPEED = 0.9; // decodeArguments ops/s ÷ JSON.parse ops/s, valid object text, every bucket
 const TARGET_SANITIZE_TIME = 1.3; // sanitizeHistory time ÷ time to JSON.parse every argument once
 const TARGET_STREAM_OVERHEAD = 0.05;
+/** Section 9: the guarded fetch keeps at least this share of the bare fetch's throughput on a clean stream. */
+const TARGET_FETCH_SPEED = 0.95;
 const TARGET_AI_SDK_OVERHEAD = 0.05; // wrapped model stream CPU ÷ unwrapped model stream CPU, minus one
 const TARGET_GEMMA_OVERHEAD = 0.05; // decode with Gemma recovery on clean payloads ÷ plain decode, minus one // guarded stream CPU ÷ raw SDK stream CPU, minus one
 
@@ -446,7 +449,65 @@ if (payloads === undefined) {
     );
 }
 
-// 9. Output: the machine, then one table, then what was wrong.
+// 9. guardFetch against the bare fetch on the same clean stream, read through the SDK (target) and as bytes.
+{
+  progress("guarded fetch: 10 000-chunk clean stream, bare fetch vs guardFetch");
+  const fetched = await measureFetchStream({ rounds: QUICK ? 3 : 15, passes: QUICK ? 1 : 3 });
+  const input = `${fetched.chunks} chunks, ${formatBytes(fetched.bytes)}`;
+  const ok = fetched.same && fetched.sdk.ratio >= TARGET_FETCH_SPEED;
+  rows.push(
+    [
+      "9 guarded fetch",
+      "bare fetch, read by the openai SDK (floor)",
+      input,
+      formatOps(1000 / fetched.sdk.bare),
+      "",
+      "1.00×",
+      "",
+      "floor",
+      "",
+    ],
+    [
+      "9 guarded fetch",
+      "guardFetch(bare), read by the openai SDK",
+      input,
+      formatOps(1000 / fetched.sdk.guarded),
+      "",
+      `${fetched.sdk.ratio.toFixed(3)}× speed`,
+      `${fetched.sdk.low.toFixed(3)}–${fetched.sdk.high.toFixed(3)}`,
+      `≥ ${TARGET_FETCH_SPEED.toFixed(2)}× speed`,
+      `${ok ? "ok" : "MISS"}${fetched.same ? " (bytes out = bytes in)" : " (bytes changed!)"}`,
+    ],
+    [
+      "9 guarded fetch",
+      "bare fetch, bytes only (floor)",
+      input,
+      formatOps(1000 / fetched.raw.bare),
+      "",
+      "1.00×",
+      "",
+      "floor",
+      "",
+    ],
+    [
+      "9 guarded fetch",
+      "guardFetch(bare), bytes only",
+      input,
+      formatOps(1000 / fetched.raw.guarded),
+      "",
+      `${fetched.raw.ratio.toFixed(3)}× speed`,
+      `${fetched.raw.low.toFixed(3)}–${fetched.raw.high.toFixed(3)}`,
+      "none (the guard's own cost)",
+      `${(((fetched.raw.guarded - fetched.raw.bare) * 1000) / fetched.chunks).toFixed(2)} µs per chunk added`,
+    ],
+  );
+  if (!ok)
+    notes.push(
+      `guarded fetch: ${fetched.sdk.ratio.toFixed(3)}× the bare fetch's throughput through the SDK${fetched.same ? "" : "; the clean stream's bytes changed"}`,
+    );
+}
+
+// 10. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(

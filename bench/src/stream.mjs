@@ -44,17 +44,21 @@ export function sseBody(chunks = 10_000) {
   return { text: frames.join(""), chunks: frames.length - 1 };
 }
 
-function sdkStream(bytes) {
-  const response = new Response(
+/** An SSE response whose body is `bytes` in socket-sized pieces (16 KB), as a server's writes arrive. */
+export function sseResponse(bytes) {
+  return new Response(
     new ReadableStream({
       start(controller) {
-        // Socket-sized pieces, as a server's writes arrive.
         for (let at = 0; at < bytes.length; at += 16_384) controller.enqueue(bytes.subarray(at, at + 16_384));
         controller.close();
       },
     }),
+    { headers: { "content-type": "text/event-stream" } },
   );
-  return Stream.fromSSEResponse(response, new AbortController());
+}
+
+function sdkStream(bytes) {
+  return Stream.fromSSEResponse(sseResponse(bytes), new AbortController());
 }
 
 async function consume(stream) {

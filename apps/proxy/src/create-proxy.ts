@@ -84,7 +84,6 @@ export function createProxy(
   const runtime: ProxyRuntime = {
     options: {
       repairs: options.repairs ?? coreRepairs,
-      policy: options.policy ?? "preserve",
       sanitize: {
         policy: options.historyPolicy ?? "preserve",
         missingResult: options.missingResult ?? "synthesize",

@@ -1,3 +1,4 @@
+import type { ChunkStep } from "@toolcall/openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
   ContentCallExtractor,
@@ -107,47 +108,57 @@ function hasValue(delta: Record<string, unknown>): boolean {
 }
 
 /**
- * Recovers native tool calls left in streamed content (Chat Completions chunks). Content passes on as soon as each
+ * Recovers native tool calls left in streamed content (Chat Completions chunks), one chunk at a time: the step the
+ * stream repair runs every chunk through (`createSseRepair`'s `prepare`). Content passes on as soon as each
  * extractor knows it cannot start a call (a few characters at most are held); a recovered call is handed on as one
  * whole tool-call delta, with an index after the server's own; a finish of `"stop"` becomes `"tool_calls"` when
  * calls were found. Chunks without call-like text are passed on as the same objects.
  *
  * @example
- * for await (const chunk of extractStreamContentCalls({ source, extractors: [gemmaContentCalls], context })) …
+ * const step = new ContentCallStream({ extractors: [gemmaContentCalls], context });
+ * for (const chunk of chunks) for (const out of step.push(chunk)) send(out);
+ * for (const out of step.end()) send(out);
  */
-export async function* extractStreamContentCalls(args: {
-  source: AsyncIterable<ChatCompletionChunk>;
-  extractors: readonly ContentCallExtractor[];
-  context: ExtractionContext;
-  onReport?: (report: ExtractionReport) => void;
-}): AsyncGenerator<ChatCompletionChunk, void, undefined> {
-  const states = new Map<number, ChoiceState>();
-  let template: ChatCompletionChunk | undefined;
-  const stateOf = (index: number): ChoiceState => {
-    let state = states.get(index);
+export class ContentCallStream implements ChunkStep {
+  readonly #states = new Map<number, ChoiceState>();
+  readonly #extractors: readonly ContentCallExtractor[];
+  readonly #context: ExtractionContext;
+  readonly #onReport: ((report: ExtractionReport) => void) | undefined;
+  #template: ChatCompletionChunk | undefined;
+
+  constructor(args: {
+    extractors: readonly ContentCallExtractor[];
+    context: ExtractionContext;
+    onReport?: (report: ExtractionReport) => void;
+  }) {
+    this.#extractors = args.extractors;
+    this.#context = args.context;
+    this.#onReport = args.onReport;
+  }
+
+  #stateOf(index: number): ChoiceState {
+    let state = this.#states.get(index);
     if (state === undefined) {
       state = {
-        streams: args.extractors.map((extractor) => ({
+        streams: this.#extractors.map((extractor) => ({
           extractor: extractor.name,
-          stream: extractor.createStream(args.context),
+          stream: extractor.createStream(this.#context),
         })),
         nextIndex: 0,
         found: 0,
         finished: false,
       };
-      states.set(index, state);
+      this.#states.set(index, state);
     }
     return state;
-  };
-  for await (const chunk of args.source) {
-    template ??= chunk;
-    if (!Array.isArray(chunk.choices) || chunk.choices.length === 0) {
-      yield chunk;
-      continue;
-    }
+  }
+
+  push(chunk: ChatCompletionChunk): ChatCompletionChunk[] {
+    this.#template ??= chunk;
+    if (!Array.isArray(chunk.choices) || chunk.choices.length === 0) return [chunk];
     let choices: ChunkChoice[] | undefined;
     chunk.choices.forEach((choice, position) => {
-      const state = stateOf(choice.index);
+      const state = this.#stateOf(choice.index);
       for (const call of choice.delta?.tool_calls ?? [])
         if (typeof call.index === "number") state.nextIndex = Math.max(state.nextIndex, call.index + 1);
       const content = choice.delta?.content;
@@ -157,7 +168,7 @@ export async function* extractStreamContentCalls(args: {
         return;
       }
       const text = typeof content === "string" && content !== "" ? content : undefined;
-      const out = feed(state, text, finishing, args.onReport);
+      const out = feed(state, text, finishing, this.#onReport);
       if (finishing) state.finished = true;
       if (out.toolCalls.length === 0 && out.content === (text ?? "")) {
         // Nothing held, nothing found: the chunk's own object goes on.
@@ -178,21 +189,44 @@ export async function* extractStreamContentCalls(args: {
       if (!hasValue(delta as Record<string, unknown>) && finish == null && choice.logprobs == null) return;
       choices.push({ ...choice, delta, finish_reason: finish });
     });
-    if (choices === undefined) yield chunk;
-    else if (choices.length > 0 || chunk.usage != null) yield { ...chunk, choices };
+    if (choices === undefined) return [chunk];
+    return choices.length > 0 || chunk.usage != null ? [{ ...chunk, choices }] : [];
   }
-  // The stream ended without finishing some choices: what the extractors hold is handed on.
-  for (const [index, state] of states) {
-    if (state.finished) continue;
-    const out = feed(state, undefined, true, args.onReport);
-    if (out.content === "" && out.toolCalls.length === 0) continue;
-    const delta: ChunkChoice["delta"] = {};
-    if (out.content !== "") delta.content = out.content;
-    if (out.toolCalls.length > 0) delta.tool_calls = out.toolCalls;
-    yield {
-      ...(template as ChatCompletionChunk),
-      choices: [{ index, delta, finish_reason: null, logprobs: null }],
-      usage: undefined,
-    } as ChatCompletionChunk;
+
+  /** The stream ended without finishing some choices: what the extractors hold is handed on. */
+  end(): ChatCompletionChunk[] {
+    const out: ChatCompletionChunk[] = [];
+    for (const [index, state] of this.#states) {
+      if (state.finished) continue;
+      state.finished = true;
+      const found = feed(state, undefined, true, this.#onReport);
+      if (found.content === "" && found.toolCalls.length === 0) continue;
+      const delta: ChunkChoice["delta"] = {};
+      if (found.content !== "") delta.content = found.content;
+      if (found.toolCalls.length > 0) delta.tool_calls = found.toolCalls;
+      out.push({
+        ...(this.#template as ChatCompletionChunk),
+        choices: [{ index, delta, finish_reason: null, logprobs: null }],
+        usage: undefined,
+      } as ChatCompletionChunk);
+    }
+    return out;
   }
+}
+
+/**
+ * {@link ContentCallStream} over an async iterable of chunks.
+ *
+ * @example
+ * for await (const chunk of extractStreamContentCalls({ source, extractors: [gemmaContentCalls], context })) …
+ */
+export async function* extractStreamContentCalls(args: {
+  source: AsyncIterable<ChatCompletionChunk>;
+  extractors: readonly ContentCallExtractor[];
+  context: ExtractionContext;
+  onReport?: (report: ExtractionReport) => void;
+}): AsyncGenerator<ChatCompletionChunk, void, undefined> {
+  const step = new ContentCallStream(args);
+  for await (const chunk of args.source) yield* step.push(chunk);
+  yield* step.end();
 }

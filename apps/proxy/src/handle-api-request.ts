@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OpenAIRepairOptions, RepairReport } from "@toolcall/openai";
+import {
+  type OpenAIRepairOptions,
+  REPAIRS_HEADER,
+  type RepairReport,
+  RepairSummary,
+  repairRequestBody,
+} from "@toolcall/openai";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import type { ExtractionReport } from "./extract-content-calls.js";
 import { requestHeadersForUpstream } from "./forward-headers.js";
@@ -14,7 +20,6 @@ import {
 } from "./proxy-runtime.js";
 import { type RepairedApi, repairJsonResponse } from "./repair-json-response.js";
 import { repairSseResponse, type SseRepairSession } from "./repair-sse-response.js";
-import { sanitizeRequestBody } from "./sanitize-request-body.js";
 import type { UpstreamCall, UpstreamHandler } from "./upstream-client.js";
 
 /** Error bodies are small; a larger one is cut (only its start is shown). */
@@ -58,7 +63,6 @@ type Mode = "json" | "sse" | "error" | "pass";
  */
 class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   readonly repairs: OpenAIRepairOptions["repairs"];
-  readonly policy: OpenAIRepairOptions["policy"];
   readonly sanitize: OpenAIRepairOptions["sanitize"];
   readonly #runtime: ProxyRuntime;
   readonly #state: RequestState;
@@ -73,11 +77,12 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   #size = 0;
   #overflow = false;
   #session: SseRepairSession | undefined;
+  /** What this exchange repaired, for the `x-toolcall-repairs` header and the end-of-stream comment. */
+  #summary: RepairSummary | undefined;
 
   constructor(runtime: ProxyRuntime, state: RequestState, response: ServerResponse, api: RepairedApi) {
     const { options } = runtime;
     this.repairs = options.repairs;
-    this.policy = options.policy;
     this.sanitize = options.sanitize;
     this.#runtime = runtime;
     this.#state = state;
@@ -113,11 +118,11 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   start(request: IncomingMessage, body: Buffer | null): void {
     const runtime = this.#runtime;
     const state = this.#state;
-    let sent = body;
+    let sent: Uint8Array | null = body;
     if (body !== null && body.length > 0) {
       const started = process.hrtime.bigint();
       try {
-        const sanitized = sanitizeRequestBody({ api: this.#api, body, options: this });
+        const sanitized = repairRequestBody({ api: this.#api, body, options: this.#summaryOf().options });
         sent = sanitized.body;
         state.stream = sanitized.stream;
         if (sanitized.tools.length > 0) this.#context = { tools: sanitized.tools };
@@ -178,12 +183,15 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
     }
     if (mode === "sse") {
       state.stream = true;
+      // What the request's history needed is known now; the answer's repairs follow in the stream's last comment.
+      const requestSummary = this.#summary?.text();
+      if (requestSummary !== undefined) headers.push(REPAIRS_HEADER, requestSummary);
       response.writeHead(status, headers);
       response.flushHeaders();
       const session = repairSseResponse({
         api: this.#api,
         response,
-        options: this,
+        summary: this.#summaryOf(),
         extractors: this.#extractors(),
         context: this.#context,
         onExtract: this.#onExtract("stream"),
@@ -287,7 +295,7 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
     const repaired = repairJsonResponse({
       api: this.#api,
       body,
-      options: this,
+      options: this.#summaryOf().options,
       extractors: this.#extractors(),
       context: this.#context,
       onExtract: this.#onExtract("response"),
@@ -302,9 +310,17 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       });
       return;
     }
+    const summary = this.#summary?.text();
+    if (summary !== undefined) this.#headers.push(REPAIRS_HEADER, summary);
     this.#headers.push("content-length", String(repaired.body.length));
     this.#response.writeHead(this.#status, this.#headers);
     this.#response.end(repaired.body);
+  }
+
+  /** The exchange's summary, made when first needed; its options report to this exchange's `onRepair` too. */
+  #summaryOf(): RepairSummary {
+    this.#summary ??= new RepairSummary(this);
+    return this.#summary;
   }
 
   /** The extractors for native calls left in content: Chat Completions only. */

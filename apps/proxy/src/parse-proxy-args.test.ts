@@ -17,7 +17,6 @@ describe("parseProxyArgs", () => {
     expect(parsed.command.port).toBe(8001);
     expect(parsed.command.options).toMatchObject({
       upstream: "http://127.0.0.1:8000",
-      policy: "preserve",
       historyPolicy: "preserve",
       missingResult: "synthesize",
       maxBody: 10 * 1024 * 1024,
@@ -73,7 +72,6 @@ describe("parseProxyArgs", () => {
       "--idle-timeout=2m",
       "--headers-timeout=0",
       "--content-calls=gemma,qwen",
-      "--policy=keep",
       "--history-policy=drop",
       "--missing-result=drop-call",
       "--log-content",
@@ -84,12 +82,16 @@ describe("parseProxyArgs", () => {
       maxBody: 512 * 1024,
       idleTimeout: 120_000,
       headersTimeout: 0,
-      policy: "keep",
       historyPolicy: "drop",
       missingResult: "drop-call",
       logContent: true,
     });
     expect(parsed.command.options.contentCalls?.map((e) => e.name)).toEqual(["gemma", "qwen"]);
+    // A call no tool can run on keeps the model's text: the old response policy is refused, with the reason.
+    expect(parse(["--upstream", "http://h", "--policy", "keep"])).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("--policy was removed"),
+    });
     for (const bad of [
       ["--policy", "drop"],
       ["--history-policy", "keep"],

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import type { ArgumentsPolicy, SanitizePolicy } from "@toolcall/core";
+import type { SanitizePolicy } from "@toolcall/core";
 import { CONTENT_CALL_EXTRACTORS } from "./content-call-extractors.js";
 import { parseByteSize } from "./parse-byte-size.js";
 import { parseDuration } from "./parse-duration.js";
@@ -20,7 +20,6 @@ export type ParsedArgs =
   | { ok: true; version: true }
   | { ok: false; error: string };
 
-const POLICIES: readonly ArgumentsPolicy[] = ["preserve", "empty", "keep"];
 const HISTORY_POLICIES: readonly SanitizePolicy[] = ["preserve", "drop", "empty"];
 const MISSING_RESULT = ["synthesize", "drop-call"] as const;
 const LOG_LEVELS: readonly LogLevel[] = ["info", "error", "silent"];
@@ -60,7 +59,6 @@ Usage: toolcall-proxy --upstream URL [options]
   --repair NAMES          repairs to run, comma-separated or repeated (default core): core, none,
                           markdown-fence, template-suffix, python-literal, control-characters,
                           trailing-commas, repeated-object, gemma-quote-markers, jsonrepair
-  --policy P              response calls whose arguments are not an object: preserve (default), empty, keep
   --history-policy P      request history calls that cannot be decoded: preserve (default), drop, empty
   --missing-result M      a call without a tool result: synthesize (default), drop-call
   --content-calls NAMES   native tool calls to recover from assistant content: gemma, qwen (default none)
@@ -170,12 +168,16 @@ export function parseProxyArgs(args: {
     contentCalls.push(extractor);
   }
 
-  const policy = pick("policy", text("policy", "preserve"), POLICIES);
+  if (get("policy") !== undefined)
+    return {
+      ok: false,
+      error:
+        "--policy was removed: a call in an answer that no tool can run on keeps the model's own text (never a sentinel or {}); --history-policy decides what a request's history sends",
+    };
   const historyPolicy = pick("history-policy", text("history-policy", "preserve"), HISTORY_POLICIES);
   const missingResult = pick("missing-result", text("missing-result", "synthesize"), MISSING_RESULT);
   const logLevel = pick("log-level", text("log-level", "info"), LOG_LEVELS);
   for (const [value, allowed] of [
-    [policy, POLICIES],
     [historyPolicy, HISTORY_POLICIES],
     [missingResult, MISSING_RESULT],
     [logLevel, LOG_LEVELS],
@@ -206,7 +208,6 @@ export function parseProxyArgs(args: {
       options: {
         upstream: upstreamText,
         repairs: repairs.repairs,
-        policy: policy as ArgumentsPolicy,
         historyPolicy: historyPolicy as SanitizePolicy,
         missingResult: missingResult as "synthesize" | "drop-call",
         contentCalls,

@@ -1,4 +1,4 @@
-import type { ArgumentsPolicy, RepairRule, SanitizePolicy } from "@toolcall/core";
+import type { RepairRule, SanitizePolicy } from "@toolcall/core";
 import type { ContentCallExtractor } from "./content-call-extractor.js";
 
 /** Where the one-line-per-request JSON log goes. */
@@ -15,8 +15,6 @@ export interface ProxyOptions {
   upstream: string;
   /** Repairs (RULES.md R6) for responses, streams and request histories. Default: core's. */
   repairs?: readonly RepairRule[];
-  /** Responses and streams: what a call whose arguments are not an object gets (default `preserve`). */
-  policy?: ArgumentsPolicy;
   /** Requests: what happens to a stored call that cannot be decoded (R4, default `preserve`). */
   historyPolicy?: SanitizePolicy;
   /** Requests: a call without a tool result gets a synthetic one (default) or is dropped. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { ArgumentsPolicy, RepairRule, SanitizePolicy } from "@toolcall/core";
+import type { RepairRule, SanitizePolicy } from "@toolcall/core";
 import type { ContentCallExtractor } from "./content-call-extractor.js";
 import { type ClientResponseHeaders, responseHeadersForClient } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
@@ -10,7 +10,6 @@ import type { UpstreamCall, UpstreamClient } from "./upstream-client.js";
 /** The proxy's options with every default filled in. */
 export interface ResolvedOptions {
   repairs: readonly RepairRule[];
-  policy: ArgumentsPolicy;
   /** What sanitize does with a call it cannot decode, and with a call that has no result (RULES.md R4). */
   sanitize: { policy: SanitizePolicy; missingResult: "synthesize" | "drop-call" };
   contentCalls: readonly ContentCallExtractor[];

@@ -119,7 +119,7 @@ export class UpstreamClient {
   }
 
   send(
-    request: { method: string; path: string; headers: string[]; body: Buffer | null },
+    request: { method: string; path: string; headers: string[]; body: Uint8Array | null },
     handler: UpstreamHandler,
   ): UpstreamCall {
     const call = new UpstreamDispatch(handler);

@@ -109,11 +109,32 @@ describe("the openai SDK through the proxy, whole responses", () => {
     }
   });
 
-  it("never repairs a call cut by a length stop", async () => {
-    const [text] = await completionCalls(client(proxy.baseURL), "chat-length-stop.json");
-    expect(JSON.parse(text as string)).toEqual({
-      _raw_arguments: '{"path": "notes.md", "content": "# Notes\\n\\nThe first',
+  it("says what it repaired: the x-toolcall-repairs header, and the comment that ends a stream", async () => {
+    const { response } = await client(proxy.baseURL)
+      .chat.completions.create({ model: "chat-parallel.json", messages: ask, tools })
+      .withResponse();
+    expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toMatchObject({
+      response: [
+        { status: "repaired", repairs: ["markdown-fence"], usable: true },
+        { status: "repaired", repairs: ["repeated-object"], usable: true },
+      ],
     });
+    const streamed = await fetch(`${proxy.baseURL}/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "chat-stream-parallel.sse", messages: ask, tools, stream: true }),
+    });
+    const text = await streamed.text();
+    const comment = text.split("\n\n").find((event) => event.startsWith(": x-toolcall-repairs "));
+    expect(JSON.parse(comment?.slice(": x-toolcall-repairs ".length) ?? "{}")).toMatchObject({
+      response: [{ id: "call_p2", status: "repaired", repairs: ["python-literal"] }],
+    });
+    expect(text.endsWith(`${comment}\n\ndata: [DONE]\n\n`)).toBe(true);
+  });
+
+  it("never repairs a call cut by a length stop: it keeps the model's own text", async () => {
+    const [text] = await completionCalls(client(proxy.baseURL), "chat-length-stop.json");
+    expect(text).toBe('{"path": "notes.md", "content": "# Notes\\n\\nThe first');
   });
 
   it("keeps the upstream's bytes when nothing needs repair", async () => {
@@ -343,9 +364,7 @@ describe("the openai SDK through the proxy, streams", () => {
   it("marks a streamed length stop truncated and never repairs it", async () => {
     const result = await consume(await stream(client(proxy.baseURL), "chat-stream-length.sse"));
     expect(result.finish).toBe("length");
-    expect(JSON.parse(result.calls[0]?.arguments ?? "")).toEqual({
-      _raw_arguments: '{"path": "notes.md", "content": "# Notes\\n\\nThe first',
-    });
+    expect(result.calls[0]?.arguments).toBe('{"path": "notes.md", "content": "# Notes\\n\\nThe first');
   });
 
   it("survives socket writes split inside multi-byte characters", async () => {

@@ -3,10 +3,10 @@ import {
   type DecodeStatus,
   type FinishReason,
   type IssueCode,
+  normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
 import type { ModelToolCall } from "./ai-sdk-types.js";
-import { answerArguments } from "./answer-arguments.js";
 
 /**
  * The key of `providerMetadata` where this package reports what it did.
@@ -66,7 +66,7 @@ export function decideToolCall(
   options: DecideOptions,
   finishReason: FinishReason | undefined,
 ): DecidedToolCall {
-  const decision = answerArguments(call.input, {
+  const decision = normalizeAnswerArguments(call.input, {
     repairs: options.repairs,
     finishReason,
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),

@@ -1,5 +1,4 @@
-import { type ChatMessage, isPlainObject, type ToolCall } from "@toolcall/core";
-import { answerArguments } from "./answer-arguments.js";
+import { type ChatMessage, isPlainObject, normalizeAnswerArguments, type ToolCall } from "@toolcall/core";
 import { AI_SDK_ORIGIN, AI_SDK_PART, CarriedMessage, setTag } from "./origin.js";
 import { argumentsOfInput } from "./tool-call-input.js";
 
@@ -49,7 +48,7 @@ export function argumentsOfPart(part: Part): unknown {
         : part.input === undefined
           ? ""
           : argumentsOfInput(part.input);
-    const decision = answerArguments(text, { finishReason: "length" });
+    const decision = normalizeAnswerArguments(text, { finishReason: "length" });
     return decision.usable ? text : decision.decoded.arguments;
   }
   const textAsMapping = { textAsMapping: true };

@@ -217,6 +217,13 @@ export function checkResult(args: {
         failures.push(`text: expected ${show(expected.text)}, got a ${typeof actual}: ${show(actual)}`);
       else compare("text", actual);
       break;
+    case "normalizeAnswer":
+      compare("text", result?.text);
+      compare("changed", result?.changed);
+      compare("usable", result?.usable);
+      compare("status", result?.status);
+      if (at("repairs")) compare("repairs", result?.repairs ?? []);
+      break;
     default: {
       const never: never = operation;
       failures.push(`operation: unknown operation ${String(never)}`);

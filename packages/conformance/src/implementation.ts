@@ -123,6 +123,20 @@ export interface ConformanceImplementation {
   ): MaybePromise<{ messages: unknown; changes: readonly { rule: string }[] } | readonly unknown[]>;
   /** Which provider profiles reject a history (`{ providers? }`): `{ rejectedBy, acceptedBy, findings }`. */
   providerVerdict?(messages: unknown, options: ConformanceOptions): MaybePromise<ConformanceVerdict>;
+  /**
+   * The arguments a tool call gets in a fresh answer (a response or stream coming back): `text` as the call carries
+   * it, the decode `status`, whether it `changed` and whether a tool can run on it (`usable`).
+   */
+  normalizeAnswer?(
+    input: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<{
+    text: unknown;
+    status: string;
+    changed: boolean;
+    usable: boolean;
+    repairs?: readonly string[];
+  }>;
   /** Maps repair ids from the vectors (`"core"` means every core repair) to the implementation's repair rules; `undefined` when one is unknown. */
   resolveRepairs?(ids: readonly string[]): unknown[] | undefined;
 }
@@ -140,7 +154,8 @@ export type ConformanceOperation =
   | "sanitizeProvider"
   | "providerVerdict"
   | "parseToolCalls"
-  | "encodeToolCalls";
+  | "encodeToolCalls"
+  | "normalizeAnswer";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -155,6 +170,7 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "providerVerdict",
   "parseToolCalls",
   "encodeToolCalls",
+  "normalizeAnswer",
 ];
 
 /**

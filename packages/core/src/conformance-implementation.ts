@@ -3,6 +3,7 @@ import {
   decodeArguments,
   encodeArguments,
   finishReasonAtStreamEnd,
+  normalizeAnswerArguments,
   prepareForTemplate,
   providerVerdict,
   type RepairRule,
@@ -56,6 +57,16 @@ export const coreImplementation = {
         status: call.decoded.status,
         decoded: call.decoded.arguments,
       }));
+  },
+  normalizeAnswer: (input: unknown, options: Options) => {
+    const answer = normalizeAnswerArguments(input, options);
+    return {
+      text: answer.text,
+      status: answer.decoded.status,
+      changed: answer.changed,
+      usable: answer.usable,
+      repairs: answer.decoded.repairs,
+    };
   },
   validateProvider: (messages: unknown, options: Options) =>
     validateHistory(messages as unknown[], { provider: options.provider }),

@@ -30,6 +30,12 @@ export {
 } from "./encode-arguments.js";
 export { ISSUE_SEVERITY, type Issue, type IssueCode, type IssueSeverity } from "./issues.js";
 export { JsonNumber } from "./json-number.js";
+export { JsonObjectPrefix } from "./json-object-prefix.js";
+export {
+  type NormalizeAnswerOptions,
+  type NormalizedAnswerArguments,
+  normalizeAnswerArguments,
+} from "./normalize-answer-arguments.js";
 export {
   type ArgumentsPolicy,
   type NormalizeArgumentsOptions,
@@ -92,6 +98,7 @@ export {
   type SerializeResult,
   serializeJson,
 } from "./serialize-json.js";
+export { StreamedArguments, type StreamedArgumentsEnd } from "./streamed-arguments.js";
 export {
   type AccumulatedToolCall,
   type AccumulatingToolCall,

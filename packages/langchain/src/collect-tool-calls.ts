@@ -75,6 +75,8 @@ function argsDerivedFrom(wire: unknown, args: unknown): boolean {
   if (typeof wire === "string") {
     const strict = strictParse(wire);
     if (strict.ok && jsonEqual(strict.value, args)) return true;
+    // LangChain reads a whole message's falsy JSON (`0`, `false`, `""`) as `{}` (`args: parsed || {}`).
+    if (strict.ok && !strict.value && jsonEqual(args, {})) return true;
     const decoded = decodeArguments(wire);
     if (isDecodedToObject(decoded.status) && jsonEqual(decoded.arguments, args)) return true;
     if (strict.ok) return false;

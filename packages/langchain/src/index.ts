@@ -14,7 +14,7 @@ export { type CollectedToolCall, type CollectOptions, collectToolCalls } from ".
 export { finishReasonOf } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from "./from-neutral-messages.js";
 export { createHistorySanitizer } from "./history-sanitizer.js";
-export { repairToolCallStream } from "./repair-tool-call-stream.js";
+export { type RepairToolCallStreamOptions, repairToolCallStream } from "./repair-tool-call-stream.js";
 export {
   DECISIONS_KEY,
   type RepairToolCallsOptions,
@@ -36,6 +36,7 @@ export {
   type SanitizeMessagesResult,
   sanitizeMessages,
 } from "./sanitize-messages.js";
+export { STRUCTURED_OUTPUT_KEY, safeStructuredOutput } from "./structured-output.js";
 export { type ToNeutralOptions, toNeutralMessage, toNeutralMessages } from "./to-neutral-messages.js";
 export { ToolCallRepairer } from "./tool-call-repairer.js";
 export { type ValidateMessagesOptions, validateMessages } from "./validate-messages.js";

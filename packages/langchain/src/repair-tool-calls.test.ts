@@ -61,16 +61,26 @@ describe("repairToolCalls", () => {
       ["non_object", "invalid", []],
       ["invalid", "invalid", []],
     ]);
-    // What a replay sends: canonical text, and the raw sentinel for calls that cannot run.
+    // The provider's list: canonical text, and the model's own text for calls that cannot run (a fresh answer
+    // never turns them into text that parses; sanitizing the history is what makes a replay acceptable).
     expect((repaired as AIMessage).additional_kwargs.tool_calls?.map((c) => c.function.arguments)).toEqual([
       "{}",
       "{}",
       '{"x":1}',
       '{"x":2}',
-      '{"_raw_arguments":"[1, 2]"}',
-      '{"_raw_arguments":"{oops"}',
+      "[1, 2]",
+      "{oops",
     ]);
     expect((repaired.response_metadata as Record<string, unknown>)[DECISIONS_KEY]).toHaveLength(6);
+  });
+
+  it("reads a whole message's falsy JSON as LangChain does, and decides it from the provider's text", () => {
+    // LangChain turns `0` into `args: {}` (`parsed || {}`); the provider's text says what the model sent.
+    const { message } = repairToolCalls(fromProvider([call("a", "w", "0"), call("b", "w", "{}")]));
+    expect((message as AIMessage).tool_calls?.map((c) => c.id)).toEqual(["b"]);
+    expect((message as AIMessage).invalid_tool_calls).toMatchObject([
+      { id: "a", args: "0", error: "arguments_not_object" },
+    ]);
   });
 
   it("is idempotent: a repaired message is left as it is", () => {

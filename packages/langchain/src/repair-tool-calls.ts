@@ -10,11 +10,9 @@ import {
   decodeArguments,
   type FinishReason,
   type IssueCode,
-  isDecodedToObject,
   isFunctionCall,
   isPlainObject,
-  isRawSentinel,
-  normalizeArguments,
+  normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
 import { argumentsText } from "./arguments-text.js";
@@ -98,15 +96,19 @@ function decideOne(
     finishReason: options.finishReason,
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
   };
-  // Core's per-call decision: valid object text keeps its bytes, what decodes to an object gets canonical text,
-  // anything else the raw sentinel's text.
-  const normalized = normalizeArguments(args, { ...decodeOptions, policy: "preserve" });
-  const decoded = options.lossless
-    ? decodeArguments(args, { ...decodeOptions, lossless: true })
-    : normalized.decoded;
-  const mapped = isDecodedToObject(decoded.status) && !isRawSentinel(decoded.arguments);
-  const text = normalized.text;
-  const wire = normalized.changed ? { ...call, function: { ...fn, arguments: text } } : call;
+  // Core's decision for a fresh answer: valid object text keeps its bytes, what decodes to an object gets canonical
+  // text, anything else keeps the model's own text (never a raw sentinel that would parse as arguments).
+  const answer = normalizeAnswerArguments(args, decodeOptions);
+  const decoded =
+    options.lossless && answer.usable
+      ? {
+          ...answer.decoded,
+          arguments: decodeArguments(args, { ...decodeOptions, lossless: true }).arguments,
+        }
+      : answer.decoded;
+  const mapped = answer.usable;
+  const text = answer.text;
+  const wire = answer.changed ? { ...call, function: { ...fn, arguments: text } } : call;
   const base = {
     index: collected.index,
     ...(id === undefined ? {} : { toolCallId: id }),
@@ -124,8 +126,10 @@ function decideOne(
       wire,
     };
   }
-  const issue = blockingIssue(call, decodeOptions, decoded.status);
-  const rawText = argumentsText(args);
+  // A call a length stop cut (its text, or before any text) is truncated whatever else validation says of it.
+  const cut = decoded.status === "truncated";
+  const issue = cut ? "arguments_truncated" : blockingIssue(call, decodeOptions, decoded.status);
+  const rawText = argumentsText(args) ?? (cut ? "" : undefined);
   return {
     decision: { ...base, outcome: "invalid", issue },
     invalidToolCall: {

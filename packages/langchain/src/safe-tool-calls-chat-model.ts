@@ -1,17 +1,39 @@
 import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
-import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
+import type {
+  BaseLanguageModelInput,
+  StructuredOutputMethodOptions,
+} from "@langchain/core/language_models/base";
 import {
   BaseChatModel,
   type BaseChatModelCallOptions,
   type BaseChatModelParams,
   type BindToolsInput,
+  type LangSmithParams,
 } from "@langchain/core/language_models/chat_models";
 import type { AIMessageChunk, BaseMessage, InvalidToolCall } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
-import type { Runnable } from "@langchain/core/runnables";
+import { type Runnable, RunnableLambda } from "@langchain/core/runnables";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import type { SerializableSchema } from "@langchain/core/utils/standard_schema";
+import type { InteropZodType } from "@langchain/core/utils/types";
 import { repairToolCallStream } from "./repair-tool-call-stream.js";
 import { type RepairToolCallsOptions, repairToolCalls } from "./repair-tool-calls.js";
 import { type SanitizeMessagesOptions, sanitizeMessages } from "./sanitize-messages.js";
+import { safeStructuredOutput } from "./structured-output.js";
+
+/** The chat model itself under the bindings `bindTools` and `withConfig` make (`undefined` when there is none). */
+function innerChatModel(model: ChatModelLike): BaseChatModel | undefined {
+  let current: unknown = model;
+  for (let depth = 0; depth < 16 && typeof current === "object" && current !== null; depth++) {
+    const candidate = current as { _llmType?: unknown; getLsParams?: unknown; bound?: unknown };
+    if (typeof candidate._llmType === "function" && typeof candidate.getLsParams === "function")
+      return candidate as BaseChatModel;
+    current = candidate.bound;
+  }
+  return undefined;
+}
+
+type StructuredSchema<T> = InteropZodType<T> | SerializableSchema<T> | Record<string, unknown>;
 
 /** A chat model, or a chat model with tools bound (what `bindTools` returns). */
 export type ChatModelLike = Runnable<BaseLanguageModelInput, BaseMessage> & {
@@ -60,6 +82,9 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
 
   // The invalid calls of the stream run with these options, for the content-block event protocol.
   readonly #invalidCalls = new WeakMap<object, InvalidToolCall[]>();
+
+  // Runs of the content-block event protocol, whose bridge cannot merge a call's fragments: calls go whole.
+  readonly #wholeCalls = new WeakSet<object>();
 
   constructor(fields: SafeToolCallsChatModelFields) {
     const { model, repairs, finishReason, lossless, maxDepth, sanitize, ...params } = fields;
@@ -112,7 +137,8 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     const stream = await this.model.stream(this.#sanitized(messages), this.#innerOptions(options));
-    for await (const message of repairToolCallStream(stream, this.#repairOptions())) {
+    const wholeCalls = this.#wholeCalls.has(options);
+    for await (const message of repairToolCallStream(stream, { ...this.#repairOptions(), wholeCalls })) {
       const invalid = (message as AIMessageChunk).invalid_tool_calls ?? [];
       if (invalid.length > 0) this.#invalidCalls.set(options, invalid);
       const chunk = new ChatGenerationChunk({ message: message as AIMessageChunk, text: message.text });
@@ -132,6 +158,7 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
     runManager?: CallbackManagerForLLMRun,
   ): StreamEvents {
     let next = 0;
+    this.#wholeCalls.add(options);
     for await (const event of super._streamChatModelEvents(messages, options, runManager)) {
       const found = event as StreamEvent & { event: string; index?: number };
       if (typeof found.index === "number") next = Math.max(next, found.index + 1);
@@ -145,6 +172,71 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
       }
       yield event;
     }
+  }
+
+  /**
+   * Tracing names the model that answers: the wrapped model's `ls_provider`, `ls_model_name` and settings, not the
+   * wrapper's class.
+   */
+  override getLsParams(options: this["ParsedCallOptions"]): LangSmithParams {
+    const own = super.getLsParams(options);
+    const inner = innerChatModel(this.model);
+    return inner === undefined ? own : { ...own, ...inner.getLsParams(options) };
+  }
+
+  /**
+   * Structured output through the wrapped model's own `withStructuredOutput` (its method and parser), with the
+   * history sanitized and the answer repaired when that parser cannot read it (see `safeStructuredOutput`). A wrapped
+   * model without one gets a tool call through this wrapper, read the same way.
+   */
+  override withStructuredOutput<RunOutput extends Record<string, unknown> = Record<string, unknown>>(
+    outputSchema: StructuredSchema<RunOutput>,
+    config?: StructuredOutputMethodOptions<false>,
+  ): Runnable<BaseLanguageModelInput, RunOutput>;
+  override withStructuredOutput<RunOutput extends Record<string, unknown> = Record<string, unknown>>(
+    outputSchema: StructuredSchema<RunOutput>,
+    config?: StructuredOutputMethodOptions<true>,
+  ): Runnable<BaseLanguageModelInput, { raw: BaseMessage; parsed: RunOutput }>;
+  override withStructuredOutput<RunOutput extends Record<string, unknown> = Record<string, unknown>>(
+    outputSchema: StructuredSchema<RunOutput>,
+    config?: StructuredOutputMethodOptions<boolean>,
+  ):
+    | Runnable<BaseLanguageModelInput, RunOutput>
+    | Runnable<BaseLanguageModelInput, { raw: BaseMessage; parsed: RunOutput }> {
+    const schema = outputSchema as Record<string, unknown>;
+    const inner = innerChatModel(this.model) as
+      | (BaseChatModel & { withStructuredOutput?: (schema: unknown, config: unknown) => Runnable })
+      | undefined;
+    const structured =
+      typeof inner?.withStructuredOutput === "function"
+        ? inner.withStructuredOutput(outputSchema, { ...config, includeRaw: true })
+        : this.#toolCallOutput(schema, config);
+    return safeStructuredOutput({
+      structured: structured as Runnable<BaseLanguageModelInput, { raw: BaseMessage; parsed: unknown }>,
+      toMessages: (input) =>
+        this.#sanitized(SafeToolCallsChatModel._convertInputToPromptValue(input).toChatMessages()),
+      schema,
+      config,
+      options: this.#repairOptions(),
+    }) as Runnable<BaseLanguageModelInput, RunOutput>;
+  }
+
+  /** A structured-output tool call through this wrapper, for a wrapped model with no structured output of its own. */
+  #toolCallOutput(
+    schema: Record<string, unknown>,
+    config: StructuredOutputMethodOptions<boolean> | undefined,
+  ) {
+    const name = config?.name ?? "extract";
+    const bound = this.bindTools([
+      {
+        type: "function",
+        function: { name, parameters: toJsonSchema(schema as never) as Record<string, unknown> },
+      },
+    ]);
+    return RunnableLambda.from(async (messages: BaseMessage[], runConfig) => ({
+      raw: await bound.invoke(messages, runConfig),
+      parsed: null,
+    }));
   }
 
   override bindTools(

@@ -95,7 +95,12 @@ const NO_LANGCHAIN_FIELD = [
 ];
 
 describeConformance({
-  skip: NO_LANGCHAIN_FIELD,
+  skip: [
+    ...NO_LANGCHAIN_FIELD,
+    // A fresh answer's empty arguments after a length stop were cut before any text: truncated, not `{}`
+    // (docs/decisions.md, Fresh answers); core's decode of the same text says `empty`.
+    "r1-statuses-empty-string-is-still-empty",
+  ],
   implementation: {
     name: "@toolcall/langchain",
     decode(input, options: Options) {
@@ -171,6 +176,22 @@ describeConformance({
         status: decision.status,
         decoded: mappingOf(message, decision),
       }));
+    },
+    normalizeAnswer(input, options: Options) {
+      // A fresh answer: the provider's text after the repair, and whether LangChain gets a call that can run.
+      const { message, calls } = repairToolCalls(aiMessageWith(input), repairOptions(options));
+      const decision = calls[0] as ToolCallDecision;
+      const [wire] = ((message as AIMessage).additional_kwargs.tool_calls ?? []) as Array<{
+        function: { arguments?: unknown };
+      }>;
+      const text = wire?.function.arguments;
+      return {
+        text,
+        status: decision.status,
+        changed: text !== input,
+        usable: decision.outcome !== "invalid",
+        repairs: decision.repairs,
+      };
     },
     resolveRepairs(ids: readonly string[]) {
       const core = resolveCoreRepairs(ids.filter((id) => id !== gemmaQuoteMarkers.id));

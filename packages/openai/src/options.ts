@@ -1,5 +1,4 @@
 import type {
-  ArgumentsPolicy,
   DecodeStatus,
   Issue,
   ProviderOption,
@@ -28,10 +27,21 @@ export interface ArgumentsReport {
   repairs: string[];
   /** R3 issues of the call as it arrived. */
   issues: Issue[];
+  /**
+   * Whether a tool can run on the call. A call that cannot (cut by a length stop, not JSON, not an object) keeps the
+   * model's own text: a fresh answer never turns it into text that parses.
+   */
+  usable: boolean;
   /** Whether the arguments text changed. */
   changed: boolean;
   before: unknown;
   after: unknown;
+  /**
+   * Streams: how what the client received ends. `exact`: `after` byte for byte; `equivalent`: the same JSON value,
+   * spaced as the fragments already sent were; `conflict`: fragments already sent could not begin the repaired
+   * text, so the client got the model's text (the call is as unusable as it came).
+   */
+  fit?: "exact" | "equivalent" | "conflict";
 }
 
 /** One change sanitizing a request's history made (R4). */
@@ -48,11 +58,6 @@ export type RepairReport = ArgumentsReport | HistoryReport;
 export interface OpenAIRepairOptions {
   /** Repairs (R6) tried on arguments that fail strict JSON; e.g. `[...coreRepairs, gemmaQuoteMarkers]`. Default: none. */
   repairs?: readonly RepairRule[];
-  /**
-   * Responses and streams: what a call whose arguments are not an object gets. `preserve` (default): the JSON text of
-   * `{"_raw_arguments": raw}`, so what is saved is what a strict provider accepts; `keep`: the text as it came.
-   */
-  policy?: ArgumentsPolicy;
   /** Nesting limit for arguments text (default 1000); deeper text is `invalid`. */
   maxDepth?: number;
   /** Requests: how the history is sanitized (R4 policies). */

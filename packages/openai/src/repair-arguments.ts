@@ -1,7 +1,16 @@
-import { argumentIssues, type FinishReason, normalizeArguments } from "@toolcall/core";
+import {
+  argumentIssues,
+  type FinishReason,
+  normalizeAnswerArguments,
+  type StreamedArguments,
+} from "@toolcall/core";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
 
-/** One function call's arguments through core, reported when anything was off. */
+/**
+ * One function call's arguments in a fresh answer, through core's rule (`normalizeAnswerArguments`): repaired where
+ * core can, the model's own text where no tool can run on it, and a report whenever the call was not clean object
+ * text.
+ */
 export function repairArguments(args: {
   api: OpenAIApi;
   source: Exclude<RepairSource, "request">;
@@ -11,16 +20,17 @@ export function repairArguments(args: {
   arguments: unknown;
   finishReason: FinishReason | null | undefined;
   options: OpenAIRepairOptions;
-}): { text: unknown; report: ArgumentsReport | undefined } {
+  /** Streams: report later, once the client's text is known (`reportArguments`). */
+  quiet?: boolean;
+}): { text: unknown; usable: boolean; report: ArgumentsReport | undefined } {
   const { options } = args;
-  const normalized = normalizeArguments(args.arguments, {
+  const answer = normalizeAnswerArguments(args.arguments, {
     repairs: options.repairs ?? [],
     finishReason: args.finishReason,
-    policy: options.policy ?? "preserve",
     maxDepth: options.maxDepth,
   });
-  if (!normalized.changed && normalized.decoded.status === "object")
-    return { text: normalized.text, report: undefined };
+  if (!answer.changed && answer.usable && answer.decoded.status === "object")
+    return { text: answer.text, usable: true, report: undefined };
   const report: ArgumentsReport = {
     kind: "arguments",
     api: args.api,
@@ -28,13 +38,66 @@ export function repairArguments(args: {
     index: args.index,
     toolCallId: args.id,
     name: args.name,
-    status: normalized.decoded.status,
-    repairs: normalized.decoded.repairs,
-    issues: argumentIssues(normalized.decoded),
-    changed: normalized.changed,
+    status: answer.decoded.status,
+    repairs: answer.decoded.repairs,
+    issues: argumentIssues(answer.decoded),
+    usable: answer.usable,
+    changed: answer.changed,
     before: args.arguments,
-    after: normalized.text,
+    after: answer.text,
   };
-  options.onRepair?.(report);
-  return { text: normalized.text, report };
+  if (args.quiet !== true) options.onRepair?.(report);
+  return { text: answer.text, usable: answer.usable, report };
+}
+
+/**
+ * A streamed call decided once it is whole: core's rule on its whole text, then what its client still needs after
+ * the fragments `gate` let through (core's `StreamedArguments`). Reported once, with what the client ends up holding.
+ */
+export function decideStreamedArguments(args: {
+  api: OpenAIApi;
+  index: number;
+  id: string | undefined;
+  name: string | undefined;
+  /** The call's whole text as the server sent it (`""`: none). */
+  raw: string;
+  finishReason: FinishReason | null | undefined;
+  gate: StreamedArguments;
+  options: OpenAIRepairOptions;
+}): { text: string; rest: string; report: ArgumentsReport | undefined } {
+  const { raw } = args;
+  const { text, usable, report } = repairArguments({
+    api: args.api,
+    source: "stream",
+    index: args.index,
+    id: args.id,
+    name: args.name,
+    arguments: raw === "" ? undefined : raw,
+    finishReason: args.finishReason,
+    options: args.options,
+    quiet: true,
+  });
+  const end = args.gate.end({ text: typeof text === "string" ? text : raw, usable, raw });
+  if (report === undefined && end.fit !== "conflict") return { text: end.text, rest: end.rest, report };
+  const final: ArgumentsReport = report ?? {
+    kind: "arguments",
+    api: args.api,
+    source: "stream",
+    index: args.index,
+    toolCallId: args.id,
+    name: args.name,
+    status: "object",
+    repairs: [],
+    issues: [],
+    usable,
+    changed: false,
+    before: raw,
+    after: raw,
+  };
+  final.after = end.text;
+  final.changed = end.text !== raw;
+  final.fit = end.fit;
+  if (end.fit === "conflict") final.usable = false;
+  args.options.onRepair?.(final);
+  return { text: end.text, rest: end.rest, report: final };
 }

@@ -53,7 +53,7 @@ function describeChunk(chunk: ChatCompletionChunk): string {
 }
 
 describe("repairChatCompletionStream", () => {
-  it("hands content on before reading further, and each call as soon as the next one begins", async () => {
+  it("hands content and clean argument fragments on before reading further", async () => {
     const log: string[] = [];
     const chunks = [
       content("Hi"),
@@ -63,24 +63,35 @@ describe("repairChatCompletionStream", () => {
       args(1, "{'b': True}", "c1", "g"),
       finish("tool_calls"),
     ];
-    for await (const chunk of repairChatCompletionStream(source(chunks, log))) log.push(describeChunk(chunk));
+    for await (const chunk of repairChatCompletionStream(source(chunks, log), { repairs: coreRepairs }))
+      log.push(describeChunk(chunk));
     expect(log).toEqual([
       "read 0",
       "content Hi",
       "read 1",
+      'calls 0:{"a":',
       "read 2",
+      "calls 0:1}",
       "read 3",
       "content  there",
       "read 4",
-      'calls 0:{"a":1}',
+      // The Python dict is held from its first fragment: its header goes on, its text once decided.
+      "calls 1:",
       "read 5",
-      `calls 1:${JSON.stringify({ _raw_arguments: "{'b': True}" })}`,
+      'calls 1:{"b":true}',
       "finish tool_calls",
     ]);
   });
 
-  it("holds interleaved calls until the finish", async () => {
-    const log: string[] = [];
+  it("hands a clean chunk on as the same object", async () => {
+    const chunks = [content("Hi"), args(0, '{"a":1}', "c0", "f"), finish("tool_calls")];
+    const out: ChatCompletionChunk[] = [];
+    for await (const chunk of repairChatCompletionStream(source(chunks, []))) out.push(chunk);
+    expect(out).toHaveLength(3);
+    for (const [i, chunk] of out.entries()) expect(chunk).toBe(chunks[i]);
+  });
+
+  it("passes interleaved clean calls as they come", async () => {
     const chunks = [
       args(0, "", "c0", "f"),
       args(1, "", "c1", "g"),
@@ -89,8 +100,48 @@ describe("repairChatCompletionStream", () => {
       finish("tool_calls"),
     ];
     const out: string[] = [];
-    for await (const chunk of repairChatCompletionStream(source(chunks, log))) out.push(describeChunk(chunk));
-    expect(out).toEqual(['calls 0:{"a":1} 1:{"b":2}', "finish tool_calls"]);
+    for await (const chunk of repairChatCompletionStream(source(chunks, []))) out.push(describeChunk(chunk));
+    expect(out).toEqual(["calls 0:", "calls 1:", 'calls 0:{"a":1}', 'calls 1:{"b":2}', "finish tool_calls"]);
+  });
+
+  it("keeps a later call behind a held one, so no client sees it before the held one is whole", async () => {
+    const chunks = [
+      args(0, "```json\n", "c0", "f"),
+      args(0, '{"a": 1}\n```'),
+      args(1, '{"b":', "c1", "g"),
+      args(1, " 2}"),
+      finish("tool_calls"),
+    ];
+    const out: string[] = [];
+    for await (const chunk of repairChatCompletionStream(source(chunks, []), { repairs: coreRepairs }))
+      out.push(describeChunk(chunk));
+    expect(out).toEqual(["calls 0:", 'calls 0:{"a":1}', 'calls 1:{"b": 2}', "finish tool_calls"]);
+  });
+
+  it("gives a call of its own to each call a server sent at one index", async () => {
+    const chunks = [args(0, '{"a":1}', "c0", "f"), args(0, '{"b":2}', "c1", "g"), finish("tool_calls")];
+    const indexes: number[] = [];
+    for await (const chunk of repairChatCompletionStream(source(chunks, [])))
+      for (const call of chunk.choices[0]?.delta.tool_calls ?? []) indexes.push(call.index);
+    expect(indexes).toEqual([0, 1]);
+  });
+
+  it("sends the rest of a held call after the text its finish chunk carries, then the finish", async () => {
+    const last: ChatCompletionChunk = {
+      ...base,
+      choices: [
+        {
+          index: 0,
+          delta: { tool_calls: [{ index: 1, function: { arguments: '"y"}' } }] },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    const chunks = [args(0, "{'a': 1}", "c0", "f"), args(1, '{"x": ', "c1", "g"), last];
+    const out: string[] = [];
+    for await (const chunk of repairChatCompletionStream(source(chunks, []), { repairs: coreRepairs }))
+      out.push(describeChunk(chunk));
+    expect(out).toEqual(["calls 0:", 'calls 0:{"a":1}', 'calls 1:{"x": "y"}', "finish tool_calls"]);
   });
 
   it("hands on what is open when the stream ends without a finish", async () => {
@@ -102,7 +153,7 @@ describe("repairChatCompletionStream", () => {
 });
 
 describe("repairChatCompletionStream, a cut stream", () => {
-  it("treats calls open at a stream end without a finish as cut off: truncated, never repaired", async () => {
+  it("keeps calls open at a stream end without a finish as the model sent them: truncated, never repaired", async () => {
     const reports: ArgumentsReport[] = [];
     const out: string[] = [];
     const chunks = [args(0, '```json\n{"a": 1', "c0", "f")];
@@ -111,8 +162,8 @@ describe("repairChatCompletionStream, a cut stream", () => {
       reports,
     }))
       out.push(describeChunk(chunk));
-    expect(out).toEqual([`calls 0:${JSON.stringify({ _raw_arguments: '```json\n{"a": 1' })}`]);
-    expect(reports.map((r) => r.status)).toEqual(["truncated"]);
+    expect(out).toEqual(["calls 0:", 'calls 0:```json\n{"a": 1']);
+    expect(reports.map((r) => [r.status, r.usable])).toEqual([["truncated", false]]);
   });
 
   it("hands on an object that is not a chunk as it came", async () => {

@@ -65,14 +65,22 @@ export const repairedCompletions: Array<[string, string[]]> = [
   ["chat-empty-arguments.json", ["{}"]],
   ["chat-null-arguments.json", ["{}"]],
   ["chat-double-encoded.json", ['{"a":3,"b":4}']],
-  ["chat-invalid-json.json", ['{"paths":["*.py"]}', '{"_raw_arguments":"{invalid"}']],
+  // No repair fixes `{invalid`: it keeps the model's text, so no client parses it into arguments.
+  ["chat-invalid-json.json", ['{"paths":["*.py"]}', "{invalid"]],
   ["chat-parallel.json", ['{"city": "Paris"}', '{"city":"Rome"}', '{"city":"Oslo"}']],
 ];
 
-/** What `responses-stream.sse` (a clean call, then one fenced in Markdown) reads as once repaired. */
+/**
+ * What `responses-stream.sse` (a clean call, then one fenced in Markdown) reads as once repaired: the clean call's
+ * deltas as the server sent them, the fenced one held from its first delta and handed on repaired in one.
+ */
 export const repairedResponsesStream = {
   deltas: [
-    ["fc_1", '{"city": "Paris"}'],
+    ["fc_1", '{"ci'],
+    ["fc_1", 'ty":'],
+    ["fc_1", ' "Pa'],
+    ["fc_1", 'ris"'],
+    ["fc_1", "}"],
     ["fc_2", '{"city":"Rome"}'],
   ],
   done: ['{"city": "Paris"}', '{"city":"Rome"}'],

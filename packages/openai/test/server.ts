@@ -10,6 +10,8 @@ export interface Recorded {
   method: string;
   url: string;
   body: unknown;
+  /** The body as it came, before parsing. */
+  text?: string;
 }
 
 export interface TestServer {
@@ -19,11 +21,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-async function readBody(request: IncomingMessage): Promise<unknown> {
+async function readBody(request: IncomingMessage): Promise<{ body: unknown; text: string }> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const text = Buffer.concat(chunks).toString("utf8");
-  return text === "" ? undefined : JSON.parse(text);
+  return { body: text === "" ? undefined : JSON.parse(text), text };
 }
 
 /** A real HTTP server on 127.0.0.1 standing where a remote OpenAI-compatible service would be. */
@@ -32,7 +34,8 @@ export async function startServer(
 ): Promise<TestServer> {
   const requests: Recorded[] = [];
   const server: Server = createServer(async (request, response) => {
-    const recorded = { method: request.method ?? "", url: request.url ?? "", body: await readBody(request) };
+    const { body, text } = await readBody(request);
+    const recorded = { method: request.method ?? "", url: request.url ?? "", body, text };
     requests.push(recorded);
     await handle(recorded, response);
   });

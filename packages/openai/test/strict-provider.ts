@@ -65,18 +65,29 @@ function checkResponses(input: unknown): string | undefined {
   return missing.length > 0 ? `No tool output found for function call ${missing.join(", ")}.` : undefined;
 }
 
-export function strictProvider(request: Recorded, response: ServerResponse): void {
-  const body = request.body as { messages?: Message[]; input?: unknown; model?: string };
-  const error = request.url.endsWith("/chat/completions")
+/** What a strict provider refuses in a request's history, in its own words; `undefined` when it accepts it. */
+export function strictError(request: Recorded): string | undefined {
+  const body = request.body as { messages?: Message[]; input?: unknown };
+  return request.url.endsWith("/chat/completions")
     ? checkChat(body.messages ?? [])
     : checkResponses(body.input);
+}
+
+/** Answers HTTP 400 with the error body strict OpenAI-compatible providers send. */
+export function refuse(response: ServerResponse, message: string): void {
+  response.writeHead(400, { "content-type": "application/json" });
+  response.end(
+    JSON.stringify({
+      error: { message, type: "invalid_request_error", param: null, code: "invalid_parameter" },
+    }),
+  );
+}
+
+export function strictProvider(request: Recorded, response: ServerResponse): void {
+  const body = request.body as { model?: string };
+  const error = strictError(request);
   if (error !== undefined) {
-    response.writeHead(400, { "content-type": "application/json" });
-    response.end(
-      JSON.stringify({
-        error: { message: error, type: "invalid_request_error", param: null, code: "invalid_parameter" },
-      }),
-    );
+    refuse(response, error);
     return;
   }
   response.writeHead(200, { "content-type": "application/json" });

@@ -40,6 +40,8 @@ vector operation       callable, and what it returns (full level; at the mapping
                        (mapping level: the message list)
 ``providerVerdict``    ``provider_verdict(messages, providers=None)`` -> ``{"rejectedBy", "acceptedBy",
                        "findings"}``, each finding ``{"code", "path", "rejectedBy"}``
+``normalizeAnswer``    ``normalize_answer_arguments(value, **options)`` -> ``{"text", "changed", "usable", "status",
+                       "repairs"}``: the arguments a call gets in a fresh answer (a response coming back)
 =====================  ============================================================================================
 """
 

@@ -191,6 +191,12 @@ def check_result(
             messages.append(f"text: expected {show(expected['text'])}, got a {type(actual).__name__}: {show(actual)}")
         else:
             compare("text", actual)
+    elif operation == "normalizeAnswer":
+        for key in ("text", "changed", "usable", "status"):
+            compare(key, field(actual, key))
+        if at("repairs"):
+            have = field(actual, "repairs")
+            compare("repairs", [] if have is MISSING or have is None else have)
     before = context.get("input_before", MISSING)
     if before is not MISSING and given is not MISSING and not json_equal(before, given):
         messages.append(f"input: mutated; it was {show(before)}, it is now {show(given)}")

@@ -26,6 +26,7 @@ OPERATIONS: dict[str, str] = {
     "providerVerdict": "provider_verdict",
     "parseToolCalls": "parse_tool_calls",
     "encodeToolCalls": "encode_tool_calls",
+    "normalizeAnswer": "normalize_answer_arguments",
 }
 
 _DIRECTORY_RULE = re.compile(r"^(r[1-9][0-9]*)/")

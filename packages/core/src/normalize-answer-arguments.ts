@@ -1,0 +1,69 @@
+import { setOwn } from "./define-property.js";
+import { isRawSentinel } from "./encode-arguments.js";
+import {
+  type NormalizeArgumentsOptions,
+  type NormalizedArguments,
+  normalizeArguments,
+} from "./normalize-arguments.js";
+import { type ArgumentsMapping, isDecodedToObject, RAW_ARGUMENTS_KEY } from "./types.js";
+
+/** What {@link normalizeAnswerArguments} takes: everything `normalizeArguments` does but a policy (there is none). */
+export type NormalizeAnswerOptions = Omit<NormalizeArgumentsOptions, "policy">;
+
+export interface NormalizedAnswerArguments extends NormalizedArguments {
+  /**
+   * Whether a tool can run on the call: its arguments decode to an object (statuses `object`, `absent`, `empty`,
+   * `null_literal`, `double_encoded`, `repaired`) that is not a raw sentinel left by an earlier stage.
+   */
+  usable: boolean;
+}
+
+/**
+ * The arguments text a tool call gets in a fresh answer (a response or stream coming back from a model), as opposed
+ * to a history going out (R4). Valid object text keeps its bytes; text that decodes to an object (`""`, `"null"`,
+ * double-encoded, repaired by an enabled R6 rule) becomes canonical compact JSON, numbers kept; anything else
+ * (`invalid`, `truncated`, `non_object`, `native_non_object`) keeps the model's own text, unchanged, and is
+ * `usable: false`. After a length stop, a call with no argument text (`""`, absent) was cut before its arguments:
+ * `truncated` too, never `{}`. A fresh answer never turns an unusable call into one that parses: no raw sentinel, no `{}`, so
+ * every client's own handling of malformed arguments (LangChain's `invalid_tool_calls`, the AI SDK's invalid tool
+ * call, the openai SDK's `JSON.parse`) sees it for what it is. When the call is sent back in a history, R4 makes it
+ * acceptable to strict providers (`sanitizeHistory`).
+ *
+ * @example
+ * normalizeAnswerArguments('{"city": "Paris"}'); // { text: '{"city": "Paris"}', changed: false, usable: true, … }
+ * normalizeAnswerArguments("```json\n{\"a\":1}\n```", { repairs: coreRepairs }); // { text: '{"a":1}', changed: true, usable: true, … }
+ * normalizeAnswerArguments('{"city": "Par', { finishReason: "length" });
+ * // { text: '{"city": "Par', changed: false, usable: false, decoded: { status: "truncated", … } }
+ */
+export function normalizeAnswerArguments(
+  value: unknown,
+  options: NormalizeAnswerOptions = {},
+): NormalizedAnswerArguments {
+  if (options.finishReason === "length" && (value === undefined || value === null || isBlank(value)))
+    return { text: value, decoded: cutBeforeArguments(value), changed: false, usable: false };
+  const normalized = normalizeArguments(value, {
+    repairs: options.repairs,
+    finishReason: options.finishReason,
+    maxDepth: options.maxDepth,
+    policy: "keep",
+  });
+  const usable = isDecodedToObject(normalized.decoded.status) && !isRawSentinel(normalized.decoded.arguments);
+  return { text: normalized.text, decoded: normalized.decoded, changed: normalized.changed, usable };
+}
+
+function isBlank(value: unknown): boolean {
+  return typeof value === "string" && value.trim() === "";
+}
+
+/** The decode of a call a length stop cut before any argument text: `truncated`, the raw sentinel of what there was. */
+function cutBeforeArguments(value: unknown): NormalizedArguments["decoded"] {
+  const mapping: ArgumentsMapping = {};
+  setOwn(mapping, RAW_ARGUMENTS_KEY, value ?? "");
+  return {
+    arguments: mapping,
+    status: "truncated",
+    repairs: [],
+    raw: value,
+    error: "no argument text before the length stop",
+  };
+}

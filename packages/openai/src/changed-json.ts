@@ -1,0 +1,27 @@
+import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+
+/**
+ * The text of a JSON document after a change. `JSON.stringify` of the changed tree when every number of the original
+ * text reads back as written (the common case); otherwise the original is read again losslessly, `redo` makes the
+ * same change on that tree and core's serializer writes it, so integers beyond 2^53, `1.0` and the like keep every
+ * digit (RULES.md R1, R2), in the fields nothing touched (`seed`, `temperature`, tool schemas) as in the changed
+ * ones. A text the lossless reader refuses (nesting beyond its limit) is written from the plain tree.
+ *
+ * @example
+ * changedJson({ text: '{"seed": 12345678901234567891, "messages": […]}', changed, redo: (exact) => sanitize(exact) });
+ * // '{"seed":12345678901234567891,"messages":[…]}'
+ */
+export function changedJson(args: {
+  text: string;
+  changed: unknown;
+  redo: (exact: unknown) => unknown;
+}): string {
+  if (!numbersRoundTrip(args.text)) {
+    const exact = parseJson(args.text, { lossless: true });
+    if (exact.ok) {
+      const written = serializeJson(args.redo(exact.value));
+      if (written.ok) return written.text;
+    }
+  }
+  return JSON.stringify(args.changed);
+}

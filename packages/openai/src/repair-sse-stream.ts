@@ -1,0 +1,359 @@
+import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import type { ChatCompletionChunk } from "openai/resources/chat/completions";
+import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import { ArgumentFrames } from "./argument-frames.js";
+import { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
+import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";
+import { REPAIRS_HEADER, RepairSummary } from "./exchange-summary.js";
+import type { OpenAIApi, OpenAIRepairOptions } from "./options.js";
+import type { RepairedEvent } from "./repaired-event.js";
+import { ResponseStreamRepair } from "./response-stream-repair.js";
+import { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
+
+/** Something in the stream the repair could not read. */
+export interface SseStreamFault {
+  code: "invalid_event" | "upstream_error";
+  /** The event's data. */
+  data: string;
+  /** The event as it came (its lines and blank line). */
+  text: string;
+}
+
+/**
+ * What becomes of the stream after a fault: `pass` (default) hands the event on as it came and goes on; `end` hands
+ * on what the repair holds, then the event, and reads nothing more; `stop` hands on nothing more (the caller ends
+ * the stream its own way, with an error of its own).
+ */
+export type SseFaultVerdict = "pass" | "end" | "stop";
+
+/** A step on Chat Completions chunks before the repair (native calls left in content, for instance). */
+export interface ChunkStep {
+  /** The chunks one chunk gives (itself when unchanged). */
+  push(chunk: ChatCompletionChunk): ChatCompletionChunk[];
+  /** What the step still holds when the stream ends. */
+  end(): ChatCompletionChunk[];
+}
+
+export interface SseRepairOptions {
+  api: OpenAIApi;
+  /** Repairs, `onRepair`, … (`sanitize` is not used on an answer). */
+  options?: OpenAIRepairOptions;
+  /** Where the exchange's repairs are collected (one is made when not given). */
+  summary?: RepairSummary;
+  /**
+   * Told of an event that is not JSON or not of the API's shape (`invalid_event`), or an error object a server put
+   * in the stream (`upstream_error`); what it returns decides what follows (default `pass`: the event goes on as
+   * it came).
+   */
+  onFault?: (fault: SseStreamFault) => SseFaultVerdict | undefined;
+  /** Chat Completions: a step every chunk goes through before the repair; every event is then read. */
+  prepare?: ChunkStep;
+  /**
+   * Read every event, so one that is not JSON or not of the API's shape is always found (`onFault`); by default
+   * events that cannot hold a call go on unread, and a client's own parser reports such an event. Costs a parse per
+   * event.
+   */
+  readAll?: boolean;
+}
+
+/** The byte-level stream repair: pieces of an SSE body in, the pieces to send out. */
+export interface SseRepair {
+  /** Reads a piece of the body; returns what to send now (pieces of the input itself where nothing changed). */
+  push(chunk: Uint8Array): Uint8Array[];
+  /** The body ended: what is still held, and the summary comment when anything was repaired. */
+  end(): Uint8Array[];
+}
+
+interface Read {
+  bytes: Uint8Array;
+  frame: SseFrame;
+}
+
+type AnyRepair = {
+  readonly open: boolean;
+  push(value: unknown): Array<RepairedEvent<unknown>>;
+  end(): Array<RepairedEvent<unknown>>;
+};
+
+const TOOL_CALLS = asciiBytes("tool_calls");
+const FUNCTION_CALL = asciiBytes("function_call");
+const DONE = asciiBytes("[DONE]");
+
+/**
+ * Repairs an SSE answer of the Chat Completions or Responses API as bytes, for every door onto it (a `fetch`
+ * body, a `node:http` response): events are found by their blank lines and only events that can hold a tool call
+ * (their bytes name `tool_calls` or `function_call`, or a call is open) are read; the rest go on as the very bytes
+ * that came, in pieces as large as they came. Events read go through `ChatCompletionStreamRepair` or
+ * `ResponseStreamRepair`; those handed on unchanged are sent as their own bytes, changed ones as new JSON (every
+ * number as written: an event whose numbers would not read back the same is rewritten from a lossless reading).
+ * When anything was repaired, a comment `: x-toolcall-repairs {…}` goes before `data: [DONE]` (or at the end): SSE
+ * parsers skip comments, so no client is disturbed. No `node:` module: it runs in browsers and edge runtimes too.
+ *
+ * @example
+ * const repair = createSseRepair({ api: "chat.completions", options: { repairs: coreRepairs } });
+ * for await (const piece of body) for (const out of repair.push(piece)) write(out);
+ * for (const out of repair.end()) write(out);
+ */
+export function createSseRepair(args: SseRepairOptions): SseRepair {
+  const summary = args.summary ?? new RepairSummary(args.options);
+  const options = summary.options;
+  const chat = args.api === "chat.completions";
+  const chatRepair = chat ? new ChatCompletionStreamRepair(options) : undefined;
+  const repair: AnyRepair = (chatRepair ?? new ResponseStreamRepair(options)) as unknown as AnyRepair;
+  // Chat Completions events that carry one argument fragment each are read by their template (no parse).
+  const fragments = chat && args.prepare === undefined ? new ArgumentFrames() : undefined;
+  const needle = chat ? TOOL_CALLS : FUNCTION_CALL;
+  const anchor = needle.indexOf(0x5f);
+  const frames = new SseFrames();
+  const decoder = new TextDecoder();
+  // Events held and handed on later (the Responses API's `.done` events) are written with their own bytes, found
+  // here; a Chat Completions chunk is handed on unchanged only as the chunk being read (`current`).
+  const reads = chat ? undefined : new WeakMap<object, Read>();
+  let current: (Read & { value: unknown }) | undefined;
+  let out: Uint8Array[] = [];
+  let summarized = false;
+  /** Adds a piece to send, extending the last one when it continues it in the same buffer (no copy). */
+  const send = (piece: Uint8Array): void => {
+    const last = out[out.length - 1];
+    if (
+      last !== undefined &&
+      last.buffer === piece.buffer &&
+      last.byteOffset + last.length === piece.byteOffset
+    )
+      out[out.length - 1] = new Uint8Array(last.buffer, last.byteOffset, last.length + piece.length);
+    else out.push(piece);
+  };
+
+  let eventField = false;
+
+  const prepare = chat ? args.prepare : undefined;
+  let stopped = false;
+  const readAll = args.readAll === true || prepare !== undefined;
+  const mayNeedReading = (bytes: Uint8Array, from: number, to: number): boolean =>
+    readAll ||
+    repair.open ||
+    indexOfBytes({ haystack: bytes, needle, anchor, from, to }) !== -1 ||
+    (!summarized && !summary.empty && indexOfBytes({ haystack: bytes, needle: DONE, from, to }) !== -1);
+
+  const sendSummary = (): void => {
+    if (summarized) return;
+    const text = summary.text();
+    if (text === undefined) return;
+    summarized = true;
+    send(utf8(`: ${REPAIRS_HEADER} ${text}\n\n`));
+  };
+
+  const write = (result: RepairedEvent<unknown>, read: Read | undefined): void => {
+    const value = result.value as Record<string, unknown>;
+    if (result.kind === "same") {
+      const own = value === current?.value ? current : reads?.get(value);
+      if (own !== undefined) {
+        send(own.bytes);
+        return;
+      }
+    }
+    let data: string | undefined;
+    const source = result.kind === "edited" ? (reads?.get(value) ?? read) : undefined;
+    if (
+      result.kind === "edited" &&
+      source?.frame.data !== undefined &&
+      !numbersRoundTrip(source.frame.data)
+    ) {
+      const exact = parseJson(source.frame.data, { lossless: true });
+      if (exact.ok) {
+        const written = serializeJson(result.redo(exact.value));
+        if (written.ok) data = written.text;
+      }
+    }
+    data ??= JSON.stringify(value);
+    const event = chat ? undefined : eventField ? (value.type as string) : undefined;
+    send(utf8(writeSseFrame({ event, data, fields: source?.frame.fields ?? [] })));
+  };
+
+  /** What the step and the repair still hold, handed on (once). */
+  const flush = (): void => {
+    if (prepare !== undefined) for (const chunk of prepare.end()) repairChunk(chunk, undefined);
+    for (const result of repair.end()) write(result, undefined);
+  };
+
+  const repairChunk = (value: unknown, read: (Read & { value: unknown }) | undefined): boolean => {
+    current = read;
+    let same = false;
+    for (const result of repair.push(value as ChatCompletionChunk | ResponseStreamEvent)) {
+      if (result.kind === "same" && result.value === value && read !== undefined) same = true;
+      write(result, read);
+    }
+    current = undefined;
+    return same;
+  };
+
+  const fault = (code: SseStreamFault["code"], data: string, bytes: Uint8Array): void => {
+    const verdict = args.onFault?.({ code, data, text: decoder.decode(bytes) }) ?? "pass";
+    if (verdict === "stop") {
+      stopped = true;
+      return;
+    }
+    if (verdict === "end") {
+      flush();
+      stopped = true;
+    }
+    send(bytes);
+  };
+
+  const readFrame = (bytes: Uint8Array): void => {
+    const frame = parseSseFrame(decoder.decode(bytes));
+    const data = frame.data;
+    if (data === undefined) {
+      send(bytes);
+      return;
+    }
+    if (data === "[DONE]") {
+      flush();
+      sendSummary();
+      send(bytes);
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      fault("invalid_event", data, bytes);
+      return;
+    }
+    const shaped =
+      typeof value === "object" &&
+      value !== null &&
+      (chat
+        ? Array.isArray((value as ChatCompletionChunk).choices)
+        : typeof (value as { type?: unknown }).type === "string");
+    if (!shaped) {
+      const isError =
+        typeof value === "object" && value !== null && (value as { error?: unknown }).error !== undefined;
+      fault(isError ? "upstream_error" : "invalid_event", data, bytes);
+      return;
+    }
+    if (frame.event !== undefined) eventField = true;
+    const read = { bytes, frame, value };
+    reads?.set(value as object, read);
+    if (prepare === undefined) {
+      if (repairChunk(value, read)) fragments?.learn(bytes, value);
+      return;
+    }
+    // Chunks the step made are new: written as new JSON; the chunk itself, when it comes out, keeps its bytes.
+    for (const chunk of prepare.push(value as ChatCompletionChunk))
+      repairChunk(chunk, chunk === value ? read : undefined);
+  };
+
+  /** Sends `bytes[from, to)`, whole events only: untouched runs as they came, the others read. */
+  const handle = (bytes: Uint8Array, from: number, to: number): void => {
+    if (!mayNeedReading(bytes, from, to)) {
+      send(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+      return;
+    }
+    let runStart = from;
+    for (let at = from; at < to && !stopped; ) {
+      const end = frames.nextEnd(bytes, at, to);
+      const stop = end === -1 ? to : end;
+      if (repair.open || mayNeedReading(bytes, at, stop)) {
+        const fragment = fragments?.match(bytes, at, stop);
+        const passed = fragment === undefined ? undefined : chatRepair?.pushFragment(fragment);
+        if (passed !== true) {
+          if (runStart < at) send(bytes.subarray(runStart, at));
+          // A held fragment's event is left out (it carried nothing else).
+          if (passed === undefined) readFrame(bytes.subarray(at, stop));
+          runStart = stop;
+        }
+      }
+      at = stop;
+    }
+    if (runStart < to && !stopped) send(bytes.subarray(runStart, to));
+  };
+
+  // What one piece of input gives goes out as one piece: each piece a reader takes costs it a turn of its loop (the
+  // SDKs' SSE readers also join what they are given), so many small pieces would cost the client more than one copy.
+  const coalesced = (): Uint8Array[] => (out.length > 1 ? [joinBytes(out)] : out);
+
+  // What came after the last whole event, in the pieces it came in: joined once, when an event ends.
+  let pending: Uint8Array[] = [];
+  const tail: [number, number] = [-1, -1];
+
+  return {
+    push(chunk) {
+      out = [];
+      if (chunk.length === 0 || stopped) return out;
+      const before: [number, number] = [tail[0], tail[1]];
+      const whole = frames.lastEnd(chunk, tail);
+      if (chunk.length >= 2) {
+        tail[0] = chunk[chunk.length - 2] as number;
+        tail[1] = chunk[chunk.length - 1] as number;
+      } else {
+        tail[0] = tail[1];
+        tail[1] = chunk[0] as number;
+      }
+      if (whole === 0) {
+        pending.push(chunk);
+        return out;
+      }
+      let from = 0;
+      if (pending.length > 0) {
+        // The event that began in earlier pieces is joined alone; the rest of this piece is read where it lies.
+        const first = frames.firstEnd(chunk, before);
+        const head = joinBytes([...pending, chunk.subarray(0, first)]);
+        pending = [];
+        handle(head, 0, head.length);
+        from = first;
+      }
+      if (whole < chunk.length) pending.push(chunk.subarray(whole));
+      if (from < whole && !stopped) handle(chunk, from, whole);
+      return coalesced();
+    },
+    end() {
+      out = [];
+      if (stopped) return out;
+      // An event the body ended in, without its blank line, is still read (and sent as it came when untouched).
+      if (pending.length > 0) {
+        const rest = joinBytes(pending);
+        pending = [];
+        handle(rest, 0, rest.length);
+      }
+      if (stopped) return coalesced();
+      flush();
+      sendSummary();
+      return coalesced();
+    },
+  };
+}
+
+/**
+ * {@link createSseRepair} over a web byte stream: the repaired body, read from `body` as its reader asks (one read of
+ * the source per piece handed on, no transform queue in between); cancelling it cancels the source.
+ *
+ * @example
+ * const repaired = repairSseStream(response.body, { api: "chat.completions", options: { repairs: coreRepairs } });
+ */
+export function repairSseStream(
+  body: ReadableStream<Uint8Array>,
+  args: SseRepairOptions,
+): ReadableStream<Uint8Array> {
+  const repair = createSseRepair(args);
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) {
+          for (const piece of repair.end()) controller.enqueue(piece);
+          controller.close();
+          return;
+        }
+        const pieces = repair.push(value);
+        if (pieces.length === 0) continue;
+        for (const piece of pieces) controller.enqueue(piece);
+        return;
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
