@@ -7,7 +7,6 @@ import { runCheck } from "./commands/check.js";
 import { runConformanceCommand } from "./commands/conformance.js";
 import { runDefault } from "./commands/default-run.js";
 import { runFormats } from "./commands/formats.js";
-import { runProbe } from "./commands/probe.js";
 import { runProviders } from "./commands/providers.js";
 import { runRender } from "./commands/render.js";
 import { runRepair } from "./commands/repair.js";
@@ -22,6 +21,7 @@ import {
   PROVIDERS_HELP,
   RENDER_HELP,
   REPAIR_HELP,
+  ROUNDTRIP_HELP,
   UNDO_HELP,
 } from "./help.js";
 import { removeTemporaryFiles } from "./output-target.js";
@@ -229,6 +229,20 @@ const probeOptions = {
   help: { type: "boolean", short: "h" },
 } as const;
 
+const roundtripOptions = {
+  template: { type: "string" },
+  "template-name": { type: "string" },
+  output: { type: "string" },
+  messages: { type: "string" },
+  tools: { type: "string" },
+  syntax: { type: "string" },
+  var: { type: "string", multiple: true },
+  "bos-token": { type: "string" },
+  "eos-token": { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Names the command sets itself (flags), which --var must not shadow. */
 const RENDER_OWN_VARIABLES: Record<string, string> = {
   messages: "--messages",
@@ -237,15 +251,21 @@ const RENDER_OWN_VARIABLES: Record<string, string> = {
 };
 
 /** `--var NAME=VALUE`: VALUE is JSON when it parses as JSON (numbers kept exact), else the text itself. */
-function templateVariables(values: readonly string[] | undefined): Record<string, unknown> {
+function templateVariables(
+  values: readonly string[] | undefined,
+  command = "render",
+): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   for (const entry of values ?? []) {
     const equals = entry.indexOf("=");
     const name = equals === -1 ? entry : entry.slice(0, equals);
     if (equals === -1 || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-      usage("render", `--var wants NAME=VALUE with NAME an identifier, got ${JSON.stringify(entry)}`);
-    const own = RENDER_OWN_VARIABLES[name];
-    if (own !== undefined) usage("render", `${name} is set by ${own}, not --var`);
+      usage(command, `--var wants NAME=VALUE with NAME an identifier, got ${JSON.stringify(entry)}`);
+    const own =
+      command === "roundtrip" && name === "add_generation_prompt"
+        ? "the round trip itself"
+        : RENDER_OWN_VARIABLES[name];
+    if (own !== undefined) usage(command, `${name} is set by ${own}, not --var`);
     const text = entry.slice(equals + 1);
     const parsed = parseJson(text, { lossless: true });
     Object.defineProperty(variables, name, {
@@ -307,9 +327,41 @@ async function probe(args: string[]): Promise<number> {
   }
   if (positionals.length > 0) usage("probe", `unexpected argument ${positionals[0]}`);
   if (values.template === undefined) usage("probe", "give --template FILE");
+  // Loaded when asked for: the syntaxes of every model family are no part of check's or repair's start.
+  const { runProbe } = await import("./commands/probe.js");
   return runProbe({
     template: values.template,
     ...(values["template-name"] !== undefined ? { templateName: values["template-name"] } : {}),
+    json: values.json === true,
+  });
+}
+
+async function roundtrip(args: string[]): Promise<number> {
+  const { values, positionals } = parse("roundtrip", args, roundtripOptions);
+  if (values.help) {
+    process.stdout.write(ROUNDTRIP_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) usage("roundtrip", `unexpected argument ${positionals[0]}`);
+  if (values.template === undefined) usage("roundtrip", "give --template FILE");
+  if (values.output === undefined)
+    usage("roundtrip", "give --output RAW (the model's raw text; - for standard input)");
+  if (
+    [values.template, values.output, values.messages, values.tools].filter((file) => file === "-").length > 1
+  )
+    usage("roundtrip", "standard input (-) can be read once");
+  if (values.syntax === "") usage("roundtrip", "--syntax wants an id (toolcall probe tells a template's)");
+  const { runRoundTrip } = await import("./commands/roundtrip.js");
+  return runRoundTrip({
+    template: values.template,
+    output: values.output,
+    ...(values.messages !== undefined ? { messages: values.messages } : {}),
+    ...(values.tools !== undefined ? { tools: values.tools } : {}),
+    ...(values.syntax !== undefined ? { syntax: values.syntax } : {}),
+    ...(values["template-name"] !== undefined ? { templateName: values["template-name"] } : {}),
+    ...(values["bos-token"] !== undefined ? { bosToken: values["bos-token"] } : {}),
+    ...(values["eos-token"] !== undefined ? { eosToken: values["eos-token"] } : {}),
+    variables: templateVariables(values.var, "roundtrip"),
     json: values.json === true,
   });
 }
@@ -518,6 +570,8 @@ async function main(args: string[]): Promise<number> {
       return render(rest);
     case "probe":
       return probe(rest);
+    case "roundtrip":
+      return roundtrip(rest);
     default:
       if (!command.startsWith("-") && rest.length === 0 && existsSync(command)) {
         const resolved = await repairs("", DEFAULT_RUN_REPAIRS);

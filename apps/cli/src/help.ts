@@ -14,7 +14,8 @@ Usage:
   toolcall providers [ID...]        the provider profiles: what each rejects, in its own words
   toolcall conformance --implementation MODULE    run the conformance suite against your implementation
   toolcall render --template FILE --messages FILE    the exact prompt a chat template gives (as transformers)
-  toolcall probe --template FILE    what a chat template can render: argument form, tool calls, ids, roles
+  toolcall probe --template FILE    what a chat template can render, and the tool-call syntax it writes
+  toolcall roundtrip --template FILE --output RAW    does the template render the parsed output back, byte for byte?
 
 Inputs (detected from content; --format names one): OpenAI Chat messages and request bodies, chat.completion
 responses, streamed chunk logs (JSONL or SSE), Responses API items, Anthropic Messages, ShareGPT (glaive, Hermes,
@@ -28,13 +29,15 @@ Examples:
   cat dump.jsonl | toolcall repair - -o - --quiet > fixed.jsonl
   toolcall render --template tokenizer_config.json --messages session.json --add-generation-prompt
   toolcall probe --template chat_template.jinja
+  toolcall roundtrip --template chat_template.jinja --output raw.txt
 
 Options:
   -h, --help       help (also: toolcall COMMAND --help)
   -V, --version    the version
 
 Exit codes: 0 clean, 1 issues of severity error (check; repair: errors left, or lines passed through), a
-template that raised (render, probe) or a failed case (conformance), 2 unreadable input or bad usage.
+template that raised (render, probe), an output that does not round-trip (roundtrip) or a failed case
+(conformance), 2 unreadable input or bad usage.
 Colors only on a terminal, and never when NO_COLOR is set.
 `;
 
@@ -255,7 +258,7 @@ Examples:
 `;
 
 /** Help for `toolcall probe --help`. */
-export const PROBE_HELP = `toolcall probe: what a chat template can render
+export const PROBE_HELP = `toolcall probe: what a chat template can render, and the tool-call syntax it writes
 
 Usage:
   toolcall probe --template FILE [--template-name NAME] [--json]
@@ -269,12 +272,20 @@ Renders small conversations with needles in them (never guessing from a model's 
   system role      a system message's content appears
   null content     a tool-calling assistant message with content null renders
   tools            the tool list given in tools appears
+  syntax           the tool-call syntax the template writes (hermes, glm47, qwen3-coder, ...) and its family,
+                   found by differential rendering (a turn with probe calls against one without, the markers
+                   read off the difference), else by the template's signature (its source holds the markers)
+  markers          the texts that start a call in that syntax
+  in reasoning     the generation prompt opens a reasoning block (<think>): the model's text starts inside it
+  parser           the package that parses, streams and encodes the syntax
 
 Options:
   --template FILE          a Jinja template, or a JSON file with a chat_template field (as render takes it)
   --template-name NAME     from a config's list of named templates, this one (default: "tool_use" when the list
                            has one, else "default")
-  --json                   the capabilities as JSON: {"command", "template", "templateName"?, "capabilities"}
+  --json                   as JSON: {"command", "template", "templateName"?, "capabilities", "syntax": {"id",
+                           "family", "module", "markers", "startInReasoning", "parallelCalls", "method",
+                           "callText", "candidates"}}
 
 Exit codes: 0 probed, 1 the template does not compile (Python's "Type: message" on standard error), 2 unreadable
 input or bad usage.
@@ -282,4 +293,46 @@ input or bad usage.
 Examples:
   toolcall probe --template chat_template.jinja
   toolcall probe --template tokenizer_config.json --json | jq -r .capabilities.argumentsForm
+  toolcall probe --template chat_template.jinja --json | jq -r .syntax.id
+`;
+
+/** Help for `toolcall roundtrip --help`. */
+export const ROUNDTRIP_HELP = `toolcall roundtrip: does the chat template render the parsed output back, byte for byte?
+
+Usage:
+  toolcall roundtrip --template FILE --output RAW [--syntax ID] [--messages FILE] [--tools FILE]
+                     [--template-name NAME] [--bos-token T] [--eos-token T] [--var NAME=VALUE]... [--json]
+
+Parses the model's raw output (the text it generated after the prompt) with its family's tool-call syntax,
+detected from the template as probe does (or --syntax ID), renders the parsed assistant message (calls, content,
+reasoning) after the conversation with the template, and compares the turn it renders with the generation prompt
+followed by the output. Identical: the history a trainer or a server rebuilds from the parsed message gives the
+model the tokens it sampled. Otherwise the first byte that differs is reported, with its line and column and the
+text of both sides around it. The end-of-turn text the template appends may be missing from the output (servers
+strip stop tokens) or kept up to its stop token (<|im_end|>, as sampled); everything else counts, a final newline
+included.
+
+Options:
+  --template FILE          a Jinja template, or a JSON file with a chat_template field (as render takes it)
+  --output RAW             the model's raw text, byte for byte; "-" reads standard input
+  --syntax ID              parse with this syntax instead of the detected one: hermes, qwen3-coder, glm45, glm47,
+                           kimi-k2, deepseek-v3, deepseek-v31, deepseek-v32, mistral-list, mistral-args,
+                           mistral-call-id, llama3-json, llama-pythonic, harmony, harmony-stripped, gemma4
+  --messages FILE          the conversation before the turn, as render reads it (default: one user message); its
+                           "tools" are used when --tools is not given
+  --tools FILE             the tool list: a JSON array of tools, or an object with "tools" (they type the values
+                           of syntaxes that write text, and are rendered into the prompt)
+  --template-name NAME     from a config's list of named templates, this one
+  --bos-token T, --eos-token T, --var NAME=VALUE    template variables, as render takes them
+  --json                   as JSON: {"command", "template", "output", "bytes", "syntax", "ok", "difference", "error"?,
+                           "parsed", "message", "argumentsForm", "generationPrompt", "rendered"}
+
+Each input is read whole, at most 16 MiB; an output that is not UTF-8 or holds a NUL byte is refused.
+
+Exit codes: 0 byte-identical, 1 different (or the template raised on the parsed message), 2 unreadable input,
+an unknown syntax, no syntax found in the template, or bad usage.
+
+Examples:
+  toolcall roundtrip --template chat_template.jinja --output raw.txt
+  jq -j '.choices[0].text' completion.json | toolcall roundtrip --template tokenizer_config.json --output - --json
 `;

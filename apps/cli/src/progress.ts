@@ -1,18 +1,23 @@
 /**
- * Bytes for people: `1.5 GB`, `812 kB` (SI units, as file managers and `ls -h --si` show them).
+ * Bytes for people: `1.5 GB`, `812 kB` (SI units, as file managers and `ls -h --si` show them); with `binary`,
+ * powers of 1024 (`16 MiB`, `1 GiB`: how limits set in those units read back), a whole number without decimals.
  *
  * @example
  * formatBytes(1_500_000_000); // "1.5 GB"
+ * formatBytes(16 * 1024 ** 2, { binary: true }); // "16 MiB"
  */
-export function formatBytes(bytes: number): string {
-  const units = ["B", "kB", "MB", "GB", "TB"];
+export function formatBytes(bytes: number, options: { binary?: boolean } = {}): string {
+  const binary = options.binary === true;
+  const base = binary ? 1024 : 1000;
+  const units = binary ? ["B", "KiB", "MiB", "GiB", "TiB"] : ["B", "kB", "MB", "GB", "TB"];
   let value = bytes;
   let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
+  while (value >= base && unit < units.length - 1) {
+    value /= base;
     unit++;
   }
-  return `${unit === 0 ? value : value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
+  const whole = unit === 0 || (binary && Number.isInteger(value));
+  return `${whole ? value : value.toFixed(value >= 100 ? 0 : 1)} ${units[unit]}`;
 }
 
 /** A terminal stream as far as the progress line needs one. */

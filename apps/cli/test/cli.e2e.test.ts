@@ -17,11 +17,11 @@ describe("help and version", () => {
   it("toolcall --help lists every command with examples", async () => {
     const result = await run(["--help"]);
     expect(result.code).toBe(0);
-    for (const word of ["check", "repair", "conformance", "render", "probe", "Examples:"])
+    for (const word of ["check", "repair", "conformance", "render", "probe", "roundtrip", "Examples:"])
       expect(result.out).toContain(word);
   });
 
-  it.each(["check", "repair", "undo", "formats", "providers", "conformance", "render", "probe"])(
+  it.each(["check", "repair", "undo", "formats", "providers", "conformance", "render", "probe", "roundtrip"])(
     "toolcall %s --help explains itself",
     async (command) => {
       const result = await run([command, "--help"]);

