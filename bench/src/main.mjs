@@ -14,6 +14,7 @@ import { measureAiSdkStream } from "./ai-sdk-stream.mjs";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
 import { measureFetchStream } from "./fetch-stream.mjs";
 import { measureFormats } from "./formats.mjs";
+import { GROWTH_SIZES, measureGrowth, TARGET_EXPONENT } from "./growth.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
 import { measureStream } from "./stream.mjs";
@@ -507,7 +508,43 @@ if (payloads === undefined) {
     );
 }
 
-// 10. Output: the machine, then one table, then what was wrong.
+// 10. Growth on hostile input, 64 KiB to 1 MiB, every repair and parser beside JSON.parse (tests count work instead).
+{
+  progress("growth: every repair and parser on hostile input, 64 KiB to 1 MiB");
+  const { results, floorTimes, floorExponent } = measureGrowth({ rounds: QUICK ? 1 : 3, progress });
+  const sizes = GROWTH_SIZES.map((n) => formatBytes(n)).join(" / ");
+  rows.push([
+    "10 growth",
+    "JSON.parse, valid JSON (floor)",
+    sizes,
+    floorTimes.map((t) => `${t.toFixed(1)} ms`).join(" / "),
+    "",
+    "1.00×",
+    `k = ${floorExponent.toFixed(2)}`,
+    "floor",
+    "",
+  ]);
+  for (const result of results) {
+    const ok = result.exponent <= TARGET_EXPONENT;
+    rows.push([
+      "10 growth",
+      result.name,
+      `worst of ${result.families}: ${result.family}`,
+      result.times.map((t) => `${t.toFixed(1)} ms`).join(" / "),
+      "",
+      result.ratios.map((r) => `${r.toFixed(r < 10 ? 2 : 0)}×`).join(" / "),
+      `k = ${result.exponent.toFixed(2)} (wall ${result.wallExponent.toFixed(2)}, raw ${result.rawExponent.toFixed(2)})`,
+      `k ≤ ${TARGET_EXPONENT}`,
+      ok ? "ok" : "MISS",
+    ]);
+    if (!ok)
+      notes.push(
+        `growth: ${result.name} on ${result.family} grows as size^${result.exponent.toFixed(2)} (64 KiB to 1 MiB)`,
+      );
+  }
+}
+
+// 11. Output: the machine, then one table, then what was wrong.
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log("# @toolcall/bench\n");
 console.log(

@@ -8,6 +8,7 @@ import type {
 import { jsonEqual, show } from "./json-equal.js";
 import { type ConformanceLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import { compareMessagesAtMappingLevel } from "./message-view.js";
+import { checkRender } from "./render-case.js";
 
 function multiset(values: readonly unknown[]): string[] {
   return values.map((v) => String(v)).sort();
@@ -155,6 +156,7 @@ export function checkResult(args: {
       compare("status", result?.status);
       compare("arguments", result?.arguments);
       if (at("repairs")) compare("repairs", result?.repairs ?? []);
+      if (at("budget")) compare("budget", result?.budget ?? []);
       compare("raw", result?.raw);
       if (at("rawAbsent") && expected.rawAbsent === true && result?.raw !== undefined)
         failures.push(`rawAbsent: expected no raw, got ${show(result.raw)}`);
@@ -223,6 +225,9 @@ export function checkResult(args: {
       compare("usable", result?.usable);
       compare("status", result?.status);
       if (at("repairs")) compare("repairs", result?.repairs ?? []);
+      break;
+    case "render":
+      checkRender(expected, actual, at, failures);
       break;
     default: {
       const never: never = operation;

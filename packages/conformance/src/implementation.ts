@@ -22,6 +22,8 @@ export interface ConformanceDecodeResult {
   status: string;
   repairs?: readonly string[];
   raw?: unknown;
+  /** The repairs not tried for the work budget (R6), in order; absent when none were left out. */
+  budget?: readonly string[];
 }
 
 import type { ConformanceLevel } from "./levels.js";
@@ -33,6 +35,25 @@ export interface ConformanceParseResult {
   reasoning?: string | null;
   issues: readonly { code: string }[];
 }
+
+/**
+ * What a `render` vector gives the implementation (RULES.md R8): a chat template and what transformers'
+ * `apply_chat_template` passes it. `template` is the source itself (a vector naming a shared template file has it
+ * read and checked by the runner first); values are what Python sees (a `FloatValue` is a float).
+ */
+export interface ConformanceRenderInput {
+  template: string;
+  messages: unknown[];
+  tools: unknown[] | null;
+  addGenerationPrompt: boolean;
+  /** Every other template variable (`bos_token`, `enable_thinking`, …). */
+  variables: Record<string, unknown>;
+  /** The clock `strftime_now` reads, local time, `YYYY-MM-DDTHH:MM:SS`. */
+  now: string;
+}
+
+/** A render's outcome: the exact text, or the Python exception a template raises (`TypeError`, its message). */
+export type ConformanceRenderResult = { text: string } | { error: { type: string; message: string } };
 
 /** A value, or a promise of it: an implementation may answer asynchronously. */
 export type MaybePromise<T> = T | Promise<T>;
@@ -93,6 +114,8 @@ export interface ConformanceImplementation {
       decoded?: unknown;
     }[]
   >;
+  /** Renders a chat template as transformers does (R8). */
+  render?(input: ConformanceRenderInput, options: ConformanceOptions): MaybePromise<ConformanceRenderResult>;
   /**
    * Reads model text in a tool-call syntax (R10): `options.syntax` names it (`hermes`, `glm45`, …), `options.tools`
    * types values, `options.startInReasoning` says the prompt opened the reasoning block.
@@ -155,7 +178,8 @@ export type ConformanceOperation =
   | "providerVerdict"
   | "parseToolCalls"
   | "encodeToolCalls"
-  | "normalizeAnswer";
+  | "normalizeAnswer"
+  | "render";
 
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
@@ -171,6 +195,7 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "parseToolCalls",
   "encodeToolCalls",
   "normalizeAnswer",
+  "render",
 ];
 
 /**

@@ -10,6 +10,8 @@ export {
   type ConformanceOperation,
   type ConformanceOptions,
   type ConformanceParseResult,
+  type ConformanceRenderInput,
+  type ConformanceRenderResult,
   checkImplementation,
   type MaybePromise,
   OPERATIONS,
@@ -32,6 +34,7 @@ export {
   loadVectors,
 } from "./load-vectors.js";
 export { type ArgumentsForm, compareMessagesAtMappingLevel } from "./message-view.js";
+export { DEFAULT_RENDER_CLOCK, resolveRenderInput } from "./render-case.js";
 export {
   type ConformanceOutcome,
   type ConformanceSummary,
@@ -41,5 +44,5 @@ export {
   runTest,
 } from "./run-test.js";
 export { type SkipList, skipList } from "./skip-list.js";
-export { decodeTags } from "./tags.js";
+export { decodeTags, FloatValue } from "./tags.js";
 export { suggestVectorId, VECTOR_ID_MAX_LENGTH, VECTOR_ID_PATTERN, vectorIdPrefix } from "./vector-id.js";

@@ -5,6 +5,7 @@ import { jsonEqual, show } from "./json-equal.js";
 import { type ConformanceLevel, isLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import type { ConformanceCase } from "./load-vectors.js";
 import { compareMessagesAtMappingLevel } from "./message-view.js";
+import { resolveRenderInput, templatesDirectory } from "./render-case.js";
 import { skipList } from "./skip-list.js";
 
 /** The outcome of one case: `skip` when it cannot run (never counted as a pass). */
@@ -20,6 +21,8 @@ export interface ConformanceOutcome {
 export interface RunTestOptions {
   /** The level to check at (default: the implementation's declared `level`, else `full`). */
   level?: ConformanceLevel;
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  templatesDir?: string;
 }
 
 function snapshot(value: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -90,14 +93,16 @@ export async function runTest(
   const decodeNeedsEncode = testCase.operation === "decode" && "encoded" in testCase.expected;
   if (decodeNeedsEncode && typeof implementation.encode !== "function")
     return { status: "skip", messages: ["expected.encoded needs encode"] };
-  const before = snapshot(testCase.input);
+  let input = testCase.input;
+  if (testCase.operation === "render") {
+    const render = resolveRenderInput(input, templatesDirectory(options.templatesDir));
+    if ("skip" in render) return { status: "skip", messages: [render.skip] };
+    input = render.input;
+  }
+  const before = snapshot(input);
   let actual: unknown;
   try {
-    actual = asResult(
-      testCase.operation,
-      await fn.call(implementation, testCase.input, resolved.options),
-      declared,
-    );
+    actual = asResult(testCase.operation, await fn.call(implementation, input, resolved.options), declared);
   } catch (error) {
     return { status: "fail", messages: [`threw: ${thrown(error)}`] };
   }
@@ -118,7 +123,7 @@ export async function runTest(
       failures.push(`encoded: encode threw: ${thrown(error)}`);
     }
   }
-  if (before.ok && !jsonEqual(before.value, testCase.input)) failures.push("input: the input was mutated");
+  if (before.ok && !jsonEqual(before.value, input)) failures.push("input: the input was mutated");
   if (testCase.operation === "parseToolCalls" && typeof implementation.streamToolCalls === "function") {
     // R10: however the text is split, a stream finds what the whole parse finds.
     const keyLevels = shippedExpectedLevels().parseToolCalls ?? {};
@@ -208,6 +213,8 @@ export async function runConformance(args: {
   implementation: ConformanceImplementation;
   cases: readonly ConformanceCase[];
   skip?: Iterable<string>;
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  templatesDir?: string;
   level?: ConformanceLevel;
 }): Promise<ConformanceSummary> {
   const skip = skipList(args.skip);
@@ -228,7 +235,7 @@ export async function runConformance(args: {
     const outcome: ConformanceOutcome =
       skip.match(testCase.id) !== undefined && testCase.levels.includes(level)
         ? { status: "skip", messages: ["in the skip list"] }
-        : await runTest(args.implementation, testCase, { level });
+        : await runTest(args.implementation, testCase, { level, templatesDir: args.templatesDir });
     const key = outcome.notApplicable
       ? "notApplicable"
       : outcome.status === "pass"

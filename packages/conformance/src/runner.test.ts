@@ -23,6 +23,10 @@ describe("decodeTags", () => {
     expect(decodeTags({ $literal: { $undefined: true } })).toEqual({ $undefined: true });
     expect(decodeTags([{ a: { $number: "Infinity" } }])).toEqual([{ a: Number.POSITIVE_INFINITY }]);
     expect(decodeTags({ a: 1, $b: 2 })).toEqual({ a: 1, $b: 2 });
+    expect(decodeTags({ $repeat: { text: "ab", times: 3 } })).toBe("ababab");
+    expect(decodeTags({ $concat: ["{", { $repeat: { text: "[", times: 2 } }, "x"] })).toBe("{[[x");
+    expect(() => decodeTags({ $repeat: { text: "x", times: 17 * 1024 * 1024 } })).toThrow(/16 MiB/);
+    expect(() => decodeTags({ $concat: ["a", 1] })).toThrow(/list of texts/);
   });
 
   it("keeps __proto__ keys as data", async () => {

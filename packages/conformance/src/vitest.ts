@@ -17,6 +17,8 @@ export interface DescribeConformanceOptions extends LoadVectorsOptions {
   level?: ConformanceLevel;
   /** A title for the outer `describe` (default: the implementation's name). */
   title?: string;
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  templatesDir?: string;
 }
 
 /**
@@ -72,7 +74,10 @@ export function describeConformance(options: DescribeConformanceOptions): Confor
               context.skip(reasons.get(entry) ?? `in the skip list (${entry})`);
               return;
             }
-            const outcome = await runTest(implementation, testCase, { level });
+            const outcome = await runTest(implementation, testCase, {
+              level,
+              templatesDir: options.templatesDir,
+            });
             if (outcome.status === "skip") {
               context.skip(outcome.messages.join("; "));
               return;

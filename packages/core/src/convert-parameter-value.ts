@@ -1,5 +1,6 @@
 import { JsonNumber } from "./json-number.js";
 import { parseJson } from "./parse-json.js";
+import { listEntries } from "./read-history.js";
 import { pythonLiteral } from "./repairs/python-literal.js";
 
 /** The JSON Schema type a parameter is read as, and whether `null` is allowed. */
@@ -25,25 +26,45 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * parameterType({ anyOf: [{ type: "null" }, { type: "object" }] }); // { type: "object", nullable: true }
  */
 export function parameterType(schema: unknown): ParameterType {
-  if (!isRecord(schema)) return { type: undefined, nullable: false };
+  try {
+    return typeOf(schema, 0);
+  } catch {
+    // A schema whose getters throw, or a revoked proxy: no type to read.
+    return { type: undefined, nullable: false };
+  }
+}
+
+/** Schemas nest `anyOf` in `anyOf`; past this depth a schema names no type (hostile depth never overflows). */
+const MAX_SCHEMA_DEPTH = 64;
+
+/** The members of a list in a schema, a long sparse one by what it holds (never walked index by index). */
+function entriesOf(list: readonly unknown[]): unknown[] {
+  return listEntries(list)?.values ?? [];
+}
+
+/** {@link parameterType} that throws what reading the schema throws. */
+function typeOf(schema: unknown, depth: number): ParameterType {
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return { type: undefined, nullable: false };
   const declared = schema.type;
   if (typeof declared === "string") return { type: declared.toLowerCase(), nullable: declared === "null" };
   if (Array.isArray(declared)) {
-    const names = declared.filter((t): t is string => typeof t === "string").map((t) => t.toLowerCase());
+    const names = entriesOf(declared)
+      .filter((t): t is string => typeof t === "string")
+      .map((t) => t.toLowerCase());
     return { type: names.find((t) => t !== "null"), nullable: names.includes("null") };
   }
   const members = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
   if (members) {
     let nullable = false;
     let type: string | undefined;
-    for (const member of members) {
-      const inner = parameterType(member);
+    for (const member of entriesOf(members)) {
+      const inner = typeOf(member, depth + 1);
       if (inner.nullable || inner.type === "null") nullable = true;
       if (type === undefined && inner.type !== undefined && inner.type !== "null") type = inner.type;
     }
     return { type, nullable };
   }
-  if (Array.isArray(schema.enum)) return { type: "enum", nullable: schema.enum.includes(null) };
+  if (Array.isArray(schema.enum)) return { type: "enum", nullable: entriesOf(schema.enum).includes(null) };
   return { type: undefined, nullable: false };
 }
 
@@ -65,6 +86,16 @@ function holdsNonFinite(root: unknown): boolean {
 const STRING_TYPES = new Set(["string", "str", "text", "varchar", "char", "enum"]);
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const PLAIN_INTEGER = /^[+-]?\d+$/;
+
+/**
+ * An integer's digits as Python prints the int (`+5` → `5`, `007` → `7`, `-0` → `0`), in one pass: no BigInt, whose
+ * parsing and printing are superlinear in the digits.
+ */
+function canonicalInteger(text: string): string {
+  const negative = text.charCodeAt(0) === 0x2d;
+  const digits = text.replace(/^[+-]/, "").replace(/^0+(?=\d)/, "");
+  return negative && digits !== "0" ? `-${digits}` : digits;
+}
 
 function family(type: string): "string" | "integer" | "number" | "boolean" | "structured" | "other" {
   if (STRING_TYPES.has(type)) return "string";
@@ -88,16 +119,25 @@ function family(type: string): "string" | "integer" | "number" | "boolean" | "st
  * convertParameterValue({ text: "null", schema: { type: "string" } }); // { ok: true, value: "null" }
  */
 export function convertParameterValue(options: { text: string; schema: unknown }): ConvertedValue {
+  let text: unknown;
+  let schema: unknown;
   try {
-    return convert(options.text, options.schema);
+    text = options?.text;
+    schema = options?.schema;
+  } catch {
+    // Options that cannot be read: no text, no schema.
+  }
+  const value = typeof text === "string" ? text : "";
+  try {
+    return convert(value, schema);
   } catch {
     // A schema that throws on reading (a getter, a Proxy) types nothing.
-    return { ok: false, value: options.text, reason: "the schema could not be read" };
+    return { ok: false, value, reason: "the schema could not be read" };
   }
 }
 
 function convert(text: string, schema: unknown): ConvertedValue {
-  const { type } = parameterType(schema);
+  const { type } = typeOf(schema, 0);
   if (type === undefined) return { ok: true, value: text };
   const kind = family(type);
   if (kind === "string") return { ok: true, value: text };
@@ -108,10 +148,13 @@ function convert(text: string, schema: unknown): ConvertedValue {
     case "integer":
     case "number": {
       if (kind === "integer" && PLAIN_INTEGER.test(trimmed))
-        return { ok: true, value: new JsonNumber(BigInt(trimmed).toString()) };
-      // A number too large for a double (`1e999`) stays text: written back it would not be JSON.
-      if (JSON_NUMBER.test(trimmed) && Number.isFinite(Number(trimmed)))
+        return { ok: true, value: new JsonNumber(canonicalInteger(trimmed)) };
+      if (JSON_NUMBER.test(trimmed)) {
+        // A number too large for a double (`1e999`) stays text: written back it would not be JSON.
+        if (!Number.isFinite(Number(trimmed)))
+          return { ok: false, value: text, reason: `not a finite number (${type})` };
         return { ok: true, value: new JsonNumber(trimmed) };
+      }
       return { ok: false, value: text, reason: `not a number (${type})` };
     }
     case "boolean":
@@ -130,7 +173,12 @@ function convert(text: string, schema: unknown): ConvertedValue {
       const repaired = pythonLiteral.repair(`{'v': ${trimmed}}`);
       if (typeof repaired === "string") {
         const again = parseJson(repaired, { lossless: true });
-        if (again.ok) return { ok: true, value: (again.value as { v: unknown }).v };
+        if (again.ok) {
+          const value = (again.value as { v: unknown }).v;
+          if (holdsNonFinite(value))
+            return { ok: false, value: text, reason: `a number out of range (${type})` };
+          return { ok: true, value };
+        }
       }
       return { ok: false, value: text, reason: `not JSON or a Python literal (${type})` };
     }

@@ -1,9 +1,11 @@
 import { isPlainObject, setOwn } from "./define-property.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
-import { orderRepairs, repairIdOf } from "./repairs/repair-order.js";
+import { isArraySafe } from "./read-history.js";
+import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
+import { isWorkMeter, resolveWorkMeter, type WorkMeter } from "./work-budget.js";
 
 export interface DecodeOptions {
   /**
@@ -17,6 +19,12 @@ export interface DecodeOptions {
   lossless?: boolean;
   /** Nesting limit for JSON text (default 1000); deeper text is `invalid`. */
   maxDepth?: number;
+  /**
+   * The work meter decoding charges (strict parses, every repair, the parse after each). Default: a meter whose limit
+   * is linear in the text's length (`linearWorkLimit`). Repairs left out because the meter ran out, or because the
+   * text is longer than a rule's `maxLength`, are listed in `budget`. The strict parse always runs.
+   */
+  meter?: WorkMeter;
 }
 
 export interface DecodeResult {
@@ -30,6 +38,12 @@ export interface DecodeResult {
   raw?: unknown;
   /** Why the text failed to parse (statuses `invalid`, `truncated`). */
   error?: string;
+  /**
+   * Repairs that were not tried for the work budget, in order: the text was longer than the rule's `maxLength`
+   * (`jsonrepair`), or the meter ran out first. Present only when some were; the status is then `invalid` (the
+   * repairs that did run made no object).
+   */
+  budget?: string[];
 }
 
 function rawSentinel(value: unknown): ArgumentsMapping {
@@ -49,35 +63,60 @@ function isJsonObject(value: unknown): value is ArgumentsMapping {
   );
 }
 
+type RepairOutcome =
+  | { ok: true; mapping: ArgumentsMapping; applied: string[] }
+  | { ok: false; budget: string[] };
+
+/** Calls one rule with the guard that keeps decode total: a rule that throws did not apply. */
+function callRule(rule: RepairRule, text: string, meter: WorkMeter): string | undefined {
+  const before = meter.steps;
+  let next: string | undefined;
+  try {
+    next = rule.repair(text, { meter });
+  } catch {
+    next = undefined;
+  }
+  // A rule that counts nothing is charged one pass over its input, and what it built.
+  if (meter.steps === before) meter.charge(text.length + (typeof next === "string" ? next.length : 0));
+  return typeof next === "string" ? next : undefined;
+}
+
 /**
- * Runs the enabled repairs over failing text, cumulatively and in one order ({@link orderRepairs}); accepts the result only when it parses to
- * a JSON object. Returns `undefined` when no combination of the rules produced one.
+ * Runs the enabled repairs over failing text, cumulatively and in one order ({@link orderRepairs}); accepts the
+ * result only when it parses to a JSON object. A rule is left out (listed in `budget`) when the text is longer than
+ * its `maxLength` or the meter has run out.
  */
 function runRepairs(
   text: string,
   repairs: readonly RepairRule[],
   parse: (text: string) => ReturnType<typeof parseJson>,
-): { mapping: ArgumentsMapping; applied: string[] } | undefined {
+  meter: WorkMeter,
+): RepairOutcome {
   let current = text;
   const applied: string[] = [];
+  const budget: string[] = [];
   for (const rule of orderRepairs(repairs)) {
     // An applied repair is reported by its id (R6): a rule without a readable string id is not applied.
     const id = repairIdOf(rule);
     if (id === undefined) continue;
-    let next: string | undefined;
-    try {
-      next = rule.repair(current);
-    } catch {
-      // A repair that throws is a repair that did not apply; the guard keeps decode total.
-      next = undefined;
+    if (meter.exhausted || current.length > repairMaxLengthOf(rule)) {
+      budget.push(id);
+      continue;
     }
-    if (typeof next !== "string" || next === current) continue;
+    const next = callRule(rule, current, meter);
+    if (next === undefined || next === current) continue;
+    if (meter.exhausted) {
+      // The rule ran past the budget: its text is not parsed, and it counts as not tried.
+      budget.push(id);
+      continue;
+    }
     current = next;
     applied.push(id);
+    meter.charge(current.length);
     const parsed = parse(current);
-    if (parsed.ok && isJsonObject(parsed.value)) return { mapping: parsed.value, applied };
+    if (parsed.ok && isJsonObject(parsed.value)) return { ok: true, mapping: parsed.value, applied };
   }
-  return undefined;
+  return { ok: false, budget };
 }
 
 /**
@@ -111,6 +150,9 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
     lossless: options.lossless ?? false,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
   };
+  // A caller's meter counts the strict parse too; without one, a meter is made only when repairs run.
+  const callerMeter = isWorkMeter(options.meter) ? options.meter : undefined;
+  callerMeter?.charge(text.length);
   const skipped = startsNoJsonValue(text);
   const parsed = skipped ? undefined : parseJson(text, parseOptions);
   // The parser's own message, for the outcomes that report it (parsed for it late when the parse was skipped).
@@ -123,6 +165,7 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
     if (isJsonObject(value)) return { arguments: value, status: "object", repairs: [], raw: text };
     if (value === null) return { arguments: {}, status: "null_literal", repairs: [], raw: text };
     if (typeof value === "string") {
+      callerMeter?.charge(value.length);
       const inner = parseJson(value, parseOptions);
       if (inner.ok && isJsonObject(inner.value)) {
         return { arguments: inner.value, status: "double_encoded", repairs: [], raw: text };
@@ -130,15 +173,27 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
     }
     return { arguments: rawSentinel(text), status: "non_object", repairs: [], raw: text };
   }
+  callerMeter?.charge(text.length);
   if (text.trim() === "") return { arguments: {}, status: "empty", repairs: [], raw: text };
   if (options.finishReason === "length") return failed(text, "truncated", parseError());
-  const repairs = options.repairs ?? [];
+  const repairs = isArraySafe(options.repairs) ? options.repairs : [];
   if (repairs.length > 0) {
-    const repaired = runRepairs(text, repairs, (t) =>
-      startsNoJsonValue(t) ? NOT_JSON : parseJson(t, parseOptions),
+    const meter = resolveWorkMeter({ meter: callerMeter, length: text.length });
+    // A meter made here is charged the strict parse and the blank check the caller's already paid.
+    if (meter !== callerMeter) meter.charge(2 * text.length);
+    const repaired = runRepairs(
+      text,
+      repairs,
+      (t) => (startsNoJsonValue(t) ? NOT_JSON : parseJson(t, parseOptions)),
+      meter,
     );
-    if (repaired !== undefined) {
+    if (repaired.ok) {
       return { arguments: repaired.mapping, status: "repaired", repairs: repaired.applied, raw: text };
+    }
+    if (repaired.budget.length > 0) {
+      const result = failed(text, "invalid", parseError());
+      result.budget = repaired.budget;
+      return result;
     }
   }
   return failed(text, "invalid", parseError());
@@ -157,11 +212,9 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
  */
 export function decodeArguments(value: unknown, options: DecodeOptions = {}): DecodeResult {
   if (value === undefined || value === null) return { arguments: {}, status: "absent", repairs: [] };
-  if (typeof value === "string") {
-    const result = decodeText(value, options);
-    // An object parsed from text is new, so raw is kept: it is the exact bytes.
-    return result;
-  }
+  // An object parsed from text is new, so raw is kept: it is the exact bytes.
+  if (typeof value === "string")
+    return decodeText(value, typeof options === "object" && options !== null ? options : {});
   if (isPlainObject(value)) return { arguments: value, status: "object", repairs: [] };
   return { arguments: rawSentinel(value), status: "native_non_object", repairs: [], raw: value };
 }

@@ -1,4 +1,5 @@
 import { isPlainObject, setOwn } from "./define-property.js";
+import { errorMessage } from "./error-message.js";
 import { type SerializeOptions, serializeJson } from "./serialize-json.js";
 import { type ArgumentsMapping, RAW_ARGUMENTS_KEY } from "./types.js";
 
@@ -19,8 +20,13 @@ export interface EncodeOptions {
 /** True when `value` is a mapping whose only key is `_raw_arguments`. */
 export function isRawSentinel(value: unknown): value is { _raw_arguments: unknown } {
   if (!isPlainObject(value)) return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 && keys[0] === RAW_ARGUMENTS_KEY;
+  try {
+    const keys = Object.keys(value);
+    return keys.length === 1 && keys[0] === RAW_ARGUMENTS_KEY;
+  } catch {
+    // A proxy whose keys cannot be listed is no sentinel.
+    return false;
+  }
 }
 
 export type EncodeResult = { ok: true; text: string } | { ok: false; error: string };
@@ -33,6 +39,15 @@ export type EncodeResult = { ok: true; text: string } | { ok: false; error: stri
  * safeEncodeArguments({ a: 1 }); // { ok: true, text: '{"a":1}' }
  */
 export function safeEncodeArguments(value: unknown, options: EncodeOptions = {}): EncodeResult {
+  try {
+    return encode(value, options);
+  } catch (error) {
+    // A getter or proxy trap that throws where the value is looked at before serializing.
+    return { ok: false, error: errorMessage(error) };
+  }
+}
+
+function encode(value: unknown, options: EncodeOptions): EncodeResult {
   if (typeof value === "string") return { ok: true, text: value };
   if (value === undefined || value === null) return { ok: true, text: "{}" };
   const serializeOptions: SerializeOptions = {

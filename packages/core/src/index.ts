@@ -75,11 +75,15 @@ export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { coreRepairs } from "./repairs/index.js";
-export { createJsonrepairRepair } from "./repairs/jsonrepair.js";
+export {
+  createJsonrepairRepair,
+  JSONREPAIR_MAX_LENGTH,
+  type JsonrepairRepairOptions,
+} from "./repairs/jsonrepair.js";
 export { markdownFence } from "./repairs/markdown-fence.js";
 export { pythonLiteral } from "./repairs/python-literal.js";
 export { orderRepairs, parseRepairNames, REPAIR_ORDER, type RepairNames } from "./repairs/repair-order.js";
-export type { RepairRule } from "./repairs/repair-rule.js";
+export type { RepairContext, RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
@@ -94,11 +98,13 @@ export {
 } from "./sanitize-history.js";
 export {
   compareCodePoints,
+  MAX_JSON_TEXT_LENGTH,
   type SerializeOptions,
   type SerializeResult,
   serializeJson,
 } from "./serialize-json.js";
 export { StreamedArguments, type StreamedArgumentsEnd } from "./streamed-arguments.js";
+export { createTokenFinder, type TokenFinder } from "./token-finder.js";
 export {
   type AccumulatedToolCall,
   type AccumulatingToolCall,
@@ -139,3 +145,14 @@ export {
   type ValidateOptions,
   validateToolCall,
 } from "./validate-tool-call.js";
+export {
+  createWorkMeter,
+  isWorkMeter,
+  linearWorkLimit,
+  meteredIndexOf,
+  resolveWorkMeter,
+  WORK_UNITS_BASE,
+  WORK_UNITS_PER_CHAR,
+  type WorkMeter,
+  type WorkMeterOptions,
+} from "./work-budget.js";

@@ -1,3 +1,5 @@
+import { isWorkMeter, type WorkMeter } from "./work-budget.js";
+
 /**
  * True when every number in a JSON text reads back, through `JSON.parse` and `JSON.stringify`, as the same text: then
  * a document rewritten from a plain `JSON.parse` keeps its numbers as written. False for integers beyond 2^53, `1.0`,
@@ -9,7 +11,17 @@
  * numbersRoundTrip('{"a": 1.0}'); // false
  * numbersRoundTrip('{"seed": 12345678901234567891}'); // false
  */
-export function numbersRoundTrip(text: string): boolean {
+export function numbersRoundTrip(text: string, options: { meter?: WorkMeter } = {}): boolean {
+  if (typeof text !== "string") return true;
+  const meter = isWorkMeter(options?.meter) ? options.meter : undefined;
+  const counted = { steps: 1 };
+  const result = scan(text, counted);
+  meter?.charge(counted.steps);
+  return result;
+}
+
+/** The scan; `counted.steps` gains every character it looks at (searched over, looked back at, read, converted). */
+function scan(text: string, counted: { steps: number }): boolean {
   // One pass: a string is skipped whole (`indexOf` to its closing quote, which is the first quote after an even run
   // of backslashes), so only numbers outside strings are read. Text that is not JSON takes the safe side: an
   // unterminated string is false. Linear: each character is looked at a bounded number of times.
@@ -22,10 +34,15 @@ export function numbersRoundTrip(text: string): boolean {
       while (end !== -1 && text.charCodeAt(end - 1) === 0x5c) {
         let slashes = 1;
         while (end - 1 - slashes > i && text.charCodeAt(end - 1 - slashes) === 0x5c) slashes++;
+        counted.steps += slashes;
         if (slashes % 2 === 0) break;
         end = text.indexOf('"', end + 1);
       }
-      if (end === -1) return false;
+      if (end === -1) {
+        counted.steps += n - i;
+        return false;
+      }
+      counted.steps += end + 1 - i;
       i = end + 1;
       continue;
     }
@@ -38,10 +55,13 @@ export function numbersRoundTrip(text: string): boolean {
         else break;
       }
       const token = text.slice(i, j);
+      // Read, converted to a number and written back: three passes over the token.
+      counted.steps += 3 * (j - i);
       if (String(Number(token)) !== token) return false;
       i = j;
       continue;
     }
+    counted.steps++;
     i++;
   }
   return true;

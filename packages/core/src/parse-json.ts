@@ -1,4 +1,5 @@
 import { setOwn } from "./define-property.js";
+import { errorMessage } from "./error-message.js";
 import { JsonNumber } from "./json-number.js";
 
 /** The default nesting limit: about where Python's `json.loads` gives up with a RecursionError. */
@@ -18,8 +19,9 @@ export interface ParseJsonOptions {
  * nesting limit on both.
  */
 export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJsonResult {
-  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (options.lossless) return parseLossless(text, maxDepth);
+  if (typeof text !== "string") return { ok: false, error: "not text" };
+  const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (options?.lossless) return parseLossless(text, maxDepth);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -39,10 +41,6 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJs
     return { ok: false, error: `nesting deeper than ${maxDepth}` };
   }
   return { ok: true, value };
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /** True when the text holds more than `limit` opening brackets; stops counting as soon as it knows. */

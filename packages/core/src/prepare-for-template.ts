@@ -1,6 +1,7 @@
 import { decodeArguments } from "./decode-arguments.js";
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
+import { isArraySafe, readHistory, walkable } from "./read-history.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ChatMessage, isDecodedToObject, type ToolCall } from "./types.js";
 
@@ -26,13 +27,25 @@ export interface PrepareOptions {
  * wire[0].tool_calls[0].function.arguments; // still '{"city":"Paris"}'
  */
 export function prepareForTemplate<M>(messages: readonly M[], options: PrepareOptions = {}): M[] {
+  if (!isArraySafe(messages)) return [];
+  // Read directly, or from a snapshot when that throws (a getter, a revoked proxy) or a list is too long to walk.
+  return readHistory(
+    messages,
+    (list) => prepareList(list as readonly M[], options),
+    // Messages the render copy shares are the caller's own.
+    (result, snapshot) => result.map(snapshot.original) as M[],
+    // The render copy of a long sparse call list holds its calls, not its holes.
+    false,
+  );
+}
+
+function prepareList<M>(messages: readonly M[], options: PrepareOptions): M[] {
   const form = options.argumentsForm ?? "mapping";
   const decodeOptions = { lossless: options.lossless ?? false, repairs: options.repairs ?? [] };
-  if (!Array.isArray(messages)) return [];
   return messages.map((message) => {
-    if (!isPlainObject(message) || !Array.isArray((message as ChatMessage).tool_calls)) return message;
+    if (!isPlainObject(message) || !isArraySafe((message as ChatMessage).tool_calls)) return message;
     const chat = message as ChatMessage;
-    const calls = (chat.tool_calls as unknown[]).map((call) => {
+    const calls = walkable(chat.tool_calls as unknown[]).map((call) => {
       if (!isPlainObject(call) || !isPlainObject((call as ToolCall).function)) return call;
       const fn = (call as ToolCall).function as Record<string, unknown>;
       const decoded = decodeArguments(fn.arguments, decodeOptions);

@@ -4,6 +4,7 @@ import { normalizeArguments } from "./normalize-arguments.js";
 import type { ProviderChangeRule } from "./providers/fix-context.js";
 import type { ProviderOption } from "./providers/provider-profiles.js";
 import { sanitizeForProvider } from "./providers/sanitize-for-provider.js";
+import { isArraySafe, listEntries, readHistory, walkable } from "./read-history.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ChatMessage, type DecodeStatus, isDecodedToObject, type ToolCall } from "./types.js";
 import { isFunctionCall } from "./validate-tool-call.js";
@@ -86,7 +87,11 @@ function malformedNote(raw: unknown): string {
 
 function prependNote(content: unknown, note: string): unknown {
   if (typeof content === "string") return `${note}\n${content}`;
-  if (Array.isArray(content)) return [{ type: "text", text: note }, ...content];
+  // A long sparse list keeps the entries it holds; one that cannot be read is kept whole, after the note.
+  if (isArraySafe(content)) {
+    const entries = listEntries(content);
+    return [{ type: "text", text: note }, ...(entries === undefined ? [content] : entries.values)];
+  }
   return note;
 }
 
@@ -95,7 +100,7 @@ function isEmptyContent(content: unknown): boolean {
     content === null ||
     content === undefined ||
     content === "" ||
-    (Array.isArray(content) && content.length === 0)
+    (isArraySafe(content) && lengthOf(content) === 0)
   );
 }
 
@@ -139,6 +144,29 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       { ...options, provider: options.provider },
       sanitizeHistory,
     ) as SanitizeResult<M>;
+  if (!isArraySafe(messages)) {
+    sanitizeList([], options); // the options are checked all the same
+    return { messages: messages as unknown as M[], changes: [] };
+  }
+  // Read directly, or from a snapshot when that throws (a getter, a revoked proxy) or a list is too long to walk.
+  return readHistory(
+    messages,
+    (list) => sanitizeList(list as readonly M[], options),
+    (result, snapshot) => ({
+      messages:
+        result.messages === snapshot.list
+          ? (messages as M[])
+          : (result.messages.map(snapshot.original) as M[]),
+      changes: result.changes.map((change) => ({
+        ...change,
+        messageIndex: snapshot.indices[change.messageIndex] ?? change.messageIndex,
+        ...("before" in change ? { before: snapshot.original(change.before) } : {}),
+      })),
+    }),
+  );
+}
+
+function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): SanitizeResult<M> {
   const policy = options.policy ?? "preserve";
   const missingResult = options.missingResult ?? "synthesize";
   const pendingCalls = options.pendingCalls ?? missingResult;
@@ -181,12 +209,12 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
       index++;
       continue;
     }
-    if (chat.role === "assistant" && !Array.isArray(chat.tool_calls) && isEmptyAssistant(chat, [])) {
+    if (chat.role === "assistant" && !isArraySafe(chat.tool_calls) && isEmptyAssistant(chat, [])) {
       changes.push({ rule: "message_removed_empty", messageIndex: index, before: message });
       index++;
       continue;
     }
-    if (chat.role !== "assistant" || !Array.isArray(chat.tool_calls)) {
+    if (chat.role !== "assistant" || !isArraySafe(chat.tool_calls)) {
       out.push(message);
       index++;
       continue;
@@ -200,7 +228,7 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
     const kept = new Map<string, TurnCall>();
     let droppedIds: Set<string> | undefined;
     let renamed: Map<string, string[]> | undefined;
-    const calls: readonly unknown[] = chat.tool_calls;
+    const calls: readonly unknown[] = walkable(chat.tool_calls);
     for (let callIndex = 0; callIndex < calls.length; callIndex++) {
       const rawCall = calls[callIndex];
       if (!isPlainObject(rawCall)) {
@@ -453,6 +481,15 @@ export function sanitizeHistory<M>(messages: readonly M[], options: SanitizeOpti
   }
   if (changes.length === 0) return { messages: messages as M[], changes };
   return { messages: out as M[], changes };
+}
+
+/** A list's length; one that cannot be read is no length (so the list does not count as empty). */
+function lengthOf(list: readonly unknown[]): number | undefined {
+  try {
+    return list.length;
+  } catch {
+    return undefined;
+  }
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

@@ -68,6 +68,13 @@ describe("StreamedArguments", () => {
     expect(received).toBe('{"city": "Par');
   });
 
+  it("takes a fragment that is no string as no text (a delta's arguments can be null)", () => {
+    const gate = new StreamedArguments();
+    for (const fragment of [null, undefined, 5, {}, ["{"]]) expect(gate.push(fragment as never)).toBe(true);
+    expect(gate.push('{"a":1}')).toBe(true);
+    expect(gate.sent).toBe('{"a":1}');
+  });
+
   it("sends {} for a call with no text", () => {
     expect(stream([]).received).toBe("{}");
     expect(stream(["", ""]).received).toBe("{}");

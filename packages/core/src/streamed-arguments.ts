@@ -78,10 +78,10 @@ export class StreamedArguments {
     return !this.#holding && this.#prefix.complete;
   }
 
-  /** Reads one fragment; true when it may be handed on now, as it came. */
+  /** Reads one fragment; true when it may be handed on now, as it came. Anything but a string is no text. */
   push(fragment: string): boolean {
     if (this.#holding) return false;
-    if (fragment === "") return true;
+    if (typeof fragment !== "string" || fragment === "") return true;
     if (
       fragment.includes(SPECIAL_TOKEN_OPENER) ||
       fragment.charCodeAt(fragment.length - 1) === 0x3c ||

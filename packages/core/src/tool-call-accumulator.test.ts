@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectLinearWork } from "../test/linear-work.js";
 import { coreRepairs } from "./repairs/index.js";
 import { finishReasonAtStreamEnd, ToolCallAccumulator } from "./tool-call-accumulator.js";
 
@@ -55,5 +56,28 @@ describe("finishReasonAtStreamEnd", () => {
       repairs: coreRepairs,
     });
     expect(calls.map((call) => call.decoded.status)).toEqual(["truncated", "object"]);
+  });
+});
+
+describe("ToolCallAccumulator work", () => {
+  it("parses in takeCompleted work linear in the text, when a long broken call is followed by many calls", () => {
+    expectLinearWork({
+      label: "a broken call, then many",
+      make: (n) => `{"a": "${"x".repeat(n / 2)}`,
+      run: (broken, meter) => {
+        const accumulator = new ToolCallAccumulator({ meter });
+        accumulator.push({ index: 0, id: "c0", function: { name: "f", arguments: broken } });
+        const count = Math.floor(broken.length / 8);
+        for (let i = 1; i <= count; i++) {
+          accumulator.push({ index: i, id: `c${i}`, function: { name: "f", arguments: "{}" } });
+          accumulator.takeCompleted();
+          // The broken call grows now and then, as an interleaving server would make it.
+          if (i % 64 === 0) accumulator.push({ index: 0, id: "c0", function: { arguments: "x" } });
+        }
+        expect(accumulator.takeRest()).toHaveLength(count + 1);
+      },
+      unitsPerChar: 8,
+      sizes: [4096, 65_536],
+    });
   });
 });

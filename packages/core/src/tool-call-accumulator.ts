@@ -1,6 +1,8 @@
 import { type DecodeOptions, type DecodeResult, decodeArguments } from "./decode-arguments.js";
 import { parseJson } from "./parse-json.js";
+import { isArraySafe, listEntries } from "./read-history.js";
 import type { FinishReason } from "./types.js";
+import { isWorkMeter, type WorkMeter } from "./work-budget.js";
 
 /** One streamed tool-call fragment, as OpenAI's `choices[].delta.tool_calls[]` carries it. */
 export interface ToolCallDelta {
@@ -31,6 +33,15 @@ export interface FinishOptions extends Omit<DecodeOptions, "finishReason"> {
   finishReason?: FinishReason | null;
 }
 
+/** A field of an object from outside; a getter or proxy trap that throws reads as absent. */
+function readField(object: object, key: string): unknown {
+  try {
+    return (object as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
 function isCompleteJson(text: string): boolean {
   return parseJson(text).ok;
 }
@@ -50,20 +61,47 @@ export class ToolCallAccumulator {
   readonly #calls: AccumulatingToolCall[] = [];
   readonly #current = new Map<number, AccumulatingToolCall>();
   readonly #finished = new Set<AccumulatingToolCall>();
-  /** Calls handed out by `takeCompleted` or `takeRest`. */
-  readonly #taken = new Set<AccumulatingToolCall>();
+  /** Calls handed out by `takeCompleted` or `takeRest`: always the first ones, in order. */
+  #taken = 0;
   /** How many calls there were when `takeCompleted` last looked (it looks again only when a call begins). */
   #looked = 0;
+  /** The length of each call's text when it was last found not to be whole JSON. */
+  readonly #brokenAt = new WeakMap<AccumulatingToolCall, number>();
+  readonly #meter: WorkMeter | undefined;
 
-  /** Feeds one delta, or the `tool_calls` list of one chunk. Returns the call each delta was added to. */
-  push(delta: ToolCallDelta | readonly ToolCallDelta[]): AccumulatingToolCall[] {
-    const deltas = Array.isArray(delta) ? delta : [delta as ToolCallDelta];
-    return deltas.map((d) => this.#pushOne(d));
+  /** `meter`: charged the parses `takeCompleted` makes (a test counts them; nothing is limited by it). */
+  constructor(options: { meter?: WorkMeter } = {}) {
+    this.#meter = isWorkMeter(options?.meter) ? options.meter : undefined;
   }
 
-  #pushOne(delta: ToolCallDelta): AccumulatingToolCall {
-    const index = typeof delta.index === "number" ? delta.index : 0;
-    const id = typeof delta.id === "string" && delta.id !== "" ? delta.id : undefined;
+  /**
+   * Feeds one delta, or the `tool_calls` list of one chunk. Returns the call each delta was added to. Entries that are
+   * not objects (`null`, a string) are no delta and are skipped; a field that cannot be read (its getter throws)
+   * counts as absent.
+   */
+  push(delta: ToolCallDelta | readonly ToolCallDelta[]): AccumulatingToolCall[] {
+    const deltas = isArraySafe(delta) ? (listEntries(delta)?.values ?? []) : [delta];
+    const calls: AccumulatingToolCall[] = [];
+    for (const d of deltas) {
+      const call = this.#pushOne(d);
+      if (call !== undefined) calls.push(call);
+    }
+    return calls;
+  }
+
+  #pushOne(value: unknown): AccumulatingToolCall | undefined {
+    if (typeof value !== "object" || value === null) return undefined;
+    const delta = value as Record<string, unknown>;
+    const fn = readField(delta, "function");
+    const fields = {
+      index: readField(delta, "index"),
+      id: readField(delta, "id"),
+      type: readField(delta, "type"),
+      name: typeof fn === "object" && fn !== null ? readField(fn, "name") : undefined,
+      arguments: typeof fn === "object" && fn !== null ? readField(fn, "arguments") : undefined,
+    };
+    const index = typeof fields.index === "number" ? fields.index : 0;
+    const id = typeof fields.id === "string" && fields.id !== "" ? fields.id : undefined;
     let call = this.#current.get(index);
     if (call === undefined || (id !== undefined && call.id !== undefined && call.id !== id)) {
       call = { index, id, type: undefined, name: "", arguments: "" };
@@ -71,10 +109,10 @@ export class ToolCallAccumulator {
       this.#calls.push(call);
     }
     if (call.id === undefined && id !== undefined) call.id = id;
-    if (typeof delta.type === "string" && delta.type !== "") call.type = delta.type;
-    const name = delta.function?.name;
+    if (typeof fields.type === "string" && fields.type !== "") call.type = fields.type;
+    const name = fields.name;
     if (typeof name === "string" && name !== "" && name !== call.name) call.name += name;
-    const fragment = delta.function?.arguments;
+    const fragment = fields.arguments;
     if (typeof fragment === "string" && fragment !== "")
       call.arguments = appendArguments(call.arguments, fragment);
     return call;
@@ -103,21 +141,31 @@ export class ToolCallAccumulator {
   takeCompleted(): AccumulatingToolCall[] {
     if (this.#calls.length === this.#looked) return [];
     this.#looked = this.#calls.length;
-    const waiting = this.#calls.filter((call) => !this.#taken.has(call));
-    const earlier = waiting.slice(0, -1);
-    if (
-      earlier.length === 0 ||
-      !earlier.every((call) => call.arguments !== "" && parseJson(call.arguments).ok)
-    )
-      return [];
-    for (const call of earlier) this.#taken.add(call);
+    const earlier = this.#calls.slice(this.#taken, -1);
+    if (earlier.length === 0 || !earlier.every((call) => this.#isWhole(call))) return [];
+    this.#taken += earlier.length;
     return earlier;
+  }
+
+  /**
+   * Whether a call's text is whole JSON. Text found broken is parsed again only once it has doubled: a long broken
+   * call is not re-read each time a call begins (it then waits for `takeRest`, as an interleaved call would).
+   */
+  #isWhole(call: AccumulatingToolCall): boolean {
+    const text = call.arguments;
+    if (text === "") return false;
+    const brokenAt = this.#brokenAt.get(call);
+    if (brokenAt !== undefined && text.length < 2 * brokenAt) return false;
+    this.#meter?.charge(text.length);
+    if (parseJson(text).ok) return true;
+    this.#brokenAt.set(call, text.length);
+    return false;
   }
 
   /** Every call not yet handed out, in the order each began: what the stream's finish completes. */
   takeRest(): AccumulatingToolCall[] {
-    const rest = this.#calls.filter((call) => !this.#taken.has(call));
-    for (const call of rest) this.#taken.add(call);
+    const rest = this.#calls.slice(this.#taken);
+    this.#taken = this.#calls.length;
     return rest;
   }
 
@@ -146,6 +194,8 @@ export function finishReasonAtStreamEnd(reason: FinishReason | null | undefined)
 
 /** Appends a fragment, unless it is a final frame that repeats the complete arguments. */
 export function appendArguments(buffer: string, fragment: string): string {
+  if (typeof buffer !== "string") return typeof fragment === "string" ? fragment : "";
+  if (typeof fragment !== "string") return buffer;
   if (buffer === "") return fragment;
   if (fragment === buffer && isCompleteJson(buffer)) return buffer;
   if (fragment.length > buffer.length && fragment.startsWith(buffer) && isCompleteJson(fragment)) {

@@ -1,3 +1,5 @@
+import type { WorkMeter } from "./work-budget.js";
+
 /**
  * The contract every model family's tool-call syntax implements (Hermes, GLM, Kimi, DeepSeek, Mistral, Llama,
  * gpt-oss in `@toolcall/model-formats`; Qwen3-Coder in `@toolcall/qwen-templates`; Gemma 4 in
@@ -60,6 +62,12 @@ export interface SyntaxParseOptions {
   startInReasoning?: boolean;
   /** Adds the characters examined. */
   work?: WorkCounter;
+  /**
+   * The work meter the parser charges (core's work budget). Default: the parser's own, whose limit grows by
+   * `WORK_UNITS_PER_CHAR` units for each character pushed; a caller's meter keeps the caller's limit. Once it runs
+   * out, the rest of the text is content, unread, with a `budget_exhausted` issue.
+   */
+  meter?: WorkMeter;
 }
 
 /**

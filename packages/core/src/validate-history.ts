@@ -3,6 +3,7 @@ import { type Issue, issue } from "./issues.js";
 import type { ProviderIssue } from "./providers/provider-profile.js";
 import type { ProviderOption } from "./providers/provider-profiles.js";
 import { validateForProvider } from "./providers/validate-for-provider.js";
+import { isArraySafe, readHistory, walkable } from "./read-history.js";
 import type { ChatMessage, ToolCall } from "./types.js";
 import { validateMessage } from "./validate-message.js";
 import { type ValidateOptions, validateToolCall } from "./validate-tool-call.js";
@@ -56,8 +57,22 @@ export function validateHistory(
   options: ValidateHistoryOptions = {},
 ): Issue[] | ProviderIssue[] {
   if (options.provider !== undefined) return validateForProvider(messages, { provider: options.provider });
+  if (!isArraySafe(messages)) return [];
+  // Read directly, or from a snapshot when that throws (a getter, a revoked proxy) or a list is too long to walk.
+  return readHistory(
+    messages,
+    (list) => validateList(list, options),
+    (issues, snapshot) =>
+      issues.map((found) => {
+        const [first, ...rest] = found.path;
+        const index = typeof first === "number" ? (snapshot.indices[first] ?? first) : first;
+        return index === first ? found : { ...found, path: [index as number, ...rest] };
+      }),
+  );
+}
+
+function validateList(messages: readonly unknown[], options: ValidateHistoryOptions): Issue[] {
   const issues: Issue[] = [];
-  if (!Array.isArray(messages)) return issues;
   const pendingCode = options.pendingCalls === "pending" ? "tool_result_pending" : "tool_result_missing";
   const seenIds = new Set<string>();
   // Per turn: the paths of the calls with each id (an id used twice in one turn is paired in order, as
@@ -92,17 +107,22 @@ export function validateHistory(
     if (chat.role === "assistant") {
       closeTurn(false);
       onlyResultsSince = true;
-      if (!Array.isArray(chat.tool_calls)) return;
-      chat.tool_calls.forEach((call: unknown, callIndex: number) => {
+      if (!isArraySafe(chat.tool_calls)) return;
+      // Every index, holes included: a hole is sent as null, which no provider takes for a call.
+      const calls = walkable(chat.tool_calls as readonly unknown[]);
+      for (let callIndex = 0; callIndex < calls.length; callIndex++) {
+        const call: unknown = calls[callIndex];
         const path = [index, "tool_calls", callIndex];
         issues.push(...prefixed(validateToolCall(call, options), path));
         const id = isPlainObject(call) ? (call as ToolCall).id : undefined;
-        if (typeof id !== "string" || id === "") return;
+        if (typeof id !== "string" || id === "") continue;
         if (seenIds.has(id))
           issues.push(issue("id_duplicate", [...path, "id"], `the id ${JSON.stringify(id)} is used twice`));
         seenIds.add(id);
-        pending.set(id, [...(pending.get(id) ?? []), path]);
-      });
+        const paths = pending.get(id);
+        if (paths === undefined) pending.set(id, [path]);
+        else paths.push(path);
+      }
       return;
     }
     if (chat.role === "tool") {
@@ -118,7 +138,7 @@ export function validateHistory(
           issue(
             "tool_result_orphan",
             [index, "tool_call_id"],
-            `the tool result ${JSON.stringify(id)} answers no call of its turn`,
+            `the tool result ${typeof id === "string" ? JSON.stringify(id) : `with no id (${id === null ? "null" : typeof id})`} answers no call of its turn`,
           ),
         );
       }

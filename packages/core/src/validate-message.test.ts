@@ -103,3 +103,54 @@ describe("pending calls", () => {
     );
   });
 });
+
+describe("validateMessage on hostile values", () => {
+  it("reads a content list of length 2**32 - 1 by what it holds, its holes once", () => {
+    const parts: unknown[] = [];
+    parts.length = 2 ** 32 - 1;
+    parts[2] = { type: "text", text: "x" };
+    parts[5] = { type: "image_url" };
+    let reads = 0;
+    const counted = new Proxy(parts, {
+      get(target, key, receiver) {
+        reads++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const issues = validateMessage({ role: "assistant", content: counted }, 0);
+    expect(issues.map((i) => [i.code, i.path])).toEqual([
+      ["content_part_unknown", [0, "content", 5, "type"]],
+      ["content_invalid", [0, "content", 0]],
+    ]);
+    expect(reads).toBeLessThan(100);
+  });
+
+  it("writes roles and names that are no JSON (BigInt, cycles, huge text) without throwing", () => {
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    expect(validateMessage({ role: 1n, content: "x" }, 0)[0]?.code).toBe("role_unknown");
+    expect(validateMessage({ role: cycle, content: "x" }, 0)[0]?.code).toBe("role_unknown");
+    const long = validateMessage({ role: "user", content: "x", name: "n".repeat(1_000_000) }, 0);
+    expect(long[0]?.code).toBe("message_name_invalid");
+    expect(long[0]?.message.length).toBeLessThan(400);
+    expect(validateMessage({ role: "user", content: "x", name: 2n }, 0)[0]?.code).toBe(
+      "message_name_invalid",
+    );
+  });
+
+  it("reads a message whose getters throw, or whose content is a revoked proxy, as what can be read", () => {
+    const { proxy, revoke } = Proxy.revocable([], {});
+    revoke();
+    const throwing = Object.defineProperty({ role: "user" }, "content", {
+      enumerable: true,
+      get() {
+        throw new Error("no");
+      },
+    });
+    expect(validateMessage(throwing, 1).map((i) => i.code)).toEqual(["content_missing"]);
+    expect(validateMessage({ role: "user", content: proxy }, 0).map((i) => i.code)).toEqual([
+      "content_invalid",
+    ]);
+    expect(validateMessage(proxy, 3)).toMatchObject([{ code: "message_invalid", path: [3] }]);
+  });
+});

@@ -1,5 +1,7 @@
 import { isPlainObject } from "./define-property.js";
 import { type Issue, issue } from "./issues.js";
+import { isArraySafe, listEntries, readRecord } from "./read-history.js";
+import { serializeJson } from "./serialize-json.js";
 
 /** The roles of OpenAI Chat Completions messages (`function` is the legacy result role). */
 export const MESSAGE_ROLES: readonly string[] = [
@@ -25,8 +27,18 @@ const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
 function describe(value: unknown): string {
   if (value === null) return "null";
-  if (Array.isArray(value)) return "a list";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+  if (isArraySafe(value)) return "a list";
+  if (typeof value !== "object") return `a ${typeof value}`;
+  return isPlainObject(value) ? "an object" : "an object that is not plain data";
+}
+
+/** A value in a message: its JSON, cut short when long; never throws (a BigInt, a cycle, a getter that throws). */
+function show(value: unknown): string {
+  const written = serializeJson(value, { maxLength: 200 });
+  if (written.ok) return written.text;
+  if (typeof value !== "string") return describe(value);
+  const cut = serializeJson(value.slice(0, 100));
+  return cut.ok ? `${cut.text}…` : "a long text";
 }
 
 /** Content that is a string, or a list of parts of the types the role takes; null only where `nullable`. */
@@ -42,7 +54,7 @@ function contentIssues(
       ? []
       : [issue("content_missing", [...path, "content"], `a ${role} message needs content`)];
   }
-  if (!Array.isArray(content)) {
+  if (!isArraySafe(content)) {
     return [
       issue(
         "content_invalid",
@@ -51,30 +63,50 @@ function contentIssues(
       ),
     ];
   }
+  // Every index of a list short enough to walk (a hole is sent as null: a part with no type), the present parts of a
+  // longer one (its holes reported once): what it holds, never its length, is walked.
+  const entries = listEntries(content);
+  if (entries === undefined) {
+    return [
+      issue("content_invalid", [...path, "content"], `the content of a ${role} message cannot be read`),
+    ];
+  }
   const issues: Issue[] = [];
   const allowed = PART_TYPES[role] ?? [];
-  content.forEach((part: unknown, index: number) => {
+  entries.values.forEach((part: unknown, at: number) => {
+    const index = entries.indices[at] as number;
     const partPath = [...path, "content", index];
-    if (!isPlainObject(part) || typeof part.type !== "string") {
+    let type: unknown;
+    let body: unknown;
+    try {
+      type = isPlainObject(part) ? part.type : undefined;
+      body = typeof type === "string" && isPlainObject(part) ? part[type] : undefined;
+    } catch {
+      type = undefined;
+    }
+    if (typeof type !== "string") {
       issues.push(issue("content_invalid", partPath, `content part ${index} has no type`));
       return;
     }
-    if ((part.type === "text" || part.type === "refusal") && typeof part[part.type] !== "string") {
-      issues.push(
-        issue("content_invalid", partPath, `the ${part.type} part ${index} holds no ${part.type} string`),
-      );
+    if ((type === "text" || type === "refusal") && typeof body !== "string") {
+      issues.push(issue("content_invalid", partPath, `the ${type} part ${index} holds no ${type} string`));
       return;
     }
-    if (!allowed.includes(part.type)) {
+    if (!allowed.includes(type)) {
       issues.push(
         issue(
           "content_part_unknown",
           [...partPath, "type"],
-          `a ${role} message takes no ${JSON.stringify(part.type)} part in OpenAI Chat (it takes ${allowed.join(", ")})`,
+          `a ${role} message takes no ${show(type)} part in OpenAI Chat (it takes ${allowed.join(", ")})`,
         ),
       );
     }
   });
+  if (entries.values.length < entries.length) {
+    let hole = 0;
+    while (hole < entries.indices.length && entries.indices[hole] === hole) hole++;
+    issues.push(issue("content_invalid", [...path, "content", hole], `content part ${hole} has no type`));
+  }
   return issues;
 }
 
@@ -88,6 +120,22 @@ function contentIssues(
  * validateMessage({ role: "bogus", content: "hi" }, 3); // [{ code: "role_unknown", path: [3, "role"], … }]
  */
 export function validateMessage(message: unknown, index: number): Issue[] {
+  try {
+    return checkMessage(message, index);
+  } catch {
+    // A getter that throws: the message is checked again as what can be read (each property read once, those that
+    // throw left out), as validateHistory reads it.
+    const copy = readRecord(message);
+    try {
+      if (copy !== undefined) return checkMessage(copy, index);
+    } catch {
+      // A value inside that cannot be read either.
+    }
+    return [issue("message_invalid", [index], `message ${index} cannot be read`)];
+  }
+}
+
+function checkMessage(message: unknown, index: number): Issue[] {
   if (!isPlainObject(message)) {
     return [issue("message_invalid", [index], `message ${index} is ${describe(message)}, not an object`)];
   }
@@ -97,26 +145,18 @@ export function validateMessage(message: unknown, index: number): Issue[] {
   }
   if (typeof role !== "string" || !MESSAGE_ROLES.includes(role)) {
     return [
-      issue(
-        "role_unknown",
-        [index, "role"],
-        `the role ${JSON.stringify(role)} is none of ${MESSAGE_ROLES.join(", ")}`,
-      ),
+      issue("role_unknown", [index, "role"], `the role ${show(role)} is none of ${MESSAGE_ROLES.join(", ")}`),
     ];
   }
   const path = [index];
   const issues: Issue[] = [];
   if (role === "assistant") {
     const acts =
-      (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) ||
+      (isArraySafe(message.tool_calls) && message.tool_calls.length > 0) ||
       isPlainObject(message.function_call) ||
       isPlainObject(message.audio);
     issues.push(...contentIssues(message.content, role, path, acts));
-    if (
-      message.tool_calls !== undefined &&
-      message.tool_calls !== null &&
-      !Array.isArray(message.tool_calls)
-    ) {
+    if (message.tool_calls !== undefined && message.tool_calls !== null && !isArraySafe(message.tool_calls)) {
       issues.push(
         issue(
           "tool_calls_invalid",
@@ -136,11 +176,7 @@ export function validateMessage(message: unknown, index: number): Issue[] {
   const name = message.name;
   if (name !== undefined && name !== null && (typeof name !== "string" || !NAME_PATTERN.test(name))) {
     issues.push(
-      issue(
-        "message_name_invalid",
-        [index, "name"],
-        `the name ${JSON.stringify(name)} breaks ^[a-zA-Z0-9_-]{1,64}$`,
-      ),
+      issue("message_name_invalid", [index, "name"], `the name ${show(name)} breaks ^[a-zA-Z0-9_-]{1,64}$`),
     );
   }
   return issues;

@@ -3,6 +3,7 @@ import { isPlainObject } from "./define-property.js";
 import { isRawSentinel } from "./encode-arguments.js";
 import { type Issue, issue } from "./issues.js";
 import { checkSchemaSubset } from "./json-schema-subset.js";
+import { isArraySafe, listEntries, snapshotCall } from "./read-history.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import type { FinishReason, ToolCall, ToolDefinition } from "./types.js";
 
@@ -19,10 +20,28 @@ export interface ValidateOptions {
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The function part of an OpenAI tool definition or a bare `{ name, parameters }`. */
+/** The function part of an OpenAI tool definition or a bare `{ name, parameters }` (none for one that cannot be read). */
 export function toolFunction(tool: unknown): { name?: unknown; parameters?: unknown } | undefined {
-  if (!isPlainObject(tool)) return undefined;
-  return isPlainObject(tool.function) ? tool.function : tool;
+  try {
+    if (!isPlainObject(tool)) return undefined;
+    return isPlainObject(tool.function) ? tool.function : tool;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The offered tool named `name`: the first whose name can be read and matches. */
+function findTool(tools: unknown, name: string): { name?: unknown; parameters?: unknown } | undefined {
+  if (!isArraySafe(tools)) return undefined;
+  for (const tool of listEntries(tools)?.values ?? []) {
+    const fn = toolFunction(tool);
+    try {
+      if (fn !== undefined && fn.name === name) return fn;
+    } catch {
+      // A name that cannot be read names no tool.
+    }
+  }
+  return undefined;
 }
 
 /** True when a call is a function call (or says nothing about its type but has a `function`). */
@@ -39,6 +58,15 @@ export function isFunctionCall(call: ToolCall): boolean {
  * // [{ code: "arguments_empty", severity: "error", path: ["function", "arguments"], message: … }]
  */
 export function validateToolCall(call: unknown, options: ValidateOptions = {}): Issue[] {
+  try {
+    return validateCall(call, options);
+  } catch {
+    // A getter that throws, or a revoked proxy: validated again from a snapshot, where an unreadable part is absent.
+    return validateCall(snapshotCall(call), options);
+  }
+}
+
+function validateCall(call: unknown, options: ValidateOptions): Issue[] {
   const issues: Issue[] = [];
   if (!isPlainObject(call)) {
     issues.push(issue("id_missing", [], "the tool call is not an object"));
@@ -71,7 +99,7 @@ export function validateToolCall(call: unknown, options: ValidateOptions = {}): 
   });
   issues.push(...argumentIssues(decoded, argumentsPath));
   if (options.tools !== undefined && typeof name === "string" && name !== "") {
-    const tool = options.tools.map(toolFunction).find((t) => t?.name === name);
+    const tool = findTool(options.tools, name);
     if (tool === undefined) {
       issues.push(
         issue("unknown_tool", ["function", "name"], `no tool named ${JSON.stringify(name)} was offered`),
@@ -82,7 +110,13 @@ export function validateToolCall(call: unknown, options: ValidateOptions = {}): 
       decoded.status !== "truncated"
     ) {
       if (!isRawSentinel(decoded.arguments)) {
-        for (const violation of checkSchemaSubset(decoded.arguments, tool.parameters)) {
+        let violations: ReturnType<typeof checkSchemaSubset> = [];
+        try {
+          violations = checkSchemaSubset(decoded.arguments, tool.parameters);
+        } catch {
+          // A schema or a value that cannot be read is not checked (R3 checks what it can read, never guesses).
+        }
+        for (const violation of violations) {
           issues.push(issue("arguments_schema", [...argumentsPath, ...violation.path], violation.message));
         }
       }
@@ -114,7 +148,15 @@ export function argumentIssues(
       break;
     case "invalid":
       issues.push(
-        issue("arguments_invalid_json", argumentsPath, `the arguments are not JSON: ${decoded.error}`),
+        issue(
+          "arguments_invalid_json",
+          argumentsPath,
+          `the arguments are not JSON: ${decoded.error}${
+            decoded.budget === undefined
+              ? ""
+              : `; not tried for the work budget: ${decoded.budget.join(", ")}`
+          }`,
+        ),
       );
       break;
     case "truncated":

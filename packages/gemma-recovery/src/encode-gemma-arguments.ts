@@ -1,5 +1,19 @@
-import { type ArgumentsMapping, isPlainObject, JsonNumber, pythonFloatRepr } from "@toolcall/core";
+import {
+  type ArgumentsMapping,
+  DEFAULT_MAX_DEPTH,
+  isPlainObject,
+  JsonNumber,
+  MAX_JSON_TEXT_LENGTH,
+  pythonFloatRepr,
+} from "@toolcall/core";
 import { QUOTE_TOKEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";
+
+/** Why a mapping could not be written in the native syntax. */
+class GemmaEncodeFailure {
+  constructor(readonly message: string) {}
+}
+
+const JSON_INTEGER = /^-?(?:0|[1-9]\d*)$/;
 
 /** Jinja's `dictsort` (case-insensitive by default): keys compared lower-cased, ties kept in mapping order. */
 function dictsort(mapping: ArgumentsMapping): string[] {
@@ -9,31 +23,96 @@ function dictsort(mapping: ArgumentsMapping): string[] {
     .map((entry) => entry.key);
 }
 
-/** What `{{ value }}` prints in Python's Jinja for a number. */
+/** What `{{ value }}` prints in Python's Jinja for a number (no BigInt: its printing is superlinear in the digits). */
 function pythonNumber(value: number | bigint | JsonNumber): string {
   if (typeof value === "bigint") return value.toString();
-  if (JsonNumber.isInstance(value))
-    return value.isInteger ? BigInt(value.text).toString() : pythonFloatRepr(Number(value.text));
+  if (JsonNumber.isInstance(value)) {
+    const text = String(value.text);
+    if (JSON_INTEGER.test(text)) return text === "-0" ? "0" : text;
+    const number = Number(text);
+    // A float beyond the double range keeps the digits it was written with (Python would print inf).
+    return Number.isFinite(number) ? pythonFloatRepr(number) : text;
+  }
   if (Number.isInteger(value) && Math.abs(value) < 1e21) return String(value === 0 ? 0 : value);
   return pythonFloatRepr(value);
 }
 
-function formatValue(value: unknown, depth: number): string {
-  if (depth > 1000) throw new RangeError("nesting deeper than 1000");
-  if (typeof value === "string") return `${QUOTE_TOKEN}${value}${QUOTE_TOKEN}`;
-  if (typeof value === "boolean") return value ? "true" : "false";
-  if (value === null || value === undefined) return "None";
-  if (typeof value === "number" || typeof value === "bigint" || JsonNumber.isInstance(value))
-    return pythonNumber(value);
-  if (Array.isArray(value)) return `[${value.map((item) => formatValue(item, depth + 1)).join(",")}]`;
-  if (isPlainObject(value)) return formatMapping(value, depth + 1);
-  return `${QUOTE_TOKEN}${String(value)}${QUOTE_TOKEN}`;
+function encodeMapping(mapping: ArgumentsMapping): string {
+  let written = 0;
+  const count = (text: string): string => {
+    written += text.length;
+    if (written > MAX_JSON_TEXT_LENGTH)
+      throw new GemmaEncodeFailure(`the text would exceed ${MAX_JSON_TEXT_LENGTH} characters`);
+    return text;
+  };
+  const formatValue = (value: unknown, depth: number): string => {
+    if (depth > DEFAULT_MAX_DEPTH) throw new GemmaEncodeFailure(`nesting deeper than ${DEFAULT_MAX_DEPTH}`);
+    if (typeof value === "string") return count(`${QUOTE_TOKEN}${value}${QUOTE_TOKEN}`);
+    if (typeof value === "boolean") return count(value ? "true" : "false");
+    if (value === null || value === undefined) return count("None");
+    if (typeof value === "number" || typeof value === "bigint" || JsonNumber.isInstance(value))
+      return count(pythonNumber(value));
+    if (Array.isArray(value)) {
+      // At least one character and a comma per item: an array of length 2**32 - 1 is refused before it is walked.
+      if (written + 2 * value.length + 1 > MAX_JSON_TEXT_LENGTH)
+        throw new GemmaEncodeFailure(`the text would exceed ${MAX_JSON_TEXT_LENGTH} characters`);
+      enter(value);
+      // Joined a few thousand at a time: a huge array never needs one list as long as itself.
+      const chunks: string[] = [];
+      let parts: string[] = [];
+      for (let i = 0; i < value.length; i++) {
+        parts.push(formatValue(value[i], depth + 1));
+        if (parts.length === 4096) {
+          chunks.push(parts.join(","));
+          parts = [];
+        }
+      }
+      if (parts.length > 0 || chunks.length === 0) chunks.push(parts.join(","));
+      ancestors.delete(value);
+      return `[${chunks.join(",")}]`;
+    }
+    if (isPlainObject(value)) return formatMapping(value, depth + 1);
+    return count(`${QUOTE_TOKEN}${String(value)}${QUOTE_TOKEN}`);
+  };
+  const ancestors = new Set<object>();
+  const enter = (container: object) => {
+    if (ancestors.has(container)) throw new GemmaEncodeFailure("circular structure");
+    ancestors.add(container);
+  };
+  const formatMapping = (record: ArgumentsMapping, depth: number): string => {
+    enter(record);
+    const text = `{${dictsort(record)
+      .map((key) => `${count(key)}:${formatValue(record[key], depth)}`)
+      .join(",")}}`;
+    ancestors.delete(record);
+    return text;
+  };
+  return formatMapping(mapping, 1);
 }
 
-function formatMapping(mapping: ArgumentsMapping, depth: number): string {
-  return `{${dictsort(mapping)
-    .map((key) => `${key}:${formatValue(mapping[key], depth)}`)
-    .join(",")}}`;
+/** The native text of a mapping, or why it cannot be written. */
+export type GemmaEncodeResult = { ok: true; text: string } | { ok: false; error: string };
+
+/**
+ * {@link encodeGemmaArguments} that reports a mapping it cannot write (nested deeper than 1000, a cycle, a getter
+ * that throws, a text longer than a string can be) instead of writing the reason. Never throws.
+ *
+ * @example
+ * safeEncodeGemmaArguments({ days: 3 }); // { ok: true, text: "{days:3}" }
+ */
+export function safeEncodeGemmaArguments(mapping: ArgumentsMapping): GemmaEncodeResult {
+  try {
+    return { ok: true, text: encodeMapping(isPlainObject(mapping) ? mapping : {}) };
+  } catch (error) {
+    // A getter or proxy trap that throws, or a stack overflow on a pathological value.
+    let message = "the mapping cannot be read";
+    try {
+      if (error instanceof GemmaEncodeFailure || error instanceof Error) message = String(error.message);
+    } catch {
+      // Something thrown that cannot be read: the generic message.
+    }
+    return { ok: false, error: message };
+  }
 }
 
 /**
@@ -42,11 +121,17 @@ function formatMapping(mapping: ArgumentsMapping, depth: number): string {
  * `None`, numbers as Python prints them. {@link parseGemmaArguments} reads it back (keys must not hold `:`, `,`,
  * brackets or `<|`, and strings must not hold `<|"|>`: the syntax has no escapes).
  *
+ * Never throws: a mapping that cannot be written (nested deeper than 1000, cyclic, a getter that throws) gives the
+ * raw sentinel of the reason, as core's `encodeArguments` does: `{_raw_arguments:<|"|>[arguments could not be
+ * encoded: …]<|"|>}`. {@link safeEncodeGemmaArguments} reports it instead. Anything but a plain object encodes as `{}`.
+ *
  * @example
  * encodeGemmaArguments({ days: 3, city: "Paris" }); // '{city:<|"|>Paris<|"|>,days:3}'
  */
 export function encodeGemmaArguments(mapping: ArgumentsMapping): string {
-  return formatMapping(mapping, 1);
+  const result = safeEncodeGemmaArguments(mapping);
+  if (result.ok) return result.text;
+  return `{_raw_arguments:${QUOTE_TOKEN}[arguments could not be encoded: ${result.error}]${QUOTE_TOKEN}}`;
 }
 
 /**
@@ -57,5 +142,13 @@ export function encodeGemmaArguments(mapping: ArgumentsMapping): string {
  * // '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>'
  */
 export function encodeGemmaToolCall(call: { name: string; arguments: ArgumentsMapping }): string {
-  return `${TOOL_CALL_OPEN}call:${call.name}${encodeGemmaArguments(call.arguments)}${TOOL_CALL_CLOSE}`;
+  let name: unknown;
+  let args: unknown;
+  try {
+    name = call.name;
+    args = call.arguments;
+  } catch {
+    // A call that cannot be read has no name and no arguments.
+  }
+  return `${TOOL_CALL_OPEN}call:${typeof name === "string" ? name : ""}${encodeGemmaArguments(args as ArgumentsMapping)}${TOOL_CALL_CLOSE}`;
 }

@@ -1,4 +1,13 @@
-import type { RepairRule } from "@toolcall/core";
+import { isWorkMeter, type RepairContext, type RepairRule, type WorkMeter } from "@toolcall/core";
+
+/** The meter of a rule's context, when it has a usable one (a rule called by hand may get anything). */
+function meterOf(context: RepairContext | undefined): WorkMeter | undefined {
+  try {
+    return isWorkMeter(context?.meter) ? context.meter : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
@@ -36,9 +45,14 @@ export const gemmaQuoteMarkers: RepairRule = {
   specificationVersion: "1",
   id: "gemma-quote-markers",
   description: 'Gemma 4 <|"|> quote markers leaked into JSON, full and partial forms',
-  repair(text) {
+  repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = meterOf(context);
     let index = text.indexOf("<|");
-    if (index === -1) return undefined;
+    if (index === -1) {
+      meter?.charge(text.length);
+      return undefined;
+    }
     const parts: string[] = [];
     let last = 0;
     while (index !== -1) {
@@ -52,6 +66,9 @@ export const gemmaQuoteMarkers: RepairRule = {
       index = text.indexOf("<|", end);
     }
     parts.push(text.slice(last));
-    return parts.join("");
+    const repaired = parts.join("");
+    // The search covers the text once, the pieces copy it once, and the join builds the result.
+    meter?.charge(2 * text.length + repaired.length);
+    return repaired;
   },
 };

@@ -1,3 +1,4 @@
+import { createWorkMeter } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type GemmaStreamEvent, GemmaToolCallStream } from "./gemma-tool-call-stream.js";
@@ -101,5 +102,46 @@ describe("GemmaToolCallStream", () => {
     const { events, at } = feed([...text]);
     const index = events.findIndex((e) => e.type === "tool_call");
     expect(at[index]).toBe(text.indexOf("<tool_call|>") + "<tool_call|>".length);
+  });
+
+  it("passes the rest on as content, unread, once its work budget runs out", () => {
+    const text = 'a<|tool_call>call:f{s:<|"|>x<|"|>}<tool_call|>b<|tool_call>call:g{}<tool_call|>c';
+    const generous = summarize(feed([text]).events);
+    expect(generous.calls).toHaveLength(2);
+    const meter = createWorkMeter({ limit: 60 });
+    const stream = new GemmaToolCallStream({ meter, createId: counter() });
+    const events = [...stream.push(text.slice(0, 50)), ...stream.push(text.slice(50))];
+    // Once spent, later text is passed on as it comes.
+    expect(stream.push("more")).toEqual([{ type: "content", text: "more" }]);
+    events.push(...stream.end());
+    const result = summarize(events);
+    expect(result.issues).toEqual(["gemma_budget_exhausted"]);
+    // Nothing is lost: every character is in content or in a call.
+    const raws = events.flatMap((e) => (e.type === "tool_call" ? [e.raw] : []));
+    expect(raws.length).toBeLessThan(2);
+    expect(result.content.length + raws.join("").length).toBe(text.length);
+    const whole = parseGemmaToolCalls(text, { meter: createWorkMeter({ limit: 0 }) });
+    expect(whole).toMatchObject({
+      toolCalls: [],
+      content: text,
+      issues: [{ code: "gemma_budget_exhausted" }],
+    });
+  });
+
+  it("takes anything as a delta or an id maker without throwing", () => {
+    const throwing = new GemmaToolCallStream({
+      createId: () => {
+        throw new Error("no ids today");
+      },
+    });
+    const events = [
+      ...throwing.push(null as unknown as string),
+      ...throwing.push({} as unknown as string),
+      ...throwing.push("<|tool_call>call:f{a:1}<tool_call|>"),
+      ...throwing.end(),
+    ];
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: "tool_call", toolCall: { function: { name: "f" } } });
+    expect((events[0] as { toolCall: { id: string } }).toolCall.id).toMatch(/^call_/);
   });
 });

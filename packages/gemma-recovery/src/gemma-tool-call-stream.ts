@@ -1,5 +1,14 @@
-import { encodeArguments, randomCallId } from "@toolcall/core";
-import { parseGemmaArguments } from "./parse-gemma-arguments.js";
+import {
+  createWorkMeter,
+  encodeArguments,
+  isWorkMeter,
+  randomCallId,
+  WORK_UNITS_BASE,
+  WORK_UNITS_PER_CHAR,
+  type WorkMeter,
+} from "@toolcall/core";
+import { GemmaTextScan, readGemmaArguments } from "./parse-gemma-arguments.js";
+import { readCallHead } from "./read-call-head.js";
 import { CHANNEL_CLOSE, CHANNEL_OPEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";
 
 /** An OpenAI-shaped tool call recovered from Gemma's native syntax (arguments as canonical JSON text). */
@@ -9,9 +18,13 @@ export interface GemmaToolCall {
   function: { name: string; arguments: string };
 }
 
-/** Why a native call was left in content. */
+/** Why a native call, or the rest of the text, was left in content. */
 export interface GemmaIssue {
-  code: "gemma_call_unparsed" | "gemma_call_unterminated";
+  /**
+   * `gemma_call_unparsed`: a call that does not parse without guessing; `gemma_call_unterminated`: the text ended
+   * inside a call; `gemma_budget_exhausted`: the work budget ran out, and the rest of the text is content, unread.
+   */
+  code: "gemma_call_unparsed" | "gemma_call_unterminated" | "gemma_budget_exhausted";
   message: string;
   /** The text left in content, exactly as the model wrote it. */
   raw: string;
@@ -25,15 +38,22 @@ export type GemmaStreamEvent =
 export interface GemmaParseOptions {
   /** Makes the id of each recovered call (default: `call_` and 24 random letters and digits). */
   createId?: () => string;
+  /**
+   * The work meter the parser charges. Default: its own, whose limit grows by `WORK_UNITS_PER_CHAR` units for each
+   * character pushed. A caller's meter keeps the caller's limit. Once it runs out, the rest of the text is passed on
+   * as content, unread, with a `gemma_budget_exhausted` issue.
+   */
+  meter?: WorkMeter;
 }
 
 /** A random OpenAI-style call id: core's, the one every recovered call gets by default. */
 export { randomCallId };
 
+const LONGEST_TOKEN = Math.max(TOOL_CALL_OPEN.length, CHANNEL_OPEN.length, TOOL_CALL_CLOSE.length);
+
 /** Length of the longest suffix of `text` that is a proper prefix of one of `markers` (text to hold back). */
 function heldBack(text: string, markers: readonly string[]): number {
-  const longest = Math.max(...markers.map((m) => m.length)) - 1;
-  for (let size = Math.min(longest, text.length); size > 0; size--) {
+  for (let size = Math.min(LONGEST_TOKEN - 1, text.length); size > 0; size--) {
     const tail = text.slice(text.length - size);
     if (markers.some((m) => m.startsWith(tail))) return size;
   }
@@ -45,22 +65,36 @@ type Block =
   | { ok: false; incomplete: true }
   | { ok: false; incomplete: false; message: string };
 
-/**
- * Parses the call at the start of `text` (which begins with `<|tool_call>`), reading as far as its arguments go: a
- * string may hold the closing token, so the call ends where its arguments end, followed by `<tool_call|>`.
- * `incomplete` when the text ran out first.
- */
-function parseCall(text: string, createId: () => string): Block {
-  const head = /^<\|tool_call>\s*call:([^{<]*)\{/.exec(text);
-  if (head === null) {
-    return /^<\|tool_call>\s*(c(a(l(l(:[^{<]*)?)?)?)?)?$/.test(text)
-      ? { ok: false, incomplete: true }
-      : { ok: false, incomplete: false, message: "expected call:NAME{…}" };
+/** One option, read once; options that cannot be read are absent. */
+export function readOption(options: unknown, key: keyof GemmaParseOptions): unknown {
+  try {
+    return typeof options === "object" && options !== null ? (options as GemmaParseOptions)[key] : undefined;
+  } catch {
+    return undefined;
   }
-  const name = (head[1] as string).trim();
-  if (name === "" || /\s/.test(name))
-    return { ok: false, incomplete: false, message: "expected call:NAME{…}" };
-  const parsed = parseGemmaArguments(text, head[0].length - 1);
+}
+
+function callId(createId: () => string): string {
+  try {
+    const id = createId();
+    if (typeof id === "string") return id;
+  } catch {
+    // A throwing id maker gets core's id instead: the call is not lost for it.
+  }
+  return randomCallId();
+}
+
+/**
+ * Parses the call at `at` in the scanned text (which begins with `<|tool_call>` there), reading as far as its
+ * arguments go: a string may hold the closing token, so the call ends where its arguments end, followed by
+ * `<tool_call|>`. `incomplete` when the text ran out first.
+ */
+function parseCall(scan: GemmaTextScan, at: number, createId: () => string): Block {
+  const { text, meter } = scan;
+  const head = readCallHead(text, at + TOOL_CALL_OPEN.length, meter);
+  if (head.status === "partial") return { ok: false, incomplete: true };
+  if (head.status === "invalid") return { ok: false, incomplete: false, message: "expected call:NAME{…}" };
+  const parsed = readGemmaArguments(scan, head.brace);
   if (!parsed.ok) {
     if (parsed.error === "unterminated string" || parsed.position >= text.length)
       return { ok: false, incomplete: true };
@@ -68,11 +102,14 @@ function parseCall(text: string, createId: () => string): Block {
   }
   let end = parsed.end;
   while (end < text.length && /\s/.test(text.charAt(end))) end++;
+  meter.charge(end - parsed.end);
   if (text.startsWith(TOOL_CALL_CLOSE, end)) {
+    const encoded = encodeArguments(parsed.value);
+    meter.charge(encoded.length);
     const toolCall: GemmaToolCall = {
-      id: createId(),
+      id: callId(createId),
       type: "function",
-      function: { name, arguments: encodeArguments(parsed.value) },
+      function: { name: head.name, arguments: encoded },
     };
     return { ok: true, toolCall, end: end + TOOL_CALL_CLOSE.length };
   }
@@ -86,6 +123,10 @@ function parseCall(text: string, createId: () => string): Block {
  * decided. Text inside a channel (`<|channel>thought…<channel|>`) is passed through untouched, never parsed for
  * calls. A call that does not parse, or never ends, is passed on as content, exactly as written, with an issue.
  *
+ * Linear in the text: each delta is searched once (with the few characters before it) for the tokens that can
+ * decide something, a call is read only when its closing token arrives (and, after a failed read, only once its
+ * text has doubled), and every step is charged to the work meter.
+ *
  * @example
  * const stream = new GemmaToolCallStream();
  * stream.push("Let me check.<|tool_ca"); // [{ type: "content", text: "Let me check." }]
@@ -94,121 +135,207 @@ function parseCall(text: string, createId: () => string): Block {
  * stream.end(); // []
  */
 export class GemmaToolCallStream {
-  #mode: "text" | "channel" | "call" = "text";
-  #pending = "";
-  /** Where to resume looking for the end of a call in `#pending`. */
-  #searchFrom = 0;
-  /** The length of `#pending` at the last failed try to read the call (0: none failed). */
+  #mode: "text" | "channel" | "call" | "spent" = "text";
+  /** The text read so far that is not passed on yet starts at `#pos` in `#text`… */
+  #text = "";
+  #pos = 0;
+  /** …and goes on with the deltas in `#tail`, which a call's text collects until it is read. */
+  #tail: string[] = [];
+  #tailLength = 0;
+  /** The last characters before the tail's newest delta: a closing token may begin there. */
+  #carry = "";
+  #scan: GemmaTextScan;
+  /** A closing token arrived since the call was last looked at. */
+  #closeArrived = false;
+  /** The pending length at the last failed try to read the call (0: none failed). */
   #failedAt = 0;
   readonly #createId: () => string;
+  readonly #meter: WorkMeter;
+  readonly #ownMeter: boolean;
 
   constructor(options: GemmaParseOptions = {}) {
-    this.#createId = options.createId ?? randomCallId;
+    const createId = readOption(options, "createId");
+    const meter = readOption(options, "meter");
+    this.#createId = typeof createId === "function" ? (createId as () => string) : randomCallId;
+    this.#ownMeter = !isWorkMeter(meter);
+    this.#meter = isWorkMeter(meter) ? meter : createWorkMeter({ limit: WORK_UNITS_BASE });
+    this.#scan = new GemmaTextScan("", this.#meter);
   }
 
-  /** Feeds one delta of assistant text; returns what can be decided now. */
+  /** Feeds one delta of assistant text (anything but a string counts as no text); returns what can be decided now. */
   push(delta: string): GemmaStreamEvent[] {
-    this.#pending += delta;
+    const text = typeof delta === "string" ? delta : "";
+    if (this.#ownMeter) this.#meter.grant(WORK_UNITS_PER_CHAR * text.length);
     const events: GemmaStreamEvent[] = [];
-    for (;;) {
-      const before = this.#pending.length + this.#mode;
-      this.#step(events, false);
-      if (this.#pending.length + this.#mode === before) return merge(events);
+    if (this.#mode === "spent") {
+      if (text !== "") events.push({ type: "content", text });
+      return events;
     }
+    if (this.#mode === "call") {
+      this.#tail.push(text);
+      this.#tailLength += text.length;
+      const window = this.#carry + text;
+      this.#meter.charge(window.length);
+      if (window.includes(TOOL_CALL_CLOSE)) this.#closeArrived = true;
+      this.#carry = window.slice(-(TOOL_CALL_CLOSE.length - 1));
+      if (!this.#closeArrived || this.#pendingLength() < 2 * this.#failedAt) {
+        this.#closeArrived = false;
+        return events;
+      }
+      this.#merge();
+    } else {
+      this.#tail.push(text);
+      this.#tailLength += text.length;
+      this.#merge();
+    }
+    this.#run(events, false);
+    return merge(events);
   }
 
   /** Ends the stream: held text is passed on, an unterminated call becomes content with an issue. */
   end(): GemmaStreamEvent[] {
     const events: GemmaStreamEvent[] = [];
-    for (;;) {
-      const before = this.#pending.length + this.#mode;
-      this.#step(events, true);
-      if (this.#pending.length + this.#mode === before) break;
-    }
-    if (this.#pending !== "") {
-      if (this.#mode === "call") {
-        events.push({
-          type: "issue",
-          issue: {
-            code: "gemma_call_unterminated",
-            message: "the stream ended inside a tool call",
-            raw: this.#pending,
-          },
-        });
+    if (this.#mode !== "spent") {
+      this.#merge();
+      this.#run(events, true);
+      const rest = this.#text.slice(this.#pos);
+      if (rest !== "") {
+        if (this.#mode === "call") {
+          events.push({
+            type: "issue",
+            issue: {
+              code: "gemma_call_unterminated",
+              message: "the stream ended inside a tool call",
+              raw: rest,
+            },
+          });
+        }
+        events.push({ type: "content", text: rest });
       }
-      events.push({ type: "content", text: this.#pending });
-      this.#pending = "";
     }
     this.#mode = "text";
+    this.#text = "";
+    this.#pos = 0;
+    this.#scan = new GemmaTextScan("", this.#meter);
+    this.#failedAt = 0;
     return merge(events);
   }
 
-  #emit(events: GemmaStreamEvent[], size: number): void {
-    if (size > 0) events.push({ type: "content", text: this.#pending.slice(0, size) });
-    this.#pending = this.#pending.slice(size);
+  #pendingLength(): number {
+    return this.#text.length - this.#pos + this.#tailLength;
+  }
+
+  /** Makes the pending text one string (a new scan: what was known of the old one does not carry over). */
+  #merge(): void {
+    if (this.#tail.length === 0) return;
+    this.#text = this.#text.slice(this.#pos) + this.#tail.join("");
+    this.#pos = 0;
+    this.#tail = [];
+    this.#tailLength = 0;
+    this.#meter.charge(this.#text.length);
+    this.#scan = new GemmaTextScan(this.#text, this.#meter);
+  }
+
+  #emit(events: GemmaStreamEvent[], end: number): void {
+    if (end > this.#pos) {
+      events.push({ type: "content", text: this.#text.slice(this.#pos, end) });
+      this.#meter.charge(end - this.#pos);
+    }
+    this.#pos = end;
+  }
+
+  #run(events: GemmaStreamEvent[], ending: boolean): void {
+    for (;;) {
+      if (this.#meter.exhausted) {
+        this.#spend(events);
+        return;
+      }
+      const pos = this.#pos;
+      const mode = this.#mode;
+      this.#step(events, ending);
+      if (this.#pos === pos && this.#mode === mode) return;
+    }
+  }
+
+  /** The budget ran out: everything pending, and everything after, is content. */
+  #spend(events: GemmaStreamEvent[]): void {
+    const rest = this.#text.slice(this.#pos) + this.#tail.join("");
+    events.push({
+      type: "issue",
+      issue: {
+        code: "gemma_budget_exhausted",
+        message: "the work budget ran out; the rest of the text is content, unread",
+        raw: rest,
+      },
+    });
+    if (rest !== "") events.push({ type: "content", text: rest });
+    this.#mode = "spent";
+    this.#text = "";
+    this.#pos = 0;
+    this.#tail = [];
+    this.#tailLength = 0;
   }
 
   #step(events: GemmaStreamEvent[], ending: boolean): void {
-    const text = this.#pending;
+    const { text, finder } = this.#scan;
     if (this.#mode === "text") {
-      const call = text.indexOf(TOOL_CALL_OPEN);
-      const channel = text.indexOf(CHANNEL_OPEN);
+      const call = finder.indexOf(TOOL_CALL_OPEN, this.#pos);
+      const channel = finder.indexOf(CHANNEL_OPEN, this.#pos);
       if (call !== -1 && (channel === -1 || call < channel)) {
         this.#emit(events, call);
         this.#mode = "call";
-        this.#searchFrom = TOOL_CALL_OPEN.length;
+        this.#closeArrived = finder.indexOf(TOOL_CALL_CLOSE, call + TOOL_CALL_OPEN.length) !== -1;
+        this.#carry = text.slice(Math.max(call, text.length - (TOOL_CALL_CLOSE.length - 1)));
       } else if (channel !== -1) {
         this.#emit(events, channel + CHANNEL_OPEN.length);
         this.#mode = "channel";
       } else {
-        this.#emit(
-          events,
-          ending ? text.length : text.length - heldBack(text, [TOOL_CALL_OPEN, CHANNEL_OPEN]),
-        );
+        const hold = ending ? 0 : heldBack(text.slice(this.#pos), [TOOL_CALL_OPEN, CHANNEL_OPEN]);
+        this.#emit(events, text.length - hold);
       }
       return;
     }
     if (this.#mode === "channel") {
-      const close = text.indexOf(CHANNEL_CLOSE);
+      const close = finder.indexOf(CHANNEL_CLOSE, this.#pos);
       if (close !== -1) {
         this.#emit(events, close + CHANNEL_CLOSE.length);
         this.#mode = "text";
       } else {
-        this.#emit(events, ending ? text.length : text.length - heldBack(text, [CHANNEL_CLOSE]));
+        const hold = ending ? 0 : heldBack(text.slice(this.#pos), [CHANNEL_CLOSE]);
+        this.#emit(events, text.length - hold);
       }
       return;
     }
     // In a call: try to read it whenever a closing token has arrived. After a failed try (a string that holds the
     // closing token, or a call that will never parse), try again only once the text has doubled, so hostile input
     // stays linear; the call is then decided late, never lost.
-    const close = text.indexOf(TOOL_CALL_CLOSE, this.#searchFrom);
-    const nextSearch = Math.max(TOOL_CALL_OPEN.length, text.length - TOOL_CALL_CLOSE.length + 1);
-    if (!ending && (close === -1 || text.length < 2 * this.#failedAt)) {
-      if (close !== -1 || this.#searchFrom < nextSearch) this.#searchFrom = nextSearch;
-      return;
-    }
-    const block = parseCall(text, this.#createId);
+    const arrived = this.#closeArrived;
+    this.#closeArrived = false;
+    if (!ending && (!arrived || this.#pendingLength() < 2 * this.#failedAt)) return;
+    const start = this.#pos;
+    const block = parseCall(this.#scan, start, this.#createId);
     if (block.ok) {
-      events.push({ type: "tool_call", toolCall: block.toolCall, raw: text.slice(0, block.end) });
+      events.push({ type: "tool_call", toolCall: block.toolCall, raw: text.slice(start, block.end) });
       this.#leaveCall(block.end);
       return;
     }
     if (block.incomplete && !ending) {
-      this.#failedAt = text.length;
-      this.#searchFrom = nextSearch;
+      this.#failedAt = this.#pendingLength();
       return;
     }
-    const firstClose = text.indexOf(TOOL_CALL_CLOSE, TOOL_CALL_OPEN.length);
+    const firstClose = finder.indexOf(TOOL_CALL_CLOSE, start + TOOL_CALL_OPEN.length);
     if (firstClose === -1) return; // ending inside a call: end() reports it unterminated
-    const raw = text.slice(0, firstClose + TOOL_CALL_CLOSE.length);
+    const end = firstClose + TOOL_CALL_CLOSE.length;
+    const raw = text.slice(start, end);
     const message = block.incomplete ? "the arguments never end" : block.message;
     events.push({ type: "issue", issue: { code: "gemma_call_unparsed", message, raw } });
     events.push({ type: "content", text: raw });
-    this.#leaveCall(raw.length);
+    this.#leaveCall(end);
   }
 
-  #leaveCall(size: number): void {
-    this.#pending = this.#pending.slice(size);
+  #leaveCall(end: number): void {
+    this.#meter.charge(end - this.#pos);
+    this.#pos = end;
     this.#mode = "text";
     this.#failedAt = 0;
   }

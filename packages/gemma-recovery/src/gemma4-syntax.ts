@@ -45,12 +45,13 @@ export function encodeGemma4(calls: readonly EncodableToolCall[]): string {
 }
 
 class Gemma4Stream implements SyntaxStream {
-  readonly #stream = new GemmaToolCallStream();
+  readonly #stream: GemmaToolCallStream;
   readonly #options: SyntaxParseOptions;
   #index = 0;
 
   constructor(options: SyntaxParseOptions) {
     this.#options = options;
+    this.#stream = new GemmaToolCallStream({ meter: options.meter });
   }
 
   #map(events: GemmaStreamEvent[]): SyntaxStreamEvent[] {
@@ -97,7 +98,7 @@ export const gemma4: ToolCallSyntax = {
   name: "Gemma 4 (<|tool_call>call:NAME{…}<tool_call|>)",
   startMarkers: [TOOL_CALL_OPEN],
   parse(text, options = {}) {
-    const parsed = parseGemmaToolCalls(typeof text === "string" ? text : "");
+    const parsed = parseGemmaToolCalls(typeof text === "string" ? text : "", { meter: options.meter });
     return {
       toolCalls: parsed.toolCalls.map((call, index) => withId(call, index, options)),
       content: parsed.content,

@@ -97,6 +97,13 @@ describe("parseGemmaToolCalls", () => {
 
   it("reads bare words as strings when the server stripped the quote tokens", () => {
     expect(args(call("{city:Paris,unit:celsius}"))).toEqual({ city: "Paris", unit: "celsius" });
+    // A word that only ends like a number is a word (it was once read as a number and written as null).
+    expect(args(call("{a:x1,b:v1.5,c: -2.5e3 ,d:1e5x}"))).toEqual({
+      a: "x1",
+      b: "v1.5",
+      c: -2500,
+      d: "1e5x",
+    });
   });
 
   it("leaves ambiguous calls in content, exactly as written, with an issue", () => {

@@ -1,8 +1,10 @@
+import { resolveWorkMeter } from "@toolcall/core";
 import {
   type GemmaIssue,
   type GemmaParseOptions,
   type GemmaToolCall,
   GemmaToolCallStream,
+  readOption,
 } from "./gemma-tool-call-stream.js";
 import { CHANNEL_OPEN, TOOL_CALL_OPEN } from "./tokens.js";
 
@@ -19,7 +21,8 @@ export interface GemmaParseResult {
  * Finds Gemma 4's native tool calls left in assistant text (`<|tool_call>call:NAME{…}<tool_call|>`, the server
  * did not structure them) and returns them as OpenAI tool calls with canonical JSON arguments, and the text
  * without them. Calls inside a thought channel are left alone; a call that cannot be parsed without guessing stays
- * in the text, with an issue. The same rules as {@link GemmaToolCallStream}, on a whole text.
+ * in the text, with an issue. The same rules as {@link GemmaToolCallStream}, on a whole text, in work linear in its
+ * length (past the budget, the rest of the text stays content, with a `gemma_budget_exhausted` issue).
  *
  * @example
  * parseGemmaToolCalls('<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>');
@@ -34,14 +37,18 @@ export function parseGemmaToolCalls(content: string, options: GemmaParseOptions 
       issues: [],
     };
   }
-  const stream = new GemmaToolCallStream(options);
+  // One text: the budget is linear in its length (or the caller's meter, with the caller's limit).
+  const meter = resolveWorkMeter({ meter: readOption(options, "meter"), length: content.length });
+  const createId = readOption(options, "createId") as (() => string) | undefined;
+  const stream = new GemmaToolCallStream({ createId, meter });
   const toolCalls: GemmaToolCall[] = [];
   const issues: GemmaIssue[] = [];
-  let text = "";
+  const parts: string[] = [];
   for (const event of [...stream.push(content), ...stream.end()]) {
-    if (event.type === "content") text += event.text;
+    if (event.type === "content") parts.push(event.text);
     else if (event.type === "tool_call") toolCalls.push(event.toolCall);
     else issues.push(event.issue);
   }
+  const text = parts.join("");
   return { toolCalls, content: text.trim() === "" ? null : text, issues };
 }

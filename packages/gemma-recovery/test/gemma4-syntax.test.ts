@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { SyntaxStreamEvent, ToolCallSyntax } from "@toolcall/core";
+import { createWorkMeter, type SyntaxStreamEvent, type ToolCallSyntax } from "@toolcall/core";
 import { renderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -77,5 +77,22 @@ describe("gemma4: the ToolCallSyntax interface over this package's parser", () =
         expect(fold(gemma4, chunks)).toEqual(whole);
       }),
     );
+  });
+});
+
+describe("gemma4 under core's work budget", () => {
+  it("charges the caller's meter, whole and streamed, and stops at its limit", () => {
+    const text = `Hi ${'<|tool_call>call:f{a:<|"|>x<|"|>}<tool_call|>'.repeat(400)}`;
+    const counted = createWorkMeter();
+    expect(gemma4.parse(text, { meter: counted }).toolCalls).toHaveLength(400);
+    expect(counted.steps).toBeGreaterThan(text.length);
+    const streamed = createWorkMeter();
+    const stream = gemma4.createStream({ meter: streamed });
+    stream.push(text);
+    stream.end();
+    expect(streamed.steps).toBeGreaterThan(text.length);
+    const tight = gemma4.parse(text, { meter: createWorkMeter({ limit: 1000 }) });
+    expect(tight.issues.map((i) => i.code)).toContain("gemma_budget_exhausted");
+    expect(tight.toolCalls.length).toBeLessThan(400);
   });
 });

@@ -19,7 +19,7 @@ export type Expr =
   | { kind: "or"; left: Expr; right: Expr }
   | { kind: "concat"; nodes: Expr[] }
   | { kind: "compare"; first: Expr; ops: { op: string; node: Expr }[] }
-  | { kind: "cond"; test: Expr; value: Expr; otherwise: Expr | null };
+  | { kind: "cond"; test: Expr; value: Expr; otherwise: Expr | null; line: number };
 
 export interface CallArgs {
   args: Expr[];
@@ -52,5 +52,8 @@ export type Stmt =
   | { kind: "filterblock"; filter: Expr; body: Stmt[] }
   | { kind: "with"; targets: Target[]; values: Expr[]; body: Stmt[] }
   | { kind: "scope"; body: Stmt[] }
-  | { kind: "break" }
-  | { kind: "continue" };
+  | { kind: "block"; name: string; scoped: boolean; body: Stmt[] }
+  | { kind: "load"; tag: "extends" | "include" | "import" | "from"; template: Expr }
+  | { kind: "autoescape"; value: Expr; body: Stmt[] }
+  | { kind: "break"; line: number }
+  | { kind: "continue"; line: number };

@@ -1,151 +1,44 @@
-import { callAttribute, callValue, getAttribute, getItem, iterate, PySlice } from "./access.js";
-import type { CallArgs, Expr, Stmt, Target } from "./ast.js";
-import type { Builtins, Filter } from "./builtins.js";
+import { iterable } from "./access.js";
+import { assign, targetNames } from "./assign-target.js";
+import type { Expr, Stmt } from "./ast.js";
+import { type ExprFn, escapeOutput } from "./compile-expr.js";
+import { IMPOSSIBLE } from "./const-fold.js";
+import type { Builtins } from "./filter-registry.js";
+import { itemPairs, SELECT_FILTERS } from "./filters-select.js";
+import { FrameCompiler, type StmtFn } from "./frame-compiler.js";
 import { LoopContext } from "./loop-context.js";
-import { hasMethod } from "./methods.js";
-import { add, contains, eq, floordiv, mod, mul, neg, order, pos, pow, sub, truediv } from "./operators.js";
+import { Markup } from "./markup.js";
+import { DONE, PyIterator, puller } from "./py-iterator.js";
 import { pyStr } from "./python-repr.js";
+import { BREAK, CONTINUE, enterFrames, LOOP_FRAMES, leaveFrames, runtime, Scope } from "./scope.js";
 import { fail } from "./template-error.js";
-import { Namespace, PyFunction, truthy, tuple, Undefined } from "./values.js";
+import { TemplateReference } from "./template-reference.js";
+import { truthy } from "./values.js";
 
-/** Variables visible at a point of a render: this scope's own, then its parents'. */
-export class Scope {
-  readonly vars = new Map<string, unknown>();
-  readonly parent: Scope | null;
+export { resetRuntime as resetControl, Scope } from "./scope.js";
 
-  constructor(parent: Scope | null) {
-    this.parent = parent;
-  }
-
-  /** The innermost value of `name`, or `undefined` when no scope has it. */
-  get(name: string): unknown {
-    let scope: Scope | null = this;
-    do {
-      const value = scope.vars.get(name);
-      if (value !== undefined) return value;
-      scope = scope.parent;
-    } while (scope !== null);
-    return undefined;
-  }
-
-  set(name: string, value: unknown): void {
-    this.vars.set(name, value);
-  }
-}
-type ExprFn = (scope: Scope) => unknown;
-type StmtFn = (scope: Scope) => string;
-type ArgsFn = (scope: Scope) => unknown[];
-type KwargsFn = ((scope: Scope) => Map<string, unknown>) | null;
-
-// `{% break %}` and `{% continue %}` travel up to their loop through this flag (renders are synchronous).
-let control = 0;
-const BREAK = 1;
-const CONTINUE = 2;
-
-/** Resets the loop-control flag before a render (a previous render may have thrown mid-loop). */
-export function resetControl(): void {
-  control = 0;
-}
-
-const EMPTY_ARGS: unknown[] = [];
+const DEFAULT_ITEMS = SELECT_FILTERS.items;
 
 /** Compiles statements into one function that renders them in a scope. */
 export function compileStatements(body: Stmt[], builtins: Builtins): StmtFn {
-  return new Compiler(builtins).block(body);
+  return new Compiler(builtins).template(body);
 }
 
-function walk(node: unknown, visit: (node: { kind?: unknown; name?: unknown }) => void): void {
-  if (Array.isArray(node)) {
-    for (const item of node) walk(item, visit);
-  } else if (typeof node === "object" && node !== null) {
-    visit(node as { kind?: unknown; name?: unknown });
-    for (const value of Object.values(node)) walk(value, visit);
-  }
-}
+class Compiler extends FrameCompiler {
+  private readonly blocks = new Map<string, (scope: Scope) => string>();
 
-function referencedNames(body: Stmt[]): Set<string> {
-  const names = new Set<string>();
-  walk(body, (node) => {
-    if (node.kind === "name" && typeof node.name === "string") names.add(node.name);
-  });
-  return names;
-}
-
-function unpack(value: unknown, count: number): unknown[] {
-  const items = iterate(value);
-  if (items.length < count)
-    fail("ValueError", `not enough values to unpack (expected ${count}, got ${items.length})`);
-  if (items.length > count) fail("ValueError", `too many values to unpack (expected ${count})`);
-  return items;
-}
-
-function assign(target: Target, value: unknown, scope: Scope): void {
-  switch (target.kind) {
-    case "name":
-      scope.set(target.name, value);
-      return;
-    case "tuple": {
-      const items = unpack(value, target.items.length);
-      target.items.forEach((item, i) => {
-        assign(item, items[i], scope);
-      });
-      return;
-    }
-    case "nsref": {
-      const ns = scope.get(target.name);
-      if (!(ns instanceof Namespace))
-        fail("TemplateRuntimeError", "cannot assign attribute on non-namespace object");
-      ns.attributes.set(target.attr, value);
-      return;
-    }
-    default: {
-      const never: never = target;
-      fail("TemplateSyntaxError", `unknown assignment target ${String(never)}`);
-    }
-  }
-}
-
-function compareOp(op: string, left: unknown, right: unknown): boolean {
-  switch (op) {
-    case "==":
-      return eq(left, right);
-    case "!=":
-      return !eq(left, right);
-    case "<":
-      return order(left, right, op) < 0;
-    case "<=":
-      return order(left, right, op) <= 0;
-    case ">":
-      return order(left, right, op) > 0;
-    case ">=":
-      return order(left, right, op) >= 0;
-    case "in":
-      return contains(right, left);
-    case "notin":
-      return !contains(right, left);
-    default:
-      return fail("TemplateSyntaxError", `unknown comparison ${op}`);
-  }
-}
-
-const BINARY: Record<string, (a: unknown, b: unknown) => unknown> = {
-  "+": add,
-  "-": sub,
-  "*": mul,
-  "/": truediv,
-  "//": floordiv,
-  "%": mod,
-  "**": pow,
-};
-
-class Compiler {
-  private readonly builtins: Builtins;
-
-  constructor(builtins: Builtins) {
-    this.builtins = builtins;
+  template(body: Stmt[]): StmtFn {
+    const run = this.frame(body, [], () => this.block(body));
+    if (this.pythonSyntaxError !== null) fail("SyntaxError", this.pythonSyntaxError);
+    if (this.blocks.size === 0) return run;
+    const blocks = this.blocks;
+    return (scope) => {
+      scope.set("self", new TemplateReference(blocks, scope.top));
+      return run(scope);
+    };
   }
 
-  block(body: Stmt[]): StmtFn {
+  override block(body: Stmt[]): StmtFn {
     const parts = body.map((stmt) => this.stmt(stmt));
     if (parts.length === 0) return () => "";
     if (parts.length === 1) return parts[0] as StmtFn;
@@ -153,10 +46,15 @@ class Compiler {
       let out = "";
       for (let i = 0; i < parts.length; i++) {
         out += (parts[i] as StmtFn)(scope);
-        if (control !== 0) break;
+        if (runtime.control !== 0) break;
       }
       return out;
     };
+  }
+
+  /** A body compiled in a new (not soft) frame: a loop's, a macro's, a block's. */
+  private inner(body: Stmt[], params: readonly string[] = []): StmtFn {
+    return this.withSoft(false, () => this.frame(body, params, () => this.block(body)));
   }
 
   private stmt(stmt: Stmt): StmtFn {
@@ -165,12 +63,13 @@ class Compiler {
         return this.output(stmt.nodes);
       case "for":
         return this.forLoop(stmt);
-      case "if": {
-        const test = this.expr(stmt.test);
-        const body = this.block(stmt.body);
-        const otherwise = this.block(stmt.otherwise);
-        return (scope) => (truthy(test(scope)) ? body(scope) : otherwise(scope));
-      }
+      case "if":
+        return this.withSoft(true, () => {
+          const test = this.expr(stmt.test);
+          const body = this.block(stmt.body);
+          const otherwise = this.block(stmt.otherwise);
+          return (scope: Scope) => (truthy(test(scope)) ? body(scope) : otherwise(scope));
+        });
       case "set": {
         const value = this.expr(stmt.value);
         const target = stmt.target;
@@ -186,16 +85,19 @@ class Compiler {
           return "";
         };
       }
-      case "setblock": {
-        const body = this.block(stmt.body);
-        const filter = stmt.filter === null ? null : this.filterChain(stmt.filter);
-        const target = stmt.target;
-        return (scope) => {
-          const text = body(new Scope(scope));
-          assign(target, filter ? filter(text, scope) : text, scope);
-          return "";
-        };
-      }
+      case "setblock":
+        return this.withSoft(false, () => {
+          const body = this.frame(stmt.body, [], () => this.block(stmt.body));
+          const filter = stmt.filter === null ? null : this.filterChain(stmt.filter);
+          const target = stmt.target;
+          const wrap = this.autoescape;
+          return (scope: Scope) => {
+            const text = body(new Scope(scope));
+            const value = wrap ? new Markup(text) : text;
+            assign(target, filter ? filter(value, scope) : value, scope);
+            return "";
+          };
+        });
       case "macro": {
         const name = stmt.name;
         const make = this.macro(name, stmt.params, stmt.defaults, stmt.body);
@@ -204,28 +106,26 @@ class Compiler {
           return "";
         };
       }
-      case "callblock": {
-        const makeCaller = this.macro("caller", stmt.params, stmt.defaults, stmt.body);
-        const call = stmt.call;
-        if (call.kind !== "call") return fail("TemplateSyntaxError", "expected call");
-        const callee = this.expr(call.node);
-        const args = this.args(call.args);
-        const kwargs = this.kwargs(call.args);
-        return (scope) => {
-          const named = kwargs ? kwargs(scope) : new Map<string, unknown>();
-          named.set("caller", makeCaller(scope));
-          return pyStr(callValue(callee(scope), args(scope), named));
-        };
-      }
-      case "filterblock": {
-        const body = this.block(stmt.body);
-        const filter = this.filterChain(stmt.filter);
-        return (scope) => pyStr(filter(body(new Scope(scope)), scope));
-      }
+      case "callblock":
+        return this.callBlock(stmt);
+      case "filterblock":
+        return this.withSoft(false, () => {
+          const body = this.frame(stmt.body, [], () => this.block(stmt.body));
+          const filter = this.filterChain(stmt.filter);
+          const wrap = this.autoescape;
+          const print = this.printer();
+          return (scope: Scope) => {
+            const text = body(new Scope(scope));
+            return print(filter(wrap ? new Markup(text) : text, scope));
+          };
+        });
       case "with": {
         const values = stmt.values.map((v) => this.expr(v));
         const targets = stmt.targets;
-        const body = this.block(stmt.body);
+        const body = this.inner(
+          stmt.body,
+          targets.flatMap((t) => targetNames(t)),
+        );
         return (scope) => {
           const evaluated = values.map((v) => v(scope));
           const inner = new Scope(scope);
@@ -236,19 +136,49 @@ class Compiler {
         };
       }
       case "scope": {
-        const body = this.block(stmt.body);
+        const body = this.inner(stmt.body);
         return (scope) => body(new Scope(scope));
       }
+      case "block": {
+        if (this.blocks.has(stmt.name))
+          return fail("TemplateAssertionError", `block '${stmt.name}' defined twice`);
+        // A block is a frame of its own, with no enclosing one (Jinja renders it from the context).
+        const enclosing = this.frames;
+        const inLoop = this.inLoop;
+        this.frames = [];
+        this.inLoop = false;
+        let body: StmtFn;
+        try {
+          body = this.inner(stmt.body);
+        } finally {
+          this.frames = enclosing;
+          this.inLoop = inLoop;
+        }
+        const scoped = stmt.scoped;
+        const render = (scope: Scope) => body(new Scope(scope));
+        this.blocks.set(stmt.name, (top) => render(top));
+        return (scope) => render(scoped ? scope : scope.top);
+      }
+      case "load": {
+        const template = this.expr(stmt.template);
+        return (scope) => {
+          template(scope);
+          return fail("TypeError", "no loader for this environment specified");
+        };
+      }
+      case "autoescape":
+        return this.autoescapeBlock(stmt.value, stmt.body);
       case "break":
+      case "continue": {
+        if (!this.inLoop)
+          this.pythonSyntaxError ??=
+            stmt.kind === "break" ? "'break' outside loop" : "'continue' not properly in loop";
+        const signal = stmt.kind === "break" ? BREAK : CONTINUE;
         return () => {
-          control = BREAK;
+          runtime.control = signal;
           return "";
         };
-      case "continue":
-        return () => {
-          control = CONTINUE;
-          return "";
-        };
+      }
       default: {
         const never: never = stmt;
         return never;
@@ -256,338 +186,159 @@ class Compiler {
     }
   }
 
+  private autoescapeBlock(value: Expr, body: Stmt[]): StmtFn {
+    const constant = value.kind === "const" ? truthy(value.value) : null;
+    const compileWith = (on: boolean) => {
+      const saved = this.autoescape;
+      this.autoescape = on;
+      try {
+        return this.frame(body, [], () => this.block(body));
+      } finally {
+        this.autoescape = saved;
+      }
+    };
+    if (constant !== null) {
+      const run = compileWith(constant);
+      return (scope) => run(new Scope(scope));
+    }
+    const test = this.expr(value);
+    const on = compileWith(true);
+    const off = compileWith(false);
+    return (scope) => (truthy(test(scope)) ? on : off)(new Scope(scope));
+  }
+
+  /** Jinja evaluates a constant `{{ }}` child to text at compile time; where that fails, it runs at render time. */
+  private constantText(node: Expr, print: (value: unknown) => string): string | undefined {
+    const value = this.folder.raw(node);
+    if (value === IMPOSSIBLE) return undefined;
+    try {
+      return print(value);
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** How `{{ }}` prints a value here: `str()`, or escaped when autoescape is on. */
+  protected printer(): (value: unknown) => string {
+    return this.autoescape ? escapeOutput : pyStr;
+  }
+
   private output(nodes: (string | Expr)[]): StmtFn {
-    const parts = nodes.map((node) => (typeof node === "string" ? node : this.expr(node)));
+    const print = this.printer();
+    const parts = nodes.map((node) =>
+      typeof node === "string" ? node : (this.constantText(node, print) ?? this.expr(node)),
+    );
     if (parts.length === 1) {
       const only = parts[0] as string | ExprFn;
       if (typeof only === "string") return () => only;
-      return (scope) => pyStr(only(scope));
+      return (scope) => print(only(scope));
     }
     return (scope) => {
       let out = "";
       for (let i = 0; i < parts.length; i++) {
         const part = parts[i] as string | ExprFn;
-        out += typeof part === "string" ? part : pyStr(part(scope));
+        out += typeof part === "string" ? part : print(part(scope));
       }
       return out;
     };
   }
 
   private forLoop(stmt: Extract<Stmt, { kind: "for" }>): StmtFn {
-    if (stmt.recursive) fail("TemplateSyntaxError", "recursive loops are not supported");
-    const iter = this.expr(stmt.iter);
-    const body = this.block(stmt.body);
-    const otherwise = stmt.otherwise.length > 0 ? this.block(stmt.otherwise) : null;
-    const test = stmt.test === null ? null : this.expr(stmt.test);
+    if (targetNames(stmt.target).includes("loop"))
+      fail("TemplateAssertionError", "Can't assign to special loop variable in for-loop target");
+    // Jinja's code generator visits the loop filter, then the iterable (last for a recursive loop), the body and
+    // the else block: the order compile-time errors come in.
+    const test = stmt.test === null ? null : this.withSoft(false, () => this.expr(stmt.test as Expr));
+    let iter = stmt.recursive ? null : this.loopSource(stmt.iter);
+    const { body, otherwise } = this.withSoft(false, () => ({
+      body: this.frame(stmt.body, [...targetNames(stmt.target), "loop"], () =>
+        this.inLoopBody(true, stmt.body),
+      ),
+      otherwise:
+        stmt.otherwise.length > 0 ? this.frame(stmt.otherwise, [], () => this.block(stmt.otherwise)) : null,
+    }));
+    iter ??= this.expr(stmt.iter);
     const target = stmt.target;
     const simpleName = target.kind === "name" ? target.name : null;
-    return (scope) => {
-      let items = iterate(iter(scope));
-      if (test !== null) {
-        items = items.filter((item) => {
-          const inner = new Scope(scope);
-          assign(target, item, inner);
-          return truthy(test(inner));
-        });
+    const bind = (scope: Scope, item: unknown) => {
+      if (simpleName !== null) scope.set(simpleName, item);
+      else assign(target, item, scope);
+    };
+    const wrap = this.autoescape;
+    const run = (scope: Scope, value: unknown, depth0: number, recurse: LoopContext["recurse"]): string => {
+      let source = iterable(value);
+      if (source instanceof PyIterator) source = source.takeAll() ?? source;
+      let loop: LoopContext;
+      if (test === null && Array.isArray(source)) {
+        loop = new LoopContext({ items: source, depth0, recurse });
+      } else {
+        const pull = puller(source);
+        const filtered =
+          test === null && source instanceof PyIterator
+            ? source
+            : new PyIterator("generator", "fiter", () => {
+                for (let item = pull(); item !== DONE; item = pull()) {
+                  if (test === null) return item;
+                  const inner = new Scope(scope);
+                  bind(inner, item);
+                  if (truthy(test(inner))) return item;
+                }
+                return DONE;
+              });
+        loop = new LoopContext({ items: [], pending: filtered, length: null, depth0, recurse });
       }
-      if (items.length === 0) return otherwise === null ? "" : otherwise(new Scope(scope));
-      const loop = new LoopContext(items);
       let out = "";
-      for (let i = 0; i < items.length; i++) {
+      let iterated = false;
+      for (let i = 0; loop.has(i); i++) {
         loop.index0 = i;
         const inner = new Scope(scope);
         inner.set("loop", loop);
-        if (simpleName !== null) inner.set(simpleName, items[i]);
-        else assign(target, items[i], inner);
+        bind(inner, loop.items[i]);
         out += body(inner);
-        if (control !== 0) {
-          const signal = control;
-          control = 0;
+        // Jinja marks the loop as iterated at the end of the body: `break` or `continue` skips it, so a loop left
+        // that way on every iteration still renders its `else` block.
+        if (runtime.control === 0) iterated = true;
+        else {
+          const signal = runtime.control;
+          runtime.control = 0;
           if (signal === BREAK) break;
         }
       }
+      if (!iterated && otherwise !== null) out += otherwise(new Scope(scope));
       return out;
     };
-  }
-
-  private macro(
-    name: string,
-    params: string[],
-    defaults: Expr[],
-    body: Stmt[],
-  ): (scope: Scope) => PyFunction {
-    const render = this.block(body);
-    const defaultFns = defaults.map((d) => this.expr(d));
-    const firstDefault = params.length - defaults.length;
-    const used = referencedNames(body);
-    const catchVarargs = used.has("varargs");
-    const catchKwargs = used.has("kwargs");
-    const arity = params.length;
-    return (defining) =>
-      new PyFunction(
-        name,
-        (args, kwargs) => {
-          const scope = new Scope(defining);
-          for (let i = 0; i < arity; i++) {
-            const param = params[i] as string;
-            let value: unknown;
-            if (i < args.length) {
-              value = args[i];
-              if (kwargs?.has(param))
-                fail("TypeError", `macro '${name}' got multiple values for argument '${param}'`);
-            } else if (kwargs?.has(param)) value = kwargs.get(param);
-            else if (i >= firstDefault) value = (defaultFns[i - firstDefault] as ExprFn)(scope);
-            else value = new Undefined({ hint: `parameter '${param}' was not provided`, name: param });
-            scope.set(param, value);
-          }
-          if (args.length > arity) {
-            if (!catchVarargs) {
-              fail("TypeError", `macro '${name}' takes not more than ${arity} argument(s)`);
-            }
-          }
-          if (catchVarargs) scope.set("varargs", tuple(args.slice(arity)));
-          const extra = new Map<unknown, unknown>();
-          if (kwargs) {
-            for (const [k, v] of kwargs) {
-              if (k === "caller") {
-                scope.set("caller", v);
-                continue;
-              }
-              if (!params.includes(k)) {
-                if (!catchKwargs) fail("TypeError", `macro '${name}' takes no keyword argument '${k}'`);
-                extra.set(k, v);
-              }
-            }
-          }
-          if (catchKwargs) scope.set("kwargs", extra);
-          return render(scope);
-        },
-        "Macro",
-      );
-  }
-
-  private args(call: CallArgs): ArgsFn {
-    const fns = call.args.map((a) => this.expr(a));
-    const dyn = call.dynArgs === null ? null : this.expr(call.dynArgs);
-    if (dyn === null) {
-      if (fns.length === 0) return () => EMPTY_ARGS;
-      if (fns.length === 1) {
-        const only = fns[0] as ExprFn;
-        return (scope) => [only(scope)];
-      }
-      return (scope) => fns.map((f) => f(scope));
-    }
-    return (scope) => [...fns.map((f) => f(scope)), ...iterate(dyn(scope))];
-  }
-
-  private kwargs(call: CallArgs): KwargsFn {
-    if (call.kwargs.length === 0 && call.dynKwargs === null) return null;
-    const fns = call.kwargs.map((k) => [k.name, this.expr(k.value)] as const);
-    const dyn = call.dynKwargs === null ? null : this.expr(call.dynKwargs);
+    const source = iter;
+    if (!stmt.recursive) return (scope) => run(scope, source(scope), 0, null);
     return (scope) => {
-      const out = new Map<string, unknown>();
-      for (const [name, fn] of fns) out.set(name, fn(scope));
-      if (dyn !== null) {
-        const extra = dyn(scope);
-        if (extra instanceof Map) for (const [k, v] of extra) out.set(String(k), v);
-      }
-      return out;
+      const recurse = (value: unknown, depth: number): string | Markup => {
+        // A render that raises is abandoned whole: the frame count needs no unwinding.
+        enterFrames(LOOP_FRAMES);
+        const text = run(scope, value, depth, recurse);
+        leaveFrames(LOOP_FRAMES);
+        return wrap ? new Markup(text) : text;
+      };
+      return run(scope, source(scope), 0, recurse);
     };
   }
 
-  /** A filter chain applied to a given value (for `{% filter %}` and `{% set x | f %}`). */
-  private filterChain(expr: Expr): (value: unknown, scope: Scope) => unknown {
-    const chain: Expr[] = [];
-    let node: Expr | null = expr;
-    while (node !== null && node.kind === "filter") {
-      chain.unshift(node);
-      node = node.node;
+  /**
+   * A loop's iterable. `for k, v in x|items` takes the pairs as a list straight away: the generator `items` makes
+   * cannot raise once started, so a loop draining it first is the same loop, without the generator.
+   */
+  private loopSource(iter: Expr): ExprFn {
+    if (
+      iter.kind === "filter" &&
+      iter.name === "items" &&
+      iter.node !== null &&
+      iter.args.args.length === 0 &&
+      iter.args.kwargs.length === 0 &&
+      iter.args.dynArgs === null &&
+      iter.args.dynKwargs === null &&
+      this.builtins.filters.get("items") === DEFAULT_ITEMS
+    ) {
+      const value = this.expr(iter.node);
+      return (scope) => itemPairs(value(scope));
     }
-    const steps = chain.map((f) => {
-      if (f.kind !== "filter") return fail("TemplateSyntaxError", "expected a filter");
-      const filter = this.lookupFilter(f.name);
-      const args = this.args(f.args);
-      const kwargs = this.kwargs(f.args);
-      return (value: unknown, scope: Scope) =>
-        filter(value, args(scope), kwargs ? kwargs(scope) : null, this.builtins);
-    });
-    return (value, scope) => steps.reduce((v, step) => step(v, scope), value);
-  }
-
-  private lookupFilter(name: string): Filter {
-    const filter = this.builtins.filters.get(name);
-    if (filter === undefined) return fail("TemplateAssertionError", `No filter named '${name}'.`);
-    return filter;
-  }
-
-  expr(node: Expr): ExprFn {
-    switch (node.kind) {
-      case "const": {
-        const value = node.value;
-        return () => value;
-      }
-      case "name": {
-        const name = node.name;
-        const missing = new Undefined({ name });
-        return (scope) => {
-          const value = scope.get(name);
-          return value === undefined ? missing : value;
-        };
-      }
-      case "list": {
-        const items = node.items.map((i) => this.expr(i));
-        return (scope) => items.map((f) => f(scope));
-      }
-      case "tuple": {
-        const items = node.items.map((i) => this.expr(i));
-        return (scope) => tuple(items.map((f) => f(scope)));
-      }
-      case "dict": {
-        const pairs = node.pairs.map(([k, v]) => [this.expr(k), this.expr(v)] as const);
-        return (scope) => {
-          const out = new Map<unknown, unknown>();
-          for (const [k, v] of pairs) out.set(k(scope), v(scope));
-          return out;
-        };
-      }
-      case "getattr": {
-        const obj = this.expr(node.node);
-        const attr = node.attr;
-        const dictMethod = hasMethod(new Map(), attr);
-        return (scope) => {
-          const value = obj(scope);
-          if (!dictMethod && value instanceof Map) {
-            const found = value.get(attr);
-            if (found !== undefined) return found;
-          }
-          return getAttribute(value, attr);
-        };
-      }
-      case "getitem": {
-        const obj = this.expr(node.node);
-        const arg = node.arg;
-        if (arg.kind === "const" && typeof arg.value === "string") {
-          const key = arg.value;
-          return (scope) => {
-            const value = obj(scope);
-            if (value instanceof Map) {
-              const found = value.get(key);
-              if (found !== undefined) return found;
-            }
-            return getItem(value, key);
-          };
-        }
-        const key = this.expr(arg);
-        return (scope) => getItem(obj(scope), key(scope));
-      }
-      case "slice": {
-        const start = node.start === null ? null : this.expr(node.start);
-        const stop = node.stop === null ? null : this.expr(node.stop);
-        const step = node.step === null ? null : this.expr(node.step);
-        return (scope) =>
-          new PySlice(start ? start(scope) : null, stop ? stop(scope) : null, step ? step(scope) : null);
-      }
-      case "call": {
-        const args = this.args(node.args);
-        const kwargs = this.kwargs(node.args);
-        if (node.node.kind === "getattr") {
-          const obj = this.expr(node.node.node);
-          const attr = node.node.attr;
-          return (scope) => callAttribute(obj(scope), attr, args(scope), kwargs ? kwargs(scope) : null);
-        }
-        const callee = this.expr(node.node);
-        return (scope) => callValue(callee(scope), args(scope), kwargs ? kwargs(scope) : null);
-      }
-      case "filter": {
-        if (node.node === null) return fail("TemplateSyntaxError", "filter without a value");
-        const filter = this.lookupFilter(node.name);
-        const value = this.expr(node.node);
-        const args = this.args(node.args);
-        const kwargs = this.kwargs(node.args);
-        const builtins = this.builtins;
-        return (scope) => filter(value(scope), args(scope), kwargs ? kwargs(scope) : null, builtins);
-      }
-      case "test": {
-        const test = this.builtins.tests.get(node.name);
-        if (test === undefined) return fail("TemplateAssertionError", `No test named '${node.name}'.`);
-        const value = this.expr(node.node);
-        const args = this.args(node.args);
-        const kwargs = this.kwargs(node.args);
-        const builtins = this.builtins;
-        return (scope) => test(value(scope), args(scope), kwargs ? kwargs(scope) : null, builtins);
-      }
-      case "binop": {
-        const op = BINARY[node.op];
-        if (op === undefined) return fail("TemplateSyntaxError", `unknown operator ${node.op}`);
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => op(left(scope), right(scope));
-      }
-      case "unary": {
-        const value = this.expr(node.node);
-        return node.op === "-" ? (scope) => neg(value(scope)) : (scope) => pos(value(scope));
-      }
-      case "not": {
-        const value = this.expr(node.node);
-        return (scope) => !truthy(value(scope));
-      }
-      case "and": {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => {
-          const l = left(scope);
-          return truthy(l) ? right(scope) : l;
-        };
-      }
-      case "or": {
-        const left = this.expr(node.left);
-        const right = this.expr(node.right);
-        return (scope) => {
-          const l = left(scope);
-          return truthy(l) ? l : right(scope);
-        };
-      }
-      case "concat": {
-        const parts = node.nodes.map((n) => this.expr(n));
-        return (scope) => {
-          let out = "";
-          for (const part of parts) out += pyStr(part(scope));
-          return out;
-        };
-      }
-      case "compare": {
-        const first = this.expr(node.first);
-        const ops = node.ops.map((o) => ({ op: o.op, fn: this.expr(o.node) }));
-        if (ops.length === 1) {
-          const { op, fn } = ops[0] as { op: string; fn: ExprFn };
-          return (scope) => compareOp(op, first(scope), fn(scope));
-        }
-        return (scope) => {
-          let left = first(scope);
-          for (const { op, fn } of ops) {
-            const right = fn(scope);
-            if (!compareOp(op, left, right)) return false;
-            left = right;
-          }
-          return true;
-        };
-      }
-      case "cond": {
-        const test = this.expr(node.test);
-        const value = this.expr(node.value);
-        const otherwise = node.otherwise === null ? null : this.expr(node.otherwise);
-        return (scope) => {
-          if (truthy(test(scope))) return value(scope);
-          if (otherwise !== null) return otherwise(scope);
-          return new Undefined({
-            hint: "the inline if-expression evaluated to false and no else section was defined.",
-          });
-        };
-      }
-      default: {
-        const never: never = node;
-        return never;
-      }
-    }
+    return this.expr(iter);
   }
 }

@@ -1,3 +1,4 @@
+import { pyRepr } from "./python-repr.js";
 import { fail } from "./template-error.js";
 
 /** A token of Jinja source. Operators carry their text as their type. */
@@ -102,10 +103,18 @@ export function tokenize(input: string, options: LexOptions): Token[] {
       if (raw !== null) {
         RAW_END.lastIndex = RAW_BEGIN.lastIndex;
         const end = RAW_END.exec(source);
-        if (end === null) fail("TemplateSyntaxError", "Missing end of raw directive");
+        if (end === null) fail("TemplateSyntaxError", "Missing end of raw directive", line);
         let body = source.slice(RAW_BEGIN.lastIndex, end.index);
-        if (raw[2] === "-") body = body.replace(/^\s+/, "");
+        // Jinja's raw-begin match takes the whitespace after `-%}`: a line starts when it ended on a newline.
+        const leading = raw[2] === "-" ? (/^\s+/.exec(body)?.[0] ?? "") : "";
+        body = body.slice(leading.length);
         if (end[1] === "-") body = body.replace(/\s+$/, "");
+        else if (end[1] !== "+" && options.lstripBlocks) {
+          const lineStart = body.lastIndexOf("\n") + 1;
+          const starting = lineStart > 0 || leading.endsWith("\n");
+          if (starting && lineStart < body.length && /^\s+$/.test(body.slice(lineStart)))
+            body = body.slice(0, lineStart);
+        }
         if (body.length > 0) push("data", body);
         pos = end.index + end[0].length;
         if (end[2] === "-") {
@@ -121,7 +130,7 @@ export function tokenize(input: string, options: LexOptions): Token[] {
     pos = start + 2 + sign.length;
     if (kind === "#") {
       const end = source.indexOf("#}", pos);
-      if (end === -1) fail("TemplateSyntaxError", "Missing end of comment tag");
+      if (end === -1) fail("TemplateSyntaxError", "Missing end of comment tag", line);
       const before = source[end - 1];
       let after = end + 2;
       if (before === "-" && end - 1 >= pos) {
@@ -142,6 +151,7 @@ export function tokenize(input: string, options: LexOptions): Token[] {
         fail(
           "TemplateSyntaxError",
           `unexpected end of template, expected '${block ? "end of statement block" : "end of print statement"}'.`,
+          line,
         );
       const c = source[pos] as string;
       if (balance.length === 0) {
@@ -223,15 +233,13 @@ export function tokenize(input: string, options: LexOptions): Token[] {
       const two = source.slice(pos, pos + 2);
       const op = OPERATORS2.has(two) ? two : OPERATORS1.has(c) ? c : undefined;
       if (op === undefined) {
-        if (c === "'" || c === '"')
-          fail("TemplateSyntaxError", `unexpected char ${JSON.stringify(c).replace(/"/g, "'")} at ${pos}`);
-        fail("TemplateSyntaxError", `unexpected char '${c}' at ${pos}`);
+        fail("TemplateSyntaxError", `unexpected char ${pyRepr(c)} at ${pos}`, line);
       }
       if (op in OPENERS) balance.push(OPENERS[op] as string);
       else if (op === ")" || op === "]" || op === "}") {
-        if (balance.length === 0) fail("TemplateSyntaxError", `unexpected '${op}'`);
+        if (balance.length === 0) fail("TemplateSyntaxError", `unexpected '${op}'`, line);
         const expected = balance.pop();
-        if (expected !== op) fail("TemplateSyntaxError", `unexpected '${op}', expected '${expected}'`);
+        if (expected !== op) fail("TemplateSyntaxError", `unexpected '${op}', expected '${expected}'`, line);
       }
       push(op, op);
       pos += op.length;

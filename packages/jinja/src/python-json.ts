@@ -1,7 +1,10 @@
-import { order } from "./operators.js";
-import { floatRepr } from "./python-repr.js";
+import { iterate } from "./access.js";
+import { isStr, Markup, strText } from "./markup.js";
+import { mul } from "./operators.js";
+import { floatRepr, pyStr } from "./python-repr.js";
+import { pythonSorted } from "./python-sort.js";
 import { fail } from "./template-error.js";
-import { isTuple, PyFloat, typeName } from "./values.js";
+import { PyFloat, truthy, typeName } from "./values.js";
 
 /** The keyword arguments of Python's `json.dumps` that transformers' `tojson` passes on. */
 export interface PythonJsonOptions {
@@ -29,9 +32,9 @@ function floatJson(value: number): string {
 }
 
 function keyText(key: unknown): string {
-  if (typeof key === "string") return key;
-  if (typeof key === "number" || typeof key === "bigint") return String(key);
+  if (isStr(key)) return strText(key);
   if (typeof key === "boolean") return key ? "true" : "false";
+  if (typeof key === "number" || typeof key === "bigint") return pyStr(key);
   if (key === null) return "null";
   if (key instanceof PyFloat) return floatJson(key.value);
   return fail("TypeError", `keys must be str, int, float, bool or None, not ${typeName(key)}`);
@@ -39,7 +42,8 @@ function keyText(key: unknown): string {
 
 /**
  * Python's `json.dumps(value, ensure_ascii=…, indent=…, separators=…, sort_keys=…)` over engine values, byte for
- * byte: `1.0` stays `1.0`, big integers keep every digit, non-ASCII stays raw unless `ensureAscii`.
+ * byte: `1.0` stays `1.0`, big integers keep every digit, non-ASCII stays raw unless `ensureAscii`; a value JSON
+ * cannot hold (a generator, a range, a dict view, Undefined) raises Python's `TypeError`.
  *
  * @example
  * pythonJsonDumps(new Map([["a", [1, 2]]]), {}); // '{"a": [1, 2]}'
@@ -63,12 +67,14 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonOptions = {})
       case "boolean":
         return v ? "true" : "false";
       case "number":
-      case "bigint":
         return String(v);
+      case "bigint":
+        return pyStr(v);
       default:
         break;
     }
     if (v instanceof PyFloat) return floatJson(v.value);
+    if (v instanceof Markup) return quote(v.text, ensureAscii);
     if (Array.isArray(v)) {
       if (v.length === 0) return "[]";
       const parts = v.map((item) => write(item, level + 1));
@@ -77,7 +83,7 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonOptions = {})
     if (v instanceof Map) {
       if (v.size === 0) return "{}";
       let entries = Array.from(v);
-      if (sortKeys) entries = entries.sort((a, b) => order(a[0], b[0]));
+      if (sortKeys) entries = pythonSorted(entries, (entry) => entry[0], false);
       const parts = entries.map(
         ([k, item]) => `${quote(keyText(k), ensureAscii)}${keySeparator}${write(item, level + 1)}`,
       );
@@ -93,28 +99,50 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonOptions = {})
   return write(value, 0);
 }
 
-/** Reads `tojson`'s keyword arguments from engine values. */
+/**
+ * transformers' `tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False)` arguments, read as
+ * Python's `json.dumps` reads them (an int indent is that many spaces, a separators pair is unpacked).
+ *
+ * @example
+ * tojsonOptions({ ensureAscii: false, indent: 2, separators: null, sortKeys: false }).indent; // "  "
+ */
+export function tojsonOptions(args: {
+  ensureAscii: unknown;
+  indent: unknown;
+  separators: unknown;
+  sortKeys: unknown;
+}): PythonJsonOptions {
+  const options: PythonJsonOptions = {
+    ensureAscii: truthy(args.ensureAscii),
+    sortKeys: truthy(args.sortKeys),
+  };
+  const indent = args.indent;
+  if (indent !== null && indent !== undefined) {
+    options.indent = isStr(indent) ? strText(indent) : strText(mul(" ", indent) as string);
+  }
+  const separators = args.separators;
+  if (separators !== null && separators !== undefined) {
+    if (!Array.isArray(separators) && !isStr(separators))
+      fail("TypeError", `cannot unpack non-iterable ${typeName(separators)} object`);
+    const pair = iterate(separators);
+    if (pair.length > 2) fail("ValueError", "too many values to unpack (expected 2)");
+    if (pair.length < 2) fail("ValueError", `not enough values to unpack (expected 2, got ${pair.length})`);
+    options.separators = [pyStr(pair[0]), pyStr(pair[1])];
+  }
+  return options;
+}
+
+/** Reads `tojson`'s keyword arguments from engine values (positional: ensure_ascii, indent, separators, sort_keys). */
 export function jsonOptionsFromKwargs(
   kwargs: Map<string, unknown> | null,
   positional: unknown[],
 ): PythonJsonOptions {
-  const get = (name: string, index: number) => (kwargs?.has(name) ? kwargs.get(name) : positional[index]);
-  const ensureAscii = get("ensure_ascii", 0);
-  const indent = get("indent", 1);
-  const separators = get("separators", 2);
-  const sortKeys = get("sort_keys", 3);
-  const options: PythonJsonOptions = {
-    ensureAscii: ensureAscii === undefined ? false : Boolean(ensureAscii),
-  };
-  if (typeof indent === "number" || typeof indent === "string") options.indent = indent;
-  else if (typeof indent === "bigint") options.indent = Number(indent);
-  if (
-    Array.isArray(separators) &&
-    separators.length === 2 &&
-    (isTuple(separators) || Array.isArray(separators))
-  ) {
-    options.separators = [String(separators[0]), String(separators[1])];
-  }
-  if (sortKeys !== undefined && sortKeys !== null) options.sortKeys = Boolean(sortKeys);
-  return options;
+  const get = (name: string, index: number, fallback: unknown) =>
+    kwargs?.has(name) ? kwargs.get(name) : index < positional.length ? positional[index] : fallback;
+  return tojsonOptions({
+    ensureAscii: get("ensure_ascii", 0, false),
+    indent: get("indent", 1, null),
+    separators: get("separators", 2, null),
+    sortKeys: get("sort_keys", 3, false),
+  });
 }

@@ -20,7 +20,10 @@ export interface RenderChatTemplateOptions {
   documents?: readonly unknown[] | null;
   /** The clock `strftime_now` reads. Default: now. */
   now?: Date;
-  /** Overrides the argument form the probe found (`mapping` or `string`). */
+  /**
+   * The form every call's arguments are rendered in (`mapping` or `string`). Left out, the probe's form applies to
+   * wire text (JSON strings) only: arguments given as a value render as given, as transformers renders them.
+   */
   argumentsForm?: "mapping" | "string";
   /** Repairs (R6) tried on arguments that fail strict JSON before they are rendered. */
   repairs?: readonly RepairRule[];
@@ -31,8 +34,9 @@ export type RenderChatTemplateResult = { ok: true; text: string } | { ok: false;
 
 /**
  * Renders a chat template to the exact string transformers' `apply_chat_template(…, tokenize=False)` gives.
- * Messages arrive in wire form; each call's arguments are decoded losslessly (RULES.md R5) into the form the
- * template accepts, found by {@link probeChatTemplate}, while the caller's messages stay untouched. Throws a
+ * Messages arrive in wire form: each call's arguments given as JSON text are decoded losslessly (RULES.md R5) into
+ * the form the template accepts, found by {@link probeChatTemplate}; arguments given as a value (a mapping) render
+ * as given, since that value is what transformers would see. The caller's messages stay untouched. Throws a
  * {@link TemplateError} where Python raises (same exception name and message).
  *
  * @example
@@ -47,11 +51,15 @@ export type RenderChatTemplateResult = { ok: true; text: string } | { ok: false;
 export function renderChatTemplate(options: RenderChatTemplateOptions): string {
   const template = getCompiledTemplate(options.template);
   const argumentsForm = options.argumentsForm ?? probeChatTemplate(template).argumentsForm;
-  const messages = prepareForTemplate(options.messages as unknown[], {
+  const prepared = prepareForTemplate(options.messages as unknown[], {
     argumentsForm,
     lossless: true,
     repairs: options.repairs ?? [],
   });
+  // The probe's form is for wire text only: arguments the caller already passes as a value (a mapping, a list,
+  // None) are what transformers would see, so they render as given.
+  const messages =
+    options.argumentsForm === undefined ? keepNativeArguments(prepared, options.messages) : prepared;
   const variables: Record<string, unknown> = {
     ...options.variables,
     messages,
@@ -60,6 +68,37 @@ export function renderChatTemplate(options: RenderChatTemplateOptions): string {
     add_generation_prompt: options.addGenerationPrompt ?? false,
   };
   return template.render(variables, options.now === undefined ? {} : { now: options.now });
+}
+
+function callsOf(message: unknown): unknown[] | undefined {
+  if (typeof message !== "object" || message === null) return undefined;
+  const calls = (message as { tool_calls?: unknown }).tool_calls;
+  return Array.isArray(calls) ? calls : undefined;
+}
+
+function functionOf(call: unknown): Record<string, unknown> | undefined {
+  if (typeof call !== "object" || call === null) return undefined;
+  const fn = (call as { function?: unknown }).function;
+  return typeof fn === "object" && fn !== null ? (fn as Record<string, unknown>) : undefined;
+}
+
+/** Puts back, in the prepared copy, every call argument the caller gave as a value rather than as wire text. */
+function keepNativeArguments(prepared: unknown[], original: readonly unknown[]): unknown[] {
+  return prepared.map((message, i) => {
+    const calls = callsOf(original[i]);
+    if (calls === undefined || calls.every((call) => typeof functionOf(call)?.arguments === "string"))
+      return message;
+    const copies = callsOf(message) as unknown[];
+    return {
+      ...(message as object),
+      tool_calls: copies.map((copy, j) => {
+        const given = functionOf(calls[j]);
+        const fn = functionOf(copy);
+        if (given === undefined || fn === undefined || typeof given.arguments === "string") return copy;
+        return { ...(copy as object), function: { ...fn, arguments: given.arguments } };
+      }),
+    };
+  });
 }
 
 /**

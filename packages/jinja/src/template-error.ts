@@ -15,11 +15,17 @@ const marker = Symbol.for("@toolcall/jinja/TemplateError");
 export class TemplateError extends Error {
   /** The Python exception class name. */
   readonly type: string;
+  /**
+   * The template line a syntax error is on (Jinja's `TemplateSyntaxError.lineno`; also set for
+   * `TemplateAssertionError`). Python's `str(error)` does not include it, so neither does `message`.
+   */
+  readonly lineno: number | undefined;
 
-  constructor(type: string, message: string) {
+  constructor(type: string, message: string, lineno?: number) {
     super(message);
     this.name = "TemplateError";
     this.type = type;
+    this.lineno = lineno;
     Object.defineProperty(this, marker, { value: true });
   }
 
@@ -40,6 +46,6 @@ export class TemplateError extends Error {
  * @example
  * fail("TypeError", "unsupported operand type(s) for +: 'int' and 'str'");
  */
-export function fail(type: string, message: string): never {
-  throw new TemplateError(type, message);
+export function fail(type: string, message: string, lineno?: number): never {
+  throw new TemplateError(type, message, lineno);
 }

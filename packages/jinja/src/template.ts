@@ -3,8 +3,10 @@ import { type Builtins, defaultBuiltins, defaultGlobals } from "./builtins.js";
 import { compileStatements, resetControl, Scope } from "./compiler.js";
 import { tokenize } from "./lexer.js";
 import { parse } from "./parser.js";
+import { bind, REQUIRED } from "./python-call.js";
+import { pyStr } from "./python-repr.js";
 import { strftime } from "./strftime.js";
-import { fail } from "./template-error.js";
+import { fail, TemplateError } from "./template-error.js";
 import { expectString, PyFunction, toPython } from "./values.js";
 
 /** How a template is read: Jinja's environment options. */
@@ -52,7 +54,14 @@ export class Template {
     for (const [name, value] of defaultGlobals()) globals.set(name, value);
     globals.set(
       "raise_exception",
-      new PyFunction("raise_exception", (args) => fail("TemplateError", String(args[0] ?? ""))),
+      new PyFunction("raise_exception", (args, kwargs) => {
+        const [message] = bind(
+          { name: "raise_exception", params: [["message", REQUIRED]] },
+          args,
+          kwargs,
+        ).values;
+        return fail("TemplateError", pyStr(message));
+      }),
     );
     this.globals = globals;
     Object.defineProperty(this, marker, { value: true });
@@ -71,13 +80,20 @@ export class Template {
         strftime(now ?? new Date(), expectString(args[0], "strftime() argument 1")),
       ),
     );
-    const scope = new Scope(root);
+    const scope = new Scope(root, true);
     for (const name of Object.keys(variables)) {
       const value = variables[name];
       if (value !== undefined) scope.set(name, toPython(value));
     }
     resetControl();
-    return this.run(scope);
+    try {
+      return this.run(scope);
+    } catch (error) {
+      // A JavaScript stack overflow is Python's recursion limit: report it as Python does.
+      if (error instanceof RangeError && !TemplateError.isInstance(error))
+        throw new TemplateError("RecursionError", "maximum recursion depth exceeded");
+      throw error;
+    }
   }
 
   /** True for templates made by any copy of this class. */

@@ -1,11 +1,21 @@
 import { JsonNumber } from "@toolcall/core";
+import { DictView } from "./dict-view.js";
+import { Markup } from "./markup.js";
+import { PyIterator } from "./py-iterator.js";
+import { MISSING, PyObject } from "./py-object.js";
+import { PyRange } from "./py-range.js";
+import { pyRepr } from "./python-repr.js";
 import { fail } from "./template-error.js";
+import { isTuple, tuple, tupleFields } from "./tuple.js";
+
+export { isTuple, tuple } from "./tuple.js";
 
 /**
  * The engine's values are Python's, laid onto JavaScript so the common ones cost nothing:
- * `str` is a string, `int` a safe-integer number (a `bigint` beyond 2^53), `float` a {@link PyFloat}, `bool` a
- * boolean, `None` is `null`, `list` an array, `tuple` a frozen array marked by {@link TUPLE}, `dict` a `Map`
- * (insertion order, keys of any type), and Jinja's `Undefined` an {@link Undefined}.
+ * `str` is a string (a {@link Markup} when marked safe), `int` a safe-integer number (a `bigint` beyond 2^53),
+ * `float` a {@link PyFloat}, `bool` a boolean, `None` is `null`, `list` an array, `tuple` a frozen array marked
+ * by a symbol, `dict` a `Map` (insertion order, keys of any type), Jinja's `Undefined` an {@link Undefined}, and
+ * the rest (namespace, loop, macro, range, iterators, dict views, …) a {@link PyObject}.
  */
 
 /**
@@ -21,20 +31,7 @@ export class PyFloat {
   }
 }
 
-/** The marker a tuple carries (an array with this key set). */
-export const TUPLE: unique symbol = Symbol("tuple");
-
-/** A Python tuple. */
-export function tuple(items: unknown[]): unknown[] {
-  (items as unknown as Record<symbol, boolean>)[TUPLE] = true;
-  return Object.freeze(items) as unknown[];
-}
-
-export function isTuple(value: unknown): value is unknown[] {
-  return Array.isArray(value) && (value as unknown as Record<symbol, boolean>)[TUPLE] === true;
-}
-
-const MISSING = Symbol("missing");
+const NO_OBJECT = Symbol("no object");
 
 /**
  * Jinja's default `Undefined`: prints empty, iterates empty, is falsy; anything else raises its message.
@@ -50,18 +47,18 @@ export class Undefined {
 
   constructor(options: { hint?: string; obj?: unknown; name?: unknown; exception?: string }) {
     this.hint = options.hint;
-    this.obj = "obj" in options ? options.obj : MISSING;
+    this.obj = "obj" in options ? options.obj : NO_OBJECT;
     this.name = options.name;
     this.exception = options.exception ?? "UndefinedError";
   }
 
   get message(): string {
     if (this.hint) return this.hint;
-    if (this.obj === MISSING) return `${pythonQuote(String(this.name))} is undefined`;
+    if (this.obj === NO_OBJECT) return `${pyRepr(this.name ?? null)} is undefined`;
     if (typeof this.name !== "string") {
-      return `${objectTypeRepr(this.obj)} has no element ${reprKey(this.name)}`;
+      return `${objectTypeRepr(this.obj)} has no element ${pyRepr(this.name)}`;
     }
-    return `${pythonQuote(objectTypeRepr(this.obj))} has no attribute ${pythonQuote(this.name)}`;
+    return `${pyRepr(objectTypeRepr(this.obj))} has no attribute ${pyRepr(this.name)}`;
   }
 
   /** Raises the error Jinja raises when an undefined value is used. */
@@ -75,50 +72,59 @@ export function undefinedName(name: string): Undefined {
   return new Undefined({ name });
 }
 
-function reprKey(value: unknown): string {
-  if (typeof value === "number" || typeof value === "bigint") return String(value);
-  return String(value);
-}
-
-/** Python's repr of a str without escapes beyond quotes (enough for names in messages). */
-function pythonQuote(text: string): string {
-  if (text.includes("'") && !text.includes('"')) return `"${text}"`;
-  return `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
-}
-
-/** Jinja's `object_type_repr`. */
+/** Jinja's `object_type_repr`: `dict object`, `jinja2.runtime.LoopContext object`, `None`. */
 export function objectTypeRepr(value: unknown): string {
   if (value === null) return "None";
-  if (value instanceof Namespace) return "jinja2.utils.Namespace object";
   if (value instanceof Undefined) return "jinja2.runtime.Undefined object";
-  if (value instanceof LoopLike) return "jinja2.runtime.LoopContext object";
+  if (value instanceof Markup) return "markupsafe.Markup object";
+  if (value instanceof PyObject) {
+    const module = value.pyModule;
+    return module === "builtins" ? `${value.pyType} object` : `${module}.${value.pyType} object`;
+  }
+  if (Array.isArray(value) && tupleFields(value) !== undefined) return "jinja2.filters._GroupTuple object";
   return `${typeName(value)} object`;
 }
 
 /** Jinja's `namespace()`: attributes assignable with `{% set ns.x = … %}`. */
-export class Namespace {
+export class Namespace extends PyObject {
   readonly attributes: Map<string, unknown>;
   constructor(attributes: Map<string, unknown>) {
+    super();
     this.attributes = attributes;
+  }
+  get pyType(): string {
+    return "Namespace";
+  }
+  override get pyModule(): string {
+    return "jinja2.utils";
+  }
+  override getAttr(name: string): unknown {
+    const value = this.attributes.get(name);
+    return value === undefined && !this.attributes.has(name) ? MISSING : value;
   }
 }
 
-/** A base the loop context extends, so values can recognise it without an import cycle. */
-export class LoopLike {}
-
 /** A Python callable: positional arguments and keyword arguments. */
-export class PyFunction {
+export class PyFunction extends PyObject {
   readonly name: string;
   readonly call: (args: unknown[], kwargs: Map<string, unknown> | null) => unknown;
   readonly kind: string;
+  /** The type of the object a bound method belongs to (`dict` for `d.items`), for its repr. */
+  readonly owner: string | undefined;
   constructor(
     name: string,
     call: (args: unknown[], kwargs: Map<string, unknown> | null) => unknown,
     kind = "function",
+    owner?: string,
   ) {
+    super();
     this.name = name;
     this.call = call;
     this.kind = kind;
+    this.owner = owner;
+  }
+  get pyType(): string {
+    return this.kind;
   }
 }
 
@@ -147,12 +153,14 @@ export function typeName(value: unknown): string {
       break;
   }
   if (value instanceof PyFloat) return "float";
-  if (Array.isArray(value)) return isTuple(value) ? "tuple" : "list";
+  if (Array.isArray(value)) {
+    if (!isTuple(value)) return "list";
+    return tupleFields(value) === undefined ? "tuple" : "_GroupTuple";
+  }
   if (value instanceof Map) return "dict";
   if (value instanceof Undefined) return "Undefined";
-  if (value instanceof Namespace) return "Namespace";
-  if (value instanceof PyFunction) return value.kind;
-  if (value instanceof LoopLike) return "LoopContext";
+  if (value instanceof Markup) return "Markup";
+  if (value instanceof PyObject) return value.pyType;
   return "object";
 }
 
@@ -175,6 +183,10 @@ export function truthy(value: unknown): boolean {
   if (value instanceof Map) return value.size > 0;
   if (value instanceof PyFloat) return value.value !== 0;
   if (value instanceof Undefined) return false;
+  if (value instanceof Markup) return value.text.length > 0;
+  if (value instanceof PyRange || value instanceof DictView) return value.length > 0;
+  if (value instanceof PyObject && value.pyType === "bytes")
+    return (value as unknown as { data: Uint8Array }).data.length > 0;
   return true;
 }
 
@@ -221,9 +233,8 @@ export function toPython(value: unknown): unknown {
   if (
     value instanceof PyFloat ||
     value instanceof Undefined ||
-    value instanceof Namespace ||
-    value instanceof PyFunction ||
-    value instanceof LoopLike
+    value instanceof PyObject ||
+    value instanceof Markup
   ) {
     return value;
   }
@@ -242,7 +253,8 @@ export function toPython(value: unknown): unknown {
 }
 
 /**
- * Engine values back to plain JavaScript (dicts to plain objects, floats to numbers).
+ * Engine values back to plain JavaScript (dicts to plain objects, floats to numbers, a Markup to its text, ranges
+ * and views to arrays).
  *
  * @example
  * fromPython(toPython({ a: [1, 2.5] })); // { a: [1, 2.5] }
@@ -253,7 +265,7 @@ export function fromPython(value: unknown): unknown {
   if (value instanceof Map) {
     const out: Record<string, unknown> = {};
     for (const [k, v] of value) {
-      Object.defineProperty(out, String(k), {
+      Object.defineProperty(out, String(fromPython(k)), {
         value: fromPython(v),
         enumerable: true,
         writable: true,
@@ -263,11 +275,17 @@ export function fromPython(value: unknown): unknown {
     return out;
   }
   if (value instanceof Undefined) return undefined;
+  if (value instanceof Markup) return value.text;
+  if (value instanceof PyRange || value instanceof DictView) return value.items().map(fromPython);
+  if (value instanceof PyIterator) return value.drain().map(fromPython);
   return value;
 }
 
 /** Asserts the value is a string where Python needs one. */
 export function expectString(value: unknown, what: string): string {
   if (typeof value === "string") return value;
+  if (value instanceof Markup) return value.text;
   return fail("TypeError", `${what} must be str, not ${typeName(value)}`);
 }
+
+export { tuple as makeTuple, tupleFields };

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { templatesDir } from "../scripts/parity-cases.mjs";
+import { type Outcome, PARITY_NOW, renderPythonText, templatesDir } from "../scripts/parity-cases.mjs";
 import {
   compileTemplate,
   getCompiledTemplate,
@@ -68,6 +68,37 @@ describe("renderChatTemplate", () => {
     expect(renderChatTemplate({ template: qwenCoder, messages })).toContain(
       "<parameter=_raw_arguments>\n{not json\n</parameter>",
     );
+  });
+
+  it("renders arguments a caller gives as a mapping as given, as transformers does", () => {
+    const messages = (args: unknown) => [
+      { role: "user", content: "Weather?" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "call12345", type: "function", function: { name: "get_weather", arguments: args } },
+        ],
+      },
+      { role: "tool", tool_call_id: "call12345", content: "sunny" },
+    ];
+    const mapping = { city: "Paris", days: 3 };
+    const python = (template: string) =>
+      renderPythonText(
+        JSON.stringify([
+          { template, messages: messages(mapping), tools: null, add_generation_prompt: false, kwargs: {} },
+        ]),
+      )[0] as Outcome;
+    for (const template of [deepSeek, qwenCoder]) {
+      const ours = safeRenderChatTemplate({ template, messages: messages(mapping), now: PARITY_NOW });
+      expect(ours.ok ? { ok: ours.text } : { error: ours.error.pythonText }).toEqual(python(template));
+    }
+    // The probe's form still applies to wire text: DeepSeek gets the JSON string it concatenates.
+    expect(renderChatTemplate({ template: deepSeek, messages: messages('{"city": "Paris"}') })).toContain(
+      '{"city": "Paris"}',
+    );
+    // DeepSeek concatenates the arguments: a mapping raises there, in Python and here alike.
+    expect(python(deepSeek)).toEqual({ error: 'TypeError: can only concatenate str (not "dict") to str' });
   });
 
   it("passes variables and the clock", () => {

@@ -1,8 +1,11 @@
 import {
+  createWorkMeter,
   decodeArguments,
   encodeArguments,
   type SyntaxParseResult,
+  type SyntaxStreamEvent,
   type ToolCallSyntax,
+  type WorkCounter,
 } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -242,6 +245,44 @@ describe("every syntax: total, split-invariant, linear", () => {
             12 * text.length + 1000,
           );
         }
+      }
+    });
+  }
+});
+
+describe("core's work budget", () => {
+  for (const syntax of syntaxes) {
+    it(`${syntax.id}: past a caller's budget the rest is content, unread, and nothing is lost`, () => {
+      const fragments = FRAGMENTS[syntax.id] ?? [];
+      const text = `Hello. ${fragments.join("")}`.repeat(200);
+      const meter = createWorkMeter({ limit: 2_000 });
+      const work: WorkCounter = { scanned: 0 };
+      const events: SyntaxStreamEvent[] = [];
+      const stream = syntax.createStream({ meter, work });
+      for (let i = 0; i < text.length; i += 64) events.push(...stream.push(text.slice(i, i + 64)));
+      events.push(...stream.end());
+      expect(meter.exhausted).toBe(true);
+      const issues = events.flatMap((e) =>
+        e.type === "issue" || e.type === "tool_call_abort" ? [e.issue] : [],
+      );
+      expect(issues.map((i) => i.code)).toContain("budget_exhausted");
+      // The work the meter saw is the work the counter saw: one count, two readers.
+      expect(work.scanned).toBe(meter.steps);
+      // Parsing stopped near the limit: the rest passed through unread.
+      expect(meter.steps).toBeLessThan(2_000 + 4 * 64 + 1000);
+      const result = foldEvents(events);
+      expect(result.content?.length ?? 0).toBeGreaterThan(text.length / 2);
+      expect(result.content?.endsWith(text.slice(-64))).toBe(true);
+    });
+
+    it(`${syntax.id}: its own budget never runs out on the hostile fragments`, () => {
+      for (const fragment of [...(FRAGMENTS[syntax.id] ?? []), "<", "{", "["]) {
+        const text = fragment.repeat(Math.ceil(20_000 / fragment.length));
+        const result = syntax.parse(text);
+        expect(
+          result.issues.map((i) => i.code),
+          fragment,
+        ).not.toContain("budget_exhausted");
       }
     });
   }

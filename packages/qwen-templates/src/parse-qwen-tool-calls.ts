@@ -1,7 +1,14 @@
-import { encodeArguments, normalizeArguments, parseJson } from "@toolcall/core";
+import {
+  encodeArguments,
+  isPlainObject,
+  normalizeArguments,
+  parseJson,
+  resolveWorkMeter,
+  type WorkMeter,
+} from "@toolcall/core";
 import { convertParameterValue } from "./convert-parameter-value.js";
 import { type QwenIssue, type QwenParseOptions, type QwenToolCall, randomCallId } from "./qwen-issue.js";
-import { type BlockResult, nextBlockStart, readQwenBlock } from "./read-qwen-block.js";
+import { type BlockResult, nextBlockStart, QwenTextScan, readQwenBlock } from "./read-qwen-block.js";
 
 /** What {@link parseQwenToolCalls} found. */
 export interface QwenParseResult {
@@ -11,24 +18,45 @@ export interface QwenParseResult {
   issues: QwenIssue[];
 }
 
-function toolSchemas(
-  tools: readonly unknown[] | null | undefined,
-): Map<string, Record<string, unknown> | undefined> {
+/**
+ * The entries of `tools`, each read once (a long sparse list by the entries it holds), or `undefined` when it is not
+ * an array or cannot be read (a revoked proxy). An entry whose read throws is left out.
+ */
+function toolList(tools: unknown): readonly unknown[] | undefined {
+  try {
+    if (!Array.isArray(tools)) return undefined;
+    const length = tools.length;
+    const indices = length <= 65_536 ? Array.from({ length }, (_, i) => i) : Object.keys(tools).map(Number);
+    const out: unknown[] = [];
+    for (const index of indices) {
+      if (!Number.isInteger(index) || index >= length) break;
+      try {
+        out.push(tools[index]);
+      } catch {
+        // An entry that cannot be read offers no tool.
+      }
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function toolSchemas(list: readonly unknown[] | undefined): Map<string, Record<string, unknown> | undefined> {
   const out = new Map<string, Record<string, unknown> | undefined>();
-  for (const tool of tools ?? []) {
-    if (typeof tool !== "object" || tool === null) continue;
-    const fn = ((tool as { function?: unknown }).function ?? tool) as {
-      name?: unknown;
-      parameters?: unknown;
-    };
-    if (typeof fn.name !== "string") continue;
-    const properties = (fn.parameters as { properties?: unknown } | undefined)?.properties;
-    out.set(
-      fn.name,
-      typeof properties === "object" && properties !== null
-        ? (properties as Record<string, unknown>)
-        : undefined,
-    );
+  const tools = list ?? [];
+  for (let i = 0; i < tools.length; i++) {
+    try {
+      const tool: unknown = tools[i];
+      if (!isPlainObject(tool)) continue;
+      const fn = isPlainObject(tool.function) ? tool.function : tool;
+      if (typeof fn.name !== "string") continue;
+      const parameters = fn.parameters;
+      const properties = isPlainObject(parameters) ? parameters.properties : undefined;
+      out.set(fn.name, isPlainObject(properties) ? properties : undefined);
+    } catch {
+      // A tool whose getters throw, or a revoked proxy, offers nothing to type by.
+    }
   }
   return out;
 }
@@ -40,14 +68,13 @@ function setOwn(target: Record<string, unknown>, key: string, value: unknown): v
 /** Builds an OpenAI call from a block read by {@link readQwenBlock}; `undefined` when a JSON block is not a call. */
 export function blockToCall(
   block: Extract<BlockResult, { status: "call" | "json" }>,
-  context: {
-    schemas: Map<string, Record<string, unknown> | undefined>;
-    haveTools: boolean;
-    createId: () => string;
-  },
+  context: ParserContext,
   issues: QwenIssue[],
+  meter: WorkMeter,
 ): QwenToolCall | undefined {
   if (block.status === "json") {
+    // The lossless parse, the decode of string arguments and the text written: a few passes over the body.
+    meter.charge(4 * block.body.length);
     const parsed = parseJson(block.body, { lossless: true });
     const value = parsed.ok ? (parsed.value as Record<string, unknown> | null) : null;
     // A call needs a name: an empty one is an R3 error (R4 drops such a call with its result); a blank one is
@@ -62,7 +89,7 @@ export function blockToCall(
       return undefined;
     const args = value.arguments ?? value.parameters;
     return {
-      id: context.createId(),
+      id: callId(context.createId),
       type: "function",
       function: {
         name: value.name,
@@ -105,10 +132,7 @@ export function blockToCall(
         parameter: parameter.name,
       });
     }
-    const schema =
-      properties !== undefined && Object.hasOwn(properties, parameter.name)
-        ? properties[parameter.name]
-        : undefined;
+    const schema = schemaOf(properties, parameter.name);
     if (schema === undefined) {
       if (known) {
         issues.push({
@@ -122,6 +146,8 @@ export function blockToCall(
       setOwn(args, parameter.name, parameter.text);
       continue;
     }
+    // Typing reads the value once as JSON and, for a structure, once as a Python literal.
+    meter.charge(4 * parameter.text.length);
     const converted = convertParameterValue({ text: parameter.text, schema });
     if (!converted.ok) {
       issues.push({
@@ -134,19 +160,65 @@ export function blockToCall(
     }
     setOwn(args, parameter.name, converted.value);
   }
-  return {
-    id: context.createId(),
-    type: "function",
-    function: { name, arguments: encodeArguments(args, { style: "python" }) },
-  };
+  const encoded = encodeArguments(args, { style: "python" });
+  meter.charge(encoded.length);
+  return { id: callId(context.createId), type: "function", function: { name, arguments: encoded } };
+}
+
+/** A parameter's schema in a tool's `properties`; one that cannot be read (a getter throws) is none. */
+function schemaOf(properties: Record<string, unknown> | undefined, name: string): unknown {
+  try {
+    return properties !== undefined && Object.hasOwn(properties, name) ? properties[name] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The caller's id, or core's when the caller's maker throws or gives no string: a call is not lost for its id. */
+function callId(createId: () => string): string {
+  try {
+    const id = createId();
+    if (typeof id === "string") return id;
+  } catch {
+    // fall through
+  }
+  return randomCallId();
 }
 
 /** The parser's shared state for one text, whole or streamed. */
-export function parserContext(options: QwenParseOptions) {
+export interface ParserContext {
+  schemas: Map<string, Record<string, unknown> | undefined>;
+  haveTools: boolean;
+  createId: () => string;
+}
+
+/** The parser's shared state for one text, whole or streamed. */
+export function parserContext(options: QwenParseOptions): ParserContext {
+  const tools = toolList(readOption(options, "tools"));
+  const createId = readOption(options, "createId");
   return {
-    schemas: toolSchemas(options.tools),
-    haveTools: Array.isArray(options.tools) && options.tools.length > 0,
-    createId: options.createId ?? randomCallId,
+    schemas: toolSchemas(tools),
+    haveTools: tools !== undefined && tools.length > 0,
+    createId: typeof createId === "function" ? (createId as () => string) : randomCallId,
+  };
+}
+
+/** One option, read once; options that cannot be read are absent. */
+export function readOption(options: unknown, key: keyof QwenParseOptions): unknown {
+  try {
+    return typeof options === "object" && options !== null ? (options as QwenParseOptions)[key] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The issue a parser leaves when its work budget runs out, with the text it left in content. */
+export function budgetIssue(raw: string): QwenIssue {
+  return {
+    code: "qwen_budget_exhausted",
+    severity: "warning",
+    message: "the work budget ran out; the rest of the text is content, unread",
+    raw,
   };
 }
 
@@ -162,20 +234,29 @@ export function parserContext(options: QwenParseOptions) {
  * // { content: null, toolCalls: [{ id: "call_…", type: "function", function: { name: "get_weather", arguments: '{"days": 3}' } }], issues: [] }
  */
 export function parseQwenToolCalls(text: string, options: QwenParseOptions = {}): QwenParseResult {
+  if (typeof text !== "string") return { content: null, toolCalls: [], issues: [] };
   const context = parserContext(options);
+  const meter = resolveWorkMeter({ meter: readOption(options, "meter"), length: text.length });
+  const scan = new QwenTextScan(text, meter);
   const content: string[] = [];
   const toolCalls: QwenToolCall[] = [];
   const issues: QwenIssue[] = [];
   let pos = 0;
   for (;;) {
-    const start = nextBlockStart(text, pos);
+    const start = nextBlockStart(scan, pos);
+    if (meter.exhausted) {
+      const rest = text.slice(pos);
+      issues.push(budgetIssue(rest));
+      content.push(rest);
+      break;
+    }
     if (start === -1) {
       content.push(text.slice(pos));
       break;
     }
     content.push(text.slice(pos, start));
-    const block = readQwenBlock(text, start, true);
-    pos = consumeBlock(text, start, block, context, content, toolCalls, issues);
+    const block = readQwenBlock(scan, start, true);
+    pos = consumeBlock({ scan, start, block, context, content, toolCalls, issues });
     if (pos === -1) break;
   }
   const joined = content.join("");
@@ -183,20 +264,22 @@ export function parseQwenToolCalls(text: string, options: QwenParseOptions = {})
 }
 
 /** Applies one final block: a call, or text left in content with its issue. Returns where to go on, or -1 at the end. */
-export function consumeBlock(
-  text: string,
-  start: number,
-  block: BlockResult,
-  context: ReturnType<typeof parserContext>,
-  content: string[],
-  toolCalls: QwenToolCall[],
-  issues: QwenIssue[],
-): number {
+export function consumeBlock(options: {
+  scan: QwenTextScan;
+  start: number;
+  block: BlockResult;
+  context: ParserContext;
+  content: string[];
+  toolCalls: QwenToolCall[];
+  issues: QwenIssue[];
+}): number {
+  const { scan, start, block, context, content, toolCalls, issues } = options;
+  const text = scan.text;
   switch (block.status) {
     case "call":
     case "json": {
       const local: QwenIssue[] = [];
-      const call = blockToCall(block, context, local);
+      const call = blockToCall(block, context, local, scan.meter);
       if (call === undefined) {
         const raw = text.slice(start, block.end);
         issues.push({

@@ -1,3 +1,5 @@
+import type { WorkMeter } from "@toolcall/core";
+
 /** Why part of the model's text was read the way it was. Codes are stable. */
 export type QwenIssueCode =
   | "qwen_call_truncated"
@@ -6,7 +8,8 @@ export type QwenIssueCode =
   | "qwen_parameter_unclosed"
   | "qwen_unknown_tool"
   | "qwen_unknown_parameter"
-  | "qwen_parameter_type_mismatch";
+  | "qwen_parameter_type_mismatch"
+  | "qwen_budget_exhausted";
 
 /** One finding of the parser. */
 export interface QwenIssue {
@@ -33,6 +36,12 @@ export interface QwenParseOptions {
   tools?: readonly unknown[] | null;
   /** Makes the id of each call (default: `call_` and 24 random letters and digits). */
   createId?: () => string;
+  /**
+   * The work meter the parser charges. Default: a limit linear in the text (`linearWorkLimit`; a stream's own meter
+   * grows by `WORK_UNITS_PER_CHAR` units per character pushed); a caller's meter keeps the caller's limit. Once it
+   * runs out, the rest of the text is content, unread, with a `qwen_budget_exhausted` issue.
+   */
+  meter?: WorkMeter;
 }
 
 /** A random OpenAI-style call id: core's, the one every recovered call gets by default. */

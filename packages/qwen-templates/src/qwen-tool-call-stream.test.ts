@@ -1,3 +1,4 @@
+import { createWorkMeter } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
@@ -91,5 +92,76 @@ describe("QwenToolCallStream", () => {
       ),
       { numRuns: 500 },
     );
+  });
+
+  it("emits each call of a token-by-token stream when its closing tag arrives", () => {
+    const call =
+      "<tool_call>\n<function=f>\n<parameter=a>\n7\n</parameter>\n<parameter=b>\n{}\n</parameter>\n</function>\n</tool_call>";
+    const tokens = call.match(/<[^>]*>|[^<]+/g) as string[];
+    const stream = new QwenToolCallStream({ tools });
+    for (let round = 0; round < 3; round++) {
+      tokens.forEach((token, i) => {
+        const types = stream.push(token).map((e) => e.type);
+        expect(types, `round ${round}, token ${i}`).toEqual(i === tokens.length - 1 ? ["tool_call"] : []);
+      });
+      expect(stream.push("\ntext ").map((e) => e.type)).toEqual(["content"]);
+    }
+  });
+
+  it("decides a call without </tool_call> as soon as other text follows </function>", () => {
+    const stream = new QwenToolCallStream({ tools });
+    expect(stream.push("<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n")).toEqual([]);
+    expect(stream.push("</function>")).toEqual([]);
+    expect(stream.push("\n")).toEqual([]);
+    const events = stream.push("Then more.");
+    expect(events.map((e) => e.type)).toEqual(["tool_call", "issue", "content"]);
+  });
+
+  it("decides a call late, never loses it, when closing tags inside its values outrun its free tries", () => {
+    const value = "</tool_call></function>".repeat(10);
+    const text = `<tool_call>\n<function=f>\n<parameter=b>\n${value}\n</parameter>\n</function>\n</tool_call>after`;
+    const chunks = text.match(/.{1,5}/gs) as string[];
+    expect(streamed(chunks)).toEqual(parseQwenToolCalls(text, { tools, createId: counterId() }));
+  });
+
+  it("passes the rest on as content, unread, once its work budget runs out", () => {
+    const text = "a<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>b";
+    const stream = new QwenToolCallStream({ tools, meter: createWorkMeter({ limit: 20 }) });
+    const events = [...stream.push(text.slice(0, 30)), ...stream.push(text.slice(30))];
+    expect(stream.push("more")).toEqual([{ type: "content", text: "more" }]);
+    events.push(...stream.end());
+    const content = events.flatMap((e) => (e.type === "content" ? [e.text] : [])).join("");
+    expect(content).toBe(text);
+    expect(
+      events.filter((e) => e.type === "issue").map((e) => (e as { issue: { code: string } }).issue.code),
+    ).toEqual(["qwen_budget_exhausted"]);
+    const whole = parseQwenToolCalls(text, { tools, meter: createWorkMeter({ limit: 0 }) });
+    expect(whole).toMatchObject({
+      toolCalls: [],
+      content: text,
+      issues: [{ code: "qwen_budget_exhausted" }],
+    });
+  });
+
+  it("takes anything as a delta, a tool list or an id maker without throwing", () => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    for (const hostileTools of [5, "x", [null, proxy, { function: proxy }], proxy]) {
+      const stream = new QwenToolCallStream({
+        tools: hostileTools as unknown as unknown[],
+        createId: () => {
+          throw new Error("no ids");
+        },
+      });
+      const events = [
+        ...stream.push(null as unknown as string),
+        ...stream.push("<function=f><parameter=a>1</parameter></function>"),
+        ...stream.end(),
+      ];
+      expect(events[0]).toMatchObject({
+        type: "tool_call",
+        toolCall: { function: { arguments: '{"a": "1"}' } },
+      });
+    }
   });
 });

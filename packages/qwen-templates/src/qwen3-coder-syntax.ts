@@ -59,7 +59,7 @@ class Qwen3CoderStream implements SyntaxStream {
 
   constructor(options: SyntaxParseOptions) {
     this.#options = options;
-    this.#stream = new QwenToolCallStream({ tools: options.tools ?? null });
+    this.#stream = new QwenToolCallStream({ tools: options.tools ?? null, meter: options.meter });
   }
 
   #map(events: ReturnType<QwenToolCallStream["push"]>): SyntaxStreamEvent[] {
@@ -106,7 +106,10 @@ export const qwen3Coder: ToolCallSyntax = {
   name: "Qwen3-Coder / Qwen3.5 (<function=…><parameter=…>)",
   startMarkers: [TOOL_CALL_OPEN, FUNCTION_OPEN],
   parse(text, options = {}) {
-    const parsed = parseQwenToolCalls(typeof text === "string" ? text : "", { tools: options.tools ?? null });
+    const parsed = parseQwenToolCalls(typeof text === "string" ? text : "", {
+      tools: options.tools ?? null,
+      meter: options.meter,
+    });
     return {
       toolCalls: parsed.toolCalls.map((call, index) => withId(call, index, options)),
       content: parsed.content,

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { decodeArguments, encodeArguments, type SyntaxStreamEvent } from "@toolcall/core";
+import { createWorkMeter, decodeArguments, encodeArguments, type SyntaxStreamEvent } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeQwen3Coder, parseQwenToolCalls, qwen3Coder, renderQwenChatTemplate } from "../src/index.js";
@@ -92,5 +92,22 @@ describe("qwen3Coder: the ToolCallSyntax interface over this package's parser", 
       const ended = events.flatMap((e) => (e.type === "tool_call_end" ? [e.toolCall] : []));
       expect({ content, ended }).toEqual({ content: "Let me edit.\n", ended: whole.toolCalls });
     }
+  });
+});
+
+describe("qwen3Coder under core's work budget", () => {
+  it("charges the caller's meter, whole and streamed, and stops at its limit", () => {
+    const text = `Hi ${"<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</function>\n</tool_call>\n".repeat(300)}`;
+    const counted = createWorkMeter();
+    expect(qwen3Coder.parse(text, { meter: counted }).toolCalls).toHaveLength(300);
+    expect(counted.steps).toBeGreaterThan(text.length);
+    const streamed = createWorkMeter();
+    const stream = qwen3Coder.createStream({ meter: streamed });
+    stream.push(text);
+    stream.end();
+    expect(streamed.steps).toBeGreaterThan(text.length);
+    const tight = qwen3Coder.parse(text, { meter: createWorkMeter({ limit: 1000 }) });
+    expect(tight.issues.map((i) => i.code)).toContain("qwen_budget_exhausted");
+    expect(tight.toolCalls.length).toBeLessThan(300);
   });
 });

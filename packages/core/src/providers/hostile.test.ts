@@ -122,4 +122,60 @@ describe("provider checks on hostile input", () => {
       expect(large.reads() / small.reads(), provider).toBeLessThan(4.6);
     }
   });
+
+  it("reads lists of length 2**32 - 1 by what they hold (history, tool_calls, content), every profile", () => {
+    /** A sparse list of length 2**32 - 1 in a Proxy that counts its reads: walking its length would be 4 billion. */
+    const huge = (entries: Record<number, unknown>) => {
+      const list: unknown[] = [];
+      list.length = 2 ** 32 - 1;
+      for (const [index, value] of Object.entries(entries)) list[Number(index)] = value;
+      let reads = 0;
+      const proxy = new Proxy(list, {
+        get(target, key, receiver) {
+          reads++;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+      return { proxy, reads: () => reads };
+    };
+    const call = { id: "c", type: "function", function: { name: "f", arguments: "{}" } };
+    const history = huge({ 0: { role: "user", content: "hi" } });
+    const calls = huge({ 2: call });
+    const content = huge({ 1: { type: "text", text: "x" } });
+    const cases = [
+      history.proxy,
+      [{ role: "assistant", content: null, tool_calls: calls.proxy }],
+      [{ role: "user", content: content.proxy }],
+    ];
+    for (const messages of cases) {
+      for (const provider of PROVIDER_IDS) {
+        expect(Array.isArray(validateHistory(messages, { provider }))).toBe(true);
+        expect(Array.isArray(sanitizeHistory(messages, { provider }).changes)).toBe(true);
+      }
+      expect(providerVerdict(messages).acceptedBy.length + providerVerdict(messages).rejectedBy.length).toBe(
+        PROVIDER_IDS.length,
+      );
+    }
+    for (const list of [history, calls, content])
+      expect(list.reads(), "reads of a huge list").toBeLessThan(100_000);
+    // The holes of the long list of calls read as a missing call (R3), and sanitize keeps the one call there is.
+    expect(validateHistory(cases[1] as unknown[]).map((i) => i.code)).toContain("id_missing");
+    const fixed = sanitizeHistory(cases[1] as unknown[], { provider: "mistral" });
+    expect((fixed.messages[0] as { tool_calls: unknown[] }).tool_calls).toHaveLength(1);
+  });
+
+  it("sanitize with a provider takes a list whose reads throw", () => {
+    const throwing = new Proxy([], {
+      get() {
+        throw new Error("no");
+      },
+      ownKeys() {
+        throw new Error("no");
+      },
+    });
+    for (const provider of PROVIDER_IDS) {
+      expect(() => sanitizeHistory(throwing, { provider })).not.toThrow();
+      expect(() => validateHistory(throwing, { provider })).not.toThrow();
+    }
+  });
 });

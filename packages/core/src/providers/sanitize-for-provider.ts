@@ -1,4 +1,5 @@
 import { isPlainObject } from "../define-property.js";
+import { compactLongLists, isArraySafe } from "../read-history.js";
 import type { SanitizeChange, SanitizeOptions, SanitizeResult } from "../sanitize-history.js";
 import { fixNames, fixReasoningItems, fixThoughtSignatures, fixToolCallIds } from "./fix-calls.js";
 import { type Fix, type FixContext, ORIGIN, type ProviderChange } from "./fix-context.js";
@@ -63,19 +64,38 @@ export function sanitizeForProvider(
 ): SanitizeResult<unknown> {
   const profile = resolveProviderProfile(options.provider);
   const { provider: _, ...coreOptions } = options;
-  if (!Array.isArray(messages)) return core(messages, coreOptions);
+  if (!isArraySafe(messages)) return core(messages, coreOptions);
+  // A list too long to walk index by index is read by what it holds; changes name the caller's message again.
+  const compact = compactLongLists(messages);
+  if (compact !== undefined) {
+    const result = sanitizeForProvider(compact.list, options, core);
+    if (result.changes.length === 0) return { messages: messages as unknown[], changes: [] };
+    return {
+      messages: result.messages,
+      changes: result.changes.map((change) => ({
+        ...change,
+        messageIndex: compact.indices[change.messageIndex] ?? change.messageIndex,
+      })),
+    };
+  }
   const copies = new Map<unknown, number>();
-  let current: unknown[] = messages.map((message, index) => {
-    if (!isPlainObject(message)) return message;
-    let copy: Record<string | symbol, unknown>;
-    try {
-      copy = { ...message, [ORIGIN]: index };
-    } catch {
-      return message;
-    }
-    copies.set(copy, index);
-    return copy;
-  });
+  let current: unknown[];
+  try {
+    current = messages.map((message, index) => {
+      if (!isPlainObject(message)) return message;
+      let copy: Record<string | symbol, unknown>;
+      try {
+        copy = { ...message, [ORIGIN]: index };
+      } catch {
+        return message;
+      }
+      copies.set(copy, index);
+      return copy;
+    });
+  } catch {
+    // A list whose entries cannot be read (a proxy that throws): core's R4 reads what it can, no provider fix runs.
+    return core(messages, coreOptions);
+  }
   const origin = (message: unknown) => {
     const value = isPlainObject(message) ? (message as Record<symbol, unknown>)[ORIGIN] : undefined;
     return typeof value === "number" ? value : -1;

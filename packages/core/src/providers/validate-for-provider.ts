@@ -1,3 +1,4 @@
+import { compactLongLists } from "../read-history.js";
 import {
   checkArguments,
   checkNames,
@@ -129,6 +130,20 @@ export function validateForProvider(
 ): ProviderIssue[] {
   const profile = resolveProviderProfile(options.provider);
   if (!isList(messages)) return [];
+  // A list too long to walk index by index is read by what it holds; paths name the caller's message again.
+  const compact = compactLongLists(messages);
+  if (compact !== undefined) {
+    return issuesFor(compact.list, profile).map((found) => {
+      const [first, ...rest] = found.path;
+      return typeof first === "number"
+        ? { ...found, path: [compact.indices[first] ?? first, ...rest] }
+        : found;
+    });
+  }
+  return issuesFor(messages, profile);
+}
+
+function issuesFor(messages: readonly unknown[], profile: ProviderProfile): ProviderIssue[] {
   const views = viewMessages(messages);
   const found = findProviderFindings(views, profile);
   if (found.length === 0) return [];

@@ -1,4 +1,4 @@
-import type { RepairRule } from "./repair-rule.js";
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 import { TextBuilder } from "./text-builder.js";
 
 const SHORT_ESCAPES: Record<number, string> = { 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r" };
@@ -13,7 +13,9 @@ export const controlCharacters: RepairRule = {
   specificationVersion: "1",
   id: "control-characters",
   description: "raw control characters inside strings",
-  repair(text) {
+  repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
     let out: TextBuilder | undefined;
     let last = 0;
     let inString = false;
@@ -38,8 +40,14 @@ export const controlCharacters: RepairRule = {
         last = i + 1;
       }
     }
-    if (out === undefined) return undefined;
+    if (out === undefined) {
+      meter?.charge(text.length);
+      return undefined;
+    }
     out.pushRange(text, last, text.length);
-    return out.toString();
+    const repaired = out.toString();
+    // One pass over the text, and the text built.
+    meter?.charge(text.length + repaired.length);
+    return repaired;
   },
 };

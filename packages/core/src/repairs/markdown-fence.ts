@@ -1,4 +1,4 @@
-import type { RepairRule } from "./repair-rule.js";
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 
 /**
  * R6 `markdown-fence`: the whole text wrapped in a Markdown code fence (```` ```json … ``` ````).
@@ -10,7 +10,11 @@ export const markdownFence: RepairRule = {
   specificationVersion: "1",
   id: "markdown-fence",
   description: "the whole text wrapped in a ```json fence",
-  repair(text) {
+  repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
+    // The trim, the fence checks and the search for an inner fence each cover the text once, at most.
+    meter?.charge(4 * text.length);
     const trimmed = text.trim();
     if (!trimmed.startsWith("```") || !trimmed.endsWith("```") || trimmed.length < 6) return undefined;
     const firstLineEnd = trimmed.indexOf("\n");

@@ -2,7 +2,7 @@ import { setOwn } from "../define-property.js";
 import { JsonNumber } from "../json-number.js";
 import { DEFAULT_MAX_DEPTH } from "../parse-json.js";
 import { serializeJson } from "../serialize-json.js";
-import type { RepairRule } from "./repair-rule.js";
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 import { TextBuilder } from "./text-builder.js";
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
@@ -34,7 +34,7 @@ const NOT_A_LITERAL = new PythonLiteralError("not a Python literal");
  * `None`, numbers), the shape `repr(dict)` and `str(dict)` produce. JSON's `true`/`false`/`null` are accepted too,
  * since models mix them. Linear time; recursion bounded by the nesting limit.
  */
-function readPythonLiteral(text: string): { value: unknown; pythonic: boolean } {
+function readPythonLiteral(text: string, stats: { values: number }): { value: unknown; pythonic: boolean } {
   let pos = 0;
   // Whether anything only Python writes was seen; plain JSON with a trailing comma is another rule's job.
   let pythonic = false;
@@ -106,6 +106,7 @@ function readPythonLiteral(text: string): { value: unknown; pythonic: boolean } 
     return items;
   };
   const readValue = (depth: number): unknown => {
+    stats.values++;
     if (depth > DEFAULT_MAX_DEPTH) fail();
     skip();
     const c = text.charAt(pos);
@@ -158,6 +159,9 @@ function readPythonLiteral(text: string): { value: unknown; pythonic: boolean } 
   return { value, pythonic };
 }
 
+/** What beginning one value costs at most: the six words compared, the number pattern's first characters. */
+const VALUE_COST = 40;
+
 const WORDS: ReadonlyArray<[string, unknown]> = [
   ["True", true],
   ["False", false],
@@ -179,18 +183,28 @@ export const pythonLiteral: RepairRule = {
   specificationVersion: "1",
   id: "python-literal",
   description: "a Python dict literal ('quotes', True/False/None)",
-  repair(text) {
+  repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
     const trimmed = text.trim();
+    meter?.charge(text.length);
     if (!trimmed.startsWith("{")) return undefined;
     let read: { value: unknown; pythonic: boolean };
+    const stats = { values: 0 };
     try {
-      read = readPythonLiteral(trimmed);
+      read = readPythonLiteral(trimmed, stats);
     } catch (error) {
       if (error instanceof PythonLiteralError || error instanceof RangeError) return undefined;
       throw error;
+    } finally {
+      // The reader moves forward only (each character once, and copied once into a string), and each value it
+      // begins tries the six words and the number pattern at one place.
+      meter?.charge(2 * trimmed.length + VALUE_COST * stats.values);
     }
     if (!read.pythonic) return undefined;
     const serialized = serializeJson(read.value);
-    return serialized.ok && serialized.text !== text ? serialized.text : undefined;
+    if (!serialized.ok) return undefined;
+    meter?.charge(2 * serialized.text.length);
+    return serialized.text !== text ? serialized.text : undefined;
   },
 };

@@ -1,3 +1,4 @@
+import { isArraySafe, LIST_WALK_LIMIT, listEntries } from "../read-history.js";
 import { coreRepairs } from "./index.js";
 import type { RepairRule } from "./repair-rule.js";
 
@@ -31,6 +32,16 @@ export function repairIdOf(rule: RepairRule): string | undefined {
   }
 }
 
+/** A rule's `maxLength` when it declares a usable one, else `Infinity` (read without throwing). */
+export function repairMaxLengthOf(rule: RepairRule): number {
+  try {
+    const max: unknown = rule.maxLength;
+    return typeof max === "number" && !Number.isNaN(max) ? max : Number.POSITIVE_INFINITY;
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
 function rankOf(rule: RepairRule): number {
   const id = repairIdOf(rule);
   return id === undefined ? OTHER_RANK : (RANK.get(id) ?? OTHER_RANK);
@@ -46,6 +57,9 @@ function rankOf(rule: RepairRule): number {
  * orderRepairs([trailingCommas, markdownFence]).map((rule) => rule.id); // ["markdown-fence", "trailing-commas"]
  */
 export function orderRepairs(rules: readonly RepairRule[]): readonly RepairRule[] {
+  if (!isArraySafe(rules)) return [];
+  // A long sparse list is read by the rules it holds (a hole is no rule).
+  if (rules.length > LIST_WALK_LIMIT) return orderRepairs((listEntries(rules)?.values ?? []) as RepairRule[]);
   let previous = Number.NEGATIVE_INFINITY;
   let ordered = true;
   for (const rule of rules) {
@@ -82,7 +96,7 @@ const GROUPS = ["core", "none"];
  */
 export function parseRepairNames(names: readonly string[] | string): RepairNames {
   const list: readonly unknown[] =
-    typeof names === "string" ? [names] : Array.isArray(names) ? names : [names];
+    typeof names === "string" ? [names] : isArraySafe(names) ? (listEntries(names)?.values ?? []) : [names];
   const wanted = new Set<string>();
   for (const name of list) {
     if (typeof name !== "string")

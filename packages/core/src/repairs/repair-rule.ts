@@ -1,7 +1,19 @@
+import { isWorkMeter, type WorkMeter } from "../work-budget.js";
+
+/** What decode hands a rule besides the text. */
+export interface RepairContext {
+  /**
+   * The meter of the decode the rule runs in: a rule charges the characters it examines, copies or builds
+   * (`meter.charge(n)`). A rule that charges nothing is charged one pass over its input.
+   */
+  readonly meter: WorkMeter;
+}
+
 /**
  * The interface a package implements to add a repair (RULES.md R6). A repair only proposes text: core runs it only
  * when the original fails strict JSON, and accepts the result only when it parses to a JSON object. A rule must run
- * in linear time in the length of its input (it sees hostile text).
+ * in linear time in the length of its input (it sees hostile text) and charge its work to `context.meter`; a rule
+ * whose worst case is not linear declares `maxLength`, and longer text skips it (decode lists it in `budget`).
  *
  * @example
  * const stripBom: RepairRule = {
@@ -18,8 +30,13 @@ export interface RepairRule {
   readonly id: string;
   /** What the rule fixes, in a few words. */
   readonly description: string;
+  /**
+   * The longest text the rule is run on (for a rule whose worst case is not linear, like `jsonrepair`); longer
+   * text skips it, and decode lists its id in `budget`. Absent: no bound but the meter's.
+   */
+  readonly maxLength?: number;
   /** The repaired text, or `undefined` when the rule does not recognise the text. */
-  repair(text: string): string | undefined;
+  repair(text: string, context?: RepairContext): string | undefined;
 }
 
 /**
@@ -41,5 +58,15 @@ export function scanOutsideStrings(
     }
     if (quotes.includes(c)) inString = c;
     visit(i, c);
+  }
+}
+
+/** The meter of a rule's context, when it has a usable one (a rule called by hand may get anything). */
+export function contextMeter(context: unknown): WorkMeter | undefined {
+  try {
+    const meter = (context as RepairContext | undefined)?.meter;
+    return isWorkMeter(meter) ? meter : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,4 +1,4 @@
-import type { RepairRule } from "./repair-rule.js";
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 
 /** Splits text into top-level `{…}` segments; `undefined` when anything else stands between them. */
 function splitObjects(text: string): string[] | undefined {
@@ -41,7 +41,11 @@ export const repeatedObject: RepairRule = {
   specificationVersion: "1",
   id: "repeated-object",
   description: "the same object concatenated several times",
-  repair(text) {
+  repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
+    // The split (a scan and the copies of the segments), then the comparisons against the first.
+    meter?.charge(3 * text.length);
     const segments = splitObjects(text);
     if (segments === undefined || segments.length < 2) return undefined;
     const first = segments[0] as string;

@@ -1,4 +1,5 @@
-import { type RepairRule, scanOutsideStrings } from "./repair-rule.js";
+import type { WorkMeter } from "../work-budget.js";
+import { contextMeter, type RepairRule, scanOutsideStrings } from "./repair-rule.js";
 
 /** Tokens chat templates and parsers are seen to leave after the arguments. */
 export const TEMPLATE_SUFFIX_TOKENS: readonly string[] = [
@@ -20,12 +21,24 @@ export const TEMPLATE_SUFFIX_TOKENS: readonly string[] = [
   "<｜tool▁calls▁end｜>",
 ];
 
-function stripTokens(text: string): string {
+/** What trying every token once at one place costs at most: each comparison covers a token's length. */
+const TOKENS_COST = TEMPLATE_SUFFIX_TOKENS.reduce((sum, token) => sum + token.length, 0);
+
+function stripTokens(text: string, meter: WorkMeter | undefined): string {
   let end = text.length;
+  let steps = 0;
   for (;;) {
-    while (end > 0 && /\s/.test(text.charAt(end - 1))) end--;
+    while (end > 0 && /\s/.test(text.charAt(end - 1))) {
+      end--;
+      steps++;
+    }
+    // Every token is at least 4 characters, so this costs at most TOKENS_COST / 4 per character stripped.
+    steps += TOKENS_COST;
     const token = TEMPLATE_SUFFIX_TOKENS.find((t) => text.startsWith(t, end - t.length) && end >= t.length);
-    if (token === undefined) return text.slice(0, end);
+    if (token === undefined) {
+      meter?.charge(steps + end);
+      return text.slice(0, end);
+    }
     end -= token.length;
   }
 }
@@ -41,8 +54,10 @@ export const templateSuffix: RepairRule = {
   specificationVersion: "1",
   id: "template-suffix",
   description: "trailing template tokens and excess closing braces",
-  repair(text) {
-    const stripped = stripTokens(text);
+  repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
+    const stripped = stripTokens(text, meter);
     let balance = 0;
     scanOutsideStrings(stripped, (_, c) => {
       if (c === 0x7b || c === 0x5b) balance++;
@@ -59,6 +74,8 @@ export const templateSuffix: RepairRule = {
       else break;
     }
     const result = stripped.slice(0, end);
+    // The scan of the stripped text, the excess braces (at most the text), the copy, the comparison.
+    meter?.charge(4 * stripped.length);
     return result === text ? undefined : result;
   },
 };

@@ -1,4 +1,4 @@
-import { type RepairRule, scanOutsideStrings } from "./repair-rule.js";
+import { contextMeter, type RepairRule, scanOutsideStrings } from "./repair-rule.js";
 
 /**
  * R6 `trailing-commas`: commas before `}` or `]`, outside strings.
@@ -10,7 +10,11 @@ export const trailingCommas: RepairRule = {
   specificationVersion: "1",
   id: "trailing-commas",
   description: "commas before } or ], outside strings",
-  repair(text) {
+  repair(text, context) {
+    if (typeof text !== "string") return undefined;
+    const meter = contextMeter(context);
+    // The scan, then the copy without the dropped commas.
+    meter?.charge(2 * text.length);
     const drop: number[] = [];
     let pendingComma = -1;
     scanOutsideStrings(text, (index, c) => {

@@ -1,5 +1,7 @@
 import {
+  createWorkMeter,
   type EncodableToolCall,
+  isWorkMeter,
   randomCallId,
   type SyntaxIssue,
   type SyntaxParseOptions,
@@ -8,9 +10,12 @@ import {
   type SyntaxStreamEvent,
   type SyntaxToolCall,
   type ToolCallSyntax,
+  WORK_UNITS_BASE,
+  WORK_UNITS_PER_CHAR,
+  type WorkMeter,
 } from "@toolcall/core";
 import { Output } from "./output.js";
-import { NEED, Reader, type Step } from "./reader.js";
+import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
 import type { PlainCheck } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
@@ -40,6 +45,16 @@ export interface FamilyDefinition {
   createId?(index: number, name: string): string;
 }
 
+/** The caller's work meter, when the options hold one (options that cannot be read hold none). */
+function readMeter(options: SyntaxParseOptions | undefined): WorkMeter | undefined {
+  try {
+    const meter: unknown = options?.meter;
+    return isWorkMeter(meter) ? meter : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function contextFor(family: FamilyDefinition, options: SyntaxParseOptions): FamilyContext {
   const tools = new ToolIndex(options.tools);
   const own = options.createId;
@@ -67,8 +82,14 @@ class FamilyStream implements SyntaxStream {
   #done = false;
   #ended = false;
 
+  readonly #meter: WorkMeter;
+  readonly #ownMeter: boolean;
+
   constructor(family: FamilyDefinition, options: SyntaxParseOptions) {
-    this.#reader = new Reader(options.work);
+    const meter = readMeter(options);
+    this.#ownMeter = meter === undefined;
+    this.#meter = meter ?? createWorkMeter({ limit: WORK_UNITS_BASE });
+    this.#reader = new Reader(options.work, this.#meter);
     const reader = this.#reader;
     this.#out.onCommit = () => reader.journalCommit();
     this.#steps = family.run(this.#reader, this.#out, contextFor(family, options));
@@ -76,6 +97,7 @@ class FamilyStream implements SyntaxStream {
 
   push(delta: string): SyntaxStreamEvent[] {
     if (this.#ended || typeof delta !== "string" || delta === "") return [];
+    if (this.#ownMeter) this.#meter.grant(WORK_UNITS_PER_CHAR * delta.length);
     this.#reader.feed(delta);
     this.#resume();
     return this.#out.take();
@@ -104,11 +126,18 @@ class FamilyStream implements SyntaxStream {
     } catch (error) {
       // Parsers are total; this is the net under them: nothing the model wrote is lost.
       this.#done = true;
-      const issue: SyntaxIssue = {
-        code: "parser_error",
-        severity: "error",
-        message: error instanceof Error ? error.message : String(error),
-      };
+      const issue: SyntaxIssue =
+        error === BUDGET_EXHAUSTED
+          ? {
+              code: "budget_exhausted",
+              severity: "warning",
+              message: "the work budget ran out; the rest of the text is content, unread",
+            }
+          : {
+              code: "parser_error",
+              severity: "error",
+              message: error instanceof Error ? error.message : String(error),
+            };
       const uncommitted = this.#reader.takeUncommitted();
       this.#out.abort(issue, uncommitted + this.#reader.consume(this.#reader.text.length - this.#reader.pos));
     }
@@ -169,6 +198,7 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
       const content = plain(input);
       if (content !== undefined) {
         if (options?.work) options.work.scanned += input.length;
+        readMeter(options)?.charge(input.length);
         return { toolCalls: [], content, reasoning: null, issues: [] };
       }
     }

@@ -1,4 +1,4 @@
-import type { WorkCounter } from "@toolcall/core";
+import type { WorkCounter, WorkMeter } from "@toolcall/core";
 import type { JsonScanner } from "./json-scanner.js";
 import type { MarkerSet } from "./marker-set.js";
 
@@ -7,6 +7,12 @@ export const NEED: unique symbol = Symbol("need more text");
 
 /** A resumable parsing step: a generator that yields {@link NEED} until its input suffices, then returns. */
 export type Step<T> = Generator<typeof NEED, T, undefined>;
+
+/**
+ * Thrown out of a parsing step when the work meter runs out; the stream turns it into a `budget_exhausted` issue
+ * and passes the rest of the text on as content. Not an `Error`: no stack to capture.
+ */
+export const BUDGET_EXHAUSTED: unique symbol = Symbol("work budget exhausted");
 
 export const isSpaceCode = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
@@ -22,12 +28,13 @@ export class Reader {
   pos = 0;
   /** No more text will come. */
   ended = false;
+  /** Where every primitive adds the characters it examines: the caller's counter, and the meter when there is one. */
   readonly work: WorkCounter | undefined;
   #record: string[] | null = null;
   #journal: string[] | null = null;
 
-  constructor(work?: WorkCounter) {
-    this.work = work;
+  constructor(work?: WorkCounter, meter?: WorkMeter) {
+    this.work = meter === undefined ? work : charging(work, meter);
   }
 
   feed(delta: string): void {
@@ -213,4 +220,20 @@ export class Reader {
       yield NEED;
     }
   }
+}
+
+/** A counter that adds to the caller's and charges the meter; throws {@link BUDGET_EXHAUSTED} once it runs out. */
+function charging(work: WorkCounter | undefined, meter: WorkMeter): WorkCounter {
+  let scanned = 0;
+  return {
+    get scanned() {
+      return scanned;
+    },
+    set scanned(value: number) {
+      const added = value - scanned;
+      scanned = value;
+      if (work !== undefined) work.scanned += added;
+      if (!meter.charge(added)) throw BUDGET_EXHAUSTED;
+    },
+  };
 }

@@ -42,6 +42,12 @@ vector operation       callable, and what it returns (full level; at the mapping
                        "findings"}``, each finding ``{"code", "path", "rejectedBy"}``
 ``normalizeAnswer``    ``normalize_answer_arguments(value, **options)`` -> ``{"text", "changed", "usable", "status",
                        "repairs"}``: the arguments a call gets in a fresh answer (a response coming back)
+``render``             ``render_template(input)`` -> the rendered text, or raises what the template raises
+                       (compared by ``type(e).__name__`` and ``str(e)``); ``input`` is ``{"template", "messages",
+                       "tools", "addGenerationPrompt", "variables", "now"}`` (R8: render as transformers'
+                       ``apply_chat_template`` does; ``now`` is the local time ``strftime_now`` reads). A vector that
+                       names a shared template file reads it from ``templates`` (``--toolcall-templates``,
+                       ``--templates``) or ``$TOOLCALL_TEMPLATES``, and is skipped, with the reason, without it
 =====================  ============================================================================================
 """
 
@@ -50,6 +56,7 @@ from ._compare import json_equal
 from ._data import contract_version, provider_profiles
 from ._loading import OPERATIONS, VectorCase, VectorError, check_vectors, load_vectors
 from ._messages import compare_messages_at_mapping_level
+from ._render import DEFAULT_RENDER_CLOCK
 from ._runner import (
     CORE_REPAIR_IDS,
     LEVELS,
@@ -72,6 +79,7 @@ __version__ = VECTOR_CONTRACT_VERSION = contract_version()
 
 __all__ = [
     "CORE_REPAIR_IDS",
+    "DEFAULT_RENDER_CLOCK",
     "LEVELS",
     "OPERATIONS",
     "REPAIR_ORDER",
@@ -101,13 +109,14 @@ __all__ = [
 ]
 
 
-def make_test(implementation, skip=(), root=None, level=None):
+def make_test(implementation, skip=(), root=None, level=None, templates=None):
     """A pytest test function parametrized over every vector, for a test module of your own::
 
         test_conformance = make_test(my_impl, skip={"r1-lossless-*": "why"}, level="mapping")
 
     Each vector is one test, named by its id. Vectors the implementation cannot run are skipped with the reason;
-    a vector file that breaks the schema, a bad declaration or a skip entry naming no vector fails.
+    a vector file that breaks the schema, a bad declaration or a skip entry naming no vector fails. ``templates``
+    is the directory of the shared chat templates some render vectors name (default ``$TOOLCALL_TEMPLATES``).
     """
     import pytest
 
@@ -132,7 +141,7 @@ def make_test(implementation, skip=(), root=None, level=None):
         if conformance_case is None:
             pytest.fail("; ".join(problems) or "no vectors found", pytrace=False)
         try:
-            mismatches = run_case(conformance_case, implementation, skips, level)
+            mismatches = run_case(conformance_case, implementation, skips, level, templates)
         except ConformanceSkip as reason:
             pytest.skip(str(reason))
         if mismatches:

@@ -21,6 +21,7 @@ def main(argv: list | None = None) -> int:
     parser.add_argument("--skip", action="append", default=[], metavar="ID", help="a vector id or a prefix ending in *")
     parser.add_argument("--rules", metavar="R1,R4", help="only these rules")
     parser.add_argument("--vectors", metavar="DIR", help="another vectors directory")
+    parser.add_argument("--templates", metavar="DIR", help="shared chat templates some render vectors name")
     parser.add_argument("--json", action="store_true", help="print the totals and failures as JSON")
     parser.add_argument("--check", action="store_true", help="only check the vector files")
     parser.add_argument("--version", action="version", version=f"toolcall-conformance {__version__}")
@@ -36,7 +37,9 @@ def main(argv: list | None = None) -> int:
     try:
         implementation = load_implementation(args.impl)
         rules = [rule.strip().upper() for rule in args.rules.split(",")] if args.rules else None
-        summary = run_suite(implementation, level=args.level, skip=args.skip, root=args.vectors, rules=rules)
+        summary = run_suite(
+            implementation, level=args.level, skip=args.skip, root=args.vectors, rules=rules, templates=args.templates
+        )
     except (DeclarationError, VectorError, FileNotFoundError) as error:
         print(f"toolcall-conformance: {error}", file=sys.stderr)
         return 2

@@ -7,6 +7,7 @@ from typing import Any, Iterable, Mapping
 
 from ._compare import as_list, field, json_equal, show
 from ._messages import compare_messages_at_mapping_level
+from ._render import check_render
 from ._schema import expected_levels, load_schema
 from ._tags import MISSING
 
@@ -111,6 +112,9 @@ def check_result(
         if at("repairs"):
             have = field(actual, "repairs")
             compare("repairs", [] if have is MISSING or have is None else have)
+        if at("budget"):
+            have = field(actual, "budget")
+            compare("budget", [] if have is MISSING or have is None else have)
         raw = field(actual, "raw")
         compare("raw", raw)
         if at("rawAbsent") and expected.get("rawAbsent") and raw is not MISSING and raw is not None:
@@ -197,6 +201,8 @@ def check_result(
         if at("repairs"):
             have = field(actual, "repairs")
             compare("repairs", [] if have is MISSING or have is None else have)
+    elif operation == "render":
+        messages += check_render(expected, actual if isinstance(actual, Mapping) else {"text": actual}, at)
     before = context.get("input_before", MISSING)
     if before is not MISSING and given is not MISSING and not json_equal(before, given):
         messages.append(f"input: mutated; it was {show(before)}, it is now {show(given)}")

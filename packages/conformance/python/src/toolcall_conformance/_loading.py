@@ -27,6 +27,7 @@ OPERATIONS: dict[str, str] = {
     "parseToolCalls": "parse_tool_calls",
     "encodeToolCalls": "encode_tool_calls",
     "normalizeAnswer": "normalize_answer_arguments",
+    "render": "render_template",
 }
 
 _DIRECTORY_RULE = re.compile(r"^(r[1-9][0-9]*)/")

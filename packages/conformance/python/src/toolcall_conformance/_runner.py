@@ -13,6 +13,7 @@ from ._checks import check_parse, check_result, keyword_options, shipped_levels,
 from ._compare import as_list, clone, field, show
 from ._loading import OPERATIONS, VectorCase, load_vectors
 from ._messages import compare_messages_at_mapping_level
+from ._render import render_input, render_outcome
 
 LEVELS = ("mapping", "full")
 
@@ -172,7 +173,9 @@ def _thrown(error: BaseException) -> str:
     return f"threw {type(error).__name__}: {error}"
 
 
-def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str | None = None) -> list[str]:
+def run_case(
+    case: VectorCase, implementation: Any, skip: Any = (), level: str | None = None, templates: Any = None
+) -> list[str]:
     """Runs one vector against ``implementation`` at ``level`` (default: its declared ``LEVEL``, else ``full``):
     returns the mismatches, each starting with the field that differs, or raises :class:`ConformanceSkip`
     (:class:`NotApplicable` when the vector has nothing to check at that level).
@@ -181,6 +184,9 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str |
     takes ``**options``). Besides ``expected``, the input must not be mutated, ``sanitize_history`` and
     ``sanitize_for_provider`` must be idempotent, and a history sanitized for a provider must raise nothing in the
     implementation's own ``validate_for_provider``. An exception from the implementation is a failure (``threw …``): the operations are total.
+    A render (R8) is the exception: ``render_template`` raises what the template raises, and a vector may expect it.
+    ``templates`` is the directory of the shared chat templates some render vectors name (default
+    ``$TOOLCALL_TEMPLATES``); without it they are skipped, with the reason.
     """
     skips = skip if isinstance(skip, SkipList) else SkipList(skip)
     declared = declared_level(implementation)
@@ -213,6 +219,10 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str |
             raise ConformanceSkip("the vector checks `encoded` and the implementation has no encode_arguments")
         context["encode"] = lambda value, **opts: encode(value, **keyword_options(opts, _accepted(encode)))
     given = clone(case.input)  # a fresh copy per run: a mutating implementation cannot poison a rerun
+    if case.operation == "render":
+        given, why = render_input(given, templates)
+        if given is None:
+            raise ConformanceSkip(why)
     context["input"] = given
     context["input_before"] = clone(given)
 
@@ -223,6 +233,8 @@ def run_case(case: VectorCase, implementation: Any, skip: Any = (), level: str |
             takes = accepted is None or "finish_reason" in accepted
             extra = {"finish_reason": source.get("finishReason")} if takes and "finish_reason" not in keywords else {}
             return function(as_list(source.get("deltas")), **extra, **keywords)
+        if case.operation == "render":
+            return render_outcome(lambda data: function(data, **keywords), value)
         return function(value, **keywords)
 
     try:
@@ -313,8 +325,16 @@ class Summary(Totals):
         }
 
 
-def run_suite(implementation: Any, level: str | None = None, skip: Any = (), root: Any = None, rules: Iterable[str] | None = None) -> Summary:
-    """Runs every vector (of ``rules``, when given) at ``level`` and totals the outcomes: the pytest-free runner."""
+def run_suite(
+    implementation: Any,
+    level: str | None = None,
+    skip: Any = (),
+    root: Any = None,
+    rules: Iterable[str] | None = None,
+    templates: Any = None,
+) -> Summary:
+    """Runs every vector (of ``rules``, when given) at ``level`` and totals the outcomes: the pytest-free runner.
+    ``templates``: the shared chat templates' directory, for render vectors that name one."""
     cases = [case for case in load_vectors(root) if rules is None or case.rule in set(rules)]
     skips = SkipList(skip)
     summary = Summary(level=level or declared_level(implementation))
@@ -322,7 +342,7 @@ def run_suite(implementation: Any, level: str | None = None, skip: Any = (), roo
     for case in cases:
         totals = summary.by_rule.setdefault(case.rule, Totals())
         try:
-            messages = run_case(case, implementation, skips, summary.level)
+            messages = run_case(case, implementation, skips, summary.level, templates)
         except NotApplicable:
             key = "not_applicable"
         except ConformanceSkip:

@@ -33,8 +33,10 @@ _KEYWORDS = frozenset(
         "additionalProperties",
         "required",
         "minProperties",
+        "maxProperties",
         "dependentRequired",
         "allOf",
+        "oneOf",
         "if",
         "then",
         "$ref",
@@ -95,8 +97,8 @@ class Validator:
                     work.extend((sub, f"{at}/{key}/{name}") for name, sub in value.items())
                 elif key in ("items", "additionalProperties", "if", "then"):
                     work.append((value, f"{at}/{key}"))
-                elif key == "allOf":
-                    work.extend((sub, f"{at}/allOf/{i}") for i, sub in enumerate(value))
+                elif key in ("allOf", "oneOf"):
+                    work.extend((sub, f"{at}/{key}/{i}") for i, sub in enumerate(value))
 
     def resolve(self, node: dict) -> dict:
         hops = 0
@@ -149,6 +151,8 @@ class Validator:
                     yield f"{at} must have required property '{name}'"
             if "minProperties" in node and len(instance) < node["minProperties"]:
                 yield f"{at} must have at least {node['minProperties']} properties"
+            if "maxProperties" in node and len(instance) > node["maxProperties"]:
+                yield f"{at} must have at most {node['maxProperties']} properties"
             for name, needed in node.get("dependentRequired", {}).items():
                 if name in instance:
                     for other in needed:
@@ -163,6 +167,10 @@ class Validator:
                     yield from self.errors(value, node["additionalProperties"], path + (name,))
         for sub in node.get("allOf", []):
             yield from self.errors(instance, sub, path)
+        if "oneOf" in node:
+            matching = sum(1 for sub in node["oneOf"] if not any(True for _ in self.errors(instance, sub, path)))
+            if matching != 1:
+                yield f"{at} must match exactly one schema in oneOf ({matching} match)"
         if "if" in node and not any(True for _ in self.errors(instance, node["if"], path)):
             if "then" in node:
                 yield from self.errors(instance, node["then"], path)

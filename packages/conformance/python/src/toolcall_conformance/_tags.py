@@ -113,12 +113,29 @@ def _tag(value: Any) -> tuple[bool, Any]:
         return True, _NUMBER_TAGS[payload]
     if key == "$literal":
         return True, payload
+    if key == "$repeat":
+        # Hostile sizes without hostile files: a text repeated, up to 16 MiB.
+        text = payload.get("text") if isinstance(payload, dict) else None
+        times = payload.get("times") if isinstance(payload, dict) else None
+        if not isinstance(text, str) or not isinstance(times, int) or isinstance(times, bool) or times < 0:
+            raise ValueError("$repeat takes {text: str, times: int >= 0}")
+        if len(text) * times > 16 * 1024 * 1024:
+            raise ValueError("$repeat makes at most 16 MiB")
+        return True, text * times
+    if key == "$concat":
+        parts = [decode_tags(part) for part in payload] if isinstance(payload, list) else None
+        if parts is None or not all(isinstance(part, str) for part in parts):
+            raise ValueError("$concat takes a list of texts")
+        return True, "".join(parts)
+    if key == "$float":
+        return True, float(payload)
     raise ValueError(f"unknown tag {key!r}")
 
 
 def decode_tags(value: Any) -> Any:
     """Decodes the tagged encoding of ``VECTORS.md`` (iteratively). ``undefined`` is ``None`` at the top and in
-    lists, and a key left out in mappings; ``$bigint`` an ``int``; ``$number`` a ``float``; ``$literal`` as written.
+    lists, and a key left out in mappings; ``$bigint`` an ``int``; ``$number`` a ``float``; ``$literal`` as written;
+    ``$float`` a ``float``.
 
     >>> decode_tags({"a": {"$undefined": True}, "b": [{"$bigint": "12"}]})
     {'b': [12]}

@@ -32,6 +32,7 @@ def pytest_addoption(parser: Any) -> None:
     group.addoption("--toolcall-skip", action="append", default=[], metavar="ID", help="a vector id or a prefix ending in *")
     group.addoption("--toolcall-rules", metavar="R1,R4", help="only these rules")
     group.addoption("--toolcall-vectors", metavar="DIR", help="another vectors directory")
+    group.addoption("--toolcall-templates", metavar="DIR", help="shared chat templates some render vectors name")
     group.addoption("--toolcall-report", metavar="FILE", help="write the totals per rule as JSON")
 
 
@@ -53,7 +54,9 @@ class VectorItem(pytest.Item):
             raise ConformanceFailure(self.problem)
         outcome, rule = "skipped", self.case.rule
         try:
-            messages = run_case(self.case, self.run.implementation, self.run.skips, self.run.level)
+            messages = run_case(
+                self.case, self.run.implementation, self.run.skips, self.run.level, self.run.templates
+            )
         except NotApplicable as reason:
             self.run.count(rule, "not_applicable")
             pytest.skip(str(reason))
@@ -81,6 +84,7 @@ class _Run:
         self.implementation = None
         self.level = None
         self.skips = SkipList(config.getoption("toolcall_skip"))
+        self.templates = config.getoption("toolcall_templates")
         self.summary = Summary()
 
     def count(self, rule: str, key: str, failure: dict | None = None) -> None:

@@ -1,0 +1,268 @@
+/**
+ * Section 10: wall-clock growth of every repair and parser on hostile input, 64 KiB to 1 MiB, side by side with
+ * JSON.parse on valid JSON of the same size (the floor). Tests count work instead (no clock); this is where the
+ * time is. Target: every exponent (time ~ size^k, fitted over the three sizes) at most 1.2.
+ */
+import {
+  coreRepairs,
+  createJsonrepairRepair,
+  decodeArguments,
+  numbersRoundTrip,
+  sanitizeHistory,
+} from "@toolcall/core";
+import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
+import { parseQwenToolCalls, QwenToolCallStream } from "@toolcall/qwen-templates";
+import { jsonrepair } from "jsonrepair";
+import { median, sink } from "./measure.mjs";
+
+export const GROWTH_SIZES = [64 * 1024, 256 * 1024, 1024 * 1024];
+export const TARGET_EXPONENT = 1.2;
+
+const Q = '<|"|>';
+const repeat = (unit, n) => unit.repeat(Math.max(1, Math.ceil(n / unit.length)));
+
+/** Text the JSON repairs see: unclosed strings, runs of quotes and brackets, tokens, the issue's cases. */
+const REPAIR_TEXTS = {
+  "quotes after a key (the issue's 96 KiB case)": (n) => `{"a":${repeat('"', n)}`,
+  "quotes and letters": (n) => `[${repeat('"a', n)}`,
+  "open brackets": (n) => repeat("{[", n),
+  "fence lookalikes": (n) => `\`\`\`json\n${repeat("`", n)}`,
+  "suffix tokens that strip": (n) => `{"a":1}${repeat("</s> ", n)}`,
+  commas: (n) => `{"a":[${repeat(",", n)}`,
+  "control characters": (n) => `{"a":"${repeat("\u0001", n)}"}`,
+  "python values": (n) => `{'a': [${repeat("1,", n)}]}`,
+  "repeated objects": (n) => `${repeat('{"a":1}', n)}{`,
+  "quote markers after a bracket (the issue's 1 MB case)": (n) => `[${repeat(Q, n)}`,
+  "leaked markers": (n) => `{"a": "${repeat('<|\\"|"x<|\\"', n)}`,
+};
+
+/** The families a target meets: the ones that stress what it does (the tests count every family on every target). */
+const pick = (...names) => Object.fromEntries(names.map((name) => [name, REPAIR_TEXTS[name]]));
+
+function openers(n) {
+  const units = ["<|tool_call>", "call:f{", "<tool_call>"];
+  let text = "";
+  for (let i = 0; text.length < n; i++) text += units[i % units.length];
+  return text;
+}
+
+const GEMMA_TEXTS = {
+  "openers and half-calls (the issue's case)": openers,
+  "interior quote tokens": (n) => `<|tool_call>call:f{a:${Q}${repeat(`${Q},`, n)}`,
+  "calls whose strings never close": (n) => repeat(`<|tool_call>call:f{a:${Q}x<tool_call|>`, n),
+};
+
+const QWEN_TEXTS = {
+  "openers and half-calls (the issue's case)": openers,
+  "unclosed parameters on lines (the issue's case)": (n) =>
+    `<tool_call><function=f>${repeat("\n<parameter=a>x", n)}`,
+  "parameter closers inside a value": (n) =>
+    `<tool_call><function=f><parameter=b>${repeat("</parameter>x", n)}`,
+};
+
+const NUMBER_TEXTS = {
+  "open brackets and minus signs": (n) => repeat("[-", n),
+  "many numbers": (n) => `[${repeat("1,", n)}1]`,
+};
+
+const tools = [
+  {
+    type: "function",
+    function: { name: "f", parameters: { type: "object", properties: { a: { type: "integer" } } } },
+  },
+];
+
+function feed(Stream, text, size, options) {
+  const stream = new Stream(options);
+  for (let i = 0; i < text.length; i += size) sink.value = stream.push(text.slice(i, i + size));
+  sink.value = stream.end();
+}
+
+/** A history of about `n` characters whose every call has arguments broken the issue's way (a key, then quotes). */
+function brokenHistory(n) {
+  const messages = [];
+  const calls = Math.max(1, Math.floor(n / 256));
+  for (let i = 0; i < calls; i++) {
+    messages.push({
+      role: "assistant",
+      content: null,
+      tool_calls: [
+        { id: `c${i}`, type: "function", function: { name: "f", arguments: `{"a":${'"'.repeat(200)}` } },
+      ],
+    });
+    messages.push({ role: "tool", tool_call_id: `c${i}`, content: "ok" });
+  }
+  return messages;
+}
+
+const jsonrepairRule = createJsonrepairRepair(jsonrepair);
+const everyRepair = [gemmaQuoteMarkers, ...coreRepairs, jsonrepairRule];
+
+/** The families each core rule is measured on. */
+const RULE_FAMILIES = {
+  "markdown-fence": pick("fence lookalikes", "quotes after a key (the issue's 96 KiB case)"),
+  "template-suffix": pick("suffix tokens that strip", "quotes after a key (the issue's 96 KiB case)"),
+  "python-literal": pick("python values", "quotes and letters"),
+  "control-characters": pick("control characters", "quotes after a key (the issue's 96 KiB case)"),
+  "trailing-commas": pick("commas", "open brackets"),
+  "repeated-object": pick("repeated objects", "open brackets"),
+};
+
+/** What is measured: a name, the families of input it meets, and one run on one input. */
+export const GROWTH_TARGETS = [
+  ...coreRepairs.map((rule) => ({
+    name: `${rule.id} (core rule)`,
+    texts: RULE_FAMILIES[rule.id] ?? pick("open brackets"),
+    run: (t) => rule.repair(t),
+  })),
+  {
+    name: "gemma-quote-markers",
+    texts: pick("leaked markers", "quote markers after a bracket (the issue's 1 MB case)"),
+    run: (t) => gemmaQuoteMarkers.repair(t),
+  },
+  {
+    name: "jsonrepair rule (its 16 KiB bound)",
+    texts: pick("quotes after a key (the issue's 96 KiB case)"),
+    run: (t) => jsonrepairRule.repair(t),
+  },
+  {
+    name: "decodeArguments, every repair",
+    texts: pick(
+      "quotes after a key (the issue's 96 KiB case)",
+      "quote markers after a bracket (the issue's 1 MB case)",
+      "leaked markers",
+      "python values",
+    ),
+    run: (t) => decodeArguments(t, { repairs: everyRepair }),
+  },
+  {
+    name: "sanitizeHistory, every repair",
+    texts: { "calls with broken arguments": (n) => n },
+    make: brokenHistory,
+    run: (history) => sanitizeHistory(history, { repairs: everyRepair }),
+  },
+  { name: "numbersRoundTrip", texts: NUMBER_TEXTS, run: (t) => numbersRoundTrip(t) },
+  { name: "parseGemmaToolCalls", texts: GEMMA_TEXTS, run: (t) => parseGemmaToolCalls(t) },
+  {
+    name: "GemmaToolCallStream, 64-char deltas",
+    texts: GEMMA_TEXTS,
+    run: (t) => feed(GemmaToolCallStream, t, 64),
+  },
+  { name: "parseQwenToolCalls", texts: QWEN_TEXTS, run: (t) => parseQwenToolCalls(t, { tools }) },
+  {
+    name: "QwenToolCallStream, 64-char deltas",
+    texts: QWEN_TEXTS,
+    run: (t) => feed(QwenToolCallStream, t, 64, { tools }),
+  },
+];
+
+/** Valid JSON of about `n` characters, shaped like tool-call arguments: the floor JSON.parse reads. */
+export function floorText(n) {
+  const item = '{"id":12345,"name":"a file name.txt","tags":["x","y"],"size":1.5,"ok":true}';
+  return `{"items":[${repeat(`${item},`, n - 20)}${item}]}`;
+}
+
+function fastest(run, input, rounds) {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    sink.value = run(input);
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+/** One timed pass: wall-clock and CPU milliseconds (this process's user and system time). */
+function timed(pass) {
+  const cpu = process.cpuUsage();
+  const start = performance.now();
+  pass();
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
+  return { wall, cpu: (used.user + used.system) / 1000 };
+}
+
+/** The exponent k in time ~ size^k, least squares in log-log space. */
+export function exponentOf(sizes, times) {
+  const xs = sizes.map(Math.log);
+  const ys = times.map((t) => Math.log(Math.max(t, 1e-3)));
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    num += (xs[i] - mx) * (ys[i] - my);
+    den += (xs[i] - mx) ** 2;
+  }
+  return num / den;
+}
+
+/**
+ * Measures every target on every family at every size, interleaved with the floor at the same size (`rounds`
+ * rounds, the ratio per round, its median kept). Returns one result per target: its worst family (highest exponent over the floor's), that
+ * family's times, ratios to the floor and raw exponent, and the floor's own exponent.
+ */
+export function measureGrowth({ rounds, progress }) {
+  const floorInputs = GROWTH_SIZES.map(floorText);
+  const parse = (text) => JSON.parse(text);
+  for (const input of floorInputs) fastest(parse, input, 2);
+  const floorTimes = floorInputs.map((input) => fastest(parse, input, rounds));
+  const floorExponent = exponentOf(GROWTH_SIZES, floorTimes);
+  const results = [];
+  for (const target of GROWTH_TARGETS) {
+    let worst;
+    for (const [family, make] of Object.entries(target.texts)) {
+      const inputs = GROWTH_SIZES.map((n) => (target.make ? target.make(make(n)) : make(n)));
+      for (const input of inputs) target.run(input); // warm up at every size
+      const times = [];
+      const ratios = [];
+      const cpuRatios = [];
+      const largest = GROWTH_SIZES[GROWTH_SIZES.length - 1];
+      for (let s = 0; s < GROWTH_SIZES.length; s++) {
+        // Each measurement covers the same number of bytes at every size (the input repeated up to the largest
+        // size), so garbage collection and caches weigh alike on every size, and the smallest runs are not lost in
+        // the timer's grain. In each round the floor and the task run one after the other (the order alternating),
+        // and the ratio is taken per round; its median is kept, on wall-clock and on CPU time.
+        const reps = Math.max(1, Math.round(largest / GROWTH_SIZES[s]));
+        const floorPass = () => {
+          for (let r = 0; r < reps; r++) sink.value = parse(floorInputs[s]);
+        };
+        const taskPass = () => {
+          for (let r = 0; r < reps; r++) sink.value = target.run(inputs[s]);
+        };
+        const wall = [];
+        const cpu = [];
+        let best = Number.POSITIVE_INFINITY;
+        for (let round = 0; round < rounds; round++) {
+          const floorFirst = round % 2 === 0;
+          const first = timed(floorFirst ? floorPass : taskPass);
+          const second = timed(floorFirst ? taskPass : floorPass);
+          const [floor, task] = floorFirst ? [first, second] : [second, first];
+          best = Math.min(best, task.wall / reps);
+          wall.push(task.wall / floor.wall);
+          cpu.push(task.cpu / Math.max(floor.cpu, 1e-3));
+        }
+        times.push(best);
+        ratios.push(median(wall));
+        cpuRatios.push(median(cpu));
+      }
+      // Growth beyond the floor's: the exponent of the ratio, plus one. The floor itself grows faster than linear
+      // over 64 KiB to 1 MiB (caches), and that is the machine's, not the code's.
+      // Judged on CPU time: on a loaded machine wall-clock also counts the time slices of other processes.
+      const exponent = exponentOf(GROWTH_SIZES, cpuRatios) + 1;
+      const wallExponent = exponentOf(GROWTH_SIZES, ratios) + 1;
+      if (worst === undefined || exponent > worst.exponent)
+        worst = {
+          family,
+          exponent,
+          wallExponent,
+          rawExponent: exponentOf(GROWTH_SIZES, times),
+          times,
+          ratios,
+        };
+    }
+    progress(`growth ${target.name}: worst ${worst.family}, exponent ${worst.exponent.toFixed(2)}`);
+    results.push({ name: target.name, ...worst, families: Object.keys(target.texts).length });
+  }
+  return { results, floorTimes, floorExponent };
+}
