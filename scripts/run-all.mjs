@@ -80,6 +80,8 @@ const runsDir = join(root, ".turbo", "runs");
 const begun = Date.now();
 
 await simpleStep("build", "turbo", ["run", "build", "--continue=dependencies-successful"]);
+// The browser the playground's tests drive: Debian's Chromium, installed here when missing (as root, apt-get).
+await simpleStep("chromium", process.execPath, [join(root, "scripts", "ensure-chromium.mjs")]);
 
 banner("tests (each package, one at a time)");
 const tests = await run("turbo", [

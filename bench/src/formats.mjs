@@ -60,8 +60,8 @@ function callingAnswers(syntax, count, seed) {
         }),
       },
     }));
-    const lead =
-      syntax.id.startsWith("llama") || syntax.id.startsWith("harmony") ? "" : "I will edit both files.\n";
+    // Llama, harmony and xLAM read calls only where the text begins.
+    const lead = /^(llama|harmony|xlam)/.test(syntax.id) ? "" : "I will edit both files.\n";
     answers.push(lead + syntax.encode(syntax.id === "llama3-json" ? calls.slice(0, 1) : calls));
   }
   return answers;

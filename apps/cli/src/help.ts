@@ -317,7 +317,9 @@ Options:
   --output RAW             the model's raw text, byte for byte; "-" reads standard input
   --syntax ID              parse with this syntax instead of the detected one: hermes, qwen3-coder, glm45, glm47,
                            kimi-k2, deepseek-v3, deepseek-v31, deepseek-v32, mistral-list, mistral-args,
-                           mistral-call-id, llama3-json, llama-pythonic, harmony, harmony-stripped, gemma4
+                           mistral-call-id, llama3-json, llama-pythonic, harmony, harmony-stripped, gemma4,
+                           minimax-m2, seed-oss, granite, phi4-mini, command-r7b, functionary-v31, functionary-v32,
+                           hunyuan, jamba, xlam, apertus
   --messages FILE          the conversation before the turn, as render reads it (default: one user message); its
                            "tools" are used when --tools is not given
   --tools FILE             the tool list: a JSON array of tools, or an object with "tools" (they type the values

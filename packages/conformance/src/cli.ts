@@ -7,7 +7,7 @@ import { checkVectors } from "./check-vectors.js";
 import { type ConformanceImplementation, checkImplementation } from "./implementation.js";
 import { isLevel } from "./levels.js";
 import { defaultVectorsRoot, loadVectors } from "./load-vectors.js";
-import { runConformance } from "./run-test.js";
+import { runConformance } from "./node-run-test.js";
 import { skipList } from "./skip-list.js";
 
 const HELP = `toolcall-conformance: the tool-call conformance suite

@@ -34,15 +34,16 @@ export {
   loadVectors,
 } from "./load-vectors.js";
 export { type ArgumentsForm, compareMessagesAtMappingLevel } from "./message-view.js";
-export { DEFAULT_RENDER_CLOCK, resolveRenderInput } from "./render-case.js";
-export {
-  type ConformanceOutcome,
-  type ConformanceSummary,
-  type ConformanceTotals,
-  type RunTestOptions,
-  runConformance,
-  runTest,
+export { runConformance, runTest } from "./node-run-test.js";
+export { DEFAULT_RENDER_CLOCK } from "./render-case.js";
+export type {
+  ConformanceOutcome,
+  ConformanceSummary,
+  ConformanceTotals,
+  RunTestOptions,
 } from "./run-test.js";
 export { type SkipList, skipList } from "./skip-list.js";
 export { decodeTags, FloatValue } from "./tags.js";
+export { resolveRenderInput } from "./template-file.js";
+export { type CasesFromVectorsOptions, casesFromVectors } from "./vector-cases.js";
 export { suggestVectorId, VECTOR_ID_MAX_LENGTH, VECTOR_ID_PATTERN, vectorIdPrefix } from "./vector-id.js";

@@ -1,5 +1,5 @@
-import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+// The schema is bundled into the build (not read from disk) so the runner works where there is no file system.
+import shippedSchema from "../vectors.schema.json";
 
 /**
  * How much of a result the suite checks. `mapping`: what any implementation can meet (the decoded mapping, the
@@ -97,9 +97,7 @@ let shipped: ExpectedLevels | undefined;
 
 /** The levels of the schema shipped with this package (read once). */
 export function shippedExpectedLevels(): ExpectedLevels {
-  shipped ??= expectedLevels(
-    JSON.parse(readFileSync(fileURLToPath(new URL("../vectors.schema.json", import.meta.url)), "utf8")),
-  );
+  shipped ??= expectedLevels(shippedSchema);
   return shipped;
 }
 

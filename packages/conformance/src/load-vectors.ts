@@ -2,28 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ConformanceOperation } from "./implementation.js";
-import { type ConformanceLevel, caseLevels } from "./levels.js";
-import { decodeTags } from "./tags.js";
+import { type ConformanceCase, casesFromVectors } from "./vector-cases.js";
 
-/** One test of the suite, with its group's settings merged in and tags decoded. */
-export interface ConformanceCase {
-  /** The test's stable id (`r1-statuses-null-is-absent`): unique across the suite, what skip lists name. */
-  id: string;
-  /** A readable name: `<directory>/<topic>: <group description> > <test description>`. */
-  title: string;
-  /** The levels at which the case has something to check (`["full"]` when it checks only full-level keys). */
-  levels: ConformanceLevel[];
-  rule: string;
-  operation: ConformanceOperation;
-  group: string;
-  description: string;
-  input: unknown;
-  options: Record<string, unknown>;
-  expected: Record<string, unknown>;
-  source?: string;
-  /** The vector file, relative to the vectors directory. */
-  file: string;
-}
+export type { ConformanceCase } from "./vector-cases.js";
 
 /** The vectors directory shipped with this package. */
 export function defaultVectorsRoot(): string {
@@ -42,23 +23,6 @@ export function listVectorFiles(root: string = defaultVectorsRoot()): string[] {
   };
   walk(root);
   return files.sort();
-}
-
-interface RawGroup {
-  description: string;
-  rule: string;
-  operation: ConformanceOperation;
-  options?: Record<string, unknown>;
-  source?: string;
-  tests: Array<{
-    id?: string;
-    level?: "full";
-    description: string;
-    input?: unknown;
-    expected: Record<string, unknown>;
-    options?: Record<string, unknown>;
-    source?: string;
-  }>;
 }
 
 export interface LoadVectorsOptions {
@@ -80,38 +44,13 @@ export interface LoadVectorsOptions {
  */
 export function loadVectors(options: LoadVectorsOptions = {}): ConformanceCase[] {
   const root = options.root ?? process.env.TOOLCALL_VECTORS ?? defaultVectorsRoot();
-  const cases: ConformanceCase[] = [];
-  for (const file of listVectorFiles(root)) {
-    const groups = JSON.parse(readFileSync(join(root, file), "utf8")) as RawGroup[];
-    const topic = file.replace(/\\/g, "/").replace(/\.json$/, "");
-    for (const group of groups) {
-      if (options.rules && !options.rules.includes(group.rule)) continue;
-      if (options.operations && !options.operations.includes(group.operation)) continue;
-      for (const test of group.tests) {
-        const title = `${topic}: ${group.description} > ${test.description}`;
-        if (typeof test.id !== "string" || test.id === "")
-          throw new Error(`${file}: a test has no id (${title}); run \`toolcall-conformance ids --write\``);
-        const expected = decodeTags(test.expected) as Record<string, unknown>;
-        cases.push({
-          id: test.id,
-          title,
-          // A test marked `level: "full"` pins a decision of the suite's own: none of its checks is mapping-level.
-          levels: test.level === "full" ? ["full"] : caseLevels({ operation: group.operation, expected }),
-          rule: group.rule,
-          operation: group.operation,
-          group: group.description,
-          description: test.description,
-          input: decodeTags(test.input),
-          options: decodeTags({ ...(group.options ?? {}), ...(test.options ?? {}) }) as Record<
-            string,
-            unknown
-          >,
-          expected,
-          ...((test.source ?? group.source) ? { source: test.source ?? group.source } : {}),
-          file,
-        });
-      }
-    }
-  }
-  return cases;
+  const files = listVectorFiles(root).map((file) => ({
+    file,
+    groups: JSON.parse(readFileSync(join(root, file), "utf8")) as unknown,
+  }));
+  return casesFromVectors({
+    files,
+    ...(options.rules ? { rules: options.rules } : {}),
+    ...(options.operations ? { operations: options.operations } : {}),
+  });
 }

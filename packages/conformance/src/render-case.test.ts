@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { checkResult } from "./check-result.js";
-import { checkRender, resolveRenderInput } from "./render-case.js";
+import { checkRender } from "./render-case.js";
+import { resolveRenderInput } from "./template-file.js";
 
 const SHA = "a".repeat(64);
 

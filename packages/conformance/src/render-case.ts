@@ -1,6 +1,3 @@
-import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { ConformanceRenderInput } from "./implementation.js";
 import { show } from "./json-equal.js";
 
@@ -8,12 +5,14 @@ import { show } from "./json-equal.js";
 export const DEFAULT_RENDER_CLOCK = "2026-01-02T03:04:05";
 
 /**
- * The directory shared chat templates are read from, for render vectors that name a template file instead of
- * holding it: the `templatesDir` option, else `$TOOLCALL_TEMPLATES`.
+ * Reads a shared template file for a render vector: its text and SHA-256 (hex), or `undefined` when there is no
+ * such file. Where there are files (Node), the package's Node entry passes one in (template-file.ts); the browser
+ * entry has none, and a vector naming a file is skipped there.
  */
-export function templatesDirectory(option: string | undefined): string | undefined {
-  return option ?? process.env.TOOLCALL_TEMPLATES ?? undefined;
-}
+export type TemplateFileReader = (
+  directory: string,
+  file: string,
+) => { path: string; text: string; sha256: string } | undefined;
 
 /**
  * A render vector's input, ready for the implementation: the template file read (and checked against the
@@ -25,6 +24,7 @@ export function templatesDirectory(option: string | undefined): string | undefin
 export function resolveRenderInput(
   raw: unknown,
   templatesDir: string | undefined,
+  readTemplateFile?: TemplateFileReader,
 ): { input: ConformanceRenderInput } | { skip: string } {
   const given = (raw ?? {}) as Record<string, unknown>;
   let template = given.template;
@@ -34,14 +34,14 @@ export function resolveRenderInput(
       return {
         skip: `renders the shared template ${file}: set TOOLCALL_TEMPLATES (or templatesDir) to its directory`,
       };
-    const path = join(templatesDir, file);
-    if (!existsSync(path))
+    if (readTemplateFile === undefined)
+      return { skip: `renders the shared template ${file}: this runtime reads no files` };
+    const read = readTemplateFile(templatesDir, file);
+    if (read === undefined)
       return { skip: `renders the shared template ${file}, not found in ${templatesDir}` };
-    const bytes = readFileSync(path);
-    const digest = createHash("sha256").update(bytes).digest("hex");
-    if (typeof given.templateSha256 === "string" && digest !== given.templateSha256)
-      return { skip: `${path} is not the template the vector was made with (sha256 ${digest})` };
-    template = bytes.toString("utf8");
+    if (typeof given.templateSha256 === "string" && read.sha256 !== given.templateSha256)
+      return { skip: `${read.path} is not the template the vector was made with (sha256 ${read.sha256})` };
+    template = read.text;
   }
   if (typeof template !== "string") return { skip: "the vector has no template" };
   return {

@@ -5,7 +5,7 @@ import { jsonEqual, show } from "./json-equal.js";
 import { type ConformanceLevel, isLevel, levelIncludes, shippedExpectedLevels } from "./levels.js";
 import type { ConformanceCase } from "./load-vectors.js";
 import { compareMessagesAtMappingLevel } from "./message-view.js";
-import { resolveRenderInput, templatesDirectory } from "./render-case.js";
+import { resolveRenderInput, type TemplateFileReader } from "./render-case.js";
 import { skipList } from "./skip-list.js";
 
 /** The outcome of one case: `skip` when it cannot run (never counted as a pass). */
@@ -21,8 +21,10 @@ export interface ConformanceOutcome {
 export interface RunTestOptions {
   /** The level to check at (default: the implementation's declared `level`, else `full`). */
   level?: ConformanceLevel;
-  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES` in Node). */
   templatesDir?: string;
+  /** How such a file is read (the Node entry's default reads the disk; the browser entry has none). */
+  readTemplateFile?: TemplateFileReader;
 }
 
 function snapshot(value: unknown): { ok: true; value: unknown } | { ok: false } {
@@ -95,7 +97,7 @@ export async function runTest(
     return { status: "skip", messages: ["expected.encoded needs encode"] };
   let input = testCase.input;
   if (testCase.operation === "render") {
-    const render = resolveRenderInput(input, templatesDirectory(options.templatesDir));
+    const render = resolveRenderInput(input, options.templatesDir, options.readTemplateFile);
     if ("skip" in render) return { status: "skip", messages: [render.skip] };
     input = render.input;
   }
@@ -213,8 +215,10 @@ export async function runConformance(args: {
   implementation: ConformanceImplementation;
   cases: readonly ConformanceCase[];
   skip?: Iterable<string>;
-  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES`). */
+  /** Where render vectors that name a shared template file find it (default `$TOOLCALL_TEMPLATES` in Node). */
   templatesDir?: string;
+  /** How such a file is read (the Node entry's default reads the disk; the browser entry has none). */
+  readTemplateFile?: TemplateFileReader;
   level?: ConformanceLevel;
 }): Promise<ConformanceSummary> {
   const skip = skipList(args.skip);
@@ -235,7 +239,11 @@ export async function runConformance(args: {
     const outcome: ConformanceOutcome =
       skip.match(testCase.id) !== undefined && testCase.levels.includes(level)
         ? { status: "skip", messages: ["in the skip list"] }
-        : await runTest(args.implementation, testCase, { level, templatesDir: args.templatesDir });
+        : await runTest(args.implementation, testCase, {
+            level,
+            ...(args.templatesDir !== undefined ? { templatesDir: args.templatesDir } : {}),
+            ...(args.readTemplateFile !== undefined ? { readTemplateFile: args.readTemplateFile } : {}),
+          });
     const key = outcome.notApplicable
       ? "notApplicable"
       : outcome.status === "pass"

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { type ConformanceImplementation, checkImplementation } from "./implementation.js";
 import { type ConformanceLevel, isLevel } from "./levels.js";
 import { type ConformanceCase, type LoadVectorsOptions, loadVectors } from "./load-vectors.js";
-import { runTest } from "./run-test.js";
+import { runTest } from "./node-run-test.js";
 import { skipList } from "./skip-list.js";
 
 export interface DescribeConformanceOptions extends LoadVectorsOptions {

@@ -38,6 +38,8 @@ const TOOLS = [
     },
   },
 ];
+/** The same tools without OpenAI's `{ type, function }` envelope: some templates (Apertus) read `tool.name`. */
+const FLAT_TOOLS = TOOLS.map((tool) => tool.function);
 const USER = { role: "user", content: "probe question" };
 const VARIABLES = { bos_token: "<s>", eos_token: "</s>" };
 
@@ -46,17 +48,20 @@ function call(id: string, name: string, args: Record<string, unknown>): Encodabl
 }
 
 function render(template: Template, messages: unknown[], generationPrompt = false): string | undefined {
-  try {
-    return template.render({
-      ...VARIABLES,
-      messages,
-      tools: TOOLS,
-      documents: null,
-      add_generation_prompt: generationPrompt,
-    });
-  } catch {
-    return undefined;
+  for (const tools of [TOOLS, FLAT_TOOLS]) {
+    try {
+      return template.render({
+        ...VARIABLES,
+        messages,
+        tools,
+        documents: null,
+        add_generation_prompt: generationPrompt,
+      });
+    } catch {
+      // The next form of the tools, or nothing.
+    }
   }
+  return undefined;
 }
 
 /** What the template writes for an assistant turn with `calls`, after the conversation up to the user's question. */

@@ -1,12 +1,21 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import { apertus } from "./families/apertus.js";
+import { commandR7b } from "./families/command-r7b.js";
 import { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 import { deepseekV32 } from "./families/deepseek-dsml.js";
+import { functionaryV31, functionaryV32 } from "./families/functionary.js";
 import { glm45, glm47 } from "./families/glm.js";
+import { granite } from "./families/granite.js";
 import { harmony, harmonyStripped } from "./families/harmony.js";
 import { hermes } from "./families/hermes.js";
 import { kimiK2 } from "./families/kimi.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
+import { minimaxM2 } from "./families/minimax.js";
 import { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
+import { phi4Mini } from "./families/phi4-mini.js";
+import { seedOss } from "./families/seed-oss.js";
+import { hunyuan, jamba } from "./families/tool-calls-list.js";
+import { xlam } from "./families/xlam.js";
 
 /** A syntax known to detection: where it lives, how its template writes a call, what its template's source holds. */
 export interface SyntaxDescriptor {
@@ -39,6 +48,17 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   "llama-pythonic": llamaPythonic,
   harmony,
   "harmony-stripped": harmonyStripped,
+  "minimax-m2": minimaxM2,
+  "seed-oss": seedOss,
+  granite,
+  "phi4-mini": phi4Mini,
+  "command-r7b": commandR7b,
+  "functionary-v31": functionaryV31,
+  "functionary-v32": functionaryV32,
+  hunyuan,
+  jamba,
+  xlam,
+  apertus,
 });
 
 /**
@@ -72,6 +92,16 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(deepseekV31, "deepseek", [["message['prefix'] is defined and message['prefix'] and thinking"]]),
   own(deepseekV3, "deepseek", [["<｜tool▁calls▁begin｜>", "```json"]]),
   own(deepseekV32, "deepseek", [["<｜DSML｜"]]),
+  own(commandR7b, "command-r7b", [["<|END_THINKING|><|START_ACTION|>"], ["<|START_ACTION|>"]]),
+  own(seedOss, "seed-oss", [["<seed:tool_call>"], ["<seed:think>"]]),
+  own(minimaxM2, "minimax", [["<minimax:tool_call>"], ["]~!b[", "]~b]"]]),
+  own(apertus, "apertus", [["<|tools_prefix|>"]]),
+  own(functionaryV32, "functionary", [[">>>all"]]),
+  own(functionaryV31, "functionary", [["<|start_header_id|>", "<function="]]),
+  own(granite, "granite", [["<|tool_call|>"]]),
+  own(phi4Mini, "phi4-mini", [["functools["], ["<|tool|>", "<|/tool|>"]]),
+  own(hunyuan, "hunyuan", [["<tool_calls>", "<|extra_0|>"]]),
+  own(jamba, "jamba", [["<tool_calls>"]]),
   own(glm47, "glm", [["</arg_key><arg_value>"]]),
   own(glm45, "glm", [["<arg_key>", "<arg_value>"]]),
   {
@@ -116,4 +146,6 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(mistralList, "mistral", [["[TOOL_CALLS]"]]),
   own(llama3Json, "llama", [["<|start_header_id|>ipython<|end_header_id|>"], ['"parameters": ']]),
   own(llamaPythonic, "llama", [["<|python_start|>"]]),
+  // A bare JSON list: every marked list above holds it, so it comes last.
+  own(xlam, "xlam", [["xLAM"]]),
 ];

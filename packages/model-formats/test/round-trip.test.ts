@@ -5,6 +5,7 @@ import { safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  commandR7b,
   deepseekV3,
   deepseekV31,
   detectToolCallSyntax,
@@ -14,10 +15,12 @@ import {
   hermes,
   kimiK2,
   llama3Json,
+  minimaxM2,
   mistralArgs,
   mistralCallIdSyntax,
   mistralList,
   roundTrip,
+  seedOss,
 } from "../src/index.js";
 import { jsonValue } from "./arbitraries.js";
 
@@ -89,6 +92,8 @@ const toolCall = fc.oneof(
 
 interface Case {
   template: string;
+  /** The template's source, for a look-alike written in this file (default: read `template` from the corpus). */
+  source?: string;
   syntax: ToolCallSyntax;
   /** The template renders content beside calls. */
   content: boolean;
@@ -106,6 +111,42 @@ interface Case {
 
 const nineChars = (_name: string, index: number) => `call${index}abcd`.slice(0, 9);
 const kimiIds = (name: string, index: number) => `functions.${name}:${index}`;
+
+/**
+ * Look-alikes of the assistant turns of templates the corpus lacks, written for these tests from the published
+ * templates' rendering (not copies): Seed-OSS writes a non-string value with `| string` (Python's repr: `True`,
+ * `None`, `{'a': 1}`), MiniMax M2 with `| tojson`; both must type back to the same arguments by the tool's schema.
+ */
+const SEED_OSS_LOOK_ALIKE = [
+  "{%- for m in messages %}",
+  "{%- if m.role == 'assistant' %}{{ '<seed:bos>assistant' }}",
+  "{%- if m.reasoning_content is string and m.reasoning_content | trim %}",
+  "{{ '\\n<seed:think>' + m.reasoning_content | trim + '</seed:think>' }}{%- endif %}",
+  "{%- if m.content is string and m.content | trim %}",
+  "{{ '\\n' + m.content | trim + ('\\n' if m.tool_calls else '') }}{%- endif %}",
+  "{%- for c in m.tool_calls or [] %}{{ '\\n<seed:tool_call>\\n<function=' + c.function.name + '>\\n' }}",
+  "{%- for k, v in c.function.arguments | items %}",
+  "{{ '<parameter=' + k + '>' + (v if v is string else v | string) + '</parameter>\\n' }}{%- endfor %}",
+  "{{ '</function>\\n</seed:tool_call>' }}{%- endfor %}{{ '<seed:eos>' }}",
+  "{%- else %}{{ '<seed:bos>' + m.role + '\\n' + m.content + '<seed:eos>' }}{%- endif %}",
+  "{%- endfor %}",
+  "{%- if add_generation_prompt %}{{ '<seed:bos>assistant\\n' }}{%- endif %}",
+].join("");
+
+const MINIMAX_LOOK_ALIKE = [
+  "{%- for m in messages %}",
+  "{%- if m.role == 'assistant' %}{{ ']~b]ai\\n' }}",
+  "{%- if m.reasoning_content %}{{ '<think>\\n' + m.reasoning_content + '\\n</think>\\n\\n' }}{%- endif %}",
+  "{%- if m.content %}{{ m.content }}{%- endif %}",
+  "{%- if m.tool_calls %}{{ '\\n<minimax:tool_call>\\n' }}",
+  "{%- for c in m.tool_calls %}{{ '<invoke name=\"' + c.function.name + '\">\\n' }}",
+  "{%- for k, v in c.function.arguments | items %}",
+  "{{ '<parameter name=\"' + k + '\">' + (v if v is string else v | tojson) + '</parameter>\\n' }}{%- endfor %}",
+  "{{ '</invoke>\\n' }}{%- endfor %}{{ '</minimax:tool_call>' }}{%- endif %}{{ '[e~[\\n' }}",
+  "{%- else %}{{ ']~b]' + m.role + '\\n' + m.content + '[e~[\\n' }}{%- endif %}",
+  "{%- endfor %}",
+  "{%- if add_generation_prompt %}{{ ']~b]ai\\n<think>\\n' }}{%- endif %}",
+].join("");
 
 /** Every template of ../shared/templates that writes a syntax of this package, and what it keeps. */
 const CASES: Case[] = [
@@ -301,6 +342,22 @@ const CASES: Case[] = [
     calls: 1,
     exceptions: "renders only a message's first call, and content beside a call as analysis",
   },
+  {
+    template: "look-alike of ByteDance-Seed-OSS",
+    source: SEED_OSS_LOOK_ALIKE,
+    syntax: seedOss,
+    content: true,
+    reasoning: "any",
+    calls: 3,
+  },
+  {
+    template: "look-alike of MiniMax-M2",
+    source: MINIMAX_LOOK_ALIKE,
+    syntax: minimaxM2,
+    content: true,
+    reasoning: "non-empty",
+    calls: 3,
+  },
 ];
 
 /** What the model would have written for `message`: the template's turn, minus the generation prompt and end of turn. */
@@ -339,7 +396,7 @@ const canonical = (args: unknown) =>
 describe("round trip: parse the model's output, render it back with the template, byte for byte", () => {
   for (const testCase of CASES) {
     it(`${testCase.template} (${testCase.syntax.id})${testCase.exceptions ? `: ${testCase.exceptions}` : ""}`, () => {
-      const template = read(testCase.template);
+      const template = testCase.source ?? read(testCase.template);
       expect(detectToolCallSyntax(template).id).toBe(testCase.syntax.id);
       const arbitrary = fc.record({
         content: testCase.content ? fc.option(safeText, { nil: null }) : fc.constant(null),
@@ -527,5 +584,38 @@ describe("round trip: what the templates drop or rewrite, found at its offset", 
     expect(coder.ok).toBe(false);
     expect(coder.error).toContain("@toolcall/qwen-templates");
     expect(check("google-gemma-3-it", "Hello").error).toContain("no known tool-call syntax");
+  });
+});
+
+describe("round trip: the end of a turn", () => {
+  // A look-alike of Command R7B's turn endings, written for this test (the real template is not in the corpus):
+  // an action ends with <|END_ACTION|>, an answer with <|END_RESPONSE|>, both then with <|END_OF_TURN_TOKEN|>.
+  const template = [
+    "{% for m in messages %}<|START_OF_TURN_TOKEN|>",
+    "{% if m.role == 'user' %}<|USER_TOKEN|>{{ m.content }}<|END_OF_TURN_TOKEN|>",
+    '{% elif m.tool_calls %}<|CHATBOT_TOKEN|><|START_ACTION|>{{ "[\\n" }}',
+    '{% for tc in m.tool_calls %}    {"tool_call_id": "{{ loop.index0 }}", "tool_name": "{{ tc.function.name }}", ',
+    '"parameters": {{ tc.function.arguments | tojson }}}{{ ",\\n" if not loop.last }}{% endfor %}',
+    '{{ "\\n]" }}<|END_ACTION|><|END_OF_TURN_TOKEN|>',
+    "{% else %}<|CHATBOT_TOKEN|><|START_RESPONSE|>{{ m.content }}<|END_RESPONSE|><|END_OF_TURN_TOKEN|>",
+    "{% endif %}{% endfor %}{% if add_generation_prompt %}<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>{% endif %}",
+  ].join("");
+  const messages = [{ role: "user", content: "Weather in Paris?" }];
+  const action =
+    '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Paris"}}\n]<|END_ACTION|>';
+  const check = (output: string) => roundTrip({ template, output, messages, syntax: commandR7b });
+
+  it("a turn of calls may end differently from a turn of text: only the end they share may be missing", () => {
+    expect(check(action)).toMatchObject({ ok: true, firstDifference: -1 });
+    expect(check(`${action}<|END_OF_TURN_TOKEN|>`)).toMatchObject({ ok: true, firstDifference: -1 });
+    expect(check("<|START_RESPONSE|>Sunny.<|END_RESPONSE|>")).toMatchObject({ ok: true });
+    expect(check("<|START_RESPONSE|>Sunny.")).toMatchObject({ ok: true });
+  });
+
+  it("a marker cut in its middle is a difference, not a missing end of turn", () => {
+    const cut = action.slice(0, -2);
+    const result = check(cut);
+    expect(result.parsed?.toolCalls).toHaveLength(1);
+    expect(result).toMatchObject({ ok: false, firstDifference: cut.length });
   });
 });

@@ -46,6 +46,11 @@ export function argumentsJson(call: EncodableToolCall): string {
   return encodeArguments(argumentsMapping(call), { style: "python" });
 }
 
+/** A call as the JSON-list families write it: `{"name": "NAME", "arguments": {…}}` (arguments as `tojson` writes them). */
+export function nameAndArgumentsJson(call: EncodableToolCall): string {
+  return `{"name": ${pythonJsonText(call.function.name)}, "arguments": ${argumentsJson(call)}}`;
+}
+
 /** A call's arguments as a template that concatenates them sees them: the wire text itself (R5's string form). */
 export function argumentsText(call: EncodableToolCall): string {
   return encodeArguments(call.function?.arguments);

@@ -16,7 +16,7 @@ import {
 } from "@toolcall/core";
 import { Output } from "./output.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
-import { firstVisible } from "./text-loop.js";
+import type { PlainCheck } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
 /** What a family parser gets besides its text and its output. */
@@ -34,8 +34,11 @@ export interface FamilyDefinition {
   id: string;
   name: string;
   startMarkers: readonly string[];
-  /** True when the text holds nothing but content (checked with one native scan before the full parser runs). */
-  isPlain(text: string): boolean;
+  /**
+   * The content of a text that holds nothing but content, `undefined` otherwise (one native scan before the full
+   * parser runs: `plainCheck`). It must agree with `run`: a text it passes parses to exactly that content.
+   */
+  plain: PlainCheck;
   run(reader: Reader, out: Output, context: FamilyContext): Step<void>;
   encode(calls: readonly EncodableToolCall[]): string;
   /** The family's own ids for calls (default: core's `randomCallId`). */
@@ -188,26 +191,33 @@ export function foldEvents(events: readonly SyntaxStreamEvent[]): SyntaxParseRes
  */
 export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
   const createStream = (options: SyntaxParseOptions = {}): SyntaxStream => new FamilyStream(family, options);
+  const plain = family.plain;
+  const parseSlowly = (text: unknown, options?: SyntaxParseOptions): SyntaxParseResult => {
+    const input = typeof text === "string" ? text : "";
+    if (options === undefined || options.startInReasoning !== true) {
+      const content = plain(input);
+      if (content !== undefined) {
+        if (options?.work) options.work.scanned += input.length;
+        readMeter(options)?.charge(input.length);
+        return { toolCalls: [], content, reasoning: null, issues: [] };
+      }
+    }
+    const stream = createStream(options);
+    return foldEvents([...stream.push(input), ...stream.end()]);
+  };
   return {
     specificationVersion: "1",
     id: family.id,
     name: family.name,
     startMarkers: family.startMarkers,
     parse(text: string, options?: SyntaxParseOptions): SyntaxParseResult {
-      const input = typeof text === "string" ? text : "";
-      // The fast path: one native scan for the call markers, a look at the first characters, one result object.
-      if ((options === undefined || options.startInReasoning !== true) && family.isPlain(input)) {
-        if (options?.work) options.work.scanned += input.length;
-        readMeter(options)?.charge(input.length);
-        return {
-          toolCalls: [],
-          content: firstVisible(input) < input.length ? input : null,
-          reasoning: null,
-          issues: [],
-        };
+      // The fast path (no options: what a server calls on every answer): one native scan for the call marker, a
+      // look at the first character, one result object.
+      if (options === undefined && typeof text === "string") {
+        const content = plain(text);
+        if (content !== undefined) return { toolCalls: [], content, reasoning: null, issues: [] };
       }
-      const stream = createStream(options);
-      return foldEvents([...stream.push(input), ...stream.end()]);
+      return parseSlowly(text, options);
     },
     createStream,
     encode: family.encode,

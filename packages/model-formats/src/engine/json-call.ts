@@ -2,23 +2,28 @@ import type { SyntaxIssue } from "@toolcall/core";
 import { wireArguments } from "./arguments.js";
 import type { FamilyContext } from "./define-syntax.js";
 import { JsonScanner } from "./json-scanner.js";
-import type { Channel, Output } from "./output.js";
+import type { Channel, Output, Separator } from "./output.js";
 import type { Reader, Step } from "./reader.js";
 
 export interface JsonCallOptions {
   channel: Channel;
   /** The separator the template writes before a call (dropped from the whitespace before it once the call ends). */
-  separator: string;
+  separator: Separator;
   /** Keys that name the call (first found wins): `name`. */
   nameKeys?: readonly string[];
   /** Keys that hold the arguments (first found wins): `arguments`, `parameters`. */
   argumentKeys: readonly string[];
   /** A key that holds the call's id (Mistral writes `"id"` last); the call is announced once it is known. */
   idKey?: string;
-  /** Announce nothing until the object is complete (the caller decides then whether it is a call at all). */
+  /**
+   * Announce nothing until the object is complete (the caller decides then whether it is a call at all, and gives it
+   * an id when the JSON holds none: the result's `id` is then "").
+   */
   deferStart?: boolean;
   /** Announce the call only once its arguments begin (prose can hold `{"name": "Alice"}`). */
   announceWithArguments?: boolean;
+  /** The object's one key is the call's name and its value the arguments (Apertus: `{"get_weather": {…}}`). */
+  keyed?: boolean;
 }
 
 export type JsonCallResult =
@@ -63,6 +68,8 @@ export function* readJsonCall(
     return joined;
   };
   let key = "";
+  let keys = 0;
+  let keyedName: string | undefined;
   const span: Record<"name" | "args" | "id", [number, number]> = {
     name: [-1, -1],
     args: [-1, -1],
@@ -75,19 +82,25 @@ export function* readJsonCall(
   let released = 0;
   let failed = false;
   const slot = (k: string): keyof typeof span | undefined =>
-    nameKeys.includes(k)
-      ? "name"
-      : options.argumentKeys.includes(k)
+    options.keyed
+      ? keys === 1
         ? "args"
-        : k === options.idKey
-          ? "id"
-          : undefined;
+        : undefined
+      : nameKeys.includes(k)
+        ? "name"
+        : options.argumentKeys.includes(k)
+          ? "args"
+          : k === options.idKey
+            ? "id"
+            : undefined;
   let open: keyof typeof span | undefined;
   const scanner = new JsonScanner({
     trackDepth: 1,
     listener: {
       key: (_depth, raw) => {
         key = decodeString(raw) ?? "";
+        keys++;
+        if (options.keyed && keys === 1) keyedName = key;
       },
       valueStart: (_depth, offset, first) => {
         const s = slot(key);
@@ -112,7 +125,10 @@ export function* readJsonCall(
     started = true;
   };
   const afterPiece = (piece: string, pieceStart: number) => {
-    if (name === undefined && !failed && span.name[1] !== -1) {
+    if (name === undefined && !failed && options.keyed && keyedName !== undefined) {
+      if (keyedName.trim() === "") failed = true;
+      else name = keyedName;
+    } else if (name === undefined && !failed && span.name[1] !== -1) {
       const value = decodeString(body().slice(span.name[0], span.name[1]));
       if (value === undefined || value.trim() === "") failed = true;
       else name = value;
@@ -136,6 +152,11 @@ export function* readJsonCall(
   if (state === "error") return { status: "error", message: scanner.error };
   announce();
   if (name === undefined) return { status: "not_call", message: "a JSON object without a name" };
+  if (options.keyed && keys > 1)
+    return {
+      status: "not_call",
+      message: "a call object with more than one key (the key is the tool's name)",
+    };
   const text = body();
   let args = "{}";
   if (span.args[0] !== -1) {
@@ -145,7 +166,13 @@ export function* readJsonCall(
     if (wire.issue) out.issue(wire.issue);
     args = wire.text;
   }
-  return { status: "complete", name, id: id ?? context.createId(out.index, name), arguments: args };
+  // A deferred call gets its id when it is announced (its index is known then); "" until then.
+  return {
+    status: "complete",
+    name,
+    id: id ?? (options.deferStart ? "" : context.createId(out.index, name)),
+    arguments: args,
+  };
 }
 
 /** The issue of a JSON call that did not complete: text that ends inside it, or text that is not a call. */
@@ -160,24 +187,25 @@ export function jsonCallFailure(
 
 /**
  * After an item of a list of calls (`[a, b]`): a comma (another item follows: `more`, with the text read, which
- * goes back to content if the next item fails), the closing `]` (consumed), or anything else (`list_unclosed`; the
- * text read goes back to content).
+ * goes back to content if the next item fails), the closing `]` (consumed: `closed`), or anything else
+ * (`list_unclosed`; the text read goes back to content).
  */
 export function* listNext(
   reader: Reader,
   out: Output,
   channel: Channel,
-): Step<{ more: boolean; pending: string }> {
+): Step<{ more: boolean; pending: string; closed: boolean }> {
   let pending = yield* reader.space();
   const after = yield* reader.peekChar();
   if (after === ",") {
     pending += reader.consume(1);
-    return { more: true, pending };
+    return { more: true, pending, closed: false };
   }
-  if (after === "]") reader.consume(1);
-  else {
-    out.issue({ code: "list_unclosed", severity: "info", message: "the list of calls does not end with ]" });
-    out.text(channel, pending);
+  if (after === "]") {
+    reader.consume(1);
+    return { more: false, pending: "", closed: true };
   }
-  return { more: false, pending: "" };
+  out.issue({ code: "list_unclosed", severity: "info", message: "the list of calls does not end with ]" });
+  out.text(channel, pending);
+  return { more: false, pending: "", closed: false };
 }

@@ -20,6 +20,23 @@ export class MarkerSet {
   readonly #needle: string;
   readonly #firsts: readonly string[];
 
+  static readonly #shared = new Map<string, MarkerSet>();
+
+  /**
+   * The set of these markers, built once and shared (a parser reads a set's results right after each call, so one
+   * instance serves every parse and stream). For sets made per call or per text; a set of constants can be a
+   * constant.
+   */
+  static of(markers: readonly string[]): MarkerSet {
+    const key = markers.join("\u0000");
+    let set = MarkerSet.#shared.get(key);
+    if (set === undefined) {
+      set = new MarkerSet(markers);
+      MarkerSet.#shared.set(key, set);
+    }
+    return set;
+  }
+
   constructor(markers: readonly string[]) {
     // Longest first: where two markers match at one place, the longer one wins.
     this.markers = [...markers].sort((a, b) => b.length - a.length);

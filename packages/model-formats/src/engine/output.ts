@@ -3,6 +3,17 @@ import { isSpaceCode } from "./reader.js";
 
 export type Channel = "content" | "reasoning";
 
+/** What a template writes before a call: one text, or alternatives (longest first), of which one trailing match is dropped. */
+export type Separator = string | readonly string[];
+
+/** The length of the separator `text` ends with (the first alternative that matches), or 0. */
+function separatorLength(text: string, separator: Separator): number {
+  if (typeof separator === "string")
+    return separator !== "" && text.endsWith(separator) ? separator.length : 0;
+  for (const one of separator) if (one !== "" && text.endsWith(one)) return one.length;
+  return 0;
+}
+
 function trailingSpace(text: string): number {
   let k = text.length;
   while (k > 0 && isSpaceCode(text.charCodeAt(k - 1))) k--;
@@ -28,7 +39,7 @@ export class Output {
     sent: string;
     channel: Channel;
     before: string;
-    separator: string;
+    separator: Separator;
   } | null = null;
 
   /** Text for a channel; its trailing whitespace is held. */
@@ -44,9 +55,9 @@ export class Output {
   }
 
   /** The held whitespace of `channel` ends here: one trailing `separator` in it is syntax and dropped; the rest is sent. */
-  separator(channel: Channel, separator: string): void {
+  separator(channel: Channel, separator: Separator): void {
     let held = this.#held[channel];
-    if (separator !== "" && held.endsWith(separator)) held = held.slice(0, held.length - separator.length);
+    held = held.slice(0, held.length - separatorLength(held, separator));
     this.#held[channel] = "";
     this.#push(channel, held);
   }
@@ -67,7 +78,7 @@ export class Output {
    * A call whose name is known begins. The whitespace held in `channel` before it waits for the call's end: there
    * one trailing `separator` is dropped as syntax; if the call is aborted, all of it is sent back with its text.
    */
-  start(name: string, id: string, channel: Channel = "content", separator = ""): void {
+  start(name: string, id: string, channel: Channel = "content", separator: Separator = ""): void {
     const before = this.#held[channel];
     this.#held[channel] = "";
     this.#call = { index: this.index, id, name, sent: "", channel, before, separator };
@@ -100,12 +111,7 @@ export class Output {
     };
     this.#events.push({ type: "tool_call_end", index: call.index, toolCall });
     const { before, separator } = call;
-    this.#push(
-      call.channel,
-      separator !== "" && before.endsWith(separator)
-        ? before.slice(0, before.length - separator.length)
-        : before,
-    );
+    this.#push(call.channel, before.slice(0, before.length - separatorLength(before, separator)));
     this.#call = null;
     this.index++;
     this.onCommit();

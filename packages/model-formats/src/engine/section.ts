@@ -51,7 +51,7 @@ export function* readSection(
       severity: "warning",
       message: `${syntax.callBegin} outside ${syntax.sectionBegin}: read as a call`,
     });
-  const inside = new MarkerSet([syntax.callBegin, ...syntax.sectionEnds]);
+  const inside = MarkerSet.of([syntax.callBegin, ...syntax.sectionEnds]);
   let pending = implicit ? "" : options.opener;
   let next: string | null = implicit ? syntax.callBegin : null;
   for (;;) {
@@ -102,7 +102,7 @@ export function callFailer(
  * Returns false when the text ended first.
  */
 export function* skipRestOfCall(reader: Reader, syntax: SectionSyntax): Step<boolean> {
-  const stops = new MarkerSet([syntax.callEnd, syntax.callBegin, ...syntax.sectionEnds]);
+  const stops = MarkerSet.of([syntax.callEnd, syntax.callBegin, ...syntax.sectionEnds]);
   const found = yield* reader.before(stops, () => {});
   if (found === null) return false;
   if (found === syntax.callEnd) reader.consume(found.length);

@@ -27,13 +27,43 @@ export const THINK: ReasoningSyntax = {
   before: "",
 };
 
+/** `<think>…</think>` with no separators of its own (the text around it is the model's). */
+export const BARE_THINK: ReasoningSyntax = {
+  open: "<think>",
+  close: "</think>",
+  lead: "",
+  trail: "",
+  after: "",
+  before: "",
+};
+
+/**
+ * A wrapper around the answer (Command R7B's `<|START_RESPONSE|>…<|END_RESPONSE|>`, Granite's `<response>…</response>`,
+ * Hunyuan's `<answer>…</answer>`): its opener is syntax where the content begins (the start of the text, or right
+ * after the reasoning block), and its closer is syntax once it opened; anywhere else both are text.
+ */
+export interface ResponseSyntax {
+  open: string;
+  close: string;
+  /** Written right after `open` (dropped once). */
+  lead: string;
+  /** Written right before `close` (dropped once). */
+  trail: string;
+}
+
 export interface TextLoopOptions {
   /** Markers that start a call (or a section of calls) in content and in reasoning. */
   callMarkers: readonly string[];
   reasoning?: ReasoningSyntax;
+  response?: ResponseSyntax;
+  /** Markers that start a call only right after another call (never in the middle of content). */
+  afterCallMarkers?: readonly string[];
   /** Reads what follows a call marker (already consumed) in `channel`. */
   onCall(marker: string, channel: Channel): Step<void>;
-  /** Runs once at the very start, before anything is read (the place for a call whose opening marker is missing). */
+  /**
+   * Runs once where the content begins: the start of the text, or the end of a reasoning block that opens it (the
+   * place for a call whose opening marker is missing).
+   */
   atStart?(): Step<void>;
 }
 
@@ -53,16 +83,44 @@ export function* textLoop(
   options: TextLoopOptions,
 ): Step<void> {
   const reasoning = options.reasoning;
-  const beforeCalls = new MarkerSet(options.callMarkers);
-  const afterCalls = new MarkerSet([...options.callMarkers, ...(reasoning ? [reasoning.open] : [])]);
-  const inside = new MarkerSet([...options.callMarkers, ...(reasoning ? [reasoning.close] : [])]);
+  const response = options.response;
+  const calls = options.callMarkers;
+  const more = options.afterCallMarkers ?? [];
+  const sets = new Map<string, MarkerSet>();
+  // The markers that count in the current state: calls; after a call, the calls only allowed there and a reasoning
+  // block; inside reasoning, its end; inside a response wrapper, its end.
+  const markers = (inReasoning: boolean, afterCall: boolean, inResponse: boolean): MarkerSet => {
+    const key = `${inReasoning}${afterCall}${inResponse}`;
+    let set = sets.get(key);
+    if (set === undefined) {
+      const list = [...calls];
+      if (afterCall) list.push(...more);
+      if (reasoning) list.push(inReasoning ? reasoning.close : afterCall ? reasoning.open : "");
+      if (response && inResponse && !inReasoning) list.push(response.close);
+      set = MarkerSet.of(list.filter((m) => m !== ""));
+      sets.set(key, set);
+    }
+    return set;
+  };
   let channel: Channel = "content";
   let sawCall = false;
+  let inResponse = false;
   const open = function* (syntax: ReasoningSyntax): Step<void> {
     out.separator("content", syntax.before);
     out.openReasoning();
     channel = "reasoning";
     yield* reader.prefixOf(syntax.lead);
+  };
+  // Where content begins (the start, or after the reasoning block), a response wrapper may open.
+  const maybeResponse = function* (): Step<void> {
+    if (!response || inResponse) return;
+    out.text("content", yield* reader.space());
+    const opener = yield* reader.peek(MarkerSet.of([response.open]));
+    if (opener === null) return;
+    reader.consume(opener.length);
+    out.separator("content", "");
+    inResponse = true;
+    yield* reader.prefixOf(response.lead);
   };
   if (reasoning && context.startInReasoning) {
     out.openReasoning();
@@ -70,32 +128,48 @@ export function* textLoop(
     yield* reader.prefixOf(reasoning.lead);
   } else if (reasoning) {
     out.text("content", yield* reader.space());
-    const opener = yield* reader.peek(new MarkerSet([reasoning.open]));
+    const opener = yield* reader.peek(MarkerSet.of([reasoning.open]));
     if (opener !== null) {
       reader.consume(opener.length);
       yield* open(reasoning);
     }
   }
-  if (options.atStart && channel === "content") {
-    reader.journalStart("");
-    yield* options.atStart();
-    reader.journalEnd();
-  }
+  // Where the content begins (the start, or the end of a reasoning block that opens the text): a response wrapper,
+  // and the family's check for a call whose opening marker is missing.
+  let begun = false;
+  const begin = function* (): Step<void> {
+    begun = true;
+    yield* maybeResponse();
+    if (options.atStart) {
+      reader.journalStart("");
+      yield* options.atStart();
+      reader.journalEnd();
+      // A call read there counts as one: what only follows a call may follow it.
+      if (out.index > 0) sawCall = true;
+    }
+  };
+  if (channel === "content") yield* begin();
   for (;;) {
     const current = channel;
-    const marker = yield* reader.until(
-      current === "reasoning" ? inside : sawCall ? afterCalls : beforeCalls,
-      (text) => out.text(current, text),
+    const marker = yield* reader.until(markers(current === "reasoning", sawCall, inResponse), (text) =>
+      out.text(current, text),
     );
     if (marker === null) return;
-    if (reasoning && marker === reasoning.open) {
+    if (reasoning && marker === reasoning.open && current === "content") {
       yield* open(reasoning);
       continue;
     }
-    if (reasoning && marker === reasoning.close) {
+    if (reasoning && marker === reasoning.close && current === "reasoning") {
       out.separator("reasoning", reasoning.trail);
       channel = "content";
       yield* reader.prefixOf(reasoning.after);
+      if (!begun) yield* begin();
+      else yield* maybeResponse();
+      continue;
+    }
+    if (response && marker === response.close && inResponse) {
+      out.separator("content", response.trail);
+      inResponse = false;
       continue;
     }
     sawCall = true;
@@ -124,23 +198,42 @@ export function firstVisible(text: string): number {
 }
 
 /**
- * The fast check every family's `parse` makes first: text with none of `needles` (call markers, searched with the
- * engine's own `indexOf`) and whose first visible characters start none of `leads` (a reasoning block, a call whose
- * opening marker is missing) is content, all of it.
+ * What a plain text parses to: `undefined` when the text may hold more than content (see {@link plainCheck}), else
+ * its content (`null` when it is only whitespace).
  */
-export function plainCheck(needles: readonly string[], leads: readonly string[]): (text: string) => boolean {
-  const [only] = needles;
-  if (needles.length === 1 && only !== undefined)
+export type PlainCheck = (text: string) => string | null | undefined;
+
+/**
+ * The fast check every family's `parse` makes first: text without `needle` (what every call of the family holds
+ * outside the text's first characters, searched once with the engine's own `indexOf`; `null`: nothing) and whose
+ * first visible characters start none of `leads` (a reasoning block, a call whose opening marker is missing) is
+ * content, all of it. Most answers start with a letter: then the first character alone rules the leads out.
+ */
+export function plainCheck(needle: string | null, leads: readonly string[]): PlainCheck {
+  // Which first characters may start a lead: a table for ASCII, one flag for the rest (a lead such as `助手：`).
+  const firsts = new Uint8Array(128);
+  let wide = false;
+  for (const lead of leads) {
+    const c = lead.charCodeAt(0);
+    if (c < 128) firsts[c] = 1;
+    else wide = true;
+  }
+  const rest = (text: string): string | null | undefined => {
+    const at = firstVisible(text);
+    for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return undefined;
+    return at < text.length ? text : null;
+  };
+  if (needle === null)
     return (text) => {
-      if (text.indexOf(only) !== -1) return false;
-      const at = firstVisible(text);
-      for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return false;
-      return true;
+      const c = text.charCodeAt(0);
+      // Neither whitespace nor the first character of a lead (NaN for "": whitespace only, in `rest`).
+      if (c > 0x20 && (c < 128 ? firsts[c] === 0 : !wide)) return text;
+      return rest(text);
     };
   return (text) => {
-    for (let i = 0; i < needles.length; i++) if (text.indexOf(needles[i] as string) !== -1) return false;
-    const at = firstVisible(text);
-    for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return false;
-    return true;
+    if (text.indexOf(needle) !== -1) return undefined;
+    const c = text.charCodeAt(0);
+    if (c > 0x20 && (c < 128 ? firsts[c] === 0 : !wide)) return text;
+    return rest(text);
   };
 }

@@ -1,13 +1,9 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
-import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { MarkerSet } from "../engine/marker-set.js";
-import type { Channel, Output } from "../engine/output.js";
-import { readValue } from "../engine/read-value.js";
-import type { Reader, Step } from "../engine/reader.js";
-import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
-import { TextArguments } from "../engine/text-arguments.js";
-import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { defineSyntax } from "../engine/define-syntax.js";
+import { type InvokeSyntax, readInvoke } from "../engine/invoke.js";
+import { readSection } from "../engine/section.js";
+import { BARE_THINK, plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const DSML_CALLS_OPEN = "<｜DSML｜function_calls>";
 export const DSML_CALLS_CLOSE = "</｜DSML｜function_calls>";
@@ -19,85 +15,25 @@ export const DSML_INVOKE_CLOSE = "</｜DSML｜invoke>";
 export const DSML_PARAMETER_OPEN = "<｜DSML｜parameter";
 export const DSML_PARAMETER_CLOSE = "</｜DSML｜parameter>";
 
-const IN_INVOKE = new MarkerSet([DSML_PARAMETER_OPEN, DSML_INVOKE_CLOSE]);
-const PARAMETER_CLOSE = new MarkerSet([DSML_PARAMETER_CLOSE]);
-const THINK: ReasoningSyntax = {
-  open: "<think>",
-  close: "</think>",
-  lead: "",
-  trail: "",
-  after: "",
-  before: "",
+const THINK = BARE_THINK;
+
+const INVOKE: InvokeSyntax = {
+  section: {
+    sectionBegin: DSML_CALLS_OPEN,
+    callBegin: DSML_INVOKE_OPEN,
+    callEnd: DSML_INVOKE_CLOSE,
+    sectionEnds: [DSML_CALLS_CLOSE, V4_CLOSE],
+  },
+  parameterOpen: DSML_PARAMETER_OPEN,
+  parameterClose: DSML_PARAMETER_CLOSE,
+  separator: "\n\n",
+  // string="true": the text; otherwise typed by the schema, and string="false" without one reads JSON.
+  add(args, key, text, attributes) {
+    const declared = attributes.get("string");
+    if (declared === "true") args.addValue(key, text);
+    else args.addText(key, text, declared === "false" ? { type: "object" } : undefined);
+  },
 };
-
-/** The attributes of a tag's text (`name="x" string="true"`). */
-function attributes(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const match of text.matchAll(/([A-Za-z_]+)\s*=\s*"([^"]*)"/g))
-    out.set(match[1] as string, match[2] as string);
-  return out;
-}
-
-/** Reads a tag's rest up to `>` (after `<｜DSML｜invoke` or `<｜DSML｜parameter`); `null` when the text ends first. */
-function* tagRest(reader: Reader): Step<string | null> {
-  const text = yield* reader.upTo(">", 4096);
-  if ((yield* reader.peekChar()) !== ">") return null;
-  reader.consume(1);
-  return text;
-}
-
-const SECTION: SectionSyntax = {
-  sectionBegin: DSML_CALLS_OPEN,
-  callBegin: DSML_INVOKE_OPEN,
-  callEnd: DSML_INVOKE_CLOSE,
-  sectionEnds: [DSML_CALLS_CLOSE, V4_CLOSE],
-};
-
-function* readInvoke(
-  reader: Reader,
-  out: Output,
-  context: FamilyContext,
-  channel: Channel,
-  prefix: string,
-): Step<CallOutcome> {
-  reader.record();
-  const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
-  const truncated = "the text ends inside a tool call";
-  const head = yield* tagRest(reader);
-  if (head === null)
-    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "an invoke tag that does not close");
-  const name = attributes(head).get("name")?.trim() ?? "";
-  if (name === "") return yield* fail("call_invalid", "an invoke without a name");
-  out.start(name, context.createId(out.index, name), channel, "\n\n");
-  context.checkName(name, out);
-  const args = new TextArguments(name, context, out);
-  for (;;) {
-    yield* reader.space();
-    const next = yield* reader.peek(IN_INVOKE);
-    if (next === null)
-      return yield* fail(
-        atEnd() ? "call_truncated" : "call_invalid",
-        "text inside an invoke that is not a parameter",
-      );
-    reader.consume(next.length);
-    if (next === DSML_INVOKE_CLOSE) break;
-    const tag = yield* tagRest(reader);
-    if (tag === null)
-      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
-    const attrs = attributes(tag);
-    const key = attrs.get("name") ?? "";
-    const value = yield* readValue(reader, PARAMETER_CLOSE, IN_INVOKE);
-    if (value.status === "end") return yield* fail("call_truncated", truncated);
-    // string="true": the text; otherwise typed by the schema, and string="false" without one reads JSON.
-    const declared = attrs.get("string");
-    if (declared === "true") args.addValue(key, value.text);
-    else args.addText(key, value.text, declared === "false" ? { type: "object" } : undefined);
-  }
-  reader.takeRecord();
-  out.end(args.finish());
-  return "ok";
-}
 
 /**
  * Encodes calls as DeepSeek V3.2's encoder writes them (DeepSeek ships a Python encoder, not a Jinja template):
@@ -142,17 +78,17 @@ export const deepseekV32: ToolCallSyntax = defineSyntax({
   id: "deepseek-v32",
   name: "DeepSeek V3.2 (DSML)",
   startMarkers: [DSML_CALLS_OPEN, V4_OPEN],
-  isPlain: plainCheck(["<｜DSML｜"], ["<think>"]),
+  plain: plainCheck("<｜DSML｜", ["<think>"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [DSML_CALLS_OPEN, V4_OPEN],
       reasoning: THINK,
       onCall: (marker, channel) =>
         readSection(reader, out, {
-          syntax: SECTION,
+          syntax: INVOKE.section,
           opener: marker,
           channel,
-          readCall: (prefix) => readInvoke(reader, out, context, channel, prefix),
+          readCall: (prefix) => readInvoke(reader, out, context, INVOKE, { channel, prefix }),
         }),
     });
   },

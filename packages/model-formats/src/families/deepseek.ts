@@ -6,7 +6,7 @@ import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
-import { plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
+import { BARE_THINK, plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
 export const DEEPSEEK_CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
 export const DEEPSEEK_CALLS_END = "<｜tool▁calls▁end｜>";
@@ -25,15 +25,6 @@ const SEP = new MarkerSet([DEEPSEEK_SEP]);
 const CALL_END = new MarkerSet([DEEPSEEK_CALL_END]);
 const FENCE_OPEN = new MarkerSet(["```json"]);
 const FENCE_CLOSE = new MarkerSet(["```"]);
-/** V3.1 writes `reasoning</think>content`, no newlines around it. */
-const BARE_THINK: ReasoningSyntax = {
-  open: "<think>",
-  close: "</think>",
-  lead: "",
-  trail: "",
-  after: "",
-  before: "",
-};
 
 const SECTION: SectionSyntax = {
   sectionBegin: DEEPSEEK_CALLS_BEGIN,
@@ -118,7 +109,7 @@ function createDeepSeek(options: {
     name: options.name,
     startMarkers: [DEEPSEEK_CALLS_BEGIN, DEEPSEEK_CALL_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS],
     // "<｜tool" starts every section and call marker, misspelled ones too.
-    isPlain: plainCheck(["<｜tool"], ["<think>"]),
+    plain: plainCheck("<｜tool", ["<think>"]),
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
         callMarkers: [DEEPSEEK_CALLS_BEGIN, ...DEEPSEEK_CALLS_BEGIN_VARIANTS, DEEPSEEK_CALL_BEGIN],
@@ -201,6 +192,7 @@ export const deepseekV3: ToolCallSyntax = createDeepSeek({
 export const deepseekV31: ToolCallSyntax = createDeepSeek({
   id: "deepseek-v31",
   name: "DeepSeek V3.1 (NAME<｜tool▁sep｜>JSON)",
+  // V3.1 writes `reasoning</think>content`, no newlines around it.
   reasoning: BARE_THINK,
   encode: encodeDeepSeekV31,
 });

@@ -124,7 +124,7 @@ function createGlm(options: {
     id: options.id,
     name: options.name,
     startMarkers: [GLM_CALL_OPEN],
-    isPlain: plainCheck([GLM_CALL_OPEN], ["<think>"]),
+    plain: plainCheck(GLM_CALL_OPEN, ["<think>"]),
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
         callMarkers: [GLM_CALL_OPEN],

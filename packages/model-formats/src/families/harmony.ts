@@ -5,7 +5,7 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { plainCheck } from "../engine/text-loop.js";
+import { firstVisible, plainCheck } from "../engine/text-loop.js";
 
 export const HARMONY_START = "<|start|>";
 export const HARMONY_CHANNEL = "<|channel|>";
@@ -180,7 +180,7 @@ export const harmony: ToolCallSyntax = defineSyntax({
   name: "gpt-oss harmony (channels, to=functions.NAME)",
   startMarkers: [HARMONY_CHANNEL, " to=functions."],
   // Any special token (`<|`), or a header that starts the text (` to=…`).
-  isPlain: plainCheck(["<|"], ["to="]),
+  plain: plainCheck("<|", ["to="]),
   run,
   encode: encodeHarmony,
 });
@@ -241,7 +241,8 @@ export const harmonyStripped: ToolCallSyntax = defineSyntax({
   id: "harmony-stripped",
   name: "gpt-oss harmony with special tokens stripped",
   startMarkers: ["assistantcommentary to=", "commentary to="],
-  isPlain: (text) => !/^(?:analysis|commentary|final)/.test(text),
+  plain: (text) =>
+    /^(?:analysis|commentary|final)/.test(text) ? undefined : firstVisible(text) < text.length ? text : null,
   run: runStripped,
   encode: (calls) =>
     calls

@@ -95,7 +95,7 @@ function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Ste
         message: `${HERMES_CALL_OPEN} is missing before a JSON call followed by ${HERMES_CALL_CLOSE}: read as a call`,
         tool: result.name,
       });
-      out.start(result.name, result.id, "content", "\n");
+      out.start(result.name, result.id || context.createId(out.index, result.name), "content", "\n");
       context.checkName(result.name, out);
       out.end(result.arguments);
       return;
@@ -115,7 +115,7 @@ function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
   });
 }
 
-const isPlain = plainCheck([HERMES_CALL_OPEN], [THINK.open, "{"]);
+const plain = plainCheck(HERMES_CALL_OPEN, [THINK.open, "{"]);
 
 /**
  * Encodes calls as Qwen2.5, QwQ, Qwen3 and Hermes 2/3 templates render them: each call
@@ -154,7 +154,7 @@ export const hermes: ToolCallSyntax = defineSyntax({
   id: "hermes",
   name: "Hermes / Qwen2.5 / QwQ / Qwen3 (<tool_call> JSON)",
   startMarkers: [HERMES_CALL_OPEN],
-  isPlain,
+  plain,
   run,
   encode: encodeHermes,
 });

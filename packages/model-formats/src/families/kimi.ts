@@ -6,7 +6,7 @@ import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
-import { plainCheck, textLoop } from "../engine/text-loop.js";
+import { BARE_THINK, plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const KIMI_SECTION_BEGIN = "<|tool_calls_section_begin|>";
 export const KIMI_SECTION_END = "<|tool_calls_section_end|>";
@@ -20,7 +20,7 @@ const SECTION_END_VARIANT = "<|tool_call_section_end|>";
 const SECTION_ENDS = [KIMI_SECTION_END, SECTION_END_VARIANT];
 const ARGUMENT_BEGIN = new MarkerSet([KIMI_ARGUMENT_BEGIN]);
 const CALL_END = new MarkerSet([KIMI_CALL_END]);
-const THINK = { open: "<think>", close: "</think>", lead: "", trail: "", after: "", before: "" };
+const THINK = BARE_THINK;
 
 /** `functions.get_weather:0` → `get_weather`; `get_weather:0` → `get_weather`; the id is kept as written. */
 export function kimiCallName(id: string): string {
@@ -129,7 +129,7 @@ export const kimiK2: ToolCallSyntax = defineSyntax({
   name: "Kimi K2 / K2.5 (tool call sections)",
   startMarkers: [KIMI_SECTION_BEGIN, KIMI_CALL_BEGIN],
   // "<|tool_call" starts every call and section marker, both spellings.
-  isPlain: plainCheck(["<|tool_call"], ["<think>"]),
+  plain: plainCheck("<|tool_call", ["<think>"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [KIMI_SECTION_BEGIN, SECTION_BEGIN_VARIANT, KIMI_CALL_BEGIN],

@@ -10,6 +10,8 @@ import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, textLoop } from "../engine/text-loop.js";
 
+const CALL_METHOD = new MarkerSet([".call("]);
+
 export const LLAMA_PYTHON_TAG = "<|python_tag|>";
 export const LLAMA_PYTHON_START = "<|python_start|>";
 export const LLAMA_PYTHON_END = "<|python_end|>";
@@ -177,7 +179,7 @@ function* readPythonTag(reader: Reader, out: Output, context: FamilyContext, cha
     return yield* readJsonCalls(reader, out, context, channel, LLAMA_PYTHON_TAG + space, true);
   reader.record();
   const name = yield* readIdentifier(reader);
-  if (name !== "" && (yield* reader.peek(new MarkerSet([".call("]))) !== null) {
+  if (name !== "" && (yield* reader.peek(CALL_METHOD)) !== null) {
     reader.consume(".call(".length);
     yield* readPythonCall(reader, out, context, channel, name, LLAMA_PYTHON_TAG + space);
     return;
@@ -241,7 +243,7 @@ export const llama3Json: ToolCallSyntax = defineSyntax({
   id: "llama3-json",
   name: 'Llama 3.x JSON ({"name", "parameters"}, <|python_tag|>)',
   startMarkers: [LLAMA_PYTHON_TAG, "{"],
-  isPlain: plainCheck([LLAMA_PYTHON_TAG], ["{"]),
+  plain: plainCheck(LLAMA_PYTHON_TAG, ["{"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [LLAMA_PYTHON_TAG],
@@ -273,7 +275,7 @@ export const llamaPythonic: ToolCallSyntax = defineSyntax({
   id: "llama-pythonic",
   name: "Llama 3.2 / 4 pythonic ([f(a=1), …])",
   startMarkers: [LLAMA_PYTHON_START, "["],
-  isPlain: plainCheck([LLAMA_PYTHON_START], ["["]),
+  plain: plainCheck(LLAMA_PYTHON_START, ["["]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [LLAMA_PYTHON_START],

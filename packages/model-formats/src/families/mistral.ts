@@ -1,8 +1,8 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
+import { readCallList, readUnopenedList } from "../engine/call-list.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { readJsonArguments } from "../engine/json-arguments.js";
-import { type JsonCallResult, jsonCallFailure, listNext, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
@@ -13,7 +13,6 @@ export const MISTRAL_ARGS = "[ARGS]";
 export const MISTRAL_CALL_ID = "[CALL_ID]";
 const AFTER_NAME = new MarkerSet([MISTRAL_ARGS, MISTRAL_CALL_ID]);
 const ARGS = new MarkerSet([MISTRAL_ARGS]);
-const LIST_START = new MarkerSet(["[{", "[ {", "[\n{"]);
 const THINK: ReasoningSyntax = {
   open: "[THINK]",
   close: "[/THINK]",
@@ -39,51 +38,6 @@ export function mistralCallId(): string {
 }
 
 const ELEMENT_OPTIONS = { separator: "", argumentKeys: ["arguments", "parameters"], idKey: "id" } as const;
-
-/**
- * The JSON list form after `[TOOL_CALLS]` (the reader is at `[`): each element a call, announced as it is read.
- * `pending` is the list's own text since the last call read, which goes back to content if the list breaks there.
- */
-function* readList(
-  reader: Reader,
-  out: Output,
-  context: FamilyContext,
-  channel: Channel,
-  prefix: string,
-): Step<void> {
-  let pending = prefix + reader.consume(1);
-  const broken = (code: string, message: string) => {
-    out.abort(
-      { code, severity: code === "list_unclosed" ? "info" : "error", message, raw: pending },
-      pending,
-      channel,
-    );
-  };
-  for (let first = true; ; first = false) {
-    pending += yield* reader.space();
-    const next = yield* reader.peekChar();
-    if (next === "]" && first) {
-      reader.consume(1);
-      return;
-    }
-    if (next !== "{") {
-      if (next === null) return broken("call_truncated", "the text ends inside the list of calls");
-      return broken("call_invalid", "expected a call object in the list");
-    }
-    reader.record();
-    const result = yield* readJsonCall(reader, out, context, { channel, ...ELEMENT_OPTIONS });
-    if (result.status !== "complete") {
-      const raw = pending + reader.takeRecord();
-      out.abort(jsonCallFailure(result, raw), raw, channel);
-      return;
-    }
-    reader.takeRecord();
-    out.end(result.arguments);
-    const following = yield* listNext(reader, out, channel);
-    if (!following.more) return;
-    pending = following.pending;
-  }
-}
 
 /** The v11+ form after `[TOOL_CALLS]`: `NAME[ARGS]{…}` or `NAME[CALL_ID]ID[ARGS]{…}` (or `NAME{…}`). */
 function* readNamed(
@@ -125,56 +79,9 @@ function* readNamed(
 function* readCalls(reader: Reader, out: Output, context: FamilyContext, channel: Channel): Step<void> {
   // `[TOOL_CALLS] [` (Small 3.1) and `[TOOL_CALLS][` (Nemo) both start the list form.
   const prefix = MISTRAL_TOOL_CALLS + (yield* reader.space());
-  if ((yield* reader.peekChar()) === "[") return yield* readList(reader, out, context, channel, prefix);
+  if ((yield* reader.peekChar()) === "[")
+    return yield* readCallList(reader, out, context, { channel, prefix, item: ELEMENT_OPTIONS });
   yield* readNamed(reader, out, context, channel, prefix);
-}
-
-/**
- * A list of calls whose `[TOOL_CALLS]` is missing (a server that strips special tokens): at the very start, a JSON
- * list of call objects. Anything else starting with `[` is content.
- */
-function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Step<void> {
-  out.text("content", yield* reader.space());
-  reader.journalCommit();
-  // Only `[` and then `{` starts a list of calls; `[TOOL_CALLS]`, `[THINK]` and a Markdown link do not.
-  if ((yield* reader.peek(LIST_START)) === null) return;
-  reader.record();
-  reader.consume(1);
-  const calls: Array<Extract<JsonCallResult, { status: "complete" }>> = [];
-  for (;;) {
-    yield* reader.space();
-    if ((yield* reader.peekChar()) !== "{") break;
-    const result = yield* readJsonCall(reader, out, context, {
-      channel: "content",
-      ...ELEMENT_OPTIONS,
-      deferStart: true,
-    });
-    if (result.status !== "complete") break;
-    calls.push(result);
-    yield* reader.space();
-    const after = yield* reader.peekChar();
-    if (after === ",") {
-      reader.consume(1);
-      continue;
-    }
-    if (after === "]" && calls.length > 0) {
-      reader.consume(1);
-      reader.takeRecord();
-      out.issue({
-        code: "call_unopened",
-        severity: "warning",
-        message: `${MISTRAL_TOOL_CALLS} is missing before a JSON list of calls: read as calls`,
-      });
-      for (const call of calls) {
-        out.start(call.name, call.id, "content");
-        context.checkName(call.name, out);
-        out.end(call.arguments);
-      }
-      return;
-    }
-    break;
-  }
-  out.text("content", reader.takeRecord());
 }
 
 function createMistral(options: {
@@ -186,13 +93,18 @@ function createMistral(options: {
     id: options.id,
     name: options.name,
     startMarkers: [MISTRAL_TOOL_CALLS],
-    isPlain: plainCheck([MISTRAL_TOOL_CALLS], ["[THINK]", "[{", "[ {", "[\n{"]),
+    plain: plainCheck(MISTRAL_TOOL_CALLS, ["[THINK]", "[{", "[ {", "[\n{"]),
     createId: () => mistralCallId(),
     *run(reader, out, context) {
       yield* textLoop(reader, out, context, {
         callMarkers: [MISTRAL_TOOL_CALLS],
         reasoning: THINK,
-        atStart: () => readUnopened(reader, out, context),
+        *atStart() {
+          yield* readUnopenedList(reader, out, context, {
+            item: ELEMENT_OPTIONS,
+            issue: `${MISTRAL_TOOL_CALLS} is missing before a JSON list of calls: read as calls`,
+          });
+        },
         onCall: (_marker, channel) => readCalls(reader, out, context, channel),
       });
     },

@@ -1,0 +1,138 @@
+// Tool (c) on the page: per conversation, the provider's refusals in its own words, which providers refuse the
+// history, the repair's changes; per record, its format's own findings and the repaired record as a diff (with a
+// copy button for it).
+import type { Issue, ProviderIssue } from "@toolcall/core";
+import { ANY_PROVIDER, type ChatReport, type ConversationReport, type RecordReport } from "./chat-tool.js";
+import { byId, copyButton, fill, h } from "./dom.js";
+
+function issueRow(issue: Issue | ProviderIssue): HTMLElement {
+  const provider = "status" in issue;
+  return h(
+    "li",
+    { class: "issue", "data-testid": "issue", "data-code": issue.code },
+    h("code", {}, issue.code),
+    provider
+      ? h("span", { class: "status" }, ` HTTP ${(issue as ProviderIssue).status}`)
+      : ` (${issue.severity})`,
+    h("span", { class: "meta" }, ` at ${JSON.stringify(issue.path)}`),
+    h("pre", { class: "literal", "data-testid": "issue-message" }, issue.message),
+  );
+}
+
+function diffView(report: RecordReport): HTMLElement {
+  const diff = h("pre", { class: "diff-view", "data-testid": "history-diff" });
+  for (const part of report.diff) {
+    const sign = part.added ? "+" : part.removed ? "-" : " ";
+    const lines = part.value.replace(/\n$/, "").split("\n");
+    diff.append(
+      h(
+        "span",
+        { class: part.added ? "added" : part.removed ? "removed" : "same" },
+        `${lines.map((line) => `${sign} ${line}`).join("\n")}\n`,
+      ),
+    );
+  }
+  return diff;
+}
+
+function conversationView(report: ConversationReport, provider: string): HTMLElement {
+  const who = report.answer ? "Core" : provider === ANY_PROVIDER ? "A strict provider" : provider;
+  return h(
+    "section",
+    { class: "conversation", "data-testid": "conversation" },
+    report.label ? h("h4", {}, report.label) : null,
+    report.answer
+      ? h("p", { class: "meta" }, "A model's answer: no provider reads it as a request; core's checks apply.")
+      : null,
+    h(
+      "p",
+      { "data-testid": "issue-count" },
+      report.issues.length === 0
+        ? `${who} accepts this history.`
+        : `${who} refuses it: ${report.issues.length} issue${report.issues.length === 1 ? "" : "s"}.`,
+    ),
+    h("ul", { class: "issues" }, ...report.issues.map(issueRow)),
+    h(
+      "p",
+      { class: "meta", "data-testid": "verdict" },
+      report.verdict.rejectedBy.length === 0
+        ? "No provider profile refuses it."
+        : `Refused by ${report.verdict.rejectedBy.length} of ${report.verdict.rejectedBy.length + report.verdict.acceptedBy.length} provider profiles: ${report.verdict.rejectedBy.join(", ")}.`,
+    ),
+    h("h4", {}, `Repaired (${report.changes.length} change${report.changes.length === 1 ? "" : "s"})`),
+    h(
+      "ul",
+      { class: "changes", "data-testid": "changes" },
+      ...report.changes.map((change) =>
+        h(
+          "li",
+          { "data-rule": change.rule },
+          h("code", {}, change.rule),
+          ` message ${change.messageIndex}`,
+          change.toolCallId ? `, call ${change.toolCallId}` : "",
+          change.constraint ? ` (for ${change.constraint})` : "",
+          change.repairs?.length ? ` — repairs: ${change.repairs.join(", ")}` : "",
+        ),
+      ),
+    ),
+    h(
+      "p",
+      { class: report.remaining.length === 0 ? "ok" : "error", "data-testid": "remaining" },
+      report.remaining.length === 0
+        ? `${who} accepts the repaired history.`
+        : `${report.remaining.length} issue${report.remaining.length === 1 ? "" : "s"} left after the repair.`,
+    ),
+  );
+}
+
+function recordView(report: RecordReport, provider: string): HTMLElement {
+  const repaired = report.repaired;
+  return h(
+    "section",
+    { class: "record", "data-testid": "record", "data-format": report.format.id },
+    h(
+      "h3",
+      { "data-testid": "chat-format" },
+      `${report.label ? `${report.label}: ` : ""}${report.format.name} (${report.format.id})`,
+    ),
+    report.formatIssues.length === 0
+      ? null
+      : h(
+          "ul",
+          { class: "issues" },
+          ...report.formatIssues.map((issue) =>
+            h(
+              "li",
+              { class: "issue", "data-testid": "format-issue", "data-code": issue.code },
+              h("code", {}, issue.code),
+              ` (${issue.severity})${issue.place ? ` at ${issue.place}` : ""}`,
+              h("pre", { class: "literal" }, issue.message),
+            ),
+          ),
+        ),
+    ...report.conversations.map((conversation) => conversationView(conversation, provider)),
+    h(
+      "div",
+      { class: "bar" },
+      h("span", { class: "meta" }, "The record, before → after"),
+      repaired.ok
+        ? copyButton("Copy repaired", () => repaired.text, "copy-repaired")
+        : h("span", { class: "error" }, `The format cannot write the repair back: ${repaired.reason}`),
+    ),
+    diffView(report),
+  );
+}
+
+/**
+ * Shows a report of tool (c).
+ *
+ * @example
+ * showChatReport(runChatTool({ chat, format: "auto", provider: "anthropic" }), "anthropic");
+ */
+export function showChatReport(report: ChatReport, provider: string): void {
+  if (!report.ok) {
+    fill(byId("chat-report"), h("p", { class: "error", "data-testid": "chat-error" }, report.error));
+    return;
+  }
+  fill(byId("chat-report"), ...report.records.map((record) => recordView(record, provider)));
+}
