@@ -4,6 +4,7 @@ import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
 import { isArraySafe } from "./read-history.js";
 import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
+import { runSteps } from "./run-steps.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 import { isWorkMeter, resolveWorkMeter, type WorkMeter } from "./work-budget.js";
 
@@ -84,17 +85,19 @@ function callRule(rule: RepairRule, text: string, meter: WorkMeter): string | un
 /**
  * Runs the enabled repairs over failing text, cumulatively and in one order ({@link orderRepairs}); accepts the
  * result only when it parses to a JSON object. A rule is left out (listed in `budget`) when the text is longer than
- * its `maxLength` or the meter has run out.
+ * its `maxLength` or the meter has run out. Yields after each rule that ran (with the parse of its result): the
+ * steps of {@link decodeArgumentsSteps}.
  */
-function runRepairs(
+function* runRepairs(
   text: string,
   repairs: readonly RepairRule[],
   parse: (text: string) => ReturnType<typeof parseJson>,
   meter: WorkMeter,
-): RepairOutcome {
+): Generator<void, RepairOutcome, void> {
   let current = text;
   const applied: string[] = [];
   const budget: string[] = [];
+  let ran = false;
   for (const rule of orderRepairs(repairs)) {
     // An applied repair is reported by its id (R6): a rule without a readable string id is not applied.
     const id = repairIdOf(rule);
@@ -103,6 +106,8 @@ function runRepairs(
       budget.push(id);
       continue;
     }
+    if (ran) yield;
+    ran = true;
     const next = callRule(rule, current, meter);
     if (next === undefined || next === current) continue;
     if (meter.exhausted) {
@@ -145,7 +150,7 @@ function startsNoJsonValue(text: string): boolean {
 
 const NOT_JSON = { ok: false, error: "not JSON" } as const;
 
-function decodeText(text: string, options: DecodeOptions): DecodeResult {
+function* decodeText(text: string, options: DecodeOptions): Generator<void, DecodeResult, void> {
   const parseOptions = {
     lossless: options.lossless ?? false,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -181,7 +186,9 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
     const meter = resolveWorkMeter({ meter: callerMeter, length: text.length });
     // A meter made here is charged the strict parse and the blank check the caller's already paid.
     if (meter !== callerMeter) meter.charge(2 * text.length);
-    const repaired = runRepairs(
+    // The strict parse was one step; each rule that runs is one more.
+    yield;
+    const repaired = yield* runRepairs(
       text,
       repairs,
       (t) => (startsNoJsonValue(t) ? NOT_JSON : parseJson(t, parseOptions)),
@@ -211,10 +218,33 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult {
  * decodeArguments('{"a": ', { finishReason: "length" }).status; // "truncated"
  */
 export function decodeArguments(value: unknown, options: DecodeOptions = {}): DecodeResult {
+  return runSteps(decodeArgumentsSteps(value, options));
+}
+
+/**
+ * {@link decodeArguments} in steps, for a caller that shares its thread with others (a server repairing a large
+ * answer between other requests): the strict parse is one step, and each repair rule that runs (with the parse of
+ * its result) is one more, so no step does more than one rule's work on the text. The result is the one
+ * `decodeArguments` gives, whatever is done between steps. Valid text, and text decoded without repairs, take one
+ * step.
+ *
+ * @example
+ * const steps = decodeArgumentsSteps(text, { repairs: coreRepairs });
+ * let next = steps.next();
+ * while (!next.done) {
+ *   await new Promise((resolve) => setImmediate(resolve)); // let other work run
+ *   next = steps.next();
+ * }
+ * next.value; // what decodeArguments(text, { repairs: coreRepairs }) returns
+ */
+export function* decodeArgumentsSteps(
+  value: unknown,
+  options: DecodeOptions = {},
+): Generator<void, DecodeResult, void> {
   if (value === undefined || value === null) return { arguments: {}, status: "absent", repairs: [] };
   // An object parsed from text is new, so raw is kept: it is the exact bytes.
   if (typeof value === "string")
-    return decodeText(value, typeof options === "object" && options !== null ? options : {});
+    return yield* decodeText(value, typeof options === "object" && options !== null ? options : {});
   if (isPlainObject(value)) return { arguments: value, status: "object", repairs: [] };
   return { arguments: rawSentinel(value), status: "native_non_object", repairs: [], raw: value };
 }

@@ -15,6 +15,7 @@ export {
   type DecodeOptions,
   type DecodeResult,
   decodeArguments,
+  decodeArgumentsSteps,
   toArgumentsObject,
 } from "./decode-arguments.js";
 export { isPlainObject } from "./define-property.js";
@@ -35,12 +36,14 @@ export {
   type NormalizeAnswerOptions,
   type NormalizedAnswerArguments,
   normalizeAnswerArguments,
+  normalizeAnswerArgumentsSteps,
 } from "./normalize-answer-arguments.js";
 export {
   type ArgumentsPolicy,
   type NormalizeArgumentsOptions,
   type NormalizedArguments,
   normalizeArguments,
+  normalizeArgumentsSteps,
 } from "./normalize-arguments.js";
 export { numbersRoundTrip } from "./numbers-round-trip.js";
 export { originOf, withOrigin } from "./origin.js";
@@ -87,6 +90,7 @@ export type { RepairContext, RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
+export { runSteps } from "./run-steps.js";
 export {
   DEFAULT_SYNTHETIC_RESULT,
   type SanitizeChange,

@@ -3,8 +3,9 @@ import { isRawSentinel } from "./encode-arguments.js";
 import {
   type NormalizeArgumentsOptions,
   type NormalizedArguments,
-  normalizeArguments,
+  normalizeArgumentsSteps,
 } from "./normalize-arguments.js";
+import { runSteps } from "./run-steps.js";
 import { type ArgumentsMapping, isDecodedToObject, RAW_ARGUMENTS_KEY } from "./types.js";
 
 /** What {@link normalizeAnswerArguments} takes: everything `normalizeArguments` does but a policy (there is none). */
@@ -39,9 +40,27 @@ export function normalizeAnswerArguments(
   value: unknown,
   options: NormalizeAnswerOptions = {},
 ): NormalizedAnswerArguments {
+  return runSteps(normalizeAnswerArgumentsSteps(value, options));
+}
+
+/**
+ * {@link normalizeAnswerArguments} in steps, for a server that repairs a large answer between other requests: the
+ * steps of {@link normalizeArgumentsSteps}, so no step runs more than one repair rule over the call's text. The
+ * result is the one `normalizeAnswerArguments` gives.
+ *
+ * @example
+ * const steps = normalizeAnswerArgumentsSteps("```json\n{\"a\":1}\n```", { repairs: coreRepairs });
+ * let next = steps.next();
+ * while (!next.done) next = steps.next(); // other work may run between steps
+ * next.value.text; // '{"a":1}'
+ */
+export function* normalizeAnswerArgumentsSteps(
+  value: unknown,
+  options: NormalizeAnswerOptions = {},
+): Generator<void, NormalizedAnswerArguments, void> {
   if (options.finishReason === "length" && (value === undefined || value === null || isBlank(value)))
     return { text: value, decoded: cutBeforeArguments(value), changed: false, usable: false };
-  const normalized = normalizeArguments(value, {
+  const normalized = yield* normalizeArgumentsSteps(value, {
     repairs: options.repairs,
     finishReason: options.finishReason,
     maxDepth: options.maxDepth,

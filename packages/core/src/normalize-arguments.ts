@@ -1,6 +1,7 @@
-import { type DecodeResult, decodeArguments } from "./decode-arguments.js";
+import { type DecodeResult, decodeArgumentsSteps } from "./decode-arguments.js";
 import { encodeArguments } from "./encode-arguments.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
+import { runSteps } from "./run-steps.js";
 import { type FinishReason, isDecodedToObject } from "./types.js";
 
 /** What wire text a call gets when its arguments do not decode to an object. */
@@ -44,16 +45,33 @@ export function normalizeArguments(
   value: unknown,
   options: NormalizeArgumentsOptions = {},
 ): NormalizedArguments {
+  return runSteps(normalizeArgumentsSteps(value, options));
+}
+
+/**
+ * {@link normalizeArguments} in steps: the steps of {@link decodeArgumentsSteps} (a repaired call's exact re-read
+ * too), so no step runs more than one repair rule. The result is the one `normalizeArguments` gives.
+ *
+ * @example
+ * const steps = normalizeArgumentsSteps("{'a': 1}", { repairs: coreRepairs });
+ * let next = steps.next();
+ * while (!next.done) next = steps.next(); // other work may run between steps
+ * next.value.text; // '{"a":1}'
+ */
+export function* normalizeArgumentsSteps(
+  value: unknown,
+  options: NormalizeArgumentsOptions = {},
+): Generator<void, NormalizedArguments, void> {
   const repairs = options.repairs ?? [];
   const decodeOptions = { repairs, finishReason: options.finishReason, maxDepth: options.maxDepth };
-  const decoded = decodeArguments(value, decodeOptions);
+  const decoded = yield* decodeArgumentsSteps(value, decodeOptions);
   if (decoded.status === "object" && typeof value === "string")
     return { text: value, decoded, changed: false };
   if (isDecodedToObject(decoded.status)) {
     // Re-decode losslessly before writing, so big integers keep every digit and 1.0 stays a float.
     const exact =
       typeof value === "string"
-        ? decodeArguments(value, { ...decodeOptions, lossless: true }).arguments
+        ? (yield* decodeArgumentsSteps(value, { ...decodeOptions, lossless: true })).arguments
         : decoded.arguments;
     return { text: encodeArguments(exact), decoded, changed: true };
   }
