@@ -6,7 +6,7 @@
  * @example
  * runSteps(decodeArgumentsSteps('{"a": 1,}', { repairs: coreRepairs })).status; // "repaired"
  */
-export function runSteps<T>(steps: Generator<void, T, void>): T {
+export function runSteps<T>(steps: Generator<unknown, T, void>): T {
   for (;;) {
     const next = steps.next();
     if (next.done === true) return next.value;

@@ -1,4 +1,4 @@
-import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import { numbersRoundTrip, parseJson, runSteps, serializeJson } from "@toolcall/core";
 
 /**
  * The text of a JSON document after a change. `JSON.stringify` of the changed tree when every number of the original
@@ -11,13 +11,27 @@ import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
  * changedJson({ text: '{"seed": 12345678901234567891, "messages": […]}', changed, redo: (exact) => sanitize(exact) });
  * // '{"seed":12345678901234567891,"messages":[…]}'
  */
-export function changedJson(args: {
+export function changedJson(args: ChangedJsonArgs): string {
+  return runSteps(changedJsonSteps(args));
+}
+
+interface ChangedJsonArgs {
   text: string;
   changed: unknown;
   redo: (exact: unknown) => unknown;
-}): string {
-  if (!numbersRoundTrip(args.text)) {
+}
+
+/**
+ * {@link changedJson} in steps, each yield saying how many characters of work it did: the scan of the original's
+ * numbers, then either `JSON.stringify` of the changed tree, or the lossless read of the original and the writing of
+ * the change made on it.
+ */
+export function* changedJsonSteps(args: ChangedJsonArgs): Generator<number, string, void> {
+  const roundTrip = numbersRoundTrip(args.text);
+  yield args.text.length;
+  if (!roundTrip) {
     const exact = parseJson(args.text, { lossless: true });
+    yield args.text.length;
     if (exact.ok) {
       const written = serializeJson(args.redo(exact.value));
       if (written.ok) return written.text;

@@ -36,11 +36,17 @@ export type {
   RepairReport,
   RepairSource,
 } from "./options.js";
-export { repairChatCompletion } from "./repair-chat-completion.js";
+export { repairChatCompletion, repairChatCompletionSteps } from "./repair-chat-completion.js";
 export { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
 export { type RepairedRequestBody, repairRequestBody } from "./repair-request-body.js";
-export { repairResponse } from "./repair-response.js";
-export { type RepairedResponseBody, repairResponseBody } from "./repair-response-body.js";
+export { repairResponse, repairResponseSteps } from "./repair-response.js";
+export {
+  type PrepareAnswer,
+  type RepairedResponseBody,
+  type RepairResponseBodyArgs,
+  repairResponseBody,
+  repairResponseBodySteps,
+} from "./repair-response-body.js";
 export { repairResponseStream } from "./repair-response-stream.js";
 export {
   type ChunkStep,
@@ -56,3 +62,4 @@ export { ResponseStreamRepair } from "./response-stream-repair.js";
 export { sanitizeChatMessages } from "./sanitize-chat-messages.js";
 export { sanitizeResponseInput } from "./sanitize-response-input.js";
 export { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
+export { RESPONSE_STEP_SIZE } from "./step-pace.js";

@@ -1,17 +1,27 @@
 import {
   argumentIssues,
   type FinishReason,
-  normalizeAnswerArguments,
+  normalizeAnswerArgumentsSteps,
+  runSteps,
   type StreamedArguments,
 } from "@toolcall/core";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
+import { weighted } from "./step-pace.js";
 
 /**
  * One function call's arguments in a fresh answer, through core's rule (`normalizeAnswerArguments`): repaired where
  * core can, the model's own text where no tool can run on it, and a report whenever the call was not clean object
  * text.
  */
-export function repairArguments(args: {
+export function repairArguments(args: RepairArgumentsArgs): {
+  text: unknown;
+  usable: boolean;
+  report: ArgumentsReport | undefined;
+} {
+  return runSteps(repairArgumentsSteps(args));
+}
+
+interface RepairArgumentsArgs {
   api: OpenAIApi;
   source: Exclude<RepairSource, "request">;
   index: number;
@@ -22,13 +32,24 @@ export function repairArguments(args: {
   options: OpenAIRepairOptions;
   /** Streams: report later, once the client's text is known (`reportArguments`). */
   quiet?: boolean;
-}): { text: unknown; usable: boolean; report: ArgumentsReport | undefined } {
+}
+
+/**
+ * {@link repairArguments} in core's steps (`normalizeAnswerArgumentsSteps`: the strict parse, then one repair rule
+ * per step), each weighted by the length of the call's text.
+ */
+export function* repairArgumentsSteps(
+  args: RepairArgumentsArgs,
+): Generator<number, { text: unknown; usable: boolean; report: ArgumentsReport | undefined }, void> {
   const { options } = args;
-  const answer = normalizeAnswerArguments(args.arguments, {
-    repairs: options.repairs ?? [],
-    finishReason: args.finishReason,
-    maxDepth: options.maxDepth,
-  });
+  const answer = yield* weighted(
+    normalizeAnswerArgumentsSteps(args.arguments, {
+      repairs: options.repairs ?? [],
+      finishReason: args.finishReason,
+      maxDepth: options.maxDepth,
+    }),
+    typeof args.arguments === "string" ? args.arguments.length : 1,
+  );
   if (!answer.changed && answer.usable && answer.decoded.status === "object")
     return { text: answer.text, usable: true, report: undefined };
   const report: ArgumentsReport = {

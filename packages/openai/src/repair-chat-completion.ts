@@ -1,7 +1,8 @@
+import { runSteps } from "@toolcall/core";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { isChatFunctionCall } from "./function-call.js";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { repairArguments } from "./repair-arguments.js";
+import { repairArgumentsSteps } from "./repair-arguments.js";
 
 /**
  * Repairs the tool calls of a Chat Completions response: each function call's arguments decoded by core with the
@@ -16,16 +17,41 @@ export function repairChatCompletion(
   completion: ChatCompletion,
   options: OpenAIRepairOptions = {},
 ): { completion: ChatCompletion; reports: ArgumentsReport[] } {
+  return runSteps(repairChatCompletionSteps(completion, options));
+}
+
+/**
+ * {@link repairChatCompletion} in steps: each call's arguments in core's steps (the strict parse, then one repair rule
+ * per step), each step's yield weighted by the length of the call's text (see `repairResponseBodySteps`).
+ *
+ * @example
+ * const steps = repairChatCompletionSteps(completion, { repairs: coreRepairs });
+ * let next = steps.next();
+ * while (!next.done) next = steps.next(); // next.value (a number) is the step's work, in characters
+ * next.value.completion; // what repairChatCompletion(completion, { repairs: coreRepairs }) returns
+ */
+export function* repairChatCompletionSteps(
+  completion: ChatCompletion,
+  options: OpenAIRepairOptions = {},
+): Generator<number, { completion: ChatCompletion; reports: ArgumentsReport[] }, void> {
   const reports: ArgumentsReport[] = [];
   let changed = false;
-  const choices = completion.choices.map((choice) => {
+  const choices: ChatCompletion.Choice[] = [];
+  for (const choice of completion.choices) {
     const calls = choice.message?.tool_calls;
-    if (!Array.isArray(calls)) return choice;
+    if (!Array.isArray(calls)) {
+      choices.push(choice);
+      continue;
+    }
     let choiceChanged = false;
-    const repaired = calls.map((call) => {
+    const repaired: typeof calls = [];
+    for (const call of calls) {
       // A call that says nothing of its type but has a `function` is a function call, as core reads it.
-      if (!isChatFunctionCall(call)) return call;
-      const { text, report } = repairArguments({
+      if (!isChatFunctionCall(call)) {
+        repaired.push(call);
+        continue;
+      }
+      const { text, report } = yield* repairArgumentsSteps({
         api: "chat.completions",
         source: "response",
         index: choice.index,
@@ -36,13 +62,19 @@ export function repairChatCompletion(
         options,
       });
       if (report) reports.push(report);
-      if (text === call.function?.arguments) return call;
+      if (text === call.function?.arguments) {
+        repaired.push(call);
+        continue;
+      }
       choiceChanged = true;
-      return { ...call, function: { ...call.function, arguments: text as string } };
-    });
-    if (!choiceChanged) return choice;
+      repaired.push({ ...call, function: { ...call.function, arguments: text as string } });
+    }
+    if (!choiceChanged) {
+      choices.push(choice);
+      continue;
+    }
     changed = true;
-    return { ...choice, message: { ...choice.message, tool_calls: repaired } };
-  });
+    choices.push({ ...choice, message: { ...choice.message, tool_calls: repaired } });
+  }
   return { completion: changed ? { ...completion, choices } : completion, reports };
 }

@@ -1,7 +1,7 @@
-import type { FinishReason } from "@toolcall/core";
+import { type FinishReason, runSteps } from "@toolcall/core";
 import type { Response, ResponseOutputItem } from "openai/resources/responses/responses";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { repairArguments } from "./repair-arguments.js";
+import { repairArgumentsSteps } from "./repair-arguments.js";
 
 /** A function call cut by the output token limit is truncated: never repaired. */
 export function responseFinishReason(
@@ -22,8 +22,18 @@ export function repairOutputItem(
   options: OpenAIRepairOptions,
   source: "response" | "stream",
 ): { item: ResponseOutputItem; report: ArgumentsReport | undefined } {
+  return runSteps(repairOutputItemSteps(item, index, finishReason, options, source));
+}
+
+function* repairOutputItemSteps(
+  item: ResponseOutputItem,
+  index: number,
+  finishReason: FinishReason | null,
+  options: OpenAIRepairOptions,
+  source: "response" | "stream",
+): Generator<number, { item: ResponseOutputItem; report: ArgumentsReport | undefined }, void> {
   if (item.type !== "function_call") return { item, report: undefined };
-  const { text, report } = repairArguments({
+  const { text, report } = yield* repairArgumentsSteps({
     api: "responses",
     source,
     index,
@@ -49,11 +59,29 @@ export function repairResponse(
   response: Response,
   options: OpenAIRepairOptions = {},
 ): { response: Response; reports: ArgumentsReport[] } {
+  return runSteps(repairResponseSteps(response, options));
+}
+
+/**
+ * {@link repairResponse} in steps: each function call's arguments in core's steps (the strict parse, then one repair
+ * rule per step), each step's yield weighted by the length of the call's text (see `repairResponseBodySteps`).
+ *
+ * @example
+ * const steps = repairResponseSteps(response, { repairs: coreRepairs });
+ * let next = steps.next();
+ * while (!next.done) next = steps.next(); // next.value (a number) is the step's work, in characters
+ * next.value.response; // what repairResponse(response, { repairs: coreRepairs }) returns
+ */
+export function* repairResponseSteps(
+  response: Response,
+  options: OpenAIRepairOptions = {},
+): Generator<number, { response: Response; reports: ArgumentsReport[] }, void> {
   const reports: ArgumentsReport[] = [];
   if (!Array.isArray(response.output)) return { response, reports };
   let changed = false;
-  const output = response.output.map((item, index) => {
-    const repaired = repairOutputItem(
+  const output: ResponseOutputItem[] = [];
+  for (const [index, item] of response.output.entries()) {
+    const repaired = yield* repairOutputItemSteps(
       item,
       index,
       responseFinishReason(item as { status?: string }, response),
@@ -62,7 +90,7 @@ export function repairResponse(
     );
     if (repaired.report) reports.push(repaired.report);
     if (repaired.item !== item) changed = true;
-    return repaired.item;
-  });
+    output.push(repaired.item);
+  }
   return { response: changed ? ({ ...response, output } as Response) : response, reports };
 }
