@@ -1,3 +1,4 @@
+import { runSteps } from "@toolcall/core";
 import type { ChunkStep } from "@toolcall/openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
@@ -24,21 +25,41 @@ type DeltaToolCall = ChatCompletionChunk.Choice.Delta.ToolCall;
  * @example
  * extractCompletionContentCalls({ completion, extractors: [gemmaContentCalls], context: { tools: [] } });
  */
-export function extractCompletionContentCalls(args: {
+export function extractCompletionContentCalls(args: ExtractCompletionArgs): ChatCompletion {
+  return runSteps(extractCompletionContentCallsSteps(args));
+}
+
+interface ExtractCompletionArgs {
   completion: ChatCompletion;
   extractors: readonly ContentCallExtractor[];
   context: ExtractionContext;
   onReport?: (report: ExtractionReport) => void;
-}): ChatCompletion {
+}
+
+/**
+ * {@link extractCompletionContentCalls} in steps: one extractor over one choice's content per step, each yield
+ * saying how many characters that was (the weighted steps `repairResponseBodySteps` takes as `prepare`).
+ *
+ * @example
+ * const steps = extractCompletionContentCallsSteps({ completion, extractors: [gemmaContentCalls], context });
+ * let next = steps.next();
+ * while (!next.done) next = steps.next();
+ * next.value; // what extractCompletionContentCalls gives
+ */
+export function* extractCompletionContentCallsSteps(
+  args: ExtractCompletionArgs,
+): Generator<number, ChatCompletion, void> {
   if (!Array.isArray(args.completion.choices)) return args.completion;
   let changed = false;
-  const choices = args.completion.choices.map((choice) => {
+  const choices: ChatCompletion.Choice[] = [];
+  for (const choice of args.completion.choices) {
     let message: Message | undefined = choice.message;
     let found = 0;
     for (const extractor of args.extractors) {
       const content = message?.content;
       if (typeof content !== "string" || content === "") continue;
       const result = extractor.parse(content, args.context);
+      yield content.length;
       for (const issue of result.issues) args.onReport?.({ kind: "issue", extractor: extractor.name, issue });
       const reasoning = typeof result.reasoning === "string" && result.reasoning !== "";
       if (result.toolCalls.length === 0 && !reasoning) continue;
@@ -54,14 +75,17 @@ export function extractCompletionContentCalls(args: {
         (message as Message & { reasoning_content?: string }).reasoning_content =
           `${(message as { reasoning_content?: unknown }).reasoning_content ?? ""}${result.reasoning}`;
     }
-    if (found === 0) return choice;
+    if (found === 0) {
+      choices.push(choice);
+      continue;
+    }
     changed = true;
-    return {
+    choices.push({
       ...choice,
       message: message as Message,
       finish_reason: choice.finish_reason === "stop" ? ("tool_calls" as const) : choice.finish_reason,
-    };
-  });
+    });
+  }
   return changed ? { ...args.completion, choices } : args.completion;
 }
 

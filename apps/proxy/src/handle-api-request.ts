@@ -12,13 +12,12 @@ import { requestHeadersForUpstream } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
 import {
   countRepair,
-  elapsedMs,
   type ProxyRuntime,
   type RequestState,
   sendError,
   upstreamHeadersArrived,
 } from "./proxy-runtime.js";
-import { type RepairedApi, repairJsonResponse } from "./repair-json-response.js";
+import { type JsonRepairResult, type RepairedApi, repairJsonResponseSteps } from "./repair-json-response.js";
 import { repairSseResponse, type SseRepairSession } from "./repair-sse-response.js";
 import type { UpstreamCall, UpstreamHandler } from "./upstream-client.js";
 
@@ -291,11 +290,13 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
     this.#response.end(errorBytes);
   }
 
+  /**
+   * Repairs a whole answer one step per turn of the event loop (`repairJsonResponseSteps`: about 64 Ki characters of
+   * work a step), so other requests (`/healthz`, other streams) are answered while a large one is repaired. Stops
+   * when the answer was ended meanwhile (the client left, a drain or deadline cut it).
+   */
   #answerRepaired(body: Buffer): void {
-    const runtime = this.#runtime;
-    const state = this.#state;
-    const started = process.hrtime.bigint();
-    const repaired = repairJsonResponse({
+    const steps = repairJsonResponseSteps({
       api: this.#api,
       body,
       options: this.#summaryOf().options,
@@ -303,7 +304,23 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       context: this.#context,
       onExtract: this.#onExtract("response"),
     });
-    runtime.metrics.processing.observe({ route: state.route, stage: "repair" }, elapsedMs(started) / 1000);
+    let spent = 0n;
+    const step = (): void => {
+      const response = this.#response;
+      if (response.writableEnded || response.destroyed) return;
+      const started = process.hrtime.bigint();
+      const next = steps.next();
+      spent += process.hrtime.bigint() - started;
+      if (next.done === true) this.#sendRepaired(next.value, Number(spent) / 1e9);
+      else setImmediate(step);
+    };
+    step();
+  }
+
+  #sendRepaired(repaired: JsonRepairResult, seconds: number): void {
+    const runtime = this.#runtime;
+    const state = this.#state;
+    runtime.metrics.processing.observe({ route: state.route, stage: "repair" }, seconds);
     if (!repaired.ok) {
       sendError({
         runtime,

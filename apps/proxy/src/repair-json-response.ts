@@ -1,7 +1,7 @@
-import { type OpenAIRepairOptions, repairResponseBody } from "@toolcall/openai";
+import { type OpenAIRepairOptions, repairResponseBodySteps } from "@toolcall/openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
-import { type ExtractionReport, extractCompletionContentCalls } from "./extract-content-calls.js";
+import { type ExtractionReport, extractCompletionContentCallsSteps } from "./extract-content-calls.js";
 
 /** The two APIs the proxy repairs. */
 export type RepairedApi = "chat.completions" | "responses";
@@ -12,35 +12,39 @@ export type JsonRepairResult =
   | { ok: false; reason: "not_json" | "repair_failed"; message: string };
 
 /**
- * Repairs a whole (non-streamed) response body with `@toolcall/openai`'s exchange repair (`repairResponseBody`, the
- * one the guarded `fetch` uses): Chat Completions tool calls (and, when extractors are given, native calls left in
- * content, recovered first), or Responses API function calls. Bytes are kept when nothing changed, numbers as
- * written when something did; a body of another shape is passed on as it is; a body that is not JSON is reported.
+ * Repairs a whole (non-streamed) response body with `@toolcall/openai`'s exchange repair in steps
+ * (`repairResponseBodySteps`, the steps of the `repairResponseBody` the guarded `fetch` uses), to be run one step per
+ * turn of the event loop: Chat Completions tool calls (and, when extractors are given, native calls left in content,
+ * recovered first, one extractor over one choice's content per step), or Responses API function calls. Bytes are
+ * kept when nothing changed, numbers as written when something did; a body of another shape is passed on as it is; a
+ * body that is not JSON is reported.
  *
  * @example
- * repairJsonResponse({ api: "chat.completions", body, options: { repairs: coreRepairs }, extractors: [], context });
- * // { ok: true, body: <repaired bytes>, changed: true }
+ * const steps = repairJsonResponseSteps({ api: "chat.completions", body, options: { repairs: coreRepairs }, extractors: [], context });
+ * let next = steps.next();
+ * while (!next.done) next = steps.next(); // the proxy takes one step per turn of the event loop
+ * next.value; // { ok: true, body: <repaired bytes>, changed: true }
  */
-export function repairJsonResponse(args: {
+export function* repairJsonResponseSteps(args: {
   api: RepairedApi;
   body: Uint8Array;
   options: OpenAIRepairOptions;
   extractors: readonly ContentCallExtractor[];
   context: ExtractionContext;
   onExtract?: (report: ExtractionReport) => void;
-}): JsonRepairResult {
+}): Generator<void, JsonRepairResult, void> {
   const { extractors } = args;
   const prepare =
     args.api === "chat.completions" && extractors.length > 0
       ? (answer: Record<string, unknown>) =>
-          extractCompletionContentCalls({
+          extractCompletionContentCallsSteps({
             completion: answer as unknown as ChatCompletion,
             extractors,
             context: args.context,
             onReport: args.onExtract,
-          }) as unknown as Record<string, unknown>
+          }) as unknown as Generator<number, Record<string, unknown>, void>
       : undefined;
-  const repaired = repairResponseBody({
+  const repaired = yield* repairResponseBodySteps({
     api: args.api,
     body: args.body,
     options: args.options,

@@ -1,5 +1,11 @@
+import type { RepairRule } from "@toolcall/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONTENT_CALL_EXTRACTORS, REPAIR_NAMES, resolveRepairs } from "../src/index.js";
+import {
+  CONTENT_CALL_EXTRACTORS,
+  type ContentCallExtractor,
+  REPAIR_NAMES,
+  resolveRepairs,
+} from "../src/index.js";
 import { type RunningProxy, startProxy } from "./start-proxy.js";
 import { type FakeUpstream, startUpstream } from "./upstream.js";
 
@@ -156,5 +162,120 @@ describe("/healthz keeps answering while hostile bodies are in flight (every rep
     expect(events.filter((e) => e.startsWith("health"))).toHaveLength(HEALTH_CHECKS);
     expect(events.filter((e) => e.startsWith("hostile"))).toHaveLength(HOSTILE_COUNT);
     expect(events.slice(0, 5)).toEqual(["health 0", "health 1", "health 2", "health 3", "health 4"]);
+  });
+});
+
+/**
+ * Whole (non-streamed) answers: the proxy repairs them in steps, one per turn of the event loop. Probes mark where
+ * the repair of each hostile answer is: an extractor run first and one run last over each choice's content, and a
+ * repair rule (ranked after core's, so the last one tried on the 1 MB of quote markers). Health checks answered
+ * between an answer's first and last probe were answered while that answer was being repaired; a repair made in one
+ * synchronous step has nothing between them.
+ */
+describe("/healthz is answered while 512 KB–1 MB whole answers are being repaired", () => {
+  const events: string[] = [];
+  let wholeUpstream: FakeUpstream;
+  let wholeProxy: RunningProxy;
+  /** The first probe marks both answers' start; the last marks the end of the Qwen answer's (the rule, the other's). */
+  const probe = (name: string, first: boolean): ContentCallExtractor => ({
+    name,
+    parse(content) {
+      const qwen = content.length > 100 * KB;
+      if (first || qwen) events.push(`${first ? "start" : "end"} ${qwen ? "qwen" : "markers"}`);
+      return { toolCalls: [], content, issues: [] };
+    },
+    createStream: () => ({ push: (text: string) => [{ type: "content", text }], end: () => [] }),
+  });
+  const probeRule: RepairRule = {
+    specificationVersion: "1",
+    id: "probe-last-rule",
+    description: "marks the last rule tried on a call's arguments",
+    repair(text) {
+      if (text.length > 100 * KB) events.push("end markers");
+      return undefined;
+    },
+  };
+
+  beforeAll(async () => {
+    wholeUpstream = await startUpstream((request, response) => {
+      const model = (request.json as { model?: string } | undefined)?.model ?? "";
+      const message =
+        model === "quote-markers"
+          ? {
+              // The content is one blank, so the extractors (and the first probe) run on this answer too.
+              role: "assistant",
+              content: " ",
+              tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: QUOTE_MARKERS } }],
+            }
+          : { role: "assistant", content: HOSTILE_WHOLE["qwen-unclosed"] };
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          id: "x",
+          object: "chat.completion",
+          created: 1,
+          model: "m",
+          choices: [{ index: 0, message, finish_reason: "stop", logprobs: null }],
+        }),
+      );
+    });
+    const repairs = resolveRepairs(REPAIR_NAMES.filter((name) => name !== "none" && name !== "core"));
+    if (!repairs.ok) throw new Error(repairs.error);
+    wholeProxy = await startProxy({
+      upstream: wholeUpstream.url,
+      repairs: [...repairs.repairs, probeRule],
+      contentCalls: [
+        probe("probe-first", true),
+        CONTENT_CALL_EXTRACTORS.gemma,
+        CONTENT_CALL_EXTRACTORS.qwen,
+        CONTENT_CALL_EXTRACTORS.hermes,
+        probe("probe-last", false),
+      ].filter((extractor) => extractor !== undefined),
+      logLevel: "error",
+      maxBody: 4 * 1024 * KB,
+    });
+  });
+  afterAll(async () => {
+    await wholeProxy.close();
+    await wholeUpstream.close();
+  });
+
+  it("health answers come between the start and the end of each hostile answer's repair", async () => {
+    let done = false;
+    const health = (async () => {
+      let answered = 0;
+      while (!done) {
+        const response = await fetch(`${wholeProxy.origin}/healthz`);
+        expect(await response.json()).toEqual({ status: "ok" });
+        events.push("health");
+        answered++;
+      }
+      return answered;
+    })();
+    const statuses = await Promise.all(
+      ["qwen-unclosed", "quote-markers"].map(async (model) => {
+        const response = await fetch(`${wholeProxy.baseURL}/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ model, messages: [{ role: "user", content: "x" }] }),
+        });
+        await response.arrayBuffer();
+        return response.status;
+      }),
+    );
+    done = true;
+    await health;
+    expect(statuses).toEqual([200, 200]);
+    for (const tag of ["qwen", "markers"]) {
+      const start = events.indexOf(`start ${tag}`);
+      const end = events.indexOf(`end ${tag}`);
+      expect(start, `${tag} started`).toBeGreaterThanOrEqual(0);
+      expect(end, `${tag} ended`).toBeGreaterThan(start);
+      // Counted, not timed: health checks answered while this answer was between its first and last probe.
+      const between = events.slice(start, end).filter((event) => event === "health").length;
+      expect(between, `health answers during the ${tag} repair: ${events.join(", ")}`).toBeGreaterThanOrEqual(
+        1,
+      );
+    }
   });
 });
