@@ -1,8 +1,13 @@
 import { contextMeter, type RepairRule } from "./repair-rule.js";
 
-/** Splits text into top-level `{…}` segments; `undefined` when anything else stands between them. */
-function splitObjects(text: string): string[] | undefined {
-  const segments: string[] = [];
+/**
+ * The one object `text` repeats (top-level `{…}` segments, whitespace between them, at least two, all the same);
+ * `undefined` otherwise. Each segment is compared with the first as soon as it closes, so no list of segments is
+ * built (a megabyte of small objects made one, and the collector's work grew faster than the text).
+ */
+function repeatedSegment(text: string): string | undefined {
+  let first: string | undefined;
+  let count = 0;
   let depth = 0;
   let start = -1;
   let inString = false;
@@ -24,10 +29,13 @@ function splitObjects(text: string): string[] | undefined {
     else if (c === 0x7b || c === 0x5b) depth++;
     else if (c === 0x7d || c === 0x5d) {
       depth--;
-      if (depth === 0) segments.push(text.slice(start, i + 1));
+      if (depth !== 0) continue;
+      count++;
+      if (first === undefined) first = text.slice(start, i + 1);
+      else if (i + 1 - start !== first.length || !text.startsWith(first, start)) return undefined;
     }
   }
-  return depth === 0 ? segments : undefined;
+  return depth === 0 && count >= 2 ? first : undefined;
 }
 
 /**
@@ -44,11 +52,8 @@ export const repeatedObject: RepairRule = {
   repair(text, context) {
     if (typeof text !== "string") return undefined;
     const meter = contextMeter(context);
-    // The split (a scan and the copies of the segments), then the comparisons against the first.
+    // The scan, and the comparisons against the first segment.
     meter?.charge(3 * text.length);
-    const segments = splitObjects(text);
-    if (segments === undefined || segments.length < 2) return undefined;
-    const first = segments[0] as string;
-    return segments.every((s) => s === first) ? first : undefined;
+    return repeatedSegment(text);
   },
 };
