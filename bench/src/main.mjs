@@ -511,7 +511,7 @@ if (payloads === undefined) {
 // 10. Growth on hostile input, 64 KiB to 1 MiB, every repair and parser beside JSON.parse (tests count work instead).
 {
   progress("growth: every repair and parser on hostile input, 64 KiB to 1 MiB");
-  const { results, floorTimes, floorExponent } = measureGrowth({ rounds: QUICK ? 1 : 3, progress });
+  const { results, floorTimes, floorExponent } = measureGrowth({ rounds: QUICK ? 1 : 7, progress });
   const sizes = GROWTH_SIZES.map((n) => formatBytes(n)).join(" / ");
   rows.push([
     "10 growth",
