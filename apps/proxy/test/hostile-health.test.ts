@@ -1,3 +1,4 @@
+import type { ServerResponse } from "node:http";
 import type { RepairRule } from "@toolcall/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -28,6 +29,27 @@ const QUOTE_MARKERS = repeatTo('<|"|>', 1024 * KB);
 
 const chunk = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+
+/** A whole Chat Completions answer holding `message`. */
+function sendAnswer(response: ServerResponse, message: object): void {
+  response.writeHead(200, { "content-type": "application/json" });
+  response.end(
+    JSON.stringify({
+      id: "x",
+      object: "chat.completion",
+      created: 1,
+      model: "m",
+      choices: [{ index: 0, message, finish_reason: "stop", logprobs: null }],
+    }),
+  );
+}
+
+/** Every repair the proxy has (`jsonrepair` included). */
+function everyRepair(): RepairRule[] {
+  const repairs = resolveRepairs(REPAIR_NAMES.filter((name) => name !== "none" && name !== "core"));
+  if (!repairs.ok) throw new Error(repairs.error);
+  return [...repairs.repairs];
+}
 
 let upstream: FakeUpstream;
 let proxy: RunningProxy;
@@ -69,22 +91,11 @@ beforeAll(async () => {
             tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: QUOTE_MARKERS } }],
           }
         : { role: "assistant", content: content ?? "ok" };
-    response.writeHead(200, { "content-type": "application/json" });
-    response.end(
-      JSON.stringify({
-        id: "x",
-        object: "chat.completion",
-        created: 1,
-        model: "m",
-        choices: [{ index: 0, message, finish_reason: "stop", logprobs: null }],
-      }),
-    );
+    sendAnswer(response, message);
   });
-  const repairs = resolveRepairs(REPAIR_NAMES.filter((name) => name !== "none" && name !== "core"));
-  if (!repairs.ok) throw new Error(repairs.error);
   proxy = await startProxy({
     upstream: upstream.url,
-    repairs: repairs.repairs,
+    repairs: everyRepair(),
     contentCalls: [
       CONTENT_CALL_EXTRACTORS.gemma,
       CONTENT_CALL_EXTRACTORS.qwen,
@@ -208,22 +219,11 @@ describe("/healthz is answered while 512 KB–1 MB whole answers are being repai
               tool_calls: [{ id: "t", type: "function", function: { name: "f", arguments: QUOTE_MARKERS } }],
             }
           : { role: "assistant", content: HOSTILE_WHOLE["qwen-unclosed"] };
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          id: "x",
-          object: "chat.completion",
-          created: 1,
-          model: "m",
-          choices: [{ index: 0, message, finish_reason: "stop", logprobs: null }],
-        }),
-      );
+      sendAnswer(response, message);
     });
-    const repairs = resolveRepairs(REPAIR_NAMES.filter((name) => name !== "none" && name !== "core"));
-    if (!repairs.ok) throw new Error(repairs.error);
     wholeProxy = await startProxy({
       upstream: wholeUpstream.url,
-      repairs: [...repairs.repairs, probeRule],
+      repairs: [...everyRepair(), probeRule],
       contentCalls: [
         probe("probe-first", true),
         CONTENT_CALL_EXTRACTORS.gemma,
