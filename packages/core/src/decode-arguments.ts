@@ -93,6 +93,7 @@ function* runRepairs(
   repairs: readonly RepairRule[],
   parse: (text: string) => ReturnType<typeof parseJson>,
   meter: WorkMeter,
+  stepped: boolean,
 ): Generator<void, RepairOutcome, void> {
   let current = text;
   const applied: string[] = [];
@@ -106,7 +107,8 @@ function* runRepairs(
       budget.push(id);
       continue;
     }
-    if (ran) yield;
+    // Run at once (`decodeArguments`), the rules go on without suspending.
+    if (ran && stepped) yield;
     ran = true;
     const next = callRule(rule, current, meter);
     if (next === undefined || next === current) continue;
@@ -150,7 +152,17 @@ function startsNoJsonValue(text: string): boolean {
 
 const NOT_JSON = { ok: false, error: "not JSON" } as const;
 
-function* decodeText(text: string, options: DecodeOptions): Generator<void, DecodeResult, void> {
+/** Text the strict parse did not decide, with repairs to run: their steps, and what makes the result of theirs. */
+class PendingRepairs {
+  constructor(
+    /** The rules' run; `stepped`: a yield between two rules. */
+    readonly run: (stepped: boolean) => Generator<void, RepairOutcome, void>,
+    readonly finish: (outcome: RepairOutcome) => DecodeResult,
+  ) {}
+}
+
+/** The strict decode of text; when it fails and repairs are enabled, the repairs still to run. */
+function decodeText(text: string, options: DecodeOptions): DecodeResult | PendingRepairs {
   const parseOptions = {
     lossless: options.lossless ?? false,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -186,22 +198,17 @@ function* decodeText(text: string, options: DecodeOptions): Generator<void, Deco
     const meter = resolveWorkMeter({ meter: callerMeter, length: text.length });
     // A meter made here is charged the strict parse and the blank check the caller's already paid.
     if (meter !== callerMeter) meter.charge(2 * text.length);
-    // The strict parse was one step; each rule that runs is one more.
-    yield;
-    const repaired = yield* runRepairs(
-      text,
-      repairs,
-      (t) => (startsNoJsonValue(t) ? NOT_JSON : parseJson(t, parseOptions)),
-      meter,
+    const parse = (t: string) => (startsNoJsonValue(t) ? NOT_JSON : parseJson(t, parseOptions));
+    return new PendingRepairs(
+      (stepped) => runRepairs(text, repairs, parse, meter, stepped),
+      (repaired) => {
+        if (repaired.ok)
+          return { arguments: repaired.mapping, status: "repaired", repairs: repaired.applied, raw: text };
+        const result = failed(text, "invalid", parseError());
+        if (repaired.budget.length > 0) result.budget = repaired.budget;
+        return result;
+      },
     );
-    if (repaired.ok) {
-      return { arguments: repaired.mapping, status: "repaired", repairs: repaired.applied, raw: text };
-    }
-    if (repaired.budget.length > 0) {
-      const result = failed(text, "invalid", parseError());
-      result.budget = repaired.budget;
-      return result;
-    }
   }
   return failed(text, "invalid", parseError());
 }
@@ -218,7 +225,16 @@ function* decodeText(text: string, options: DecodeOptions): Generator<void, Deco
  * decodeArguments('{"a": ', { finishReason: "length" }).status; // "truncated"
  */
 export function decodeArguments(value: unknown, options: DecodeOptions = {}): DecodeResult {
-  return runSteps(decodeArgumentsSteps(value, options));
+  if (typeof value !== "string") return decodeValue(value);
+  const decoded = decodeText(value, typeof options === "object" && options !== null ? options : {});
+  return decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded;
+}
+
+/** What is not text: absent, a mapping as it is, anything else under the raw sentinel. */
+function decodeValue(value: unknown): DecodeResult {
+  if (value === undefined || value === null) return { arguments: {}, status: "absent", repairs: [] };
+  if (isPlainObject(value)) return { arguments: value, status: "object", repairs: [] };
+  return { arguments: rawSentinel(value), status: "native_non_object", repairs: [], raw: value };
 }
 
 /**
@@ -241,12 +257,12 @@ export function* decodeArgumentsSteps(
   value: unknown,
   options: DecodeOptions = {},
 ): Generator<void, DecodeResult, void> {
-  if (value === undefined || value === null) return { arguments: {}, status: "absent", repairs: [] };
-  // An object parsed from text is new, so raw is kept: it is the exact bytes.
-  if (typeof value === "string")
-    return yield* decodeText(value, typeof options === "object" && options !== null ? options : {});
-  if (isPlainObject(value)) return { arguments: value, status: "object", repairs: [] };
-  return { arguments: rawSentinel(value), status: "native_non_object", repairs: [], raw: value };
+  if (typeof value !== "string") return decodeValue(value);
+  const decoded = decodeText(value, typeof options === "object" && options !== null ? options : {});
+  if (!(decoded instanceof PendingRepairs)) return decoded;
+  // The strict parse was one step; each rule that runs is one more.
+  yield;
+  return decoded.finish(yield* decoded.run(true));
 }
 
 /**

@@ -3,9 +3,9 @@ import { isRawSentinel } from "./encode-arguments.js";
 import {
   type NormalizeArgumentsOptions,
   type NormalizedArguments,
+  normalizeArguments,
   normalizeArgumentsSteps,
 } from "./normalize-arguments.js";
-import { runSteps } from "./run-steps.js";
 import { type ArgumentsMapping, isDecodedToObject, RAW_ARGUMENTS_KEY } from "./types.js";
 
 /** What {@link normalizeAnswerArguments} takes: everything `normalizeArguments` does but a policy (there is none). */
@@ -40,7 +40,9 @@ export function normalizeAnswerArguments(
   value: unknown,
   options: NormalizeAnswerOptions = {},
 ): NormalizedAnswerArguments {
-  return runSteps(normalizeAnswerArgumentsSteps(value, options));
+  if (cutBefore(value, options))
+    return { text: value, decoded: cutBeforeArguments(value), changed: false, usable: false };
+  return answerOf(normalizeArguments(value, keepOptions(options)));
 }
 
 /**
@@ -58,14 +60,26 @@ export function* normalizeAnswerArgumentsSteps(
   value: unknown,
   options: NormalizeAnswerOptions = {},
 ): Generator<void, NormalizedAnswerArguments, void> {
-  if (options.finishReason === "length" && (value === undefined || value === null || isBlank(value)))
+  if (cutBefore(value, options))
     return { text: value, decoded: cutBeforeArguments(value), changed: false, usable: false };
-  const normalized = yield* normalizeArgumentsSteps(value, {
+  return answerOf(yield* normalizeArgumentsSteps(value, keepOptions(options)));
+}
+
+/** After a length stop, a call with no argument text was cut before its arguments. */
+function cutBefore(value: unknown, options: NormalizeAnswerOptions): boolean {
+  return options.finishReason === "length" && (value === undefined || value === null || isBlank(value));
+}
+
+function keepOptions(options: NormalizeAnswerOptions): NormalizeArgumentsOptions {
+  return {
     repairs: options.repairs,
     finishReason: options.finishReason,
     maxDepth: options.maxDepth,
     policy: "keep",
-  });
+  };
+}
+
+function answerOf(normalized: NormalizedArguments): NormalizedAnswerArguments {
   const usable = isDecodedToObject(normalized.decoded.status) && !isRawSentinel(normalized.decoded.arguments);
   return { text: normalized.text, decoded: normalized.decoded, changed: normalized.changed, usable };
 }

@@ -1,7 +1,6 @@
-import { type DecodeResult, decodeArgumentsSteps } from "./decode-arguments.js";
+import { type DecodeResult, decodeArguments, decodeArgumentsSteps } from "./decode-arguments.js";
 import { encodeArguments } from "./encode-arguments.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
-import { runSteps } from "./run-steps.js";
 import { type FinishReason, isDecodedToObject } from "./types.js";
 
 /** What wire text a call gets when its arguments do not decode to an object. */
@@ -45,7 +44,12 @@ export function normalizeArguments(
   value: unknown,
   options: NormalizeArgumentsOptions = {},
 ): NormalizedArguments {
-  return runSteps(normalizeArgumentsSteps(value, options));
+  const decodeOptions = decodeOptionsOf(options);
+  const decoded = decodeArguments(value, decodeOptions);
+  const exact = needsExactRead(value, decoded)
+    ? decodeArguments(value, { ...decodeOptions, lossless: true }).arguments
+    : decoded.arguments;
+  return written(value, decoded, exact, options.policy ?? "preserve");
 }
 
 /**
@@ -62,20 +66,33 @@ export function* normalizeArgumentsSteps(
   value: unknown,
   options: NormalizeArgumentsOptions = {},
 ): Generator<void, NormalizedArguments, void> {
-  const repairs = options.repairs ?? [];
-  const decodeOptions = { repairs, finishReason: options.finishReason, maxDepth: options.maxDepth };
+  const decodeOptions = decodeOptionsOf(options);
   const decoded = yield* decodeArgumentsSteps(value, decodeOptions);
+  const exact = needsExactRead(value, decoded)
+    ? (yield* decodeArgumentsSteps(value, { ...decodeOptions, lossless: true })).arguments
+    : decoded.arguments;
+  return written(value, decoded, exact, options.policy ?? "preserve");
+}
+
+function decodeOptionsOf(options: NormalizeArgumentsOptions) {
+  return { repairs: options.repairs ?? [], finishReason: options.finishReason, maxDepth: options.maxDepth };
+}
+
+/** Text that decodes to an object but is not kept as it is: read again losslessly before it is written. */
+function needsExactRead(value: unknown, decoded: DecodeResult): boolean {
+  return typeof value === "string" && decoded.status !== "object" && isDecodedToObject(decoded.status);
+}
+
+/** The decision, once decoded (`exact`: the mapping to write, numbers kept, when the text is rewritten). */
+function written(
+  value: unknown,
+  decoded: DecodeResult,
+  exact: DecodeResult["arguments"],
+  policy: ArgumentsPolicy,
+): NormalizedArguments {
   if (decoded.status === "object" && typeof value === "string")
     return { text: value, decoded, changed: false };
-  if (isDecodedToObject(decoded.status)) {
-    // Re-decode losslessly before writing, so big integers keep every digit and 1.0 stays a float.
-    const exact =
-      typeof value === "string"
-        ? (yield* decodeArgumentsSteps(value, { ...decodeOptions, lossless: true })).arguments
-        : decoded.arguments;
-    return { text: encodeArguments(exact), decoded, changed: true };
-  }
-  const policy = options.policy ?? "preserve";
+  if (isDecodedToObject(decoded.status)) return { text: encodeArguments(exact), decoded, changed: true };
   switch (policy) {
     case "preserve":
       return { text: encodeArguments(decoded.arguments), decoded, changed: true };

@@ -1,24 +1,35 @@
 import {
   argumentIssues,
   type FinishReason,
+  type NormalizedAnswerArguments,
+  normalizeAnswerArguments,
   normalizeAnswerArgumentsSteps,
-  runSteps,
   type StreamedArguments,
 } from "@toolcall/core";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
-import { weighted } from "./step-pace.js";
+import { SMALL_ARGUMENTS, weighted } from "./step-pace.js";
 
 /**
  * One function call's arguments in a fresh answer, through core's rule (`normalizeAnswerArguments`): repaired where
  * core can, the model's own text where no tool can run on it, and a report whenever the call was not clean object
  * text.
  */
-export function repairArguments(args: RepairArgumentsArgs): {
+export function repairArguments(args: RepairArgumentsArgs): RepairedArguments {
+  const { options } = args;
+  return reported(
+    args,
+    normalizeAnswerArguments(args.arguments, {
+      repairs: options.repairs ?? [],
+      finishReason: args.finishReason,
+      maxDepth: options.maxDepth,
+    }),
+  );
+}
+
+interface RepairedArguments {
   text: unknown;
   usable: boolean;
   report: ArgumentsReport | undefined;
-} {
-  return runSteps(repairArgumentsSteps(args));
 }
 
 interface RepairArgumentsArgs {
@@ -38,18 +49,29 @@ interface RepairArgumentsArgs {
  * {@link repairArguments} in core's steps (`normalizeAnswerArgumentsSteps`: the strict parse, then one repair rule
  * per step), each weighted by the length of the call's text.
  */
-export function* repairArgumentsSteps(
-  args: RepairArgumentsArgs,
-): Generator<number, { text: unknown; usable: boolean; report: ArgumentsReport | undefined }, void> {
+export function* repairArgumentsSteps(args: RepairArgumentsArgs): Generator<number, RepairedArguments, void> {
   const { options } = args;
+  const length = typeof args.arguments === "string" ? args.arguments.length : 1;
+  if (length <= SMALL_ARGUMENTS) {
+    // Short text is repaired at once: every rule over it costs less than the steps would.
+    const repaired = repairArguments(args);
+    yield length;
+    return repaired;
+  }
   const answer = yield* weighted(
     normalizeAnswerArgumentsSteps(args.arguments, {
       repairs: options.repairs ?? [],
       finishReason: args.finishReason,
       maxDepth: options.maxDepth,
     }),
-    typeof args.arguments === "string" ? args.arguments.length : 1,
+    length,
   );
+  return reported(args, answer);
+}
+
+/** The client's text for the call, and a report whenever the call was not clean object text. */
+function reported(args: RepairArgumentsArgs, answer: NormalizedAnswerArguments): RepairedArguments {
+  const { options } = args;
   if (!answer.changed && answer.usable && answer.decoded.status === "object")
     return { text: answer.text, usable: true, report: undefined };
   const report: ArgumentsReport = {

@@ -1,7 +1,11 @@
 import { type FinishReason, runSteps } from "@toolcall/core";
-import type { Response, ResponseOutputItem } from "openai/resources/responses/responses";
+import type {
+  Response,
+  ResponseFunctionToolCall,
+  ResponseOutputItem,
+} from "openai/resources/responses/responses";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { repairArgumentsSteps } from "./repair-arguments.js";
+import { repairArguments, repairArgumentsSteps } from "./repair-arguments.js";
 
 /** A function call cut by the output token limit is truncated: never repaired. */
 export function responseFinishReason(
@@ -22,7 +26,28 @@ export function repairOutputItem(
   options: OpenAIRepairOptions,
   source: "response" | "stream",
 ): { item: ResponseOutputItem; report: ArgumentsReport | undefined } {
-  return runSteps(repairOutputItemSteps(item, index, finishReason, options, source));
+  if (item.type !== "function_call") return { item, report: undefined };
+  const { text, report } = repairArguments(argumentsOf(item, index, finishReason, options, source));
+  return { item: text === item.arguments ? item : { ...item, arguments: text as string }, report };
+}
+
+function argumentsOf(
+  item: ResponseFunctionToolCall,
+  index: number,
+  finishReason: FinishReason | null,
+  options: OpenAIRepairOptions,
+  source: "response" | "stream",
+) {
+  return {
+    api: "responses" as const,
+    source,
+    index,
+    id: item.call_id,
+    name: item.name,
+    arguments: item.arguments,
+    finishReason,
+    options,
+  };
 }
 
 function* repairOutputItemSteps(
@@ -33,16 +58,9 @@ function* repairOutputItemSteps(
   source: "response" | "stream",
 ): Generator<number, { item: ResponseOutputItem; report: ArgumentsReport | undefined }, void> {
   if (item.type !== "function_call") return { item, report: undefined };
-  const { text, report } = yield* repairArgumentsSteps({
-    api: "responses",
-    source,
-    index,
-    id: item.call_id,
-    name: item.name,
-    arguments: item.arguments,
-    finishReason,
-    options,
-  });
+  const { text, report } = yield* repairArgumentsSteps(
+    argumentsOf(item, index, finishReason, options, source),
+  );
   return { item: text === item.arguments ? item : { ...item, arguments: text as string }, report };
 }
 

@@ -7,6 +7,12 @@
 export const RESPONSE_STEP_SIZE = 64 * 1024;
 
 /**
+ * Arguments up to this length (4 Ki characters) are repaired in one step: every rule over them costs a millisecond or
+ * two at most, less than going through core's steps would add to an ordinary answer.
+ */
+export const SMALL_ARGUMENTS = 4 * 1024;
+
+/**
  * Paces step-wise work: units of work (characters) add up, and a yield is due once they reach the step size. Steps
  * smaller than that are merged, so a small answer is repaired with no yield at all.
  */
