@@ -14,17 +14,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { anthropicFormats, anthropicMessagesFormat, claudeCodeFormat } from "../src/index.js";
 
-/**
- * The conversation-format contract (read, sanitize with core, write, read back; see `checkConversationFormat`) on
- * one record.
- */
+// The conversation-format contract (@toolcall/conformance) on one record, sanitized by core.
 const checkRoundTrip = (
   format: ConversationFormat,
   value: unknown,
   options: SanitizeOptions = { repairs: coreRepairs },
 ) => expectConversationFormat(format, value, { sanitize: sanitizeHistory, options });
-/** A value as JSON sees it: what a file holds (origins and other symbols are not data). */
-const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value)); // as a file holds it
 
 const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const jsonl = (name: string): unknown[] =>

@@ -13,18 +13,14 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { datasetFormats, llamafactoryFormat, sharegptFormat } from "../src/index.js";
 
-/**
- * The conversation-format contract (read, sanitize with core, write, read back; see `checkConversationFormat`) on
- * one record.
- * Data sets store no call ids (calls are named by place), so ids compare by order of appearance.
- */
+// The conversation-format contract (@toolcall/conformance) on one record, sanitized by core; call ids compare
+// by order, as data sets store none.
 const checkRoundTrip = (
   format: ConversationFormat,
   value: unknown,
   options: SanitizeOptions = { repairs: coreRepairs },
 ) => expectConversationFormat(format, value, { sanitize: sanitizeHistory, options, callIds: "by-order" });
-/** A value as JSON sees it: what a file holds (origins and other symbols are not data). */
-const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value)); // as a file holds it
 
 const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const read = (name: string) => readFileSync(join(fixtures, name), "utf8");
