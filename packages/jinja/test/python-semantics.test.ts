@@ -280,6 +280,18 @@ const snippets: Snippet[] = [
       "{% for (a, (b, c)) in [[1, [2, 3]]] %}{{ a }}{{ b }}{{ c }}{% endfor %}{% for ((d)) in [4] %}{{ d }}{% endfor %}",
   },
   {
+    name: "a block before a top-level set reads the context: the given variable, not the root's unassigned local",
+    template:
+      "{% block b %}[{{ x }}]{% endblock %}{% set x = 2 %}{% block c %}[{{ x }}]{% endblock %}{{ x }}|{% if true %}{% block d %}[{{ y }}]{% endblock %}{% endif %}{% set y, z = 3, 4 %}{% block e %}[{{ z }}{{ w }}]{% endblock %}{% set w %}c{% endset %}{% block f %}[{{ v }}{% set v = 7 %}{{ v }}]{% endblock %}{% set v = 6 %}{{ v }}",
+    variables: '{"x": 5, "y": 8, "w": 9, "v": 1}',
+  },
+  {
+    name: "a block before a top-level set: loops and macros of the root still see its local",
+    template:
+      "{% macro m() %}({{ x }}){% endmacro %}{% block b %}{{ m() }}{{ self.c() }}{% endblock %}{% for i in [1] %}<{{ x }}>{% endfor %}{% block c %}[{{ x }}]{% endblock %}{% set x = 2 %}{{ m() }}{% block d scoped %}{{ x }}{% endblock %}{{ self.c() }}",
+    variables: '{"x": 5}',
+  },
+  {
     name: "pprint prints groupby's tuples by repr, dicts unsorted",
     template: "{{ users|groupby('age')|list|pprint }}|{{ (users * 5)|groupby('age')|list|pprint }}",
     variables: '{"users": [{"name": "al", "age": 7}, {"name": "Bo", "age": 3}]}',
