@@ -221,10 +221,9 @@ export const TEXT_FILTERS: Record<string, Filter> = {
         if (count === null) return replaceString(pyStr(s), pyStr(old), pyStr(replacement), -1);
         return callStringMethod(pyStr(s), "replace", [pyStr(old), pyStr(replacement), count], null);
       }
-      // Autoescape on: a safe old or new text makes the subject safe first (escaped), as Jinja's do_replace does;
-      // a Markup's replace then escapes the new text.
-      const escapeFirst =
-        old instanceof Markup || (replacement instanceof Markup && !(s instanceof Markup));
+      // Autoescape on: a safe old or new text makes the subject safe first (escaped), as Jinja's do_replace
+      // does; a Markup's replace then escapes the new text.
+      const escapeFirst = old instanceof Markup || (replacement instanceof Markup && !(s instanceof Markup));
       const subject = escapeFirst ? escapeValue(s) : softStr(s);
       const args = [softStr(old), softStr(replacement), count === null ? -1 : count];
       return callStringMethod(subject, "replace", args, null);
