@@ -58,7 +58,8 @@ function issueOf(decoded: Parameters<typeof argumentIssues>[0]): IssueCode {
  * decodes to an object (`""`, `"null"`, double-encoded, repaired by an enabled rule) gets its canonical JSON text;
  * anything else (broken, cut by a length stop, not an object, nested deeper than the limit) keeps the model's text,
  * so the SDK reports it as the invalid call it is (text the SDK would still read as an object, such as JSON nested
- * deeper than core's limit, goes as a JSON string literal of itself: see `unusableCallInput`). Every call that was not clean carries its report in `providerMetadata.toolcall`.
+ * deeper than core's limit, goes as a JSON string literal of itself: see `unusableCallInput`). Every call that was
+ * not clean carries its report in `providerMetadata.toolcall`.
  *
  * @example
  * decideToolCall({ type: "tool-call", toolCallId: "c1", toolName: "w", input: "" }, {}, "tool_calls").call.input; // "{}"
