@@ -91,6 +91,7 @@ export { repeatedObject } from "./repairs/repeated-object.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
 export { runSteps } from "./run-steps.js";
+export { sanitizeHistory } from "./sanitize-history.js";
 export {
   DEFAULT_SYNTHETIC_RESULT,
   type SanitizeChange,
@@ -98,8 +99,7 @@ export {
   type SanitizePolicy,
   type SanitizeResult,
   type SanitizeRule,
-  sanitizeHistory,
-} from "./sanitize-history.js";
+} from "./sanitize-options.js";
 export {
   compareCodePoints,
   MAX_JSON_TEXT_LENGTH,
