@@ -168,6 +168,43 @@ describe("every syntax: total, split-invariant, linear", () => {
       );
     });
 
+    it(`${syntax.id}: the fast path agrees with the full parser on arbitrary text and on every cut of its markers`, () => {
+      // Whole markers, and every prefix and suffix of each (a truncated marker, a call whose opening marker is
+      // missing), among arbitrary code units (lone surrogates included) and the family's fragments.
+      const markers = [...syntax.startMarkers, ...(FRAGMENTS[syntax.id] ?? [])];
+      const cuts = markers.flatMap((marker) =>
+        Array.from({ length: Math.max(0, marker.length - 1) }, (_, i) => [
+          marker.slice(0, i + 1),
+          marker.slice(i + 1),
+        ]).flat(),
+      );
+      const piece = fc.oneof(
+        fc.string({ unit: "binary", maxLength: 8 }),
+        fc.constantFrom(...markers),
+        fc.constantFrom(...cuts, ...COMMON),
+      );
+      const shape = (r: SyntaxParseResult) => ({
+        calls: r.toolCalls.map((c) => [c.function.name, c.function.arguments]),
+        content: r.content,
+        reasoning: r.reasoning,
+        issues: r.issues.map((i) => i.code),
+      });
+      fc.assert(
+        fc.property(
+          fc.constantFrom("", " ", "\n\t ", "\u3000", "x"),
+          fc.array(piece, { maxLength: 12 }),
+          (lead, parts) => {
+            const text = lead + parts.join("");
+            const stream = syntax.createStream();
+            expect(shape(syntax.parse(text)), JSON.stringify(text)).toEqual(
+              shape(foldEvents([...stream.push(text), ...stream.end()])),
+            );
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
     it(`${syntax.id}: parse with no options (the plain-text check first) agrees with the stream`, () => {
       const leads = fc.constantFrom(
         "",
