@@ -277,7 +277,12 @@ export function plainCheck(
     const at = firstVisible(text);
     for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return undefined;
     if (opening?.test(text, at)) return undefined;
-    return at < text.length && VISIBLE.test(text) ? text : null;
+    if (at >= text.length) return null;
+    // A visible character ends the question at once; white space only `trim` knows (`\v`, a no-break space) needs
+    // the rest of the text looked at.
+    const c = text.charCodeAt(at);
+    if (c > 0x20 && (c < 128 || !isWideSpace(c))) return text;
+    return VISIBLE.test(text) ? text : null;
   };
   return { needle, firsts, wide, rest };
 }
