@@ -150,6 +150,14 @@ const COMMON = ["{", "}", '"', "\\", "\n", " ", "x", "<", "[", "😀"];
 
 const syntaxes = Object.values(SYNTAXES) as ToolCallSyntax[];
 
+/** What a parse gives, in a form `toEqual` compares (calls by name and argument text, issues by code). */
+const shape = (r: SyntaxParseResult) => ({
+  calls: r.toolCalls.map((c) => [c.function.name, c.function.arguments]),
+  content: r.content,
+  reasoning: r.reasoning,
+  issues: r.issues.map((i) => i.code),
+});
+
 describe("every syntax: total, split-invariant, linear", () => {
   for (const syntax of syntaxes) {
     const pieces = fc.constantFrom(...(FRAGMENTS[syntax.id] ?? []), ...COMMON);
@@ -183,12 +191,6 @@ describe("every syntax: total, split-invariant, linear", () => {
         fc.constantFrom(...markers),
         fc.constantFrom(...cuts, ...COMMON),
       );
-      const shape = (r: SyntaxParseResult) => ({
-        calls: r.toolCalls.map((c) => [c.function.name, c.function.arguments]),
-        content: r.content,
-        reasoning: r.reasoning,
-        issues: r.issues.map((i) => i.code),
-      });
       fc.assert(
         fc.property(
           fc.constantFrom("", " ", "\n\t ", "\u3000", "x"),
@@ -217,12 +219,6 @@ describe("every syntax: total, split-invariant, linear", () => {
         "The f\n{",
         "a".repeat(257),
       );
-      const shape = (r: SyntaxParseResult) => ({
-        calls: r.toolCalls.map((c) => [c.function.name, c.function.arguments]),
-        content: r.content,
-        reasoning: r.reasoning,
-        issues: r.issues.map((i) => i.code),
-      });
       fc.assert(
         fc.property(leads, fc.array(pieces, { maxLength: 16 }), (lead, parts) => {
           const text = lead + parts.join("");
