@@ -184,6 +184,11 @@ export function measureFormats({ rounds, timeMs, warmupMs, progress }) {
   const average = formatBytes(plain.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / plain.length);
   for (const syntax of Object.values(SYNTAXES))
     plainRow({ ...common, syntax, texts: plain, label: `avg ${average}` });
+  // DeepSeek's markers hold `｜` (U+FF5C), which a Latin-1 text cannot: its floor returns at once there. Answers with
+  // typographic quotes (two-byte strings, as many models write) make the floor a real scan; Hermes beside them.
+  const typographic = plain.map((text) => text.replaceAll(" the ", " “the” "));
+  for (const id of ["deepseek-v3", "deepseek-v32", "hermes"])
+    plainRow({ ...common, syntax: SYNTAXES[id], texts: typographic, label: `avg ${average}, with “quotes”` });
   const sixteen = plainAnswersOfSize(24, 0x6f0b + 16_000, 16_000);
   for (const syntax of Object.values(SYNTAXES))
     plainRow({ ...common, syntax, texts: sixteen, label: `${formatBytes(16_000)} each` });
