@@ -7,6 +7,7 @@ import {
   type RepairRule,
 } from "@toolcall/core";
 import type { ModelToolCall } from "./ai-sdk-types.js";
+import { unusableCallInput } from "./unusable-call-input.js";
 
 /**
  * The key of `providerMetadata` where this package reports what it did.
@@ -55,8 +56,10 @@ function issueOf(decoded: Parameters<typeof argumentIssues>[0]): IssueCode {
 /**
  * Decides one tool call of a fresh answer with core's rules: clean object text goes on untouched; text that
  * decodes to an object (`""`, `"null"`, double-encoded, repaired by an enabled rule) gets its canonical JSON text;
- * anything else (broken, cut by a length stop, not an object) keeps the model's text, so the SDK reports it as the
- * invalid call it is. Every call that was not clean carries its report in `providerMetadata.toolcall`.
+ * anything else (broken, cut by a length stop, not an object, nested deeper than the limit) keeps the model's text,
+ * so the SDK reports it as the invalid call it is (text the SDK would still read as an object, such as JSON nested
+ * deeper than core's limit, goes as a JSON string literal of itself: see `unusableCallInput`). Every call that was
+ * not clean carries its report in `providerMetadata.toolcall`.
  *
  * @example
  * decideToolCall({ type: "tool-call", toolCallId: "c1", toolName: "w", input: "" }, {}, "tool_calls").call.input; // "{}"
@@ -72,7 +75,7 @@ export function decideToolCall(
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
   });
   const decoded = decision.decoded;
-  if (decoded.status === "object" && !decision.changed) return { call };
+  if (decoded.status === "object" && !decision.changed && decision.usable) return { call };
   const report: ToolCallReport = {
     toolCallId: call.toolCallId,
     toolName: call.toolName,
@@ -83,7 +86,12 @@ export function decideToolCall(
   if (!decision.usable) report.issue = issueOf(decoded);
   if (typeof call.input === "string") report.raw = call.input;
   const providerMetadata = { ...call.providerMetadata, [METADATA_KEY]: { ...report } };
-  const input = decision.changed && typeof decision.text === "string" ? decision.text : call.input;
+  const input =
+    decision.changed && typeof decision.text === "string"
+      ? decision.text
+      : !decision.usable && typeof call.input === "string"
+        ? unusableCallInput(call.input)
+        : call.input;
   return { call: { ...call, input, providerMetadata }, report };
 }
 

@@ -11,8 +11,12 @@ function decidableNow(input: unknown): boolean {
   return status !== "invalid" && status !== "empty" && status !== "absent";
 }
 
-/** Parts the repaired stream keeps queued ahead of its reader: enough to read the source in runs. */
-const HIGH_WATER_MARK = 64;
+/**
+ * Parts the repaired stream reads ahead of its reader. The source is read in batches: when at least half of this
+ * is free, one read per free slot is issued at once and each part is handled as its read resolves, in order. One
+ * batch per half-queue instead of one pull per part keeps the stage's per-part cost to a read and an enqueue.
+ */
+const READ_AHEAD = 128;
 
 /**
  * A model's stream with each tool call decided by core's rules (see `decideToolCall`). Text, reasoning and
@@ -20,8 +24,10 @@ const HIGH_WATER_MARK = 64;
  * reason can change it); any other waits for the `finish` part, so a call cut by a length stop is never repaired
  * into one that runs; a stream that ends without `finish` was cut, and its waiting calls are decided so. Once a call
  * waits, the calls after it wait too, so calls keep their order. The `finish` part carries the summary in
- * `providerMetadata.toolcall`. The source is read on demand (a pull-based stream, not a `TransformStream`: one stage
- * less of the per-part work streams cost), and cancelling the result cancels the source.
+ * `providerMetadata.toolcall`. Every other part is passed on as the same object. The source is read on demand, in
+ * batches (a pull-based stream, not a `TransformStream`: a stage costs per part what its reads and enqueues cost),
+ * at most 128 parts ahead of the reader; an error of the source errors the result, and cancelling the result
+ * cancels the source.
  *
  * @example
  * const { stream, ...rest } = await model.doStream(params);
@@ -59,30 +65,47 @@ export function repairToolCallStream(
       controller.enqueue(part);
     }
   };
+  let controller!: ReadableStreamDefaultController<StreamPart>;
+  let ended = false;
+  const fail = (error: unknown) => {
+    ended = true;
+    controller.error(error);
+  };
+  const onRead = (next: Awaited<ReturnType<typeof reader.read>>) => {
+    if (ended) return;
+    try {
+      if (!next.done) {
+        handle(next.value, controller);
+        return;
+      }
+      // No finish part: the stream was cut, and so were its waiting calls.
+      release(controller, coreFinishReason({ unified: "error" }));
+      ended = true;
+      controller.close();
+    } catch (error) {
+      fail(error);
+    }
+  };
+  const onError = (error: unknown) => {
+    if (!ended) fail(error);
+  };
   return new ReadableStream<StreamPart>(
     {
-      async pull(controller) {
-        do {
-          let next: Awaited<ReturnType<typeof reader.read>>;
-          try {
-            next = await reader.read();
-          } catch (error) {
-            controller.error(error);
-            return;
-          }
-          if (next.done) {
-            // No finish part: the stream was cut, and so were its waiting calls.
-            release(controller, coreFinishReason({ unified: "error" }));
-            controller.close();
-            return;
-          }
-          handle(next.value, controller);
-        } while ((controller.desiredSize ?? 0) > 0);
+      start(started) {
+        controller = started;
+      },
+      pull(pulled) {
+        const free = pulled.desiredSize ?? 0;
+        if (free < READ_AHEAD / 2) return;
+        let last: Promise<void> | undefined;
+        for (let i = 0; i < free; i++) last = reader.read().then(onRead, onError);
+        return last;
       },
       cancel(reason) {
+        ended = true;
         return reader.cancel(reason);
       },
     },
-    { highWaterMark: HIGH_WATER_MARK },
+    { highWaterMark: READ_AHEAD },
   );
 }
