@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `pnpm test`: every step, always, then one summary. A failing step never stops the ones after it: the build, each
-// package's tests (turbo, --continue), lint, type checks, the release into a throwaway registry, the consumer smoke
-// test and the doc tests all run, and the summary lists each with its result, counts and time, every skipped test
-// by its reason, every failure, and closes with `N passed, N failed, N skipped`. The exit code is 1 if anything
-// failed. One registry (Verdaccio) serves the release, the consumer and the doc tests.
+// package's tests (turbo, --continue), lint, file lengths, type checks, the release into a throwaway registry, the
+// consumer smoke test and the doc tests all run, and the summary lists each with its result, counts and time, every
+// skipped test by its reason, every failure, and closes with `N passed, N failed, N skipped`. The exit code is 1 if
+// anything failed. One registry (Verdaccio) serves the release, the consumer and the doc tests.
 import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
@@ -160,6 +160,7 @@ if (tasks.length === 0)
   });
 
 await simpleStep("lint", "biome", ["check", "."]);
+await simpleStep("file lengths", "node", ["scripts/check-file-lengths.mjs"]);
 await simpleStep("typecheck", "turbo", ["run", "typecheck", "--continue=dependencies-successful"]);
 
 banner("registry");

@@ -1,17 +1,15 @@
 import { isUtf8 } from "node:buffer";
 import { type ConversationFormat, parseJson } from "@toolcall/core";
+import { lineAndColumn, surroundings, withoutBom } from "./document-text.js";
 import { detectRecordFormat, detectSessionFormat, expectedFormats, formatById } from "./formats.js";
-
-/** Bytes of JSONL lines per batch handed to the pool, and lines at most: big enough to be worth a trip. */
-const BATCH_BYTES = 1 << 20;
-const BATCH_LINES = 2000;
-
 import type { InputIssue } from "./input-issue.js";
 import type { JournaledOutput } from "./journal.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
+import { LineBatches } from "./line-batches.js";
 import { computeRecord, type LineResult, type RecordData, rewrite, type WorkContext } from "./record-work.js";
-import { arrayElementSpans, type Piece, serializeRecord, writePieces } from "./record-writer.js";
+import { arrayElementSpans, writePieces } from "./record-writer.js";
 import { describeValue, type InputFormat, scanInput } from "./scan-input.js";
+import { readSessionLines, sessionRewritePieces } from "./session-lines.js";
 import { inlinePool, type LinePool } from "./worker-pool.js";
 
 /** Where a record is in its file. */
@@ -41,35 +39,6 @@ export interface ProcessSummary {
 export type ProcessResult =
   | { ok: true; summary: ProcessSummary }
   | { ok: false; issue: InputIssue; summary: ProcessSummary };
-
-/** Lines of a whole input, each with its terminator, exactly as read. */
-function splitLines(raw: Buffer): Buffer[] {
-  const lines: Buffer[] = [];
-  let start = 0;
-  for (let nl = raw.indexOf(10); nl !== -1; nl = raw.indexOf(10, start)) {
-    lines.push(raw.subarray(start, nl + 1));
-    start = nl + 1;
-  }
-  if (start < raw.length) lines.push(raw.subarray(start));
-  return lines;
-}
-
-/** A line's content (without `\n` or `\r\n`) and its terminator. */
-function contentOf(line: Buffer): { content: Buffer; eol: Buffer } {
-  let end = line.length;
-  if (line[end - 1] === 10) end--;
-  if (line[end - 1] === 13) end--;
-  return { content: line.subarray(0, end), eol: line.subarray(end) };
-}
-
-function withoutBom(text: string): { text: string; bom: boolean } {
-  return text.charCodeAt(0) === 0xfeff ? { text: text.slice(1), bom: true } : { text, bom: false };
-}
-
-/** The leading and trailing whitespace of a document, kept exactly around a rewritten value. */
-function surroundings(text: string): { before: string; after: string } {
-  return { before: /^\s*/.exec(text)?.[0] ?? "", after: /\s*$/.exec(text)?.[0] ?? "" };
-}
 
 /**
  * Reads an input of any framing (JSONL, one JSON document, a JSON array of records, a session file, a server-sent
@@ -157,33 +126,6 @@ export async function processInput(options: {
     message: `${describeValue(value)}, in no known format; expected one of: ${expectedFormats()} (or name one with --format)`,
   });
 
-  // JSONL lines go to the pool in batches; what is read between batches (a line too long to hold, blank lines) and
-  // the batches' results are applied strictly in input order.
-  type Entry =
-    | {
-        kind: "lines";
-        raws: Buffer[];
-        contentEnds: number[];
-        numbers: number[];
-        results: Promise<LineResult[]>;
-      }
-    | { kind: "bytes"; bytes: Buffer }
-    | { kind: "issue"; place: RecordPlace; issue: InputIssue };
-  const queue: Entry[] = [];
-  const inFlight = Math.max(2, pool.workers * 3);
-  let batch = { raws: [] as Buffer[], numbers: [] as number[], contentEnds: [] as number[], size: 0 };
-  const flushBatch = () => {
-    if (batch.numbers.length === 0) return;
-    const contents = batch.raws.map((raw, i) => raw.subarray(0, batch.contentEnds[i]));
-    queue.push({
-      kind: "lines",
-      raws: batch.raws,
-      contentEnds: batch.contentEnds,
-      numbers: batch.numbers,
-      results: pool.run({ contents, numbers: batch.numbers }),
-    });
-    batch = { raws: [], numbers: [], contentEnds: [], size: 0 };
-  };
   const applyLine = (raw: Buffer, contentEnd: number, number: number, result: LineResult) => {
     const place = { line: number };
     if (result.kind !== "blank") jsonLines++;
@@ -242,24 +184,11 @@ export async function processInput(options: {
       }
     }
   };
-  const drain = async (limit: number) => {
-    while (queue.length > limit) {
-      const entry = queue.shift() as Entry;
-      if (entry.kind === "bytes") output?.keep(entry.bytes);
-      else if (entry.kind === "issue") handler.unreadable(entry.place, entry.issue);
-      else {
-        const results = await entry.results;
-        results.forEach((result, i) => {
-          applyLine(
-            entry.raws[i] as Buffer,
-            entry.contentEnds[i] as number,
-            entry.numbers[i] as number,
-            result,
-          );
-        });
-      }
-    }
-  };
+  const batches = new LineBatches(pool, {
+    keep: (bytes) => output?.keep(bytes),
+    unreadable: (place, issue) => handler.unreadable(place, issue),
+    line: applyLine,
+  });
 
   const scan = await scanInput({
     chunks: options.chunks,
@@ -269,24 +198,17 @@ export async function processInput(options: {
         forced !== undefined ? forced.unit === "session" : detectSessionFormat(values) !== undefined,
       isRecord: (value) => (forced !== undefined ? true : detectRecordFormat(value) !== undefined),
       rawLine(raw, contentEnd, number) {
-        batch.raws.push(raw);
-        batch.numbers.push(number);
-        batch.contentEnds.push(contentEnd);
-        batch.size += contentEnd;
-        if (batch.size >= BATCH_BYTES || batch.numbers.length >= BATCH_LINES) flushBatch();
+        batches.line(raw, contentEnd, number);
       },
       unreadableLine(line) {
         // Only a line too long to hold reaches here (the others are read where they are worked on).
-        flushBatch();
-        queue.push({ kind: "issue", place: { line: line.number }, issue: line.issue });
+        batches.issue({ line: line.number }, line.issue);
       },
       blankLine(raw) {
-        flushBatch();
-        queue.push({ kind: "bytes", bytes: raw });
+        batches.bytes(raw);
       },
       overlong(bytes) {
-        flushBatch();
-        queue.push({ kind: "bytes", bytes });
+        batches.bytes(bytes);
       },
       whole(input) {
         if (input.format === "json") failure = wholeDocument(input.raw);
@@ -294,13 +216,13 @@ export async function processInput(options: {
       },
       async afterChunk(progress) {
         // Results are applied in input order as they come back; reading waits while too many are in flight.
-        await drain(inFlight);
+        await batches.drain(batches.inFlight);
         await options.afterChunk?.(progress);
       },
     },
   });
-  flushBatch();
-  await drain(0);
+  batches.flush();
+  await batches.drain(0);
 
   /** One JSON document: a record, or an array of records. */
   function wholeDocument(raw: Buffer): InputIssue | undefined {
@@ -401,35 +323,8 @@ export async function processInput(options: {
 
   /** A session file (JSON lines of one conversation) or a server-sent event log: read whole, lines kept. */
   function wholeLines(raw: Buffer, framing: "session" | "sse"): InputIssue | undefined {
-    const lines = splitLines(raw);
-    const values: unknown[] = [];
-    const lineOfValue: number[] = [];
-    lines.forEach((line, index) => {
-      const { content } = contentOf(line);
-      if (!isUtf8(content)) {
-        handler.unreadable(
-          { line: index + 1 },
-          { code: "line_invalid_utf8", message: "the line holds bytes that are not UTF-8" },
-        );
-        return;
-      }
-      let text = content.toString("utf8");
-      if (index === 0) text = withoutBom(text).text;
-      if (framing === "sse") {
-        const data = /^data: ?/.exec(text);
-        if (data === null) return;
-        text = text.slice(data[0].length);
-        if (text.trim() === "[DONE]") return;
-      }
-      if (text.trim() === "") return;
-      const parsed = parseJson(text, { lossless: true });
-      if (!parsed.ok) {
-        handler.unreadable({ line: index + 1 }, { code: "line_invalid_json", message: parsed.error });
-        return;
-      }
-      values.push(parsed.value);
-      lineOfValue.push(index);
-    });
+    const session = readSessionLines(raw, framing, (place, issue) => handler.unreadable(place, issue));
+    const { lines, values } = session;
     const format = forced ?? detectSessionFormat(values);
     if (format === undefined || format.unit !== "session") {
       return unknownFormat(values[0]);
@@ -443,55 +338,8 @@ export async function processInput(options: {
       return undefined;
     }
     const rules = computed.data.rules;
-    const next = computed.value as unknown[];
-    const original = new Map<unknown, number>();
-    for (const [i, value] of values.entries()) original.set(value, i);
-    const eol = contentOf(lines[lineOfValue[0] ?? 0] ?? Buffer.from("\n")).eol.toString("latin1") || "\n";
-    const firstText = contentOf(lines[lineOfValue[0] ?? 0] ?? Buffer.alloc(0)).content.toString("utf8");
-    const style = detectJsonStyle(withoutBom(firstText).text.replace(/^data: ?/, ""));
-    const fresh = (value: unknown): Buffer | undefined => {
-      const written = serializeRecord(value, style, true);
-      if (!written.ok) return undefined;
-      return Buffer.from(`${framing === "sse" ? "data: " : ""}${written.text}${eol}`, "utf8");
-    };
-    const pieces: Piece[] = [];
-    const valueLines = new Set(lineOfValue);
-    let pointer = 0;
-    const isKept = (value: unknown) => original.has(value);
-    // Walk the original lines; between two kept values, changed values take the places of the values they replace,
-    // in order, and lines that hold no value stay where they are.
-    const anchors = next.filter(isKept).map((value) => lineOfValue[original.get(value) as number] as number);
-    let anchorAt = 0;
-    for (let index = 0; index <= lines.length; index++) {
-      const nextAnchor = anchors[anchorAt] ?? lines.length;
-      if (index === nextAnchor || index === lines.length) {
-        // Every new value before the anchor goes here, in order.
-        while (pointer < next.length && !isKept(next[pointer])) {
-          const bytes = fresh(next[pointer]);
-          if (bytes === undefined)
-            return { code: "input_not_rewritable", message: "a rewritten line cannot be written" };
-          pieces.push({ bytes, place: `line ${index + 1}` });
-          pointer++;
-        }
-        if (index === lines.length) break;
-        pieces.push({ keep: index });
-        pointer++;
-        anchorAt++;
-        continue;
-      }
-      if (!valueLines.has(index)) {
-        pieces.push({ keep: index });
-        continue;
-      }
-      // A value line that is not kept: replaced by the next new value, if one comes before the next anchor.
-      if (pointer < next.length && !isKept(next[pointer])) {
-        const bytes = fresh(next[pointer]);
-        if (bytes === undefined)
-          return { code: "input_not_rewritable", message: "a rewritten line cannot be written" };
-        pieces.push({ bytes, place: `line ${index + 1}` });
-        pointer++;
-      }
-    }
+    const pieces = sessionRewritePieces(session, computed.value as unknown[], framing);
+    if (!Array.isArray(pieces)) return pieces;
     writePieces(lines, pieces, {
       keep: (bytes) => output.keep(bytes),
       replace: (original, replacement, meta) => output.replace(original, replacement, { ...meta, rules }),
@@ -513,15 +361,4 @@ export async function processInput(options: {
     };
   }
   return { ok: true, summary };
-}
-
-/** Line and column (1-based) of a character offset, for parse errors in JSON documents. */
-function lineAndColumn(text: string, offset: number): string {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return `line ${line}, column ${offset - lineStart + 1}`;
 }

@@ -3,8 +3,9 @@ import { describeConformance } from "@toolcall/conformance/vitest";
 import { isPlainObject, type SanitizeOptions, sanitizeHistory, validateHistory } from "@toolcall/core";
 import { resolveCoreRepairs } from "@toolcall/core/conformance";
 import { anthropicMessagesFormat } from "../src/index.js";
-import { asData } from "./round-trip.js";
 
+/** A value as JSON sees it: what a file holds (origins and other symbols are not data). */
+const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 // The suite through Anthropic's shapes: each history of the vectors is written as Anthropic Messages (tool calls as
 // tool_use blocks, results as tool_result blocks in user messages), read back through the format, and the rules run on
 // what the format reads; a sanitized history is written back as blocks and read again before it is compared.

@@ -2,6 +2,14 @@
 // the vocabulary, without what reads or writes files (`loadVectors`, `listVectorFiles`, `defaultVectorsRoot`,
 // `checkVectors`, `vectorsSchema`, `assignVectorIds`). There, vectors come in through the bundler
 // (`@toolcall/conformance/vectors/r1/statuses.json`) and `casesFromVectors` turns them into cases.
+export {
+  type CheckConversationFormatOptions,
+  type CheckedConversationFormat,
+  type ConversationFormatCheck,
+  type ConversationFormatIssue,
+  type ConversationFormatSample,
+  checkConversationFormat,
+} from "./check-conversation-format.js";
 export { checkParse, streamSplits } from "./check-parse.js";
 export { checkResult } from "./check-result.js";
 export { type GrowthOptions, growthExponent } from "./growth-exponent.js";

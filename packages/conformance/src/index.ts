@@ -1,4 +1,12 @@
 export { type AssignedId, assignVectorIds } from "./assign-ids.js";
+export {
+  type CheckConversationFormatOptions,
+  type CheckedConversationFormat,
+  type ConversationFormatCheck,
+  type ConversationFormatIssue,
+  type ConversationFormatSample,
+  checkConversationFormat,
+} from "./check-conversation-format.js";
 export { checkParse, streamSplits } from "./check-parse.js";
 export { checkResult } from "./check-result.js";
 export { checkVectors, type VectorProblem, vectorsSchema } from "./check-vectors.js";

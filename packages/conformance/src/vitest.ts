@@ -5,6 +5,8 @@ import { type ConformanceCase, type LoadVectorsOptions, loadVectors } from "./lo
 import { runTest } from "./node-run-test.js";
 import { skipList } from "./skip-list.js";
 
+export { expectConversationFormat } from "./expect-conversation-format.js";
+
 export interface DescribeConformanceOptions extends LoadVectorsOptions {
   /** The implementation under test. */
   implementation: ConformanceImplementation;

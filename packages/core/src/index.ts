@@ -87,6 +87,7 @@ export type { RepairContext, RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
+export { sanitizeHistory } from "./sanitize-history.js";
 export {
   DEFAULT_SYNTHETIC_RESULT,
   type SanitizeChange,
@@ -94,8 +95,7 @@ export {
   type SanitizePolicy,
   type SanitizeResult,
   type SanitizeRule,
-  sanitizeHistory,
-} from "./sanitize-history.js";
+} from "./sanitize-options.js";
 export {
   compareCodePoints,
   MAX_JSON_TEXT_LENGTH,

@@ -1,89 +1,18 @@
 import { isPlainObject } from "./define-property.js";
-import { encodeArguments } from "./encode-arguments.js";
-import { normalizeArguments } from "./normalize-arguments.js";
-import type { ProviderChangeRule } from "./providers/fix-context.js";
-import type { ProviderOption } from "./providers/provider-profiles.js";
 import { sanitizeForProvider } from "./providers/sanitize-for-provider.js";
-import { isArraySafe, listEntries, readHistory, walkable } from "./read-history.js";
-import type { RepairRule } from "./repairs/repair-rule.js";
-import { type ChatMessage, type DecodeStatus, isDecodedToObject, type ToolCall } from "./types.js";
-import { isFunctionCall } from "./validate-tool-call.js";
-
-/** What happens to a call whose arguments cannot be decoded to an object. */
-export type SanitizePolicy = "preserve" | "drop" | "empty";
-
-export interface SanitizeOptions {
-  /** `preserve` (default): `{"_raw_arguments": raw}` text. `drop`: the call and its results go. `empty`: `"{}"` and a note on its result. */
-  policy?: SanitizePolicy;
-  /** A call with no result: `synthesize` (default) a tool result, or `drop-call`. */
-  missingResult?: "synthesize" | "drop-call";
-  /**
-   * Calls of the last assistant turn that have no result yet, with nothing but tool results after them (a session
-   * saved while its tools ran): `keep` leaves them as they are; `synthesize` and `drop-call` treat them as
-   * `missingResult` does. Default: what `missingResult` says.
-   */
-  pendingCalls?: "synthesize" | "drop-call" | "keep";
-  /** Repairs (R6) tried on arguments that fail strict JSON. */
-  repairs?: readonly RepairRule[];
-  /** Content of a synthesized tool result. */
-  syntheticResult?: string;
-  /**
-   * A provider profile (`"mistral"`, `"anthropic"` …, or a profile object): after R4, the fixes of that provider's
-   * constraints too, so the history is one that provider accepts (see `listProviderProfiles`).
-   */
-  provider?: ProviderOption;
-}
-
-/** Stable names of the changes sanitize makes. */
-export type SanitizeRule =
-  | "arguments_canonicalized"
-  | "arguments_raw_preserved"
-  | "arguments_emptied"
-  | "call_dropped"
-  | "call_dropped_no_name"
-  | "call_dropped_missing_result"
-  | "call_id_assigned"
-  | "call_id_renamed"
-  | "result_dropped_with_call"
-  | "result_dropped_orphan"
-  | "result_dropped_duplicate"
-  | "result_note_prepended"
-  | "result_synthesized"
-  | "message_removed_empty"
-  | "tool_calls_removed_empty"
-  | ProviderChangeRule;
-
-/** One change: where, which rule, and the values before and after, so nothing is lost. */
-export interface SanitizeChange {
-  rule: SanitizeRule;
-  /** Index of the message in the input (for a synthesized result: the assistant message it answers). */
-  messageIndex: number;
-  toolCallId?: string;
-  before?: unknown;
-  after?: unknown;
-  /** For argument changes: what decoding found (R1), and the repairs (R6) that made it an object. */
-  status?: DecodeStatus;
-  repairs?: string[];
-  /** For a provider's fix: the profile constraint it answers (`tool_call_id_invalid` …). */
-  constraint?: string;
-}
-
-export interface SanitizeResult<M> {
-  /** The history a strict provider accepts; the input array itself when nothing changed. */
-  messages: M[];
-  changes: SanitizeChange[];
-}
+import { isArraySafe, listEntries, readHistory } from "./read-history.js";
+import {
+  DEFAULT_SYNTHETIC_RESULT,
+  type SanitizeChange,
+  type SanitizeOptions,
+  type SanitizeResult,
+} from "./sanitize-options.js";
+import { sanitizeTurnCalls } from "./sanitize-turn-calls.js";
+import type { ChatMessage, ToolCall } from "./types.js";
 
 const POLICIES: readonly string[] = ["preserve", "drop", "empty"];
 const MISSING_RESULT: readonly string[] = ["synthesize", "drop-call"];
 const PENDING_CALLS: readonly string[] = ["synthesize", "drop-call", "keep"];
-
-export const DEFAULT_SYNTHETIC_RESULT = "[no result was recorded for this tool call]";
-
-function malformedNote(raw: unknown): string {
-  const text = typeof raw === "string" ? raw : encodeArguments(raw);
-  return `[the arguments of this tool call were malformed and replaced with {}; original: ${text}]`;
-}
 
 function prependNote(content: unknown, note: string): unknown {
   if (typeof content === "string") return `${note}\n${content}`;
@@ -116,13 +45,6 @@ function isEmptyAssistant(chat: ChatMessage, calls: readonly unknown[]): boolean
     (key) => NO_DATA_KEYS.has(key) || chat[key] === null || chat[key] === undefined,
   );
 }
-
-interface TurnCall {
-  call: ToolCall;
-  id: string;
-  note?: string;
-}
-
 /**
  * Makes a history that a strict provider accepts, without losing what the model did (RULES.md R4). Never mutates
  * its input; idempotent; returns the same array and no changes when nothing needs fixing. Every change is reported
@@ -221,141 +143,15 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
     }
 
     // An assistant turn with tool calls: its calls, then its results up to the next assistant message.
-    // Kept calls by id, in order (ids are unique by now). The sets and maps only a broken turn needs are made
-    // when it first needs them: a clean turn costs one map.
     const turnIndex = index;
-    let callsChanged = false;
-    const kept = new Map<string, TurnCall>();
-    let droppedIds: Set<string> | undefined;
-    let renamed: Map<string, string[]> | undefined;
-    const calls: readonly unknown[] = walkable(chat.tool_calls);
-    for (let callIndex = 0; callIndex < calls.length; callIndex++) {
-      const rawCall = calls[callIndex];
-      if (!isPlainObject(rawCall)) {
-        callsChanged = true;
-        changes.push({ rule: "call_dropped_no_name", messageIndex: turnIndex, before: rawCall });
-        continue;
-      }
-      let call = rawCall as ToolCall;
-      let id = call.id;
-      if (typeof id !== "string" || id === "") {
-        let assigned = `call_${turnIndex}_${callIndex}`;
-        while (usedIds.has(assigned)) assigned = `${assigned}_`;
-        changes.push({
-          rule: "call_id_assigned",
-          messageIndex: turnIndex,
-          toolCallId: assigned,
-          before: id,
-          after: assigned,
-        });
-        call = { ...call, id: assigned };
-        id = assigned;
-        callsChanged = true;
-      } else if (usedIds.has(id)) {
-        let n = 2;
-        while (usedIds.has(`${id}_${n}`)) n++;
-        const fresh = `${id}_${n}`;
-        changes.push({
-          rule: "call_id_renamed",
-          messageIndex: turnIndex,
-          toolCallId: fresh,
-          before: id,
-          after: fresh,
-        });
-        renamed ??= new Map();
-        renamed.set(id, [...(renamed.get(id) ?? []), fresh]);
-        call = { ...call, id: fresh };
-        id = fresh;
-        callsChanged = true;
-      }
-      const callId = id as string;
-      usedIds.add(callId);
-      if (!isFunctionCall(call)) {
-        kept.set(callId, { call, id: callId });
-        continue;
-      }
-      const fn = isPlainObject(call.function) ? call.function : {};
-      if (typeof fn.name !== "string" || fn.name === "") {
-        callsChanged = true;
-        droppedIds ??= new Set();
-        droppedIds.add(callId);
-        changes.push({
-          rule: "call_dropped_no_name",
-          messageIndex: turnIndex,
-          toolCallId: callId,
-          before: rawCall,
-        });
-        continue;
-      }
-      const args = fn.arguments;
-      const normalized = normalizeArguments(args, normalizeOptions);
-      const decoded = normalized.decoded;
-      if (!normalized.changed && isDecodedToObject(decoded.status)) {
-        kept.set(callId, { call, id: callId });
-        continue;
-      }
-      if (isDecodedToObject(decoded.status)) {
-        const text = normalized.text;
-        changes.push({
-          rule: "arguments_canonicalized",
-          messageIndex: turnIndex,
-          toolCallId: callId,
-          status: decoded.status,
-          repairs: decoded.repairs,
-          before: args,
-          after: text,
-        });
-        kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
-        callsChanged = true;
-        continue;
-      }
-      callsChanged = true;
-      switch (policy) {
-        case "preserve": {
-          const text = encodeArguments(decoded.arguments);
-          changes.push({
-            rule: "arguments_raw_preserved",
-            messageIndex: turnIndex,
-            toolCallId: callId,
-            status: decoded.status,
-            before: args,
-            after: text,
-          });
-          kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
-          continue;
-        }
-        case "drop":
-          droppedIds ??= new Set();
-          droppedIds.add(callId);
-          changes.push({
-            rule: "call_dropped",
-            messageIndex: turnIndex,
-            toolCallId: callId,
-            before: rawCall,
-            status: decoded.status,
-          });
-          continue;
-        case "empty":
-          changes.push({
-            rule: "arguments_emptied",
-            messageIndex: turnIndex,
-            toolCallId: callId,
-            status: decoded.status,
-            before: args,
-            after: "{}",
-          });
-          kept.set(callId, {
-            call: { ...call, function: { ...fn, arguments: "{}" } },
-            id: callId,
-            note: malformedNote(args),
-          });
-          continue;
-        default: {
-          const never: never = policy;
-          throw new TypeError(`unknown policy ${String(never)}`);
-        }
-      }
-    }
+    const turn = sanitizeTurnCalls(chat.tool_calls, turnIndex, {
+      policy,
+      normalizeOptions,
+      usedIds,
+      changes,
+    });
+    const { kept, droppedIds, renamed } = turn;
+    let callsChanged = turn.callsChanged;
 
     const assistantOut = out.length;
     out.push(message); // replaced below if the calls changed

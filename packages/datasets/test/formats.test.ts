@@ -1,11 +1,26 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ConversationFormat, coreRepairs, validateHistory } from "@toolcall/core";
+import { expectConversationFormat } from "@toolcall/conformance/vitest";
+import {
+  type ConversationFormat,
+  coreRepairs,
+  type SanitizeOptions,
+  sanitizeHistory,
+  validateHistory,
+} from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { datasetFormats, llamafactoryFormat, sharegptFormat } from "../src/index.js";
-import { asData, checkRoundTrip } from "./round-trip.js";
+
+// The conversation-format contract (@toolcall/conformance) on one record, sanitized by core; call ids compare
+// by order, as data sets store none.
+const checkRoundTrip = (
+  format: ConversationFormat,
+  value: unknown,
+  options: SanitizeOptions = { repairs: coreRepairs },
+) => expectConversationFormat(format, value, { sanitize: sanitizeHistory, options, callIds: "by-order" });
+const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value)); // as a file holds it
 
 const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const read = (name: string) => readFileSync(join(fixtures, name), "utf8");

@@ -43,13 +43,18 @@ export class ExpressionCompiler {
   protected soft = false;
   /** Autoescape is on for the block being compiled. */
   protected autoescape = false;
-  /** Jinja's compile-time evaluation of constant expressions. */
-  protected readonly folder: ConstantFolder;
+  /** Jinja's compile-time evaluation of constant expressions, with autoescape off and on (its `eval_ctx`). */
+  private readonly folders: readonly [ConstantFolder, ConstantFolder];
 
   constructor(builtins: Builtins) {
     this.builtins = builtins;
     this.escaping = { ...builtins, autoescape: true };
-    this.folder = new ConstantFolder(builtins);
+    this.folders = [new ConstantFolder(builtins), new ConstantFolder(this.escaping)];
+  }
+
+  /** The constant folder of the block being compiled: filters that read autoescape fold as they would run. */
+  protected get folder(): ConstantFolder {
+    return this.folders[this.autoescape ? 1 : 0];
   }
 
   /** Compiles `body` with the soft flag set to `soft`, restoring it afterwards. */

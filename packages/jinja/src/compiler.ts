@@ -19,23 +19,51 @@ export { resetRuntime as resetControl, Scope } from "./scope.js";
 
 const DEFAULT_ITEMS = SELECT_FILTERS.items;
 
+/** A top-level assignment's names, copied from the root's scope to the template-level one (Jinja's context). */
+function exportNames(names: readonly string[], scope: Scope): void {
+  for (const name of names) scope.top.set(name, scope.vars.get(name));
+}
+
 /** Compiles statements into one function that renders them in a scope. */
 export function compileStatements(body: Stmt[], builtins: Builtins): StmtFn {
   return new Compiler(builtins).template(body);
 }
 
+/** True when a block statement is anywhere in `body`. */
+function hasBlock(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(hasBlock);
+  if (typeof node !== "object" || node === null) return false;
+  if ((node as { kind?: unknown }).kind === "block") return true;
+  return Object.values(node).some(hasBlock);
+}
+
 class Compiler extends FrameCompiler {
   private readonly blocks = new Map<string, (scope: Scope) => string>();
+  /**
+   * True for a template with blocks: its top level runs in a scope of its own (Jinja's root function's locals) below
+   * the template-level one (Jinja's context, which blocks read), and its assignments go to both, as Jinja's do. A
+   * block before a top-level `set` of `x` then reads the given `x`, not the root's local, unassigned yet.
+   */
+  private rootLocals = false;
 
   template(body: Stmt[]): StmtFn {
-    const run = this.frame(body, [], () => this.block(body));
+    this.rootLocals = hasBlock(body);
+    const run = this.frame(body, [], () => {
+      this.atRoot = true;
+      return this.block(body);
+    });
     if (this.pythonSyntaxError !== null) fail("SyntaxError", this.pythonSyntaxError);
     if (this.blocks.size === 0) return run;
     const blocks = this.blocks;
     return (scope) => {
       scope.set("self", new TemplateReference(blocks, scope.top));
-      return run(scope);
+      return run(new Scope(scope));
     };
+  }
+
+  /** Whether an assignment compiled now also goes to the template-level scope (a top-level one, with blocks). */
+  private exportsToContext(): boolean {
+    return this.atRoot && this.rootLocals;
   }
 
   override block(body: Stmt[]): StmtFn {
@@ -73,7 +101,8 @@ class Compiler extends FrameCompiler {
       case "set": {
         const value = this.expr(stmt.value);
         const target = stmt.target;
-        if (target.kind === "name") {
+        const exported = this.exportsToContext() ? targetNames(target) : null;
+        if (target.kind === "name" && exported === null) {
           const name = target.name;
           return (scope) => {
             scope.set(name, value(scope));
@@ -82,11 +111,13 @@ class Compiler extends FrameCompiler {
         }
         return (scope) => {
           assign(target, value(scope), scope);
+          if (exported !== null) exportNames(exported, scope);
           return "";
         };
       }
       case "setblock":
         return this.withSoft(false, () => {
+          const exported = this.exportsToContext() ? targetNames(stmt.target) : null;
           const body = this.frame(stmt.body, [], () => this.block(stmt.body));
           const filter = stmt.filter === null ? null : this.filterChain(stmt.filter);
           const target = stmt.target;
@@ -95,14 +126,17 @@ class Compiler extends FrameCompiler {
             const text = body(new Scope(scope));
             const value = wrap ? new Markup(text) : text;
             assign(target, filter ? filter(value, scope) : value, scope);
+            if (exported !== null) exportNames(exported, scope);
             return "";
           };
         });
       case "macro": {
         const name = stmt.name;
+        const exported = this.exportsToContext() ? [name] : null;
         const make = this.macro(name, stmt.params, stmt.defaults, stmt.body);
         return (scope) => {
           scope.set(name, make(scope));
+          if (exported !== null) exportNames(exported, scope);
           return "";
         };
       }

@@ -217,8 +217,16 @@ export const TEXT_FILTERS: Record<string, Filter> = {
     },
     (c) => {
       const [s, old, replacement, count] = c.values;
-      if (count === null) return replaceString(pyStr(s), pyStr(old), pyStr(replacement), -1);
-      return callStringMethod(pyStr(s), "replace", [pyStr(old), pyStr(replacement), count], null);
+      if (!c.env.autoescape) {
+        if (count === null) return replaceString(pyStr(s), pyStr(old), pyStr(replacement), -1);
+        return callStringMethod(pyStr(s), "replace", [pyStr(old), pyStr(replacement), count], null);
+      }
+      // Autoescape on: a safe old or new text makes the subject safe first (escaped), as Jinja's do_replace
+      // does; a Markup's replace then escapes the new text.
+      const escapeFirst = old instanceof Markup || (replacement instanceof Markup && !(s instanceof Markup));
+      const subject = escapeFirst ? escapeValue(s) : softStr(s);
+      const args = [softStr(old), softStr(replacement), count === null ? -1 : count];
+      return callStringMethod(subject, "replace", args, null);
     },
   ),
   safe: defineCallable({ name: "do_mark_safe", params: [["value", REQUIRED]] }, (c) => {
@@ -309,12 +317,15 @@ export const TEXT_FILTERS: Record<string, Filter> = {
         if (!/^[\p{L}\p{N}_.+-]{2,}:\/{0,2}$/u.test(scheme))
           fail("FilterArgumentError", `'${scheme}' is not a valid URI scheme prefix.`);
       }
-      return urlize(pyStr(value), {
+      // The text is escaped unless it is safe already; with autoescape on, the result is safe.
+      const linked = urlize(pyStr(value), {
         trimUrlLimit: limit === null ? null : indexArgument(limit),
         rel: Array.from(parts).sort().join(" ") || null,
         target: target === null ? null : pyStr(target),
         extraSchemes: schemes,
+        safe: value instanceof Markup,
       });
+      return c.env.autoescape ? new Markup(linked) : linked;
     },
   ),
   xmlattr: defineCallable(
@@ -326,7 +337,10 @@ export const TEXT_FILTERS: Record<string, Filter> = {
         ["autospace", true],
       ],
     },
-    (c) => xmlattr(c.values[0], c.values[1]),
+    (c) => {
+      const attributes = xmlattr(c.values[0], c.values[1]);
+      return c.env.autoescape ? new Markup(attributes) : attributes;
+    },
   ),
   filesizeformat: defineCallable(
     {

@@ -39,6 +39,8 @@ export abstract class FrameCompiler extends ExpressionCompiler {
   protected inLoop = false;
   /** The first error Python's compiler raises on the generated code (after Jinja's own compile errors). */
   protected pythonSyntaxError: string | null = null;
+  /** Whether statements compiled now are the template's top level (Jinja's `frame.toplevel`), `if`s included. */
+  protected atRoot = false;
 
   abstract block(body: Stmt[]): StmtFn;
 
@@ -69,11 +71,14 @@ export abstract class FrameCompiler extends ExpressionCompiler {
     visitFirst?.(symbols);
     symbols.visitStatements(body);
     this.frames.push(symbols.refs);
+    const atRoot = this.atRoot;
+    this.atRoot = false;
     let run: StmtFn;
     try {
       run = compile();
     } finally {
       this.frames.pop();
+      this.atRoot = atRoot;
     }
     const names = symbols.undefinedAtEntry();
     if (names.length === 0) return run;

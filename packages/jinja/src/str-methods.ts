@@ -296,6 +296,18 @@ function strMethod(
   }
 }
 
+/**
+ * The arguments markupsafe escapes before a Markup's own method runs: `replace`'s new text and the fill character
+ * of `ljust`, `rjust` and `center` (any value: `escape` makes a string of it). Others pass as they are.
+ */
+function escapedArguments(name: string, args: unknown[]): unknown[] {
+  const at = name === "replace" || name === "ljust" || name === "rjust" || name === "center" ? 1 : -1;
+  if (at === -1 || args.length <= at) return args;
+  const value = args[at];
+  const escaped = value instanceof Markup ? value.text : escapeText(pyStr(value));
+  return args.map((arg, i) => (i === at ? escaped : arg));
+}
+
 function wrap(value: unknown): unknown {
   if (typeof value === "string") return new Markup(value);
   if (Array.isArray(value)) return value.map((v) => (typeof v === "string" ? new Markup(v) : v));
@@ -317,6 +329,7 @@ export function callStringMethod(
 ): unknown {
   checkArity("str", name, args, kwargs);
   const text = typeof receiver === "string" ? receiver : receiver.text;
+  if (receiver instanceof Markup) args = escapedArguments(name, args);
   let result = strMethod(text, name, args, kwargs, receiver);
   if (receiver instanceof Markup && (MARKUP_RESULT_METHODS.has(name) || name === "join"))
     result = wrap(result);

@@ -1,7 +1,7 @@
 import { escapeText } from "./markup.js";
 import { PY_WHITESPACE } from "./str-methods.js";
 
-/** Jinja's `urlize` (3.1): links for URLs and email addresses in a text, the text itself escaped. */
+/** Jinja's `urlize` (3.1): links for URLs and email addresses in a text, the text itself escaped (unless safe). */
 
 const W = "[\\p{L}\\p{N}_]";
 const D = "\\p{Nd}";
@@ -32,6 +32,8 @@ export function urlize(
     rel?: string | null;
     target?: string | null;
     extraSchemes?: readonly string[];
+    /** The text is safe already (a Markup's): it is not escaped again. */
+    safe?: boolean;
   },
 ): string {
   const limit = options.trimUrlLimit ?? null;
@@ -42,7 +44,7 @@ export function urlize(
   };
   const relAttr = options.rel ? ` rel="${escapeText(options.rel)}"` : "";
   const targetAttr = options.target ? ` target="${escapeText(options.target)}"` : "";
-  const words = escapeText(text).split(SPLIT);
+  const words = (options.safe ? text : escapeText(text)).split(SPLIT);
   return words
     .map((word) => {
       let head = "";

@@ -280,6 +280,42 @@ const snippets: Snippet[] = [
       "{% for (a, (b, c)) in [[1, [2, 3]]] %}{{ a }}{{ b }}{{ c }}{% endfor %}{% for ((d)) in [4] %}{{ d }}{% endfor %}",
   },
   {
+    name: "a block before a top-level set reads the context: the given variable, not the root's unassigned local",
+    template:
+      "{% block b %}[{{ x }}]{% endblock %}{% set x = 2 %}{% block c %}[{{ x }}]{% endblock %}{{ x }}|{% if true %}{% block d %}[{{ y }}]{% endblock %}{% endif %}{% set y, z = 3, 4 %}{% block e %}[{{ z }}{{ w }}]{% endblock %}{% set w %}c{% endset %}{% block f %}[{{ v }}{% set v = 7 %}{{ v }}]{% endblock %}{% set v = 6 %}{{ v }}",
+    variables: '{"x": 5, "y": 8, "w": 9, "v": 1}',
+  },
+  {
+    name: "a block before a top-level set: loops and macros of the root still see its local",
+    template:
+      "{% macro m() %}({{ x }}){% endmacro %}{% block b %}{{ m() }}{{ self.c() }}{% endblock %}{% for i in [1] %}<{{ x }}>{% endfor %}{% block c %}[{{ x }}]{% endblock %}{% set x = 2 %}{{ m() }}{% block d scoped %}{{ x }}{% endblock %}{{ self.c() }}",
+    variables: '{"x": 5}',
+  },
+  {
+    name: "autoescape: |safe and plain strings, printed, joined, concatenated, through string filters",
+    template:
+      "{% autoescape true %}{{ s }}|{{ s|safe }}|{{ '<b>' }}|{{ '<b>'|safe }}|{{ s ~ '&' }}|{{ (s|safe) ~ '<i>' }}|{{ s|safe|e }}|{{ s|e|safe }}|{{ [s, s|safe] }}|{{ s|safe|upper }}|{{ s|upper }}|{{ s|safe + '<' }}|{{ '<' + s|safe }}|{{ [s]|join('<br>'|safe) }}|{{ [s]|join('<br>') }}|{{ s|tojson }}|{{ s|safe|striptags }}|{{ '%s<'|format(s) }}|{{ ('%s<'|safe)|format(s) }}{% endautoescape %}|{{ s|safe }}|{{ s|e ~ s }}|{{ s|forceescape }}",
+    variables: '{"s": "<a href=\\"x\\">O&apos;\'</a>"}',
+  },
+  {
+    name: "autoescape: replace escapes what it puts into a safe string, and a plain one when the new text is safe",
+    template:
+      "{% set m = s|safe %}{% autoescape true %}{{ m|replace('a', '<') }}|{{ s|replace('a', '<') }}|{{ s|replace('a', '<b>'|safe) }}|{{ m|replace('a', '<b>'|safe) }}|{{ s|replace('<'|safe, '[') }}|{{ m|replace('<', '&', 1) }}|{{ s|replace('a', '<', 1) }}|{{ m.replace('a', '<') }}{% endautoescape %}|{{ m|replace('a', '<') }}|{{ s|replace('a', '<b>'|safe) }}",
+    variables: '{"s": "<a>a&"}',
+  },
+  {
+    name: "urlize escapes a plain string once and a safe one not at all, with autoescape or without",
+    template:
+      "{% autoescape true %}{{ s|urlize }}|{{ s|safe|urlize }}|{{ 'x <y> www.example.com'|urlize }}{% endautoescape %}|{{ s|urlize }}|{{ s|safe|urlize }}",
+    variables: '{"s": " <x> & http://a.b/?q=1&r=<2> mail@ex.com "}',
+  },
+  {
+    name: "xmlattr escapes its values once, with autoescape or without, folded or not",
+    template:
+      "{% autoescape true %}<p{{ d|xmlattr }}>|<p{{ {'a': '<&'}|xmlattr }}>|{{ d|xmlattr(false) }}{% endautoescape %}|<p{{ d|xmlattr }}>",
+    variables: '{"d": {"a": "<&\\"", "b": null, "c": 1}}',
+  },
+  {
     name: "pprint prints groupby's tuples by repr, dicts unsorted",
     template: "{{ users|groupby('age')|list|pprint }}|{{ (users * 5)|groupby('age')|list|pprint }}",
     variables: '{"users": [{"name": "al", "age": 7}, {"name": "Bo", "age": 3}]}',

@@ -1,185 +1,20 @@
-import { constants } from "node:fs";
-import { copyFile, link, lstat, open as openFile, stat } from "node:fs/promises";
-import type { ConversationFormat, RepairRule, SanitizeOptions } from "@toolcall/core";
 import { createPainter } from "../colors.js";
 import { describeError, openInput } from "../input-source.js";
 import { JournaledOutput } from "../journal.js";
 import { JsonReport } from "../json-report.js";
-import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
+import { isStandardOutput, type OutputTarget, openOutputFile } from "../output-target.js";
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
-import { createRecordProcessor, type PendingPolicy } from "../record-processor.js";
+import { createRecordProcessor } from "../record-processor.js";
 import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
 import { ReportStream } from "../report-stream.js";
-import type { InputFormat } from "../scan-input.js";
+import { humanRepairSummary } from "./human-repair-summary.js";
+import { makeBackup, openDestination } from "./repair-destination.js";
+import type { RepairFileSummary, RepairOptions, RepairRunResult, RepairSummary } from "./repair-options.js";
 
-export interface RepairOptions {
-  /** One file with `output`; one or more with `inPlace`. `-` is standard input. */
-  files: readonly string[];
-  /** A path (a regular file, or a device, FIFO or `/dev/fd/N` written in place), or `-` for standard output. */
-  output?: string;
-  inPlace: boolean;
-  backupSuffix: string;
-  policy: NonNullable<SanitizeOptions["policy"]>;
-  missingResult: NonNullable<SanitizeOptions["missingResult"]>;
-  /** Calls awaiting their results at the end of a history: kept (default), synthesized, or dropped. */
-  pending?: PendingPolicy;
-  repairs: readonly RepairRule[];
-  /** The names the repairs were given by (worker threads resolve them again). */
-  repairNames?: readonly string[];
-  /** Worker threads for JSONL (1: none). */
-  jobs?: number;
-  /** True when `--jobs` was given: workers start whatever the file's size. */
-  jobsGiven?: boolean;
-  syntheticResult?: string;
-  /** Read every record with this format instead of detecting one. */
-  format?: ConversationFormat;
-  /**
-   * A provider profile (`--provider`): each history is made one it accepts too (its constraints' fixes after core's),
-   * and what is left is checked against it.
-   */
-  provider?: string;
-  /** Where to write the journal that `toolcall undo` rebuilds the input from (one input file). */
-  journal?: string;
-  json: boolean;
-  quiet: boolean;
-  summaryOnly?: boolean;
-  maxFindings?: number;
-  maxLineBytes: number;
-  stdin?: NodeJS.ReadableStream;
-  stdout?: NodeJS.WritableStream;
-  stderr?: NodeJS.WritableStream;
-}
-
-/** Totals for one file. */
-export interface RepairFileSummary {
-  file: string;
-  output?: string;
-  framing?: InputFormat;
-  formats: string[];
-  records: number;
-  conversations: number;
-  changed: number;
-  changes: number;
-  /** Records with errors left after the repair (no rule repairs them, or their format cannot hold the repair). */
-  withErrors: number;
-  notRewritable: number;
-  passedThrough: number;
-  /** True when the output was written (with `--in-place`: false when nothing needed a change). */
-  written: boolean;
-  backup?: string;
-  journal?: string;
-  error?: { code: string; message: string };
-}
-
-export interface RepairSummary {
-  files: number;
-  records: number;
-  conversations: number;
-  changed: number;
-  changes: number;
-  byRule: Record<string, number>;
-  withErrors: number;
-  notRewritable: number;
-  passedThrough: number;
-  findingsNotShown: number;
-  exitCode: number;
-}
-
-export interface RepairRunResult {
-  exitCode: number;
-  summary: RepairSummary;
-  files: RepairFileSummary[];
-}
-
-type Destination =
-  | { ok: true; target: OutputTarget; path: string; backup?: string }
-  | { ok: false; code: string; message: string };
-
-async function sameFile(a: string, b: string): Promise<boolean> {
-  try {
-    const [x, y] = await Promise.all([stat(a), stat(b)]);
-    return x.dev === y.dev && x.ino === y.ino && x.isFile();
-  } catch {
-    return false;
-  }
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await lstat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** True when a file starts with gzip's magic number (read before the output is opened, to write the same way). */
-async function startsWithGzip(path: string): Promise<boolean> {
-  if (path === "-") return false;
-  try {
-    const handle = await openFile(path, "r");
-    try {
-      const { bytesRead, buffer } = await handle.read(Buffer.alloc(2), 0, 2, 0);
-      return bytesRead === 2 && buffer[0] === 0x1f && buffer[1] === 0x8b;
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return false;
-  }
-}
-
-/** Where one file's repaired bytes go, after every check that can refuse (before any byte is written). */
-async function openDestination(
-  file: string,
-  options: RepairOptions,
-  stdout: NodeJS.WritableStream,
-): Promise<Destination> {
-  if (options.inPlace) {
-    const backup = `${file}${options.backupSuffix}`;
-    if (await exists(backup)) {
-      return {
-        ok: false,
-        code: "backup_exists",
-        message: `${backup} exists; remove it or choose another --backup-suffix (a backup is never overwritten)`,
-      };
-    }
-    const opened = await openOutputFile({ destination: file, gzip: await startsWithGzip(file) });
-    return { ok: true, target: opened.target, path: file, backup };
-  }
-  const output = options.output as string;
-  // Standard output however it is named (-, /dev/stdout, /dev/fd/1): written as a stream, never renamed over.
-  if (isStandardOutput(output)) return { ok: true, target: streamTarget(stdout), path: output };
-  const existing = await stat(output).catch(() => undefined);
-  if (existing?.isDirectory())
-    return { ok: false, code: "output_unwritable", message: `${output} is a directory` };
-  if (file !== "-" && (await sameFile(file, output))) {
-    return {
-      ok: false,
-      code: "output_is_input",
-      message: `${output} is the input; the input is never overwritten unless --in-place (which keeps a backup)`,
-    };
-  }
-  try {
-    const opened = await openOutputFile({ destination: output, gzip: output.endsWith(".gz") });
-    return { ok: true, target: opened.target, path: output };
-  } catch (error) {
-    return { ok: false, code: "output_unwritable", message: `${output}: ${describeError(error)}` };
-  }
-}
-
-/** Keeps the original beside the file: a hard link (instant, no copy), or a copy where links are not possible. */
-async function makeBackup(file: string, backup: string): Promise<void> {
-  try {
-    await link(file, backup);
-  } catch (error) {
-    if ((error as { code?: string }).code === "EEXIST") throw error;
-    await copyFile(file, backup, constants.COPYFILE_EXCL);
-  }
-}
+export type { RepairFileSummary, RepairOptions, RepairRunResult, RepairSummary } from "./repair-options.js";
 
 /**
  * `toolcall repair FILE -o OUT`: every record read in its format, core's sanitize (R4) on every conversation with
@@ -475,50 +310,4 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
   await report.end();
   await pools.close();
   return { exitCode: summary.exitCode, summary, files };
-}
-
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
-}
-
-function humanRepairSummary(
-  summary: RepairSummary,
-  files: readonly RepairFileSummary[],
-  paint: ReturnType<typeof createPainter>,
-): string {
-  const lines: string[] = [];
-  const rules = Object.entries(summary.byRule).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  if (rules.length > 0) {
-    lines.push(paint("bold", "By rule:"));
-    const width = Math.max(...rules.map(([, count]) => String(count).length));
-    for (const [rule, count] of rules) lines.push(`  ${String(count).padStart(width)}  ${rule}`);
-  }
-  if (summary.findingsNotShown > 0) {
-    lines.push(
-      paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),
-    );
-  }
-  for (const file of files) {
-    if (file.error) {
-      lines.push(
-        `${paint("bold", file.file)}: ${paint("red", `not repaired (${file.error.code}): ${file.error.message}`)}`,
-      );
-      continue;
-    }
-    const parts = [
-      `${plural(file.conversations, "conversation")} read${file.formats.length > 0 ? ` (${file.formats.join(", ")})` : ""}`,
-      `${file.changed.toLocaleString("en-US")} changed (${plural(file.changes, "change")})`,
-    ];
-    if (file.withErrors > 0)
-      parts.push(paint("red", `${file.withErrors.toLocaleString("en-US")} with errors left`));
-    if (file.passedThrough > 0)
-      parts.push(paint("yellow", `${plural(file.passedThrough, "line")} passed through unchanged`));
-    let where: string;
-    if (!file.written) where = "nothing needed a change: the file is left as it was";
-    else if (isStandardOutput(file.output)) where = "written to standard output";
-    else where = `written to ${file.output}${file.backup ? ` (original kept as ${file.backup})` : ""}`;
-    if (file.journal !== undefined) where += `; journal ${file.journal} (toolcall undo)`;
-    lines.push(`${paint("bold", file.file)}: ${parts.join(", ")}; ${paint("green", where)}`);
-  }
-  return `${lines.join("\n")}\n`;
 }

@@ -1,4 +1,4 @@
-import type { SanitizeChange } from "../sanitize-history.js";
+import type { SanitizeChange } from "../sanitize-options.js";
 
 /**
  * The call ids a provider's fix remapped, both ways, read from `sanitizeHistory`'s changes: to send the provider's

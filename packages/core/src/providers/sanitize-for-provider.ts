@@ -1,6 +1,6 @@
 import { isPlainObject } from "../define-property.js";
 import { compactLongLists, isArraySafe } from "../read-history.js";
-import type { SanitizeChange, SanitizeOptions, SanitizeResult } from "../sanitize-history.js";
+import type { SanitizeChange, SanitizeOptions, SanitizeResult } from "../sanitize-options.js";
 import { fixNames, fixReasoningItems, fixThoughtSignatures, fixToolCallIds } from "./fix-calls.js";
 import { type Fix, type FixContext, ORIGIN, type ProviderChange } from "./fix-context.js";
 import {

@@ -1,7 +1,15 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { coreRepairs, isPlainObject, validateHistory } from "@toolcall/core";
+import { expectConversationFormat } from "@toolcall/conformance/vitest";
+import {
+  type ConversationFormat,
+  coreRepairs,
+  isPlainObject,
+  type SanitizeOptions,
+  sanitizeHistory,
+  validateHistory,
+} from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -12,7 +20,14 @@ import {
   openaiFormats,
   openaiResponsesFormat,
 } from "../../src/index.js";
-import { asData, checkRoundTrip } from "./round-trip.js";
+
+// The conversation-format contract (@toolcall/conformance) on one record, sanitized by core.
+const checkRoundTrip = (
+  format: ConversationFormat,
+  value: unknown,
+  options: SanitizeOptions = { repairs: coreRepairs },
+) => expectConversationFormat(format, value, { sanitize: sanitizeHistory, options });
+const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value)); // as a file holds it
 
 const fixtures = fileURLToPath(new URL("./__fixtures__/", import.meta.url));
 const jsonl = (name: string): unknown[] =>

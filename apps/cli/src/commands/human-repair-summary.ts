@@ -1,0 +1,50 @@
+import type { createPainter } from "../colors.js";
+import { isStandardOutput } from "../output-target.js";
+import type { RepairFileSummary, RepairSummary } from "./repair-options.js";
+
+function plural(count: number, word: string): string {
+  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
+}
+
+/** The closing lines of a repair for people: changes by rule, then one line per file saying where it went. */
+export function humanRepairSummary(
+  summary: RepairSummary,
+  files: readonly RepairFileSummary[],
+  paint: ReturnType<typeof createPainter>,
+): string {
+  const lines: string[] = [];
+  const rules = Object.entries(summary.byRule).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  if (rules.length > 0) {
+    lines.push(paint("bold", "By rule:"));
+    const width = Math.max(...rules.map(([, count]) => String(count).length));
+    for (const [rule, count] of rules) lines.push(`  ${String(count).padStart(width)}  ${rule}`);
+  }
+  if (summary.findingsNotShown > 0) {
+    lines.push(
+      paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),
+    );
+  }
+  for (const file of files) {
+    if (file.error) {
+      lines.push(
+        `${paint("bold", file.file)}: ${paint("red", `not repaired (${file.error.code}): ${file.error.message}`)}`,
+      );
+      continue;
+    }
+    const parts = [
+      `${plural(file.conversations, "conversation")} read${file.formats.length > 0 ? ` (${file.formats.join(", ")})` : ""}`,
+      `${file.changed.toLocaleString("en-US")} changed (${plural(file.changes, "change")})`,
+    ];
+    if (file.withErrors > 0)
+      parts.push(paint("red", `${file.withErrors.toLocaleString("en-US")} with errors left`));
+    if (file.passedThrough > 0)
+      parts.push(paint("yellow", `${plural(file.passedThrough, "line")} passed through unchanged`));
+    let where: string;
+    if (!file.written) where = "nothing needed a change: the file is left as it was";
+    else if (isStandardOutput(file.output)) where = "written to standard output";
+    else where = `written to ${file.output}${file.backup ? ` (original kept as ${file.backup})` : ""}`;
+    if (file.journal !== undefined) where += `; journal ${file.journal} (toolcall undo)`;
+    lines.push(`${paint("bold", file.file)}: ${parts.join(", ")}; ${paint("green", where)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

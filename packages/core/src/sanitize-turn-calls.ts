@@ -1,0 +1,187 @@
+import { isPlainObject } from "./define-property.js";
+import { encodeArguments } from "./encode-arguments.js";
+import { normalizeArguments } from "./normalize-arguments.js";
+import { walkable } from "./read-history.js";
+import type { RepairRule } from "./repairs/repair-rule.js";
+import type { SanitizeChange, SanitizePolicy } from "./sanitize-options.js";
+import { isDecodedToObject, type ToolCall } from "./types.js";
+import { isFunctionCall } from "./validate-tool-call.js";
+
+function malformedNote(raw: unknown): string {
+  const text = typeof raw === "string" ? raw : encodeArguments(raw);
+  return `[the arguments of this tool call were malformed and replaced with {}; original: ${text}]`;
+}
+
+/** A call the turn keeps: as it is written out, its id, and the note its result gets (policy `empty`). */
+export interface TurnCall {
+  call: ToolCall;
+  id: string;
+  note?: string;
+}
+
+/**
+ * What became of a turn's calls: those kept, by id and in order (ids are unique by now), the ids of calls dropped
+ * (their results go with them), ids renamed for being used before (old id to the new ones, in order), and whether
+ * the calls changed at all. The sets and maps only a broken turn needs are made when it first needs them.
+ */
+export interface TurnCalls {
+  kept: Map<string, TurnCall>;
+  droppedIds: Set<string> | undefined;
+  renamed: Map<string, string[]> | undefined;
+  callsChanged: boolean;
+}
+
+/** What sanitizing a turn's calls reads and adds to: the ids used so far in the history, and the changes. */
+export interface TurnCallsContext {
+  policy: SanitizePolicy;
+  normalizeOptions: { repairs: readonly RepairRule[]; policy: "keep" };
+  usedIds: Set<string>;
+  changes: SanitizeChange[];
+}
+
+/**
+ * The `tool_calls` of the assistant turn at `turnIndex` (R4): an id given to a call without one and a fresh one to an id
+ * used before (ids are unique across the whole history: `usedIds` grows), calls without a name dropped, arguments
+ * normalized (R1, R6), and what `policy` says done with arguments that are no object. Each change is added to
+ * `changes`.
+ */
+export function sanitizeTurnCalls(
+  toolCalls: readonly unknown[],
+  turnIndex: number,
+  context: TurnCallsContext,
+): TurnCalls {
+  const { policy, normalizeOptions, usedIds, changes } = context;
+  let callsChanged = false;
+  const kept = new Map<string, TurnCall>();
+  let droppedIds: Set<string> | undefined;
+  let renamed: Map<string, string[]> | undefined;
+  const calls: readonly unknown[] = walkable(toolCalls);
+  for (let callIndex = 0; callIndex < calls.length; callIndex++) {
+    const rawCall = calls[callIndex];
+    if (!isPlainObject(rawCall)) {
+      callsChanged = true;
+      changes.push({ rule: "call_dropped_no_name", messageIndex: turnIndex, before: rawCall });
+      continue;
+    }
+    let call = rawCall as ToolCall;
+    let id = call.id;
+    if (typeof id !== "string" || id === "") {
+      let assigned = `call_${turnIndex}_${callIndex}`;
+      while (usedIds.has(assigned)) assigned = `${assigned}_`;
+      changes.push({
+        rule: "call_id_assigned",
+        messageIndex: turnIndex,
+        toolCallId: assigned,
+        before: id,
+        after: assigned,
+      });
+      call = { ...call, id: assigned };
+      id = assigned;
+      callsChanged = true;
+    } else if (usedIds.has(id)) {
+      let n = 2;
+      while (usedIds.has(`${id}_${n}`)) n++;
+      const fresh = `${id}_${n}`;
+      changes.push({
+        rule: "call_id_renamed",
+        messageIndex: turnIndex,
+        toolCallId: fresh,
+        before: id,
+        after: fresh,
+      });
+      renamed ??= new Map();
+      renamed.set(id, [...(renamed.get(id) ?? []), fresh]);
+      call = { ...call, id: fresh };
+      id = fresh;
+      callsChanged = true;
+    }
+    const callId = id as string;
+    usedIds.add(callId);
+    if (!isFunctionCall(call)) {
+      kept.set(callId, { call, id: callId });
+      continue;
+    }
+    const fn = isPlainObject(call.function) ? call.function : {};
+    if (typeof fn.name !== "string" || fn.name === "") {
+      callsChanged = true;
+      droppedIds ??= new Set();
+      droppedIds.add(callId);
+      changes.push({
+        rule: "call_dropped_no_name",
+        messageIndex: turnIndex,
+        toolCallId: callId,
+        before: rawCall,
+      });
+      continue;
+    }
+    const args = fn.arguments;
+    const normalized = normalizeArguments(args, normalizeOptions);
+    const decoded = normalized.decoded;
+    if (!normalized.changed && isDecodedToObject(decoded.status)) {
+      kept.set(callId, { call, id: callId });
+      continue;
+    }
+    if (isDecodedToObject(decoded.status)) {
+      const text = normalized.text;
+      changes.push({
+        rule: "arguments_canonicalized",
+        messageIndex: turnIndex,
+        toolCallId: callId,
+        status: decoded.status,
+        repairs: decoded.repairs,
+        before: args,
+        after: text,
+      });
+      kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+      callsChanged = true;
+      continue;
+    }
+    callsChanged = true;
+    switch (policy) {
+      case "preserve": {
+        const text = encodeArguments(decoded.arguments);
+        changes.push({
+          rule: "arguments_raw_preserved",
+          messageIndex: turnIndex,
+          toolCallId: callId,
+          status: decoded.status,
+          before: args,
+          after: text,
+        });
+        kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+        continue;
+      }
+      case "drop":
+        droppedIds ??= new Set();
+        droppedIds.add(callId);
+        changes.push({
+          rule: "call_dropped",
+          messageIndex: turnIndex,
+          toolCallId: callId,
+          before: rawCall,
+          status: decoded.status,
+        });
+        continue;
+      case "empty":
+        changes.push({
+          rule: "arguments_emptied",
+          messageIndex: turnIndex,
+          toolCallId: callId,
+          status: decoded.status,
+          before: args,
+          after: "{}",
+        });
+        kept.set(callId, {
+          call: { ...call, function: { ...fn, arguments: "{}" } },
+          id: callId,
+          note: malformedNote(args),
+        });
+        continue;
+      default: {
+        const never: never = policy;
+        throw new TypeError(`unknown policy ${String(never)}`);
+      }
+    }
+  }
+  return { kept, droppedIds, renamed, callsChanged };
+}
