@@ -185,7 +185,7 @@ function referenceRenders(requests: RenderRequest[]): Renderer {
   };
 }
 
-describe("the reference renderer (transformers' Jinja2) writes the same assistant turns, which round-trip", () => {
+describe("the reference renderer (transformers' Jinja2) writes the same prompts and turns, which round-trip", () => {
   // Values both sides write alike (strings, integers, booleans, null, lists): floats and the exponent forms Python
   // and JavaScript spell differently are @toolcall/jinja's own parity tests' subject.
   const plainArgs = fc.record(
@@ -199,7 +199,7 @@ describe("the reference renderer (transformers' Jinja2) writes the same assistan
     { requiredKeys: [] },
   );
   for (const testCase of CASES.filter((c) => c.source === undefined)) {
-    it(`${testCase.template}: same turns as @toolcall/jinja, and each parses and renders back`, () => {
+    it(`${testCase.template}: same prompts and turns as @toolcall/jinja, and each turn parses and renders back`, () => {
       const template = fixture(testCase.template);
       const mapping = probeChatTemplate(template).argumentsForm === "mapping";
       const samples = fc
@@ -232,6 +232,13 @@ describe("the reference renderer (transformers' Jinja2) writes the same assistan
       });
       const requests = samples.flatMap((message) => renderRequests(testCase, handed(message), template));
       const reference = referenceRenders(requests);
+      // Whole prompts first (system prompt with the tools, the conversation, the turn): byte for byte.
+      for (const request of requests) {
+        const expected = reference(request);
+        const actual = safeRenderChatTemplate({ ...request, now: RENDER_NOW });
+        expect(actual.ok, JSON.stringify(request.messages.at(-1))).toBe(expected.ok);
+        if (actual.ok && expected.ok) expect(actual.text).toBe(expected.text);
+      }
       let compared = 0;
       for (const message of samples) {
         const expected = modelOutput(testCase, handed(message), template, reference);
