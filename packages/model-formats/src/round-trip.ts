@@ -25,6 +25,11 @@ export interface RoundTripOptions {
   variables?: Record<string, unknown>;
   /** The text starts inside a reasoning block (default: when the generation prompt ends with `<think>`). */
   startInReasoning?: boolean;
+  /**
+   * The clock `strftime_now` reads (Hunyuan's template prints the date and time). Default: the time `roundTrip`
+   * starts, read once, so that every render it compares shows the same time.
+   */
+  now?: Date;
 }
 
 /** What {@link roundTrip} found. */
@@ -55,7 +60,7 @@ const NEEDLE = "\u0000roundtrip-needle\u0000";
 function render(
   template: Template,
   messages: readonly unknown[],
-  options: RoundTripOptions,
+  options: RoundTripOptions & { now: Date },
   addGenerationPrompt: boolean,
   argumentsForm?: "mapping" | "string",
 ): { ok: true; text: string } | { ok: false; error: string } {
@@ -65,6 +70,7 @@ function render(
     tools: options.tools ?? null,
     addGenerationPrompt,
     variables: { bos_token: "<s>", eos_token: "</s>", ...options.variables },
+    now: options.now,
     ...(argumentsForm === undefined ? {} : { argumentsForm }),
   });
   return result.ok ? result : { ok: false, error: result.error.pythonText };
@@ -116,7 +122,9 @@ export function assistantMessage(parsed: SyntaxParseResult): Record<string, unkn
  *   tools, output: '<think>\nLet me look.\n</think>\n\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>' });
  * // { ok: true, firstDifference: -1, … }
  */
-export function roundTrip(options: RoundTripOptions): RoundTripResult {
+export function roundTrip(given: RoundTripOptions): RoundTripResult {
+  // One clock for every render (a template that prints the time must print the same time in each).
+  const options = { ...given, now: given.now instanceof Date ? given.now : new Date() };
   const failed = (error: string, extra: Partial<RoundTripResult> = {}): RoundTripResult => ({
     ok: false,
     firstDifference: 0,

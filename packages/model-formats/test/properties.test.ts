@@ -150,6 +150,14 @@ const COMMON = ["{", "}", '"', "\\", "\n", " ", "x", "<", "[", "😀"];
 
 const syntaxes = Object.values(SYNTAXES) as ToolCallSyntax[];
 
+/** What a parse gives, in a form `toEqual` compares (calls by name and argument text, issues by code). */
+const shape = (r: SyntaxParseResult) => ({
+  calls: r.toolCalls.map((c) => [c.function.name, c.function.arguments]),
+  content: r.content,
+  reasoning: r.reasoning,
+  issues: r.issues.map((i) => i.code),
+});
+
 describe("every syntax: total, split-invariant, linear", () => {
   for (const syntax of syntaxes) {
     const pieces = fc.constantFrom(...(FRAGMENTS[syntax.id] ?? []), ...COMMON);
@@ -168,6 +176,37 @@ describe("every syntax: total, split-invariant, linear", () => {
       );
     });
 
+    it(`${syntax.id}: the fast path agrees with the full parser on arbitrary text and on every cut of its markers`, () => {
+      // Whole markers, and every prefix and suffix of each (a truncated marker, a call whose opening marker is
+      // missing), among arbitrary code units (lone surrogates included) and the family's fragments.
+      const markers = [...syntax.startMarkers, ...(FRAGMENTS[syntax.id] ?? [])];
+      const cuts = markers.flatMap((marker) =>
+        Array.from({ length: Math.max(0, marker.length - 1) }, (_, i) => [
+          marker.slice(0, i + 1),
+          marker.slice(i + 1),
+        ]).flat(),
+      );
+      const piece = fc.oneof(
+        fc.string({ unit: "binary", maxLength: 8 }),
+        fc.constantFrom(...markers),
+        fc.constantFrom(...cuts, ...COMMON),
+      );
+      fc.assert(
+        fc.property(
+          fc.constantFrom("", " ", "\n\t ", "\u3000", "x"),
+          fc.array(piece, { maxLength: 12 }),
+          (lead, parts) => {
+            const text = lead + parts.join("");
+            const stream = syntax.createStream();
+            expect(shape(syntax.parse(text)), JSON.stringify(text)).toEqual(
+              shape(foldEvents([...stream.push(text), ...stream.end()])),
+            );
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
+
     it(`${syntax.id}: parse with no options (the plain-text check first) agrees with the stream`, () => {
       const leads = fc.constantFrom(
         "",
@@ -180,12 +219,6 @@ describe("every syntax: total, split-invariant, linear", () => {
         "The f\n{",
         "a".repeat(257),
       );
-      const shape = (r: SyntaxParseResult) => ({
-        calls: r.toolCalls.map((c) => [c.function.name, c.function.arguments]),
-        content: r.content,
-        reasoning: r.reasoning,
-        issues: r.issues.map((i) => i.code),
-      });
       fc.assert(
         fc.property(leads, fc.array(pieces, { maxLength: 16 }), (lead, parts) => {
           const text = lead + parts.join("");

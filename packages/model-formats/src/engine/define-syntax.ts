@@ -16,7 +16,7 @@ import {
 } from "@toolcall/core";
 import { Output } from "./output.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
-import type { PlainCheck } from "./text-loop.js";
+import { isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
 /** What a family parser gets besides its text and its output. */
@@ -35,8 +35,8 @@ export interface FamilyDefinition {
   name: string;
   startMarkers: readonly string[];
   /**
-   * The content of a text that holds nothing but content, `undefined` otherwise (one native scan before the full
-   * parser runs: `plainCheck`). It must agree with `run`: a text it passes parses to exactly that content.
+   * Which texts hold nothing but content (one native scan and a look at the first character before the full parser
+   * runs: `plainCheck`). It must agree with `run`: a text it passes parses to exactly that content.
    */
   plain: PlainCheck;
   run(reader: Reader, out: Output, context: FamilyContext): Step<void>;
@@ -192,18 +192,22 @@ export function foldEvents(events: readonly SyntaxStreamEvent[]): SyntaxParseRes
 export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
   const createStream = (options: SyntaxParseOptions = {}): SyntaxStream => new FamilyStream(family, options);
   const plain = family.plain;
+  const { needle, firsts, wide, rest } = plain;
+  const parseFully = (text: string, options?: SyntaxParseOptions): SyntaxParseResult => {
+    const stream = createStream(options);
+    return foldEvents([...stream.push(text), ...stream.end()]);
+  };
   const parseSlowly = (text: unknown, options?: SyntaxParseOptions): SyntaxParseResult => {
     const input = typeof text === "string" ? text : "";
     if (options === undefined || options.startInReasoning !== true) {
-      const content = plain(input);
+      const content = plainContent(plain, input);
       if (content !== undefined) {
         if (options?.work) options.work.scanned += input.length;
         readMeter(options)?.charge(input.length);
         return { toolCalls: [], content, reasoning: null, issues: [] };
       }
     }
-    const stream = createStream(options);
-    return foldEvents([...stream.push(input), ...stream.end()]);
+    return parseFully(input, options);
   };
   return {
     specificationVersion: "1",
@@ -212,10 +216,18 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
     startMarkers: family.startMarkers,
     parse(text: string, options?: SyntaxParseOptions): SyntaxParseResult {
       // The fast path (no options: what a server calls on every answer): one native scan for the call marker, a
-      // look at the first character, one result object.
+      // table look-up of the first character, one result object. The check is data, not a closure, so this one body
+      // serves every family without a call through a function that differs per family.
       if (options === undefined && typeof text === "string") {
-        const content = plain(text);
-        if (content !== undefined) return { toolCalls: [], content, reasoning: null, issues: [] };
+        if (needle === null || text.indexOf(needle) === -1) {
+          const c = text.charCodeAt(0);
+          // NaN (the empty text) fails both comparisons: `rest` answers for it.
+          const content = (c < 128 ? firsts[c] === 0 : c <= 0xffff && !wide && !isWideSpace(c))
+            ? text
+            : rest(text);
+          if (content !== undefined) return { toolCalls: [], content, reasoning: null, issues: [] };
+        }
+        return parseFully(text);
       }
       return parseSlowly(text, options);
     },

@@ -1,5 +1,3 @@
-import type { WorkCounter } from "@toolcall/core";
-
 function commonPrefix(markers: readonly string[]): string {
   let prefix = markers[0] ?? "";
   for (const marker of markers) {
@@ -60,6 +58,8 @@ export class MarkerSet {
   marker: string | null = null;
   /** After {@link matchAt}: the text ends inside a longer marker that may still arrive. */
   partial = false;
+  /** After {@link find}: how many characters it examined (each once, by the native search), for the work count. */
+  scanned = 0;
 
   /**
    * The marker that starts at `at` (in {@link marker}; `null` when none does), or {@link partial} when the text ends
@@ -91,20 +91,20 @@ export class MarkerSet {
    * ends inside one (unless `final`: {@link marker} is then `null` and {@link at} is that place), or -1. Linear: each
    * character is looked at once by the native search, and again only where a marker could start.
    */
-  find(text: string, from: number, final: boolean, work?: WorkCounter): number {
+  find(text: string, from: number, final: boolean): number {
     let i = from;
     for (;;) {
       const at = this.#next(text, i);
       if (at === -1) break;
       const marker = this.matchAt(text, at, final);
-      if (work) work.scanned += at - i + 1;
       if (marker !== null || this.partial) {
+        this.scanned = at - from + 1;
         this.at = at;
         return at;
       }
       i = at + 1;
     }
-    if (work) work.scanned += text.length - i;
+    this.scanned = text.length - from;
     this.marker = null;
     if (!final) {
       // The text may end inside the shared prefix itself (`<` of `<|`), before the native search could see it.

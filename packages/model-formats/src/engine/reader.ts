@@ -29,12 +29,14 @@ export class Reader {
   /** No more text will come. */
   ended = false;
   /** Where every primitive adds the characters it examines: the caller's counter, and the meter when there is one. */
-  readonly work: WorkCounter | undefined;
+  readonly #work: WorkCounter | undefined;
+  readonly #meter: WorkMeter | undefined;
   #record: string[] | null = null;
   #journal: string[] | null = null;
 
   constructor(work?: WorkCounter, meter?: WorkMeter) {
-    this.work = meter === undefined ? work : charging(work, meter);
+    this.#work = work;
+    this.#meter = meter;
   }
 
   feed(delta: string): void {
@@ -46,8 +48,10 @@ export class Reader {
     this.ended = true;
   }
 
+  /** Adds `n` examined characters to the caller's counter and charges the meter (out of budget: throws). */
   #count(n: number): void {
-    if (this.work) this.work.scanned += n;
+    if (this.#work !== undefined) this.#work.scanned += n;
+    if (this.#meter !== undefined && !this.#meter.charge(n)) throw BUDGET_EXHAUSTED;
   }
 
   /** Consumes `count` characters (recorded when recording). */
@@ -122,7 +126,8 @@ export class Reader {
   /** Consumes text up to the first marker of `set` (passing it to `sink`), leaving the marker unread; `null` at the end. */
   *before(set: MarkerSet, sink: (text: string) => void): Step<string | null> {
     for (;;) {
-      const at = set.find(this.text, this.pos, this.ended, this.work);
+      const at = set.find(this.text, this.pos, this.ended);
+      this.#count(set.scanned);
       const marker = set.marker;
       if (marker !== null) {
         if (at > this.pos) sink(this.consume(at - this.pos));
@@ -220,20 +225,4 @@ export class Reader {
       yield NEED;
     }
   }
-}
-
-/** A counter that adds to the caller's and charges the meter; throws {@link BUDGET_EXHAUSTED} once it runs out. */
-function charging(work: WorkCounter | undefined, meter: WorkMeter): WorkCounter {
-  let scanned = 0;
-  return {
-    get scanned() {
-      return scanned;
-    },
-    set scanned(value: number) {
-      const added = value - scanned;
-      scanned = value;
-      if (work !== undefined) work.scanned += added;
-      if (!meter.charge(added)) throw BUDGET_EXHAUSTED;
-    },
-  };
 }

@@ -198,42 +198,91 @@ export function firstVisible(text: string): number {
 }
 
 /**
- * What a plain text parses to: `undefined` when the text may hold more than content (see {@link plainCheck}), else
- * its content (`null` when it is only whitespace).
+ * The fast check every family's `parse` makes first, as data so that one `parse` body serves every family without a
+ * call through a closure: text without `needle` (searched once with the engine's own `indexOf`; `null`: nothing to
+ * search) whose first character is not flagged in `firsts` (whitespace, or the first character of a lead) is
+ * content, all of it; when it is flagged, `rest` tells (`undefined`: the text may hold more than content, so the
+ * full parser reads it).
  */
-export type PlainCheck = (text: string) => string | null | undefined;
+export interface PlainCheck {
+  readonly needle: string | null;
+  /** For each ASCII code: 1 when a text starting with it needs `rest`. */
+  readonly firsts: Uint8Array;
+  /** Whether a text starting with a non-ASCII character needs `rest`. */
+  readonly wide: boolean;
+  /** The content of a text whose needle is absent (`null`: only whitespace), `undefined` when it may hold more. */
+  readonly rest: (text: string) => string | null | undefined;
+}
+
+/** A plain text's content (`null` when it is only whitespace), `undefined` when it may hold more than content. */
+export function plainContent(check: PlainCheck, text: string): string | null | undefined {
+  if (check.needle !== null && text.indexOf(check.needle) !== -1) return undefined;
+  const c = text.charCodeAt(0);
+  // NaN (the empty text) fails both comparisons: `rest` answers for it.
+  if (c < 128 ? check.firsts[c] === 0 : c <= 0xffff && !check.wide && !isWideSpace(c)) return text;
+  return check.rest(text);
+}
 
 /**
- * The fast check every family's `parse` makes first: text without `needle` (what every call of the family holds
- * outside the text's first characters, searched once with the engine's own `indexOf`; `null`: nothing) and whose
- * first visible characters start none of `leads` (a reasoning block, a call whose opening marker is missing) is
- * content, all of it. Most answers start with a letter: then the first character alone rules the leads out.
+ * Whether `c`, a code unit of 128 or more, is white space to `String.prototype.trim` (a text of nothing else is
+ * no content: `null`).
  */
-export function plainCheck(needle: string | null, leads: readonly string[]): PlainCheck {
-  // Which first characters may start a lead: a table for ASCII, one flag for the rest (a lead such as `助手：`).
+export function isWideSpace(c: number): boolean {
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Something other than white space as `String.prototype.trim` sees it. */
+const VISIBLE = /\S/;
+
+/** A call that opens the text without a marker of its own (Functionary v3.2's first line names its recipient). */
+export interface OpeningCall {
+  /** The characters such a call may start with. */
+  firstChars: string;
+  /** Whether the text holds such a call at `at` (its first visible character). */
+  test(text: string, at: number): boolean;
+}
+
+/**
+ * Builds a family's {@link PlainCheck}: text without `needle` (what every call of the family holds outside the
+ * text's first characters) and whose first visible characters start none of `leads` (a reasoning block, a call whose
+ * opening marker is missing) nor an `opening` call is content, all of it. Most answers start with a letter: then the
+ * first character alone rules the leads out.
+ */
+export function plainCheck(
+  needle: string | null,
+  leads: readonly string[],
+  opening?: OpeningCall,
+): PlainCheck {
   const firsts = new Uint8Array(128);
+  // Whitespace: the leads are looked for after it.
+  for (let c = 0; c <= 0x20; c++) firsts[c] = 1;
   let wide = false;
-  for (const lead of leads) {
-    const c = lead.charCodeAt(0);
+  const flag = (c: number) => {
     if (c < 128) firsts[c] = 1;
     else wide = true;
-  }
+  };
+  for (const lead of leads) flag(lead.charCodeAt(0));
+  if (opening) for (let i = 0; i < opening.firstChars.length; i++) flag(opening.firstChars.charCodeAt(i));
   const rest = (text: string): string | null | undefined => {
     const at = firstVisible(text);
     for (let i = 0; i < leads.length; i++) if (text.startsWith(leads[i] as string, at)) return undefined;
-    return at < text.length ? text : null;
+    if (opening?.test(text, at)) return undefined;
+    if (at >= text.length) return null;
+    // A visible character ends the question at once; white space only `trim` knows (`\v`, a no-break space) needs
+    // the rest of the text looked at.
+    const c = text.charCodeAt(at);
+    if (c > 0x20 && (c < 128 || !isWideSpace(c))) return text;
+    return VISIBLE.test(text) ? text : null;
   };
-  if (needle === null)
-    return (text) => {
-      const c = text.charCodeAt(0);
-      // Neither whitespace nor the first character of a lead (NaN for "": whitespace only, in `rest`).
-      if (c > 0x20 && (c < 128 ? firsts[c] === 0 : !wide)) return text;
-      return rest(text);
-    };
-  return (text) => {
-    if (text.indexOf(needle) !== -1) return undefined;
-    const c = text.charCodeAt(0);
-    if (c > 0x20 && (c < 128 ? firsts[c] === 0 : !wide)) return text;
-    return rest(text);
-  };
+  return { needle, firsts, wide, rest };
 }

@@ -78,7 +78,8 @@ export const deepseekV32: ToolCallSyntax = defineSyntax({
   id: "deepseek-v32",
   name: "DeepSeek V3.2 (DSML)",
   startMarkers: [DSML_CALLS_OPEN, V4_OPEN],
-  plain: plainCheck("<｜DSML｜", ["<think>"]),
+  // "｜" (U+FF5C) is in both wrappers: the cheapest correct scan (see DeepSeek V3's).
+  plain: plainCheck("｜", ["<think>"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [DSML_CALLS_OPEN, V4_OPEN],

@@ -5,7 +5,7 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { firstVisible, plainCheck, textLoop } from "../engine/text-loop.js";
+import { plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const FUNCTIONARY_FUNCTION_OPEN = "<function=";
 export const FUNCTIONARY_FUNCTION_CLOSE = "</function>";
@@ -205,6 +205,9 @@ function* readRecipient(
   out.end(args.text);
 }
 
+/** The characters a recipient's name is made of (`isNameChar`). */
+const NAME_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-";
+
 const isNameChar = (c: number): boolean =>
   (c >= 0x61 && c <= 0x7a) ||
   (c >= 0x41 && c <= 0x5a) ||
@@ -269,12 +272,7 @@ export const functionaryV32: ToolCallSyntax = defineSyntax({
   id: "functionary-v32",
   name: "Functionary v3.2 (>>>NAME\\n{…})",
   startMarkers: [FUNCTIONARY_RECIPIENT],
-  plain: (text) => {
-    if (text.indexOf(FUNCTIONARY_RECIPIENT) !== -1) return undefined;
-    const at = firstVisible(text);
-    if (startsWithRecipient(text, at)) return undefined;
-    return at < text.length ? text : null;
-  },
+  plain: plainCheck(FUNCTIONARY_RECIPIENT, [], { firstChars: NAME_CHARS, test: startsWithRecipient }),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [FUNCTIONARY_RECIPIENT],

@@ -5,7 +5,7 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { firstVisible, plainCheck } from "../engine/text-loop.js";
+import { plainCheck } from "../engine/text-loop.js";
 
 export const HARMONY_START = "<|start|>";
 export const HARMONY_CHANNEL = "<|channel|>";
@@ -241,8 +241,7 @@ export const harmonyStripped: ToolCallSyntax = defineSyntax({
   id: "harmony-stripped",
   name: "gpt-oss harmony with special tokens stripped",
   startMarkers: ["assistantcommentary to=", "commentary to="],
-  plain: (text) =>
-    /^(?:analysis|commentary|final)/.test(text) ? undefined : firstVisible(text) < text.length ? text : null,
+  plain: plainCheck(null, ["analysis", "commentary", "final"]),
   run: runStripped,
   encode: (calls) =>
     calls
