@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
@@ -31,15 +31,40 @@ import {
   TOOLS,
 } from "./round-trip-property.js";
 
-// Real chat templates of the families ../shared/templates lacks, kept because their licences allow it (sources,
-// commits and licences: __fixtures__/README.md), and the reference renderer beside the repository.
-const fixtures = resolve(import.meta.dirname, "__fixtures__/templates");
-const fixture = (name: string) => readFileSync(join(fixtures, `${name}.jinja`), "utf8");
+// Real chat templates of families the corpus in ../shared/templates lacks. Like every real template, they are read
+// from outside the repository: from ../shared/templates when it holds them, or from the directory $TOOLCALL_TEMPLATES
+// names; a test whose template is in neither is skipped, saying where the template is published.
+const templateDirs = [
+  ...(process.env.TOOLCALL_TEMPLATES ? [resolve(process.env.TOOLCALL_TEMPLATES)] : []),
+  resolve(import.meta.dirname, "../../../../shared/templates"),
+];
+const LLAMA_CPP = "ggml-org/llama.cpp models/templates";
+/** Where each template is published (the model's own repository and licence in the package README). */
+const PUBLISHED: Record<string, string> = {
+  "ByteDance-Seed-OSS": LLAMA_CPP,
+  "meetkai-functionary-medium-v3.1": LLAMA_CPP,
+  "meetkai-functionary-medium-v3.2": LLAMA_CPP,
+  "Apertus-8B-Instruct": LLAMA_CPP,
+  "ibm-granite-granite-3.3-2B-Instruct": LLAMA_CPP,
+  "ibm-granite-granite-4.0": LLAMA_CPP,
+  "vllm-tool_chat_template_hunyuan_a13b": "vllm-project/vllm examples",
+  "vllm-tool_chat_template_xlam_qwen": "vllm-project/vllm examples",
+};
+/** The template's text, or the test skipped with where to get it. */
+function realTemplate(name: string, context: { skip: (note: string) => never }): string {
+  for (const dir of templateDirs) {
+    const file = join(dir, `${name}.jinja`);
+    if (existsSync(file)) return readFileSync(file, "utf8");
+  }
+  return context.skip(
+    `${name}.jinja is not in ../shared/templates nor $TOOLCALL_TEMPLATES (published: ${PUBLISHED[name]})`,
+  );
+}
 const referenceRenderer = resolve(import.meta.dirname, "../../../../shared/parity/hf_render.py");
 
 /**
  * A look-alike of MiniMax-M2's assistant turn, written for these tests from the published template's rendering (not
- * a copy; the template is not kept, see the fixtures README): a non-string value written with `| tojson`, which must
+ * a copy; its licence keeps the template out, see the README): a non-string value written with `| tojson`, which must
  * type back to the same arguments by the tool's schema.
  */
 const MINIMAX_LOOK_ALIKE = [
@@ -57,7 +82,7 @@ const MINIMAX_LOOK_ALIKE = [
   "{%- if add_generation_prompt %}{{ ']~b]ai\\n<think>\\n' }}{%- endif %}",
 ].join("");
 
-/** The kept templates that write a syntax of this package, what each keeps, and what it drops (the exceptions). */
+/** The templates that write a syntax of this package, what each keeps, and what it drops (the exceptions). */
 const CASES: Case[] = [
   {
     template: "ByteDance-Seed-OSS",
@@ -125,15 +150,15 @@ const CASES: Case[] = [
   },
 ];
 
-describe("round trip over the kept templates: parse the model's output, render it back, byte for byte", () => {
+describe("round trip over real templates of more families: parse the model's output, render it back, byte for byte", () => {
   for (const testCase of CASES) {
-    it(`${testCase.template} (${testCase.syntax.id})${testCase.exceptions ? `: ${testCase.exceptions}` : ""}`, () => {
-      expectRoundTrips(testCase, testCase.source ?? fixture(testCase.template));
+    it(`${testCase.template} (${testCase.syntax.id})${testCase.exceptions ? `: ${testCase.exceptions}` : ""}`, (context) => {
+      expectRoundTrips(testCase, testCase.source ?? realTemplate(testCase.template, context));
     });
   }
 });
 
-describe("the kept templates are detected by their rendering (or signature)", () => {
+describe("those templates are detected by their rendering (or signature)", () => {
   const expected: [string, string, string][] = [
     ["ByteDance-Seed-OSS", seedOss.id, "render"],
     ["meetkai-functionary-medium-v3.1", functionaryV31.id, "render"],
@@ -146,20 +171,21 @@ describe("the kept templates are detected by their rendering (or signature)", ()
     ["ibm-granite-granite-4.0", hermes.id, "render"],
   ];
   for (const [name, id, method] of expected)
-    it(`${name} → ${id} (${method})`, () => {
-      expect(detectToolCallSyntax(fixture(name))).toMatchObject({ id, method });
+    it(`${name} → ${id} (${method})`, (context) => {
+      expect(detectToolCallSyntax(realTemplate(name, context))).toMatchObject({ id, method });
     });
 
-  it("Granite 3.3's template drops an assistant message's calls: no round trip is possible (its exception)", () => {
+  it("Granite 3.3's template drops an assistant message's calls: no round trip is possible (its exception)", (context) => {
+    const template = realTemplate("ibm-granite-granite-3.3-2B-Instruct", context);
     const call = { id: "c1", type: "function", function: { name: "list_files", arguments: "{}" } };
     const rendered = safeRenderChatTemplate({
-      template: fixture("ibm-granite-granite-3.3-2B-Instruct"),
+      template,
       messages: [...MESSAGES, { role: "assistant", content: "", tool_calls: [call] }],
       tools: TOOLS,
     });
     // The turn renders empty: `<|start_of_role|>assistant<|end_of_role|><|end_of_text|>` (the call is gone).
     expect(rendered.ok && rendered.text.endsWith("assistant<|end_of_role|><|end_of_text|>\n")).toBe(true);
-    expect(detectToolCallSyntax(fixture("ibm-granite-granite-3.3-2B-Instruct")).parallelCalls).toBe(false);
+    expect(detectToolCallSyntax(template).parallelCalls).toBe(false);
   });
 });
 
@@ -199,8 +225,8 @@ describe("the reference renderer (transformers' Jinja2) writes the same prompts 
     { requiredKeys: [] },
   );
   for (const testCase of CASES.filter((c) => c.source === undefined)) {
-    it(`${testCase.template}: same prompts and turns as @toolcall/jinja, and each turn parses and renders back`, () => {
-      const template = fixture(testCase.template);
+    it(`${testCase.template}: same prompts and turns as @toolcall/jinja, and each turn parses and renders back`, (context) => {
+      const template = realTemplate(testCase.template, context);
       const mapping = probeChatTemplate(template).argumentsForm === "mapping";
       const samples = fc
         .sample(fc.tuple(assistantMessage(testCase), fc.array(plainArgs, { minLength: 3, maxLength: 3 })), {
