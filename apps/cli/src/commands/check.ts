@@ -7,6 +7,7 @@ import {
   verdictOf,
 } from "../check-findings.js";
 import { createPainter, type Painter } from "../colors.js";
+import { countTable, plural } from "../human-counts.js";
 import type { InputIssue } from "../input-issue.js";
 import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
@@ -89,20 +90,9 @@ function asIssue(found: InputIssue): CheckIssue {
   return { code: found.code, severity: "error", message: found.message };
 }
 
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
-}
-
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {
   const lines: string[] = [];
-  const codes = Object.entries(summary.byCode).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  if (codes.length > 0) {
-    lines.push(paint("bold", "By code:"));
-    const width = Math.max(...codes.map(([code]) => code.length));
-    const countWidth = Math.max(...codes.map(([, count]) => String(count).length));
-    for (const [code, count] of codes)
-      lines.push(`  ${String(count).padStart(countWidth)}  ${code.padEnd(width)}`);
-  }
+  lines.push(...countTable("By code:", summary.byCode, paint));
   if (summary.findingsNotShown > 0) {
     lines.push(
       paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),
