@@ -65,6 +65,11 @@ export const REASONS = {
     reason:
       "Command A's citation spans (`<co>…</co: 0:[1]>`) are kept as written: their document indices are the answer's grounding (never silent loss); vLLM's cohere_melody strips them",
   },
+  DSML: {
+    name: "two DSML wrappers",
+    reason:
+      "one syntax reads DeepSeek V3.2's `<｜DSML｜function_calls>` and V4's `<｜DSML｜tool_calls>` (package README, DeepSeek); vLLM's V4 parser refuses V3.2's wrapper",
+  },
 } as const;
 
 /** One deliberate difference: why, the fields `mismatches` reports, and what our parse gives. */
@@ -268,5 +273,10 @@ export const DIFFERENCES: Record<string, Difference> = {
       content: "foo <co>bar</co: 0:[1,2],1:[3,4]>",
       reasoning: "This is a rainbow <co>emoji: 🌈</co: 0:[1]>",
     },
+  },
+  "deepseekv4-tool-parser-test-function-calls-block-is-not-accepted": {
+    kind: "DSML",
+    fields: ["calls.count", "content"],
+    ours: { calls: ["search"], content: null, reasoning: null },
   },
 };

@@ -23,7 +23,7 @@ const SUMMARY: Record<string, [number, number, number]> = {
   "kimi-k2": [13, 12, 1],
   "deepseek-v3": [8, 8, 0],
   "deepseek-v31": [2, 1, 1],
-  "deepseek-v32": [1, 1, 0],
+  "deepseek-v32": [4, 3, 1],
   "mistral-list": [13, 13, 0],
   "mistral-args": [7, 6, 1],
   "llama3-json": [14, 12, 2],
