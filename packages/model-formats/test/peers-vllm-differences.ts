@@ -58,7 +58,7 @@ export const REASONS = {
   XLAMMARK: {
     name: "other families' markers",
     reason:
-      "`[TOOL_CALLS][…]` and `<tool_call>[…]</tool_call>` are Mistral's and Granite 3.1's list markers, read by `mistral-list` and `granite`; xLAM's template writes a bare list (docs/decisions.md, xLAM); vLLM's xLAM parser reads them too",
+      "xLAM's template writes a bare list; `[TOOL_CALLS][…]` (Mistral's wrapper, which `mistral-list` reads) and `<tool_call>[…]</tool_call>` are not its syntax (docs/decisions.md, xLAM); vLLM's xLAM parser accepts both",
   },
   CITATIONS: {
     name: "citation markup",
