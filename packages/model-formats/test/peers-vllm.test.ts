@@ -113,6 +113,15 @@ describe("the comparison with vLLM's cases", () => {
     expect([...used].sort()).toEqual(Object.keys(REASONS).sort());
   });
 
+  test("the cases vLLM marks as known failures of its own parser (xfail) all agree here", () => {
+    const xfail = CASES.filter((c) => c.vllmXfail !== undefined);
+    expect(xfail.length).toBe(9);
+    for (const c of xfail) {
+      expect(DIFFERENCES[c.id], c.id).toBeUndefined();
+      expect(mismatches(c, parseWhole(c)), c.id).toEqual([]);
+    }
+  });
+
   test("each case names its vLLM test file, commit and test, and states a result", () => {
     const readme = readFileSync(new URL("./__fixtures__/peers/README.md", import.meta.url), "utf8");
     for (const c of CASES) {
