@@ -1,5 +1,6 @@
 import type { IssueSeverity } from "@toolcall/core";
 import type { Painter } from "./colors.js";
+import { plural } from "./human-counts.js";
 import { formatPath } from "./places.js";
 import type { PlacedIssue } from "./record-processor.js";
 
@@ -34,10 +35,6 @@ export function verdictOf(issues: readonly CheckIssue[]): Verdict {
 }
 
 const SEVERITY_STYLE = { error: "red", warning: "yellow", info: "cyan" } as const;
-
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
-}
 
 /** Profile ids, the first few by name and the rest counted (the JSON report lists them all). */
 function names(ids: readonly string[]): string {

@@ -72,18 +72,19 @@ export interface OpenAIRepairOptions {
 }
 
 /**
- * The options `sanitizeHistory` gets from this package's options: always the same five fields, so every call hands
+ * The options `sanitizeHistory` gets from this package's options: always the same six fields, so every call hands
  * core an object of one shape.
  *
  * @example
  * sanitizeOptionsOf({ repairs: coreRepairs, sanitize: { policy: "drop" } });
- * // { policy: "drop", missingResult: undefined, syntheticResult: undefined, repairs: coreRepairs, provider: undefined }
+ * // { policy: "drop", missingResult: undefined, pendingCalls: undefined, syntheticResult: undefined, repairs: coreRepairs, provider: undefined }
  */
 export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions {
   const sanitize = options.sanitize;
   return {
     policy: sanitize?.policy,
     missingResult: sanitize?.missingResult,
+    pendingCalls: sanitize?.pendingCalls,
     syntheticResult: sanitize?.syntheticResult,
     repairs: options.repairs ?? [],
     provider: options.provider,

@@ -100,8 +100,6 @@ function repairedCall(
 // These cases expect the very object given back; the wire shape carries text, so a mapping comes back as an equal one.
 const SAME_OBJECT =
   "the wire shape carries text: a mapping comes back as an equal mapping, never as the same object";
-const PENDING_NOT_PASSED =
-  "sanitizeOptionsOf does not pass core's pendingCalls option through yet (options.ts)";
 
 describeConformance({
   implementation: {
@@ -181,9 +179,6 @@ describeConformance({
     "r1-pinned-cases-object-already-a-mapping": SAME_OBJECT,
     "r1-statuses-object-keeps-its-identity": SAME_OBJECT,
     "r1-hostile-proto-in-a-native-mapping": SAME_OBJECT,
-    "r4-pending-kept": PENDING_NOT_PASSED,
-    "r4-pending-kept-earlier-turn-synthesized": PENDING_NOT_PASSED,
-    "r4-pending-dropped": PENDING_NOT_PASSED,
     // A fresh answer's empty arguments after a length stop were cut before any text: truncated, not `{}`
     // (docs/decisions.md, Fresh answers); core's decode of the same text says `empty`.
     "r1-statuses-empty-string-is-still-empty":

@@ -7,9 +7,11 @@ import {
   verdictOf,
 } from "../check-findings.js";
 import { createPainter, type Painter } from "../colors.js";
+import { countTable, plural } from "../human-counts.js";
 import type { InputIssue } from "../input-issue.js";
 import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
+import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
@@ -89,20 +91,9 @@ function asIssue(found: InputIssue): CheckIssue {
   return { code: found.code, severity: "error", message: found.message };
 }
 
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
-}
-
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {
   const lines: string[] = [];
-  const codes = Object.entries(summary.byCode).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  if (codes.length > 0) {
-    lines.push(paint("bold", "By code:"));
-    const width = Math.max(...codes.map(([code]) => code.length));
-    const countWidth = Math.max(...codes.map(([, count]) => String(count).length));
-    for (const [code, count] of codes)
-      lines.push(`  ${String(count).padStart(countWidth)}  ${code.padEnd(width)}`);
-  }
+  lines.push(...countTable("By code:", summary.byCode, paint));
   if (summary.findingsNotShown > 0) {
     lines.push(
       paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),
@@ -244,9 +235,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
             const whole = place.line === undefined && place.index === undefined;
             if (checked.issues.length > 0 || whole) {
               emit({
-                file,
-                ...(place.line !== undefined ? { line: place.line } : {}),
-                ...(place.index !== undefined ? { record: place.index } : {}),
+                ...findingPlace(file, place),
                 format: format.id,
                 verdict,
                 issues: checked.issues,
@@ -256,9 +245,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
           unreadable(place, issue) {
             fileSummary.unreadableLines++;
             emit({
-              file,
-              ...(place.line !== undefined ? { line: place.line } : {}),
-              ...(place.index !== undefined ? { record: place.index } : {}),
+              ...findingPlace(file, place),
               verdict: "unreadable",
               issues: [asIssue(issue)],
             });

@@ -1,10 +1,7 @@
 import type { createPainter } from "../colors.js";
+import { countTable, plural } from "../human-counts.js";
 import { isStandardOutput } from "../output-target.js";
 import type { RepairFileSummary, RepairSummary } from "./repair-options.js";
-
-function plural(count: number, word: string): string {
-  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
-}
 
 /** The closing lines of a repair for people: changes by rule, then one line per file saying where it went. */
 export function humanRepairSummary(
@@ -13,12 +10,7 @@ export function humanRepairSummary(
   paint: ReturnType<typeof createPainter>,
 ): string {
   const lines: string[] = [];
-  const rules = Object.entries(summary.byRule).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  if (rules.length > 0) {
-    lines.push(paint("bold", "By rule:"));
-    const width = Math.max(...rules.map(([, count]) => String(count).length));
-    for (const [rule, count] of rules) lines.push(`  ${String(count).padStart(width)}  ${rule}`);
-  }
+  lines.push(...countTable("By rule:", summary.byRule, paint));
   if (summary.findingsNotShown > 0) {
     lines.push(
       paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),

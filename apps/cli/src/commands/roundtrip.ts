@@ -9,6 +9,7 @@ import {
 } from "@toolcall/model-formats";
 import { readChatTemplate } from "../chat-template-file.js";
 import { createPainter, type Painter } from "../colors.js";
+import { plural } from "../human-counts.js";
 import { readText } from "../read-text.js";
 import { SYNTAX_IDS, toolCallSyntax } from "../syntaxes.js";
 import { parseConversation, parseTools } from "./render.js";
@@ -58,10 +59,6 @@ function visible(text: string): string {
     if (c === "\r") return "\\r";
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
-}
-
-function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
 function summary(parsed: SyntaxParseResult | null): string {
