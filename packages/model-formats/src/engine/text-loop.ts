@@ -58,6 +58,11 @@ export interface TextLoopOptions {
   response?: ResponseSyntax;
   /** Markers that start a call only right after another call (never in the middle of content). */
   afterCallMarkers?: readonly string[];
+  /**
+   * Whether a call marker inside reasoning starts a call (default `true`). `false` for a family whose models write
+   * calls only after thinking and quote the syntax while they think (Seed-OSS): there it is reasoning text.
+   */
+  callsInReasoning?: boolean;
   /** Reads what follows a call marker (already consumed) in `channel`. */
   onCall(marker: string, channel: Channel): Step<void>;
   /**
@@ -74,7 +79,8 @@ export interface TextLoopOptions {
  * calls); a `<think>` anywhere else is text (an answer about tags), and so is a `</think>` that closes nothing. So
  * text with no call marker is content unless it starts with a reasoning block, which one native scan and a look at
  * its first characters tell. A call inside reasoning is read as a call (the model meant it; GLM-4.7, Kimi K2
- * Thinking and Qwen3-VL write them there), with a `call_in_reasoning` note.
+ * Thinking and Qwen3-VL write them there), with a `call_in_reasoning` note, unless the family says otherwise
+ * (`callsInReasoning: false`).
  */
 export function* textLoop(
   reader: Reader,
@@ -93,8 +99,8 @@ export function* textLoop(
     const key = `${inReasoning}${afterCall}${inResponse}`;
     let set = sets.get(key);
     if (set === undefined) {
-      const list = [...calls];
-      if (afterCall) list.push(...more);
+      const list = inReasoning && options.callsInReasoning === false ? [] : [...calls];
+      if (afterCall && !(inReasoning && options.callsInReasoning === false)) list.push(...more);
       if (reasoning) list.push(inReasoning ? reasoning.close : afterCall ? reasoning.open : "");
       if (response && inResponse && !inReasoning) list.push(response.close);
       set = MarkerSet.of(list.filter((m) => m !== ""));

@@ -142,6 +142,9 @@ export const seedOss: ToolCallSyntax = defineSyntax({
     yield* textLoop(reader, out, context, {
       callMarkers: [SEED_CALL_OPEN],
       reasoning: SEED_THINK,
+      // Seed-OSS calls after `</seed:think>`, and quotes the call syntax while it thinks ("The format is
+      // <seed:tool_call>…", vLLM's test_seed_oss_tool_parser): a call there would run twice.
+      callsInReasoning: false,
       *atStart() {
         out.text("content", yield* reader.space());
         reader.journalCommit();
