@@ -1,0 +1,326 @@
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
+import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
+import { MarkerSet } from "../engine/marker-set.js";
+import type { Channel, Output } from "../engine/output.js";
+import { readValue } from "../engine/read-value.js";
+import type { Reader, Step } from "../engine/reader.js";
+import { type CallOutcome, callFailer, type SectionSyntax } from "../engine/section.js";
+import { TextArguments } from "../engine/text-arguments.js";
+import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+
+/** The suffix the published Hy3 and Hy4-preview checkpoints put on their structural tokens (`<tool_calls:opensource>`). */
+export const HY_SUFFIX = ":opensource";
+
+/** The structural tags of one checkpoint's spelling (`suffix` `""`: Hy3-preview's unsuffixed tokens). */
+export interface HyTags {
+  suffix: string;
+  callsOpen: string;
+  callsClose: string;
+  callOpen: string;
+  callClose: string;
+  sep: string;
+  keyOpen: string;
+  keyClose: string;
+  valueOpen: string;
+  valueClose: string;
+  thinkOpen: string;
+  thinkClose: string;
+}
+
+/**
+ * The tags as a checkpoint with this token suffix writes them.
+ *
+ * @example
+ * hyTags(":opensource").callOpen; // "<tool_call:opensource>"
+ */
+export function hyTags(suffix: string): HyTags {
+  const tag = (name: string) => `<${name}${suffix}>`;
+  return {
+    suffix,
+    callsOpen: tag("tool_calls"),
+    callsClose: tag("/tool_calls"),
+    callOpen: tag("tool_call"),
+    callClose: tag("/tool_call"),
+    sep: tag("tool_sep"),
+    keyOpen: tag("arg_key"),
+    keyClose: tag("/arg_key"),
+    valueOpen: tag("arg_value"),
+    valueClose: tag("/arg_value"),
+    thinkOpen: tag("think"),
+    thinkClose: tag("/think"),
+  };
+}
+
+/** The marker sets a section of one spelling is read with, built once per spelling. */
+class Spelling {
+  readonly tags: HyTags;
+  readonly section: SectionSyntax;
+  readonly inside: MarkerSet;
+  readonly nameEnd: MarkerSet;
+  readonly inCall: MarkerSet;
+  readonly keyEnd: MarkerSet;
+  readonly valueOpen: MarkerSet;
+  readonly valueClose: MarkerSet;
+
+  constructor(tags: HyTags) {
+    const t = tags;
+    this.tags = t;
+    this.section = {
+      sectionBegin: t.callsOpen,
+      callBegin: t.callOpen,
+      callEnd: t.callClose,
+      sectionEnds: [t.callsClose],
+    };
+    this.inside = new MarkerSet([t.callOpen, t.callsClose]);
+    this.nameEnd = new MarkerSet([t.sep, t.keyOpen, t.callClose, t.callOpen, t.callsClose]);
+    this.inCall = new MarkerSet([t.keyOpen, t.callClose]);
+    this.keyEnd = new MarkerSet([
+      t.keyClose,
+      t.valueOpen,
+      t.valueClose,
+      t.callClose,
+      t.callOpen,
+      t.callsClose,
+    ]);
+    this.valueOpen = new MarkerSet([t.valueOpen]);
+    this.valueClose = new MarkerSet([t.valueClose]);
+  }
+}
+
+/** Reads one call after `<tool_call>`: `NAME`, `<tool_sep>` (Hy3; Hy4 writes none), then key/value pairs. */
+function* readCall(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  spelling: Spelling,
+  channel: Channel,
+  prefix: string,
+): Step<CallOutcome> {
+  const t = spelling.tags;
+  reader.record();
+  const fail = callFailer(reader, out, { syntax: spelling.section, channel, prefix });
+  const truncated = "the text ends inside a tool call";
+  const nameParts: string[] = [];
+  const ender = yield* reader.before(spelling.nameEnd, (text) => nameParts.push(text));
+  const name = nameParts.join("").trim();
+  if (ender === null) return yield* fail("call_truncated", truncated);
+  if (ender === t.callOpen || ender === t.callsClose)
+    return yield* fail("call_invalid", `${t.callClose} is missing`);
+  if (name === "" || name.includes("<")) return yield* fail("call_invalid", "a tool call without a name");
+  if (ender === t.sep) reader.consume(ender.length);
+  out.start(name, context.createId(out.index, name), channel);
+  context.checkName(name, out);
+  const args = new TextArguments(name, context, out);
+  for (;;) {
+    yield* reader.space();
+    const next = yield* reader.peek(spelling.inCall);
+    if (next === null) {
+      if (reader.ended && reader.pos >= reader.text.length) {
+        // The last pair was complete and the text ends (a length stop): the call, without its closing tag.
+        out.issue({
+          code: "call_unclosed",
+          severity: "info",
+          message: `${t.callClose} is missing`,
+          tool: name,
+        });
+        reader.takeRecord();
+        out.end(args.finish());
+        return "ok";
+      }
+      return yield* fail("call_invalid", `expected ${t.keyOpen} or ${t.callClose}`);
+    }
+    reader.consume(next.length);
+    if (next === t.callClose) {
+      reader.takeRecord();
+      out.end(args.finish());
+      return "ok";
+    }
+    const keyParts: string[] = [];
+    const keyEnd = yield* reader.before(spelling.keyEnd, (text) => keyParts.push(text));
+    if (keyEnd === null) return yield* fail("call_truncated", truncated);
+    if (keyEnd !== t.keyClose) return yield* fail("call_invalid", `${t.keyClose} is missing`);
+    reader.consume(keyEnd.length);
+    const key = keyParts.join("").trim();
+    yield* reader.space();
+    if ((yield* reader.peek(spelling.valueOpen)) === null) {
+      if (reader.ended && reader.pos >= reader.text.length) return yield* fail("call_truncated", truncated);
+      // A key without its value (vLLM's strict Hy4 parser refuses the call too): no half-read call runs.
+      return yield* fail("call_invalid", `${JSON.stringify(key)} has no ${t.valueOpen}`);
+    }
+    reader.consume(t.valueOpen.length);
+    const value = yield* readValue(reader, spelling.valueClose, spelling.inCall);
+    if (value.status === "end") return yield* fail("call_truncated", truncated);
+    args.addText(key, value.text);
+  }
+}
+
+/**
+ * Reads a section after its `<tool_calls>`: calls, whitespace between them (the template's newlines: syntax), and
+ * `</tool_calls>`. A section in which no call could be read is text, all of it (its tags included); one cut short
+ * keeps its complete calls (`section_unclosed`).
+ */
+function* readSection(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  spelling: Spelling,
+  opener: string,
+  channel: Channel,
+): Step<void> {
+  const t = spelling.tags;
+  let pending = opener;
+  let read = 0;
+  for (;;) {
+    pending += yield* reader.space();
+    const next = yield* reader.peek(spelling.inside);
+    if (next === null) {
+      out.issue({ code: "section_unclosed", severity: "info", message: `${t.callsClose} is missing` });
+      out.text(channel, pending);
+      return;
+    }
+    reader.consume(next.length);
+    if (next === t.callsClose) {
+      if (read === 0) out.text(channel, pending + next);
+      return;
+    }
+    const outcome = yield* readCall(reader, out, context, spelling, channel, pending + next);
+    pending = "";
+    if (outcome === "ok") read++;
+    if (outcome === "ended") return;
+  }
+}
+
+/** A value as Hy's templates write it: strings as they are, anything else as `json.dumps(ensure_ascii=False)`. */
+function hyValue(value: unknown): string {
+  return typeof value === "string" ? value : pythonJsonText(value);
+}
+
+/**
+ * Encodes calls as Hy3's template renders them (`tencent/Hy3`, tokens suffixed `:opensource`):
+ * `<tool_calls>\n`, per call `<tool_call>NAME<tool_sep>\n` and per argument
+ * `<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n`, then `</tool_call>\n`, and `</tool_calls>`.
+ *
+ * @example
+ * encodeHyV3([{ function: { name: "get_weather", arguments: '{"city": "Tokyo"}' } }], { suffix: "" });
+ * // "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Tokyo</arg_value>\n</tool_call>\n</tool_calls>"
+ */
+export function encodeHyV3(calls: readonly EncodableToolCall[], options?: { suffix?: string }): string {
+  const t = hyTags(options?.suffix ?? HY_SUFFIX);
+  const body = calls
+    .map((call) => {
+      const pairs = Object.entries(argumentsMapping(call))
+        .map(([k, v]) => `${t.keyOpen}${k}${t.keyClose}\n${t.valueOpen}${hyValue(v)}${t.valueClose}\n`)
+        .join("");
+      return `${t.callOpen}${call.function.name}${t.sep}\n${pairs}${t.callClose}\n`;
+    })
+    .join("");
+  return `${t.callsOpen}\n${body}${t.callsClose}`;
+}
+
+/**
+ * Encodes calls as Hy4-preview writes them (vLLM's tests of its `hy_v4` parser, which mirror that checkpoint's
+ * tokens): no `<tool_sep>` and no whitespace inside a call, `<tool_calls>\n`, per call
+ * `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>\n`, then `</tool_calls>`.
+ *
+ * @example
+ * encodeHyV4([{ function: { name: "get_weather", arguments: '{"city": "Tokyo"}' } }], { suffix: "" });
+ * // "<tool_calls>\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Tokyo</arg_value></tool_call>\n</tool_calls>"
+ */
+export function encodeHyV4(calls: readonly EncodableToolCall[], options?: { suffix?: string }): string {
+  const t = hyTags(options?.suffix ?? HY_SUFFIX);
+  const body = calls
+    .map((call) => {
+      const pairs = Object.entries(argumentsMapping(call))
+        .map(([k, v]) => `${t.keyOpen}${k}${t.keyClose}${t.valueOpen}${hyValue(v)}${t.valueClose}`)
+        .join("");
+      return `${t.callOpen}${call.function.name}${pairs}${t.callClose}\n`;
+    })
+    .join("");
+  return `${t.callsOpen}\n${body}${t.callsClose}`;
+}
+
+/** Which Hy syntax, and the token suffix of the checkpoint (besides the unsuffixed spelling, always read). */
+export interface HySyntaxOptions {
+  version: "v3" | "v4";
+  /** The checkpoint's token suffix, `:` and a tag (`":6124c78e"`); default {@link HY_SUFFIX}. */
+  suffix?: string;
+}
+
+/**
+ * A Hy syntax for a checkpoint whose tokens carry another suffix (vLLM reads it from the tokenizer's vocabulary;
+ * here it is given): it reads that spelling and the unsuffixed one, and encodes with the suffix.
+ *
+ * @example
+ * const mine = hySyntax({ version: "v4", suffix: ":6124c78e" });
+ * mine.parse("<tool_calls:6124c78e><tool_call:6124c78e>now</tool_call:6124c78e></tool_calls:6124c78e>").toolCalls[0].function.name; // "now"
+ */
+export function hySyntax(options: HySyntaxOptions): ToolCallSyntax {
+  const suffix = options.suffix ?? HY_SUFFIX;
+  const spellings = [...new Set([suffix, ""])].map((s) => new Spelling(hyTags(s)));
+  const bySectionOpen = new Map(spellings.map((s) => [s.tags.callsOpen, s]));
+  const [first, ...others] = spellings.map((s) => s.tags);
+  const main = first as HyTags;
+  const reasoning: ReasoningSyntax = {
+    open: main.thinkOpen,
+    close: main.thinkClose,
+    lead: "",
+    trail: "",
+    after: "\n\n",
+    before: "",
+    spellings: others.map((t) => ({ open: t.thinkOpen, close: t.thinkClose })),
+  };
+  const v3 = options.version === "v3";
+  const encode = (calls: readonly EncodableToolCall[]) =>
+    v3 ? encodeHyV3(calls, { suffix }) : encodeHyV4(calls, { suffix });
+  return defineSyntax({
+    id: v3 ? "hy-v3" : "hy-v4",
+    name: v3
+      ? "Hunyuan Hy3 (<tool_calls><tool_call>NAME<tool_sep><arg_key>…)"
+      : "Hunyuan Hy4 (<tool_calls><tool_call>NAME<arg_key>…, no <tool_sep>)",
+    startMarkers: spellings.map((s) => s.tags.callsOpen),
+    // Every spelling of the section's opener holds "<tool_calls".
+    plain: plainCheck(
+      "<tool_calls",
+      spellings.map((s) => s.tags.thinkOpen),
+    ),
+    *run(reader, out, context) {
+      yield* textLoop(reader, out, context, {
+        callMarkers: spellings.map((s) => s.tags.callsOpen),
+        reasoning,
+        onCall: (marker, channel) =>
+          readSection(reader, out, context, bySectionOpen.get(marker) as Spelling, marker, channel),
+      });
+    },
+    encode,
+  });
+}
+
+/**
+ * Tencent Hunyuan Hy3 (vLLM's `hy_v3` parser): `<tool_calls>\n<tool_call>NAME<tool_sep>\n<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n…</tool_call>\n</tool_calls>`,
+ * reasoning in `<think>…</think>` (the generation prompt opens it for `reasoning_effort` `low` / `high`:
+ * `startInReasoning`); tokens suffixed `:opensource` (`tencent/Hy3`) or not (`Hy3-preview`), both read.
+ *
+ * Rules: each value is text typed by the tool's JSON Schema (core's `convertParameterValue`; without a schema it
+ * stays text); a value ends at the first `</arg_value>` followed by `<arg_key>`, `</tool_call>` or the end of the
+ * text; the name ends at `<tool_sep>`, `<arg_key>` or `</tool_call>`, so Hy4's form is read too; a call outside
+ * `<tool_calls>` is text; a malformed call (a key without its value, text between pairs, no name) stays in content
+ * and the section goes on; a section in which no call could be read is text; one cut short after complete pairs
+ * keeps them (`call_unclosed`, `section_unclosed`); text after `</tool_calls>` is content.
+ *
+ * @example
+ * hyV3.parse("<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>days</arg_key>\n<arg_value>3</arg_value>\n</tool_call>\n</tool_calls>").toolCalls[0].function.arguments;
+ * // '{"days": "3"}' without tools, '{"days": 3}' with a tool whose `days` is an integer
+ */
+export const hyV3: ToolCallSyntax = hySyntax({ version: "v3" });
+
+/**
+ * Tencent Hunyuan Hy4 (vLLM's `hy_v4` parser): as {@link hyV3} with no `<tool_sep>` and no whitespace inside a call,
+ * `<tool_calls>\n<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>\n</tool_calls>`, tokens
+ * suffixed `:opensource` (Hy4-preview) or not, both read. Same rules as {@link hyV3}.
+ *
+ * @example
+ * hyV4.parse("<tool_calls:opensource><tool_call:opensource>get_current_date</tool_call:opensource></tool_calls:opensource>").toolCalls[0].function;
+ * // { name: "get_current_date", arguments: "{}" }
+ */
+export const hyV4: ToolCallSyntax = hySyntax({ version: "v4" });
