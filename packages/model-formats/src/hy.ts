@@ -6,14 +6,5 @@
  * import { hyV3 } from "@toolcall/model-formats/hy";
  * hyV3.parse(modelText, { tools, startInReasoning: true }).toolCalls;
  */
-export {
-  encodeHyV3,
-  encodeHyV4,
-  HY_SUFFIX,
-  type HySyntaxOptions,
-  type HyTags,
-  hySyntax,
-  hyTags,
-  hyV3,
-  hyV4,
-} from "./families/hy.js";
+export { type HySyntaxOptions, hySyntax, hyV3, hyV4 } from "./families/hy.js";
+export { encodeHyV3, encodeHyV4, HY_SUFFIX, type HyTags, hyTags } from "./families/hy-encode.js";

@@ -1,56 +1,12 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
-import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
-import { readValue } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { type CallOutcome, callFailer, type SectionSyntax } from "../engine/section.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
-
-/** The suffix the published Hy3 and Hy4-preview checkpoints put on their structural tokens (`<tool_calls:opensource>`). */
-export const HY_SUFFIX = ":opensource";
-
-/** The structural tags of one checkpoint's spelling (`suffix` `""`: Hy3-preview's unsuffixed tokens). */
-export interface HyTags {
-  suffix: string;
-  callsOpen: string;
-  callsClose: string;
-  callOpen: string;
-  callClose: string;
-  sep: string;
-  keyOpen: string;
-  keyClose: string;
-  valueOpen: string;
-  valueClose: string;
-  thinkOpen: string;
-  thinkClose: string;
-}
-
-/**
- * The tags as a checkpoint with this token suffix writes them.
- *
- * @example
- * hyTags(":opensource").callOpen; // "<tool_call:opensource>"
- */
-export function hyTags(suffix: string): HyTags {
-  const tag = (name: string) => `<${name}${suffix}>`;
-  return {
-    suffix,
-    callsOpen: tag("tool_calls"),
-    callsClose: tag("/tool_calls"),
-    callOpen: tag("tool_call"),
-    callClose: tag("/tool_call"),
-    sep: tag("tool_sep"),
-    keyOpen: tag("arg_key"),
-    keyClose: tag("/arg_key"),
-    valueOpen: tag("arg_value"),
-    valueClose: tag("/arg_value"),
-    thinkOpen: tag("think"),
-    thinkClose: tag("/think"),
-  };
-}
+import { encodeHyV3, encodeHyV4, HY_SUFFIX, type HyTags, hyTags } from "./hy-encode.js";
 
 /** The marker sets a section of one spelling is read with, built once per spelling. */
 class Spelling {
@@ -61,7 +17,7 @@ class Spelling {
   readonly inCall: MarkerSet;
   readonly keyEnd: MarkerSet;
   readonly valueOpen: MarkerSet;
-  readonly valueClose: MarkerSet;
+  readonly valueEnd: MarkerSet;
 
   constructor(tags: HyTags) {
     const t = tags;
@@ -84,7 +40,29 @@ class Spelling {
       t.callsClose,
     ]);
     this.valueOpen = new MarkerSet([t.valueOpen]);
-    this.valueClose = new MarkerSet([t.valueClose]);
+    this.valueEnd = new MarkerSet([t.valueClose, t.callClose, t.callOpen, t.callsClose]);
+  }
+}
+
+/**
+ * Reads a value after `<arg_value>`: text up to the first `</arg_value>` followed (after whitespace) by the next
+ * pair, the call's end or the end of the text; another `</arg_value>` is part of the value, a call's or the section's
+ * tag is not (`false`: the call is malformed, and no later call is swallowed). `null`: the text ends first. Linear.
+ */
+function* readHyValue(reader: Reader, spelling: Spelling): Step<string | null | false> {
+  const parts: string[] = [];
+  const sink = (text: string) => {
+    parts.push(text);
+  };
+  for (;;) {
+    const found = yield* reader.before(spelling.valueEnd, sink);
+    if (found === null) return null;
+    if (found !== spelling.tags.valueClose) return false;
+    reader.consume(found.length);
+    const space = yield* reader.space();
+    if ((yield* reader.peek(spelling.inCall)) !== null || (reader.ended && reader.pos >= reader.text.length))
+      return parts.join("");
+    parts.push(found, space);
   }
 }
 
@@ -149,9 +127,10 @@ function* readCall(
       return yield* fail("call_invalid", `${JSON.stringify(key)} has no ${t.valueOpen}`);
     }
     reader.consume(t.valueOpen.length);
-    const value = yield* readValue(reader, spelling.valueClose, spelling.inCall);
-    if (value.status === "end") return yield* fail("call_truncated", truncated);
-    args.addText(key, value.text);
+    const value = yield* readHyValue(reader, spelling);
+    if (value === null) return yield* fail("call_truncated", truncated);
+    if (value === false) return yield* fail("call_invalid", `${t.valueClose} is missing`);
+    args.addText(key, value);
   }
 }
 
@@ -189,55 +168,6 @@ function* readSection(
     if (outcome === "ok") read++;
     if (outcome === "ended") return;
   }
-}
-
-/** A value as Hy's templates write it: strings as they are, anything else as `json.dumps(ensure_ascii=False)`. */
-function hyValue(value: unknown): string {
-  return typeof value === "string" ? value : pythonJsonText(value);
-}
-
-/**
- * Encodes calls as Hy3's template renders them (`tencent/Hy3`, tokens suffixed `:opensource`):
- * `<tool_calls>\n`, per call `<tool_call>NAME<tool_sep>\n` and per argument
- * `<arg_key>K</arg_key>\n<arg_value>V</arg_value>\n`, then `</tool_call>\n`, and `</tool_calls>`.
- *
- * @example
- * encodeHyV3([{ function: { name: "get_weather", arguments: '{"city": "Tokyo"}' } }], { suffix: "" });
- * // "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Tokyo</arg_value>\n</tool_call>\n</tool_calls>"
- */
-export function encodeHyV3(calls: readonly EncodableToolCall[], options?: { suffix?: string }): string {
-  const t = hyTags(options?.suffix ?? HY_SUFFIX);
-  const body = calls
-    .map((call) => {
-      const pairs = Object.entries(argumentsMapping(call))
-        .map(([k, v]) => `${t.keyOpen}${k}${t.keyClose}\n${t.valueOpen}${hyValue(v)}${t.valueClose}\n`)
-        .join("");
-      return `${t.callOpen}${call.function.name}${t.sep}\n${pairs}${t.callClose}\n`;
-    })
-    .join("");
-  return `${t.callsOpen}\n${body}${t.callsClose}`;
-}
-
-/**
- * Encodes calls as Hy4-preview writes them (vLLM's tests of its `hy_v4` parser, which mirror that checkpoint's
- * tokens): no `<tool_sep>` and no whitespace inside a call, `<tool_calls>\n`, per call
- * `<tool_call>NAME<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>\n`, then `</tool_calls>`.
- *
- * @example
- * encodeHyV4([{ function: { name: "get_weather", arguments: '{"city": "Tokyo"}' } }], { suffix: "" });
- * // "<tool_calls>\n<tool_call>get_weather<arg_key>city</arg_key><arg_value>Tokyo</arg_value></tool_call>\n</tool_calls>"
- */
-export function encodeHyV4(calls: readonly EncodableToolCall[], options?: { suffix?: string }): string {
-  const t = hyTags(options?.suffix ?? HY_SUFFIX);
-  const body = calls
-    .map((call) => {
-      const pairs = Object.entries(argumentsMapping(call))
-        .map(([k, v]) => `${t.keyOpen}${k}${t.keyClose}${t.valueOpen}${hyValue(v)}${t.valueClose}`)
-        .join("");
-      return `${t.callOpen}${call.function.name}${pairs}${t.callClose}\n`;
-    })
-    .join("");
-  return `${t.callsOpen}\n${body}${t.callsClose}`;
 }
 
 /** Which Hy syntax, and the token suffix of the checkpoint (besides the unsuffixed spelling, always read). */
@@ -303,7 +233,7 @@ export function hySyntax(options: HySyntaxOptions): ToolCallSyntax {
  *
  * Rules: each value is text typed by the tool's JSON Schema (core's `convertParameterValue`; without a schema it
  * stays text); a value ends at the first `</arg_value>` followed by `<arg_key>`, `</tool_call>` or the end of the
- * text; the name ends at `<tool_sep>`, `<arg_key>` or `</tool_call>`, so Hy4's form is read too; a call outside
+ * text, and may not hold a call's or the section's tag; the name ends at `<tool_sep>`, `<arg_key>` or `</tool_call>`, so Hy4's form is read too; a call outside
  * `<tool_calls>` is text; a malformed call (a key without its value, text between pairs, no name) stays in content
  * and the section goes on; a section in which no call could be read is text; one cut short after complete pairs
  * keeps them (`call_unclosed`, `section_unclosed`); text after `</tool_calls>` is content.
