@@ -3,9 +3,10 @@
  * the repository does not hold (a real template stays outside it, as the corpus does). Each renders what the tests
  * render (a system message, a user message, then the assistant's turn: content, reasoning where the real one keeps
  * it, one or more calls, and the tools in the system turn) byte for byte as the real template does, and drops what
- * the real one drops; other conversations (no system message, tool results, past turns) are not imitated. Where the
- * real template is at hand (../shared/templates or $TOOLCALL_TEMPLATES), round-trip-families-guard.test.ts holds
- * each look-alike's renders to the real one's.
+ * the real one drops, and is detected and probed (@toolcall/jinja's `probeChatTemplate`) as the real one is; other
+ * conversations (no system message, tool results, past turns) are not imitated unless a note says so. Where the real
+ * template is at hand (../shared/templates or $TOOLCALL_TEMPLATES), round-trip-families-guard.test.ts holds each
+ * look-alike to the real one on all of that.
  */
 
 /**
@@ -206,7 +207,9 @@ export const APERTUS_LOOK_ALIKE = String.raw`
  * Hunyuan-A13B (vLLM's `examples/tool_chat_template_hunyuan_a13b.jinja`, for `tencent/Hunyuan-A13B-Instruct`): the
  * system message inside a fixed Chinese instruction with the tools as JSON and the clock's time and weekday, calls
  * as `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` after the content, no generation prompt;
- * reasoning is not rendered, and content null beside calls raises, as it does in the real template.
+ * reasoning is not rendered, and content null beside calls raises, as it does in the real template. A conversation
+ * opening with the user's message and tool results are imitated too (the probes render them). Only the real
+ * template's rendering with tools is imitated (the tests always give them).
  *
  * @example
  * safeRenderChatTemplate({ template: HUNYUAN_LOOK_ALIKE, messages, tools });
@@ -216,10 +219,13 @@ export const HUNYUAN_LOOK_ALIKE = String.raw`
 {%- set now = strftime_now('%Y-%m-%d %H:%M:%S') + ' ' + weekdays[strftime_now('%A')] %}
 {%- set answer = '如果你决定返回函数调用，请将其格式化为<tool_calls>[{"name": "func_name1", "arguments": {"argument1": "value1", "argument2": "value2"}},...]</tool_calls>，不得包含其他文本。' %}
 {%- for m in messages %}
-  {%- if loop.first and m.role == 'system' %}
-    {{- '<|startoftext|>你是一位函数组合专家。你会得到一个问题和一组可能的函数。根据问题，你需要进行一个或多个函数/工具调用以实现目的。\n如果没有一个函数可以使用，请直接使用自然语言回复用户，以助手：开头。\n如果给定的问题缺少函数所需的参数，请使用自然语言进行提问，向用户询问必要信息，以助手：开头。\n如果调用结果已经足够回答用户问题，请对历史结果进行总结，使用自然语言回复用户，以助手：开头。\n你应该只在工具调用部分返回函数调用。如果你决定调用任何函数，你必须将其格式化为<tool_calls>[{"name": "func_name1", "arguments": {"argument1": "value1", "argument2": "value2"}},...]</tool_calls>。你不应该在回复中包含任何其他文本。以下是你可以调用的函数列表，格式为JSON。\n' }}
-    {{- '\n' + tools | tojson + '\n\n额外要求：\n' + m.content + '\n\n' + answer }}
-    {{- '如果额外要求里有格式要求，请忽略，以此处为准。\n否则，请参考开头说的三种情况，以助手：开头进行回复。\n\n如果额外要求里有时间信息，就以额外要求里的时间为准，否则，参考当前时间：' + now + '<|extra_4|>' }}
+  {%- if loop.first and m.role in ['system', 'user'] %}
+    {{- '<|startoftext|>你是一位函数组合专家。你会得到一个问题和一组可能的函数。根据问题，你需要进行一个或多个函数/工具调用以实现目的。\n如果没有一个函数可以使用，请直接使用自然语言回复用户，以助手：开头。\n如果给定的问题缺少函数所需的参数，请使用自然语言进行提问，向用户询问必要信息，以助手：开头。\n如果调用结果已经足够回答用户问题，请对历史结果进行总结，使用自然语言回复用户，以助手：开头。\n你应该只在工具调用部分返回函数调用。如果你决定调用任何函数，你必须将其格式化为<tool_calls>[{"name": "func_name1", "arguments": {"argument1": "value1", "argument2": "value2"}},...]</tool_calls>。你不应该在回复中包含任何其他文本。以下是你可以调用的函数列表，格式为JSON。\n\n' + tools | tojson + '\n' }}
+    {%- if m.role == 'system' %}
+      {{- '\n额外要求：\n' + m.content + '\n\n' + answer + '如果额外要求里有格式要求，请忽略，以此处为准。\n否则，请参考开头说的三种情况，以助手：开头进行回复。\n\n如果额外要求里有时间信息，就以额外要求里的时间为准，否则，参考当前时间：' + now + '<|extra_4|>' }}
+    {%- else %}
+      {{- '\n' + answer + '\n否则，请参考开头说的三种情况，以助手：开头进行回复。\n\n当前时间：' + now + '<|extra_4|>用户：' + m.content + '<|extra_0|>' }}
+    {%- endif %}
   {%- elif m.role == 'user' %}
     {{- '用户：' + m.content + '<|extra_0|>' }}
   {%- elif m.tool_calls is defined %}
@@ -230,6 +236,8 @@ export const HUNYUAN_LOOK_ALIKE = String.raw`
       {{- '' if loop.last else ', ' }}
     {%- endfor %}
     {{- ']</tool_calls><|eos|>' }}
+  {%- elif m.role == 'tool' %}
+    {{- '<tool_response>' + m.content + '</tool_response><|extra_0|>' }}
   {%- else %}
     {{- '助手：' + m.content + '<|eos|>' }}
   {%- endif %}
@@ -270,7 +278,8 @@ export const XLAM_LOOK_ALIKE = String.raw`
  * Granite 4.0 (IBM `ibm-granite/granite-4.0-*`'s chat template; published in llama.cpp's
  * `models/templates/ibm-granite-granite-4.0.jinja`): the tools as JSON lines in `<tools></tools>` after the system
  * message, calls in Hermes' `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`, one per line after the
- * content; reasoning is not rendered.
+ * content; reasoning is not rendered. Tool results are imitated too (`<tool_response>` in a user turn; the probes
+ * render them).
  *
  * @example
  * safeRenderChatTemplate({ template: GRANITE_40_LOOK_ALIKE, messages, tools });
@@ -294,6 +303,10 @@ export const GRANITE_40_LOOK_ALIKE = String.raw`
       {{- '<tool_call>\n{"name": "' + call.function.name + '", "arguments": ' + (args if args is string else args | tojson) + '}\n</tool_call>' }}
     {%- endfor %}
     {{- '<|end_of_text|>\n' }}
+  {%- elif m.role == 'tool' %}
+    {{- '<|start_of_role|>user<|end_of_role|>' if loop.first or messages[loop.index0 - 1].role != 'tool' else '' }}
+    {{- '\n<tool_response>\n' + m.content + '\n</tool_response>' }}
+    {{- '<|end_of_text|>\n' if loop.last or messages[loop.index0 + 1].role != 'tool' else '' }}
   {%- endif %}
 {%- endfor %}
 {%- if add_generation_prompt %}{{- '<|start_of_role|>assistant<|end_of_role|>' }}{%- endif %}`;

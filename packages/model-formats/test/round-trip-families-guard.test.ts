@@ -1,6 +1,7 @@
-import { safeRenderChatTemplate } from "@toolcall/jinja";
+import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { detectToolCallSyntax } from "../src/index.js";
 import { FAMILIES, LIST_FILES_TURN, realTemplate, referenceSamples } from "./round-trip-families-cases.js";
 import {
   assistantMessage,
@@ -13,7 +14,8 @@ import {
 // Each look-alike stands in for a real template in CI: where the real one is at hand, both must write the same bytes
 // for every conversation the tests render (the prompt with the tools, the generation prompt, the assistant's turn
 // with calls, with content null and "", a turn of text), over the round trip's own generator, so a look-alike that
-// drifts from the real template fails here.
+// drifts from the real template fails here. Both are also detected alike (the same syntax, call text, parallel calls)
+// and probed alike (what @toolcall/jinja learns of a template: the arguments' form, content null, tool results, …).
 
 const render = (request: RenderRequest) => safeRenderChatTemplate({ ...request, now: RENDER_NOW });
 
@@ -21,6 +23,8 @@ describe("each look-alike renders what the real template renders, byte for byte"
   for (const family of FAMILIES) {
     it(`look-alike of ${family.template}`, (context) => {
       const real = realTemplate(family, context);
+      expect(detectToolCallSyntax(family.lookAlike)).toEqual(detectToolCallSyntax(real));
+      expect(probeChatTemplate(family.lookAlike)).toEqual(probeChatTemplate(real));
       const testCase: Case = { template: family.template, ...family.case };
       const messages = [
         LIST_FILES_TURN,
