@@ -143,14 +143,19 @@ export interface Variant {
   source: (context: { skip: (note: string) => never }) => string;
 }
 
-/** The look-alike first, then the real template. */
-export const variantsOf = (family: Family): Variant[] => [
-  { family, label: `look-alike of ${family.template}`, source: () => family.lookAlike },
-  { family, label: family.template, source: (context) => realTemplate(family, context) },
+/** Every family's look-alike (run everywhere), then every family's real template (run where it is at hand). */
+export const VARIANTS: Variant[] = [
+  ...FAMILIES.map((family) => ({
+    family,
+    label: `look-alike of ${family.template}`,
+    source: () => family.lookAlike,
+  })),
+  ...FAMILIES.map((family) => ({
+    family,
+    label: family.template,
+    source: (context: { skip: (note: string) => never }) => realTemplate(family, context),
+  })),
 ];
-
-/** Every family's look-alike, then every family's real template. */
-export const VARIANTS: Variant[] = [0, 1].flatMap((i) => FAMILIES.map((f) => variantsOf(f)[i] as Variant));
 
 const referenceRenderer = resolve(import.meta.dirname, "../../../../shared/parity/hf_render.py");
 

@@ -55,12 +55,17 @@ describe("the reference renderer (transformers' Jinja2) writes the same prompts 
       const requests = samples.flatMap((message) => renderRequests(testCase, handed(message), template));
       const reference = referenceRenders(requests);
       // Whole prompts first (system prompt with the tools, the conversation, the turn): byte for byte.
+      let prompts = 0;
       for (const request of requests) {
         const expected = reference(request);
         const actual = safeRenderChatTemplate({ ...request, now: RENDER_NOW });
         expect(actual.ok, JSON.stringify(request.messages.at(-1))).toBe(expected.ok);
-        if (actual.ok && expected.ok) expect(actual.text).toBe(expected.text);
+        if (actual.ok && expected.ok) {
+          expect(actual.text).toBe(expected.text);
+          prompts++;
+        }
       }
+      expect(prompts, "most prompts render").toBeGreaterThan(requests.length / 2);
       if (!family.roundTrips) return;
       let compared = 0;
       for (const message of samples) {
