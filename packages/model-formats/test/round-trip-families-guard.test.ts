@@ -30,6 +30,13 @@ describe("each look-alike renders what the real template renders, byte for byte"
         LIST_FILES_TURN,
         ...referenceSamples(testCase),
         ...fc.sample(assistantMessage(testCase), { numRuns: 40, seed: 7 }).map(({ message }) => message),
+        // With content and reasoning whether or not the template keeps them: the look-alike drops what the real one does.
+        ...fc
+          .sample(assistantMessage({ ...testCase, content: true, reasoning: "any" }), {
+            numRuns: 20,
+            seed: 8,
+          })
+          .map(({ message }) => message),
       ];
       let rendered = 0;
       for (const message of messages) {
