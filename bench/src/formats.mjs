@@ -174,32 +174,48 @@ function plainRow({ syntax, texts: raw, label, rounds, timeMs, warmupMs, progres
     );
 }
 
-export function measureFormats({ rounds, timeMs, warmupMs, progress }) {
+/**
+ * Section 6 for one syntax: its plain answers at ~4 KB and at 16 KB (DeepSeek V3, V3.2 and Hermes also with
+ * typographic quotes; Hermes also at 1 and 64 KB). Run by `formats-child.mjs`, one syntax per process, as a server
+ * runs one family: no row pays for type feedback other families left in the shared engine.
+ */
+export function measurePlainFormat({ id, rounds, timeMs, warmupMs, progress }) {
   const rows = [];
   const notes = [];
   const common = { rounds, timeMs, warmupMs, progress, rows, notes };
-  // Every family at ~4 KB (24 seeded answers, 1–6 KB) and at 16 KB; Hermes also at 1 and 64 KB, to show the fixed
-  // cost of a call and its result fade as answers grow.
+  const syntax = SYNTAXES[id];
+  if (syntax === undefined) throw new Error(`no syntax ${id}`);
   const plain = plainAnswers(24, 0x6f0a);
   const average = formatBytes(plain.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / plain.length);
-  for (const syntax of Object.values(SYNTAXES))
-    plainRow({ ...common, syntax, texts: plain, label: `avg ${average}` });
+  plainRow({ ...common, syntax, texts: plain, label: `avg ${average}` });
   // DeepSeek's markers hold `｜` (U+FF5C), which a Latin-1 text cannot: its floor returns at once there. Answers with
   // typographic quotes (two-byte strings, as many models write) make the floor a real scan; Hermes beside them.
-  const typographic = plain.map((text) => text.replaceAll(" the ", " “the” "));
-  for (const id of ["deepseek-v3", "deepseek-v32", "hermes"])
-    plainRow({ ...common, syntax: SYNTAXES[id], texts: typographic, label: `avg ${average}, with “quotes”` });
-  const sixteen = plainAnswersOfSize(24, 0x6f0b + 16_000, 16_000);
-  for (const syntax of Object.values(SYNTAXES))
-    plainRow({ ...common, syntax, texts: sixteen, label: `${formatBytes(16_000)} each` });
-  for (const size of [1_000, 64_000])
-    plainRow({
-      ...common,
-      syntax: SYNTAXES.hermes,
-      texts: plainAnswersOfSize(24, 0x6f0b + size, size),
-      label: `${formatBytes(size)} each`,
-    });
+  if (["deepseek-v3", "deepseek-v32", "hermes"].includes(id)) {
+    const typographic = plain.map((text) => text.replaceAll(" the ", " “the” "));
+    plainRow({ ...common, syntax, texts: typographic, label: `avg ${average}, with “quotes”` });
+  }
+  plainRow({
+    ...common,
+    syntax,
+    texts: plainAnswersOfSize(24, 0x6f0b + 16_000, 16_000),
+    label: `${formatBytes(16_000)} each`,
+  });
+  // Hermes also at 1 and 64 KB, to show the fixed cost of a call and its result fade as answers grow.
+  if (id === "hermes")
+    for (const size of [1_000, 64_000])
+      plainRow({
+        ...common,
+        syntax,
+        texts: plainAnswersOfSize(24, 0x6f0b + size, size),
+        label: `${formatBytes(size)} each`,
+      });
+  return { rows, notes };
+}
 
+/** Section 7: every syntax streamed in token-sized deltas against parsing the same answers whole. */
+export function measureStreamedFormats({ rounds, timeMs, warmupMs, progress }) {
+  const rows = [];
+  const notes = [];
   const streamed = [];
   for (const syntax of Object.values(SYNTAXES)) {
     if (syntax.id === "harmony-stripped") continue;

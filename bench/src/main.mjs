@@ -10,11 +10,12 @@ import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import { coreRepairs, createJsonrepairRepair, decodeArguments, sanitizeHistory } from "@toolcall/core";
 import { gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
+import { SYNTAXES } from "@toolcall/model-formats";
 import { jsonrepair } from "jsonrepair";
 import { measureAiSdkStream } from "./ai-sdk-stream.mjs";
 import { BUCKETS, bucketCorpus } from "./corpus.mjs";
 import { measureFetchStream } from "./fetch-stream.mjs";
-import { measureFormats } from "./formats.mjs";
+import { measureStreamedFormats } from "./formats.mjs";
 import { GROWTH_SIZES, TARGET_EXPONENT } from "./growth.mjs";
 import { argumentTexts, cleanHistory } from "./history.mjs";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
@@ -402,9 +403,25 @@ if (payloads === undefined) {
     );
 }
 
-// 6–7. Model tool-call syntaxes: plain answers against one indexOf scan, and streaming against a whole parse.
+// 6. Model tool-call syntaxes on plain answers against one indexOf scan: each syntax in its own process, as a server
+// runs one family (formats-child.mjs).
+for (const id of Object.keys(SYNTAXES)) {
+  const timing = [Math.min(ROUNDS, 10), TIME.decode / 2, TIME.warmup / 2].map(String);
+  const child = spawnSync(process.execPath, [resolve(here, "formats-child.mjs"), id, ...timing], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (child.status !== 0)
+    throw new Error(`section 6 failed for ${id} (exit ${child.status ?? child.signal})`);
+  const plain = JSON.parse(child.stdout);
+  rows.push(...plain.rows);
+  notes.push(...plain.notes);
+}
+
+// 7. Model tool-call syntaxes streamed, against parsing the same text whole.
 {
-  const formats = measureFormats({
+  const formats = measureStreamedFormats({
     rounds: Math.min(ROUNDS, 10),
     timeMs: TIME.decode / 2,
     warmupMs: TIME.warmup / 2,

@@ -1,4 +1,5 @@
 import { isPlainObject } from "@toolcall/core";
+import type { RecordPlace } from "./process-input.js";
 
 /**
  * A path from core (message index first) as the reader knows it from the file: `messages[2].tool_calls[0].function`.
@@ -39,4 +40,22 @@ export function callIdAt(
     return isPlainObject(call) && typeof call.id === "string" ? call.id : undefined;
   }
   return undefined;
+}
+
+/**
+ * Where a finding is, as the reports write it: the file, and the line or the array element when there is one.
+ *
+ * @example
+ * findingPlace("a.jsonl", { line: 3 }); // { file: "a.jsonl", line: 3 }
+ * findingPlace("b.json", { index: 0 }); // { file: "b.json", record: 0 }
+ */
+export function findingPlace(
+  file: string,
+  place: RecordPlace,
+): { file: string; line?: number; record?: number } {
+  return {
+    file,
+    ...(place.line !== undefined ? { line: place.line } : {}),
+    ...(place.index !== undefined ? { record: place.index } : {}),
+  };
 }

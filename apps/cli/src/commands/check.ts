@@ -11,6 +11,7 @@ import { countTable, plural } from "../human-counts.js";
 import type { InputIssue } from "../input-issue.js";
 import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
+import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
@@ -234,9 +235,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
             const whole = place.line === undefined && place.index === undefined;
             if (checked.issues.length > 0 || whole) {
               emit({
-                file,
-                ...(place.line !== undefined ? { line: place.line } : {}),
-                ...(place.index !== undefined ? { record: place.index } : {}),
+                ...findingPlace(file, place),
                 format: format.id,
                 verdict,
                 issues: checked.issues,
@@ -246,9 +245,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
           unreadable(place, issue) {
             fileSummary.unreadableLines++;
             emit({
-              file,
-              ...(place.line !== undefined ? { line: place.line } : {}),
-              ...(place.index !== undefined ? { record: place.index } : {}),
+              ...findingPlace(file, place),
               verdict: "unreadable",
               issues: [asIssue(issue)],
             });

@@ -3,6 +3,7 @@ import { describeError, openInput } from "../input-source.js";
 import { JournaledOutput } from "../journal.js";
 import { JsonReport } from "../json-report.js";
 import { isStandardOutput, type OutputTarget, openOutputFile } from "../output-target.js";
+import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
@@ -175,9 +176,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
             fileSummary.records++;
             fileSummary.conversations += data.conversations;
             const where = {
-              file,
-              ...(place.line !== undefined ? { line: place.line } : {}),
-              ...(place.index !== undefined ? { record: place.index } : {}),
+              ...findingPlace(file, place),
             };
             const errors = data.remaining.some((found) => found.severity === "error");
             if (errors) fileSummary.withErrors++;
@@ -214,9 +213,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
           unreadable(place, issue) {
             fileSummary.passedThrough++;
             emit({
-              file,
-              ...(place.line !== undefined ? { line: place.line } : {}),
-              ...(place.index !== undefined ? { record: place.index } : {}),
+              ...findingPlace(file, place),
               kind: "passed_through",
               issue,
             });
