@@ -9,7 +9,26 @@ const convert = (text: string, schema: unknown) => convertParameterValue({ text,
 describe("convertParameterValue: text values typed by a JSON Schema", () => {
   it("strings stay text, whatever they look like", () => {
     expect(convert(" null ", { type: "string" })).toEqual({ ok: true, value: " null " });
+    expect(convert("null", { type: "string" })).toEqual({ ok: true, value: "null" });
+    expect(convert("None", { type: "string" })).toEqual({ ok: true, value: "None" });
     expect(convert("5", { anyOf: [{ type: "string" }, { type: "null" }] })).toEqual({ ok: true, value: "5" });
+  });
+
+  it("a string that may be null: `null` and `None` (what templates write for None) are null, anything else is text", () => {
+    const nullable = [
+      { anyOf: [{ type: "string" }, { type: "null" }] },
+      { type: ["string", "null"] },
+      { type: "string", nullable: true },
+      { oneOf: [{ type: "null" }, { type: "string", format: "path" }] },
+    ];
+    for (const schema of nullable) {
+      expect(convert("null", schema), JSON.stringify(schema)).toEqual({ ok: true, value: null });
+      expect(convert("None", schema), JSON.stringify(schema)).toEqual({ ok: true, value: null });
+      for (const text of [" null", "NULL", "none", "null\n", "nil", "", "/tmp/foo"])
+        expect(convert(text, schema), JSON.stringify(text)).toEqual({ ok: true, value: text });
+    }
+    expect(parameterType({ type: "integer", nullable: true })).toEqual({ type: "integer", nullable: true });
+    expect(parameterType({ type: "integer", nullable: "yes" })).toEqual({ type: "integer", nullable: false });
   });
 
   it("numbers keep their text; non-finite ones stay text", () => {

@@ -19,7 +19,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * The type a parameter's schema asks for: `type` (a name, or a list whose first non-null member counts), else the
- * first non-null member of `anyOf` / `oneOf`. A `null` member anywhere makes the parameter nullable.
+ * first non-null member of `anyOf` / `oneOf`. A `null` member anywhere, or OpenAPI's `nullable: true`, makes the
+ * parameter nullable.
  *
  * @example
  * parameterType({ type: ["integer", "null"] }); // { type: "integer", nullable: true }
@@ -45,6 +46,12 @@ function entriesOf(list: readonly unknown[]): unknown[] {
 /** {@link parameterType} that throws what reading the schema throws. */
 function typeOf(schema: unknown, depth: number): ParameterType {
   if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return { type: undefined, nullable: false };
+  const read = declaredType(schema, depth);
+  // OpenAPI 3.0's `nullable: true` (Gemini's and many tools' schemas) says the same as a `null` member.
+  return schema.nullable === true && !read.nullable ? { type: read.type, nullable: true } : read;
+}
+
+function declaredType(schema: Record<string, unknown>, depth: number): ParameterType {
   const declared = schema.type;
   if (typeof declared === "string") return { type: declared.toLowerCase(), nullable: declared === "null" };
   if (Array.isArray(declared)) {
@@ -117,6 +124,7 @@ function family(type: string): "string" | "integer" | "number" | "boolean" | "st
  * convertParameterValue({ text: "5", schema: { type: "integer" } }); // { ok: true, value: JsonNumber("5") }
  * convertParameterValue({ text: "True", schema: { type: "boolean" } }); // { ok: true, value: true }
  * convertParameterValue({ text: "null", schema: { type: "string" } }); // { ok: true, value: "null" }
+ * convertParameterValue({ text: "null", schema: { type: ["string", "null"] } }); // { ok: true, value: null }
  */
 export function convertParameterValue(options: { text: string; schema: unknown }): ConvertedValue {
   let text: unknown;
@@ -137,10 +145,13 @@ export function convertParameterValue(options: { text: string; schema: unknown }
 }
 
 function convert(text: string, schema: unknown): ConvertedValue {
-  const { type } = typeOf(schema, 0);
+  const { type, nullable } = typeOf(schema, 0);
   if (type === undefined) return { ok: true, value: text };
   const kind = family(type);
-  if (kind === "string") return { ok: true, value: text };
+  // A string keeps its text, except the two ways templates write None (`tojson`'s `null`, Python's `None`) where
+  // the schema allows null: a model writes them for a value it leaves out, as MiniMax M2 did (vLLM #32278).
+  if (kind === "string")
+    return { ok: true, value: nullable && (text === "null" || text === "None") ? null : text };
   const trimmed = text.trim();
   const lowered = trimmed.toLowerCase();
   if (lowered === "null" || lowered === "none") return { ok: true, value: null };

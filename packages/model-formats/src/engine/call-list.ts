@@ -15,6 +15,8 @@ export interface CallListOptions {
   channel: Channel;
   /** The text read before the list (its marker and the whitespace after it): it goes back to content if the list breaks before a call. */
   prefix: string;
+  /** The list's `[` and the whitespace after it, when already read; otherwise the reader is at the `[`. */
+  opened?: string;
   /** How each element is read (`readJsonCall`). */
   item: Omit<JsonCallOptions, "channel">;
   /** The marker that closes the list's wrapper after `]` (`</tool_calls>`, `<|END_ACTION|>`); missing: `call_unclosed`. */
@@ -35,7 +37,7 @@ export function* readCallList(
   options: CallListOptions,
 ): Step<void> {
   const { channel } = options;
-  let pending = options.prefix + reader.consume(1);
+  let pending = options.prefix + (options.opened ?? reader.consume(1));
   const broken = (code: "call_invalid" | "call_truncated", message: string) => {
     out.abort({ code, severity: "error", message, raw: pending }, pending, channel);
   };
@@ -156,13 +158,12 @@ export function* readUnopenedList(
   return false;
 }
 
-const LIST_OR_EMPTY = new MarkerSet(["[{", "[ {", "[\n{", "[]"]);
-
 /**
  * After a family's list marker (`<|tool_call|>`, `<tool_calls>`, `<|START_ACTION|>`, `functools`): whitespace, then a
  * list of calls ({@link readCallList}). Anything else after the marker: the marker goes back to content, with
  * `call_invalid` (or `call_truncated` at the end of the text) — or silently when the marker is a word prose uses
- * (`quiet`: Phi-4-mini's `functools`, a Python module), which starts a list only when `[` and `{` follow.
+ * (`quiet`: Phi-4-mini's `functools`, a Python module), which starts a list only when `[` and `{` follow (whitespace
+ * between them: a list written with `json.dumps(indent=…)`) or `[]` does.
  */
 export function* readListAfterMarker(
   reader: Reader,
@@ -178,15 +179,18 @@ export function* readListAfterMarker(
 ): Step<void> {
   const { channel } = options;
   const prefix = options.marker + (yield* reader.space());
-  const list = options.quiet
-    ? (yield* reader.peek(LIST_OR_EMPTY)) !== null
-    : (yield* reader.peekChar()) === "[";
-  if (list) {
-    yield* readCallList(reader, out, context, { channel, prefix, item: options.item, close: options.close });
+  const { item, close } = options;
+  if (options.quiet) {
+    // `[`, whitespace, then `{` (or `[]`): a list; anything else is prose, passed on as written.
+    const opened = (yield* reader.peekChar()) === "[" ? reader.consume(1) + (yield* reader.space()) : "";
+    const next = opened === "" ? null : yield* reader.peekChar();
+    if (next === "{" || (next === "]" && opened === "["))
+      yield* readCallList(reader, out, context, { channel, prefix, opened, item, close });
+    else out.text(channel, prefix + opened);
     return;
   }
-  if (options.quiet) {
-    out.text(channel, prefix);
+  if ((yield* reader.peekChar()) === "[") {
+    yield* readCallList(reader, out, context, { channel, prefix, item, close });
     return;
   }
   const ended = (yield* reader.peekChar()) === null;

@@ -62,8 +62,10 @@ function* readCall(
       tool: name,
     });
   } else if (/^\d+$/.test(written)) return yield* fail("call_invalid", "a bare counter names no tool");
+  // The id is `functions.NAME:IDX` (or `NAME:IDX`): one without its index (`functions.f.0`) is no call, as in vLLM.
+  else if (!/:\d+$/.test(written)) return yield* fail("call_invalid", "the call id is not NAME:IDX");
   if (name === "" || name.includes("<|")) return yield* fail("call_invalid", "a tool call without a name");
-  // An id with an index (`functions.NAME:IDX`) is the call's id; the template writes it back as it is.
+  // The id (`functions.NAME:IDX`) is the call's id; the template writes it back as it is.
   const id = /:\d+$/.test(written) ? written : context.createId(out.index, name);
   out.start(name, id, channel);
   context.checkName(name, out);
@@ -115,9 +117,10 @@ export function encodeKimi(calls: readonly EncodableToolCall[]): string {
  *
  * Rules: the id `functions.NAME:IDX` (or `NAME:IDX`) is kept as the call's id, the name is what stands between
  * `functions.` and `:IDX` (dots and dashes included), and a bare counter (`0`) names the one tool offered, if only one
- * was (`name_inferred`); arguments are JSON (bytes kept; nothing is `{}`); a call
- * outside a section is read (`call_unopened`), as are the singular marker spellings (`marker_variant`); a section
- * cut short (a length stop before `<|tool_calls_section_end|>`) keeps its complete calls (`section_unclosed`); a
+ * was (`name_inferred`); an id without its index (`functions.NAME`) is no call (`call_invalid`: it stays in content,
+ * and the section's other calls are read); arguments are JSON (bytes kept; nothing is `{}`); a call outside a
+ * section is read (`call_unopened`), as are the singular marker spellings (`marker_variant`); a section cut short
+ * (a length stop before `<|tool_calls_section_end|>`) keeps its complete calls (`section_unclosed`); a
  * `<|tool_call_begin|>` inside a JSON string is data.
  *
  * @example

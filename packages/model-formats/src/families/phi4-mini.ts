@@ -25,9 +25,10 @@ export function encodePhi4Mini(calls: readonly EncodableToolCall[]): string {
  * Microsoft Phi-4-mini (and Firefunction v2's ` functools[`): `functools[{"name": …, "arguments": {…}}, …]`, with no
  * closing marker.
  *
- * Rules: `functools` starts a list of calls only when `[` and `{` (or `[]`) follow, so prose and code about Python's
- * `functools` stay content; each element's arguments object keeps the model's bytes (`"parameters"` is read like
- * `"arguments"`); a list that breaks keeps the calls before the break and the rest is content.
+ * Rules: `functools` starts a list of calls only when `[` and `{` (whitespace between them allowed) or `[]` follow, so
+ * prose and code about Python's `functools` stay content; each element's arguments object keeps the model's bytes
+ * (`"parameters"` is read like `"arguments"`); a list that breaks keeps the calls before the break and the rest is
+ * content.
  *
  * @example
  * phi4Mini.parse('functools[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]').toolCalls[0].function;
