@@ -40,11 +40,6 @@ export const REASONS = {
     reason:
       'Llama 3 JSON calls are read only at the very start of the text or after `<|python_tag|>` (prose holds `{"name": …}`); vLLM finds them anywhere and drops the text around them',
   },
-  NULLSTR: {
-    name: "string keeps its text",
-    reason:
-      "a parameter whose type is string keeps its text, `null` included (core's convertParameterValue, the Qwen3-Coder rule); vLLM reads `null` as null when the schema also allows null",
-  },
   INREASONING: {
     name: "call inside reasoning",
     reason:
@@ -166,11 +161,6 @@ export const DIFFERENCES: Record<string, Difference> = {
         'Here are the results: {"name": "searchTool", "parameters": {"query": "test1"}}; {"name": "getOpenIncidentsTool", "parameters": {}}; {"name": "searchTool", "parameters": {"query": "test2"}} Would you like to know more?',
       reasoning: null,
     },
-  },
-  "minimax-m2-tool-parser-testanyofnullableparam-test-anyof-nullable-param-null-value": {
-    kind: "NULLSTR",
-    fields: ["calls[0].arguments"],
-    ours: { calls: ["update_profile"], content: null, reasoning: null },
   },
   "seed-oss-tool-parser-test-extract-tool-calls-tool-call-512-thinkg-budget": {
     kind: "REASONING",

@@ -28,7 +28,7 @@ const SUMMARY: Record<string, [number, number, number]> = {
   "mistral-args": [7, 6, 1],
   "llama3-json": [14, 12, 2],
   "llama-pythonic": [22, 22, 0],
-  "minimax-m2": [18, 17, 1],
+  "minimax-m2": [18, 18, 0],
   "seed-oss": [5, 2, 3],
   granite: [8, 8, 0],
   "phi4-mini": [7, 7, 0],
