@@ -209,9 +209,10 @@ export function hySyntax(options: HySyntaxOptions): ToolCallSyntax {
       ? "Hunyuan Hy3 (<tool_calls><tool_call>NAME<tool_sep><arg_key>…)"
       : "Hunyuan Hy4 (<tool_calls><tool_call>NAME<arg_key>…, no <tool_sep>)",
     startMarkers: spellings.map((s) => s.tags.callsOpen),
-    // Every spelling of the section's opener holds "<tool_calls".
+    // Every spelling of the section's opener holds "_calls": the cheapest correct scan measured (bench section 6;
+    // their shared prefix "<tool_calls" scanned 16 KB answers 3× slower than one spelling's whole marker).
     plain: plainCheck(
-      "<tool_calls",
+      "_calls",
       spellings.map((s) => s.tags.thinkOpen),
     ),
     *run(reader, out, context) {
