@@ -21,6 +21,7 @@ export default defineConfig({
     "src/jamba.ts",
     "src/xlam.ts",
     "src/apertus.ts",
+    "src/hy.ts",
   ],
   format: ["esm", "cjs"],
   // Shared code goes to chunks in both formats, so no family bundles the engine twice.

@@ -2,6 +2,17 @@ import type { EncodableToolCall } from "@toolcall/core";
 import { getCompiledTemplate, type Template } from "@toolcall/jinja";
 import { SYNTAX_DESCRIPTORS, type SyntaxDescriptor } from "./registry.js";
 
+/**
+ * Whether a generation prompt ends by opening a reasoning block: `<think>`, or a checkpoint's suffixed spelling of it
+ * (Hunyuan Hy3 / Hy4: `<think:opensource>`), then whitespace.
+ *
+ * @example
+ * opensReasoning("<｜hy_Assistant:opensource｜><think:opensource>"); // true
+ */
+export function opensReasoning(generationPrompt: string): boolean {
+  return /<think(?::[^\s<>]+)?>\s*$/.test(generationPrompt);
+}
+
 /** What {@link detectToolCallSyntax} found. */
 export interface DetectedSyntax {
   /** The syntax id (`hermes`, `glm47`, `qwen3-coder`, …), or `null` when the template writes no known syntax. */
@@ -131,7 +142,7 @@ export function detectToolCallSyntax(template: string | Template): DetectedSynta
   const prompt = render(compiled, [USER], true) ?? "";
   const base = render(compiled, [USER]) ?? "";
   const generationPrompt = prompt.startsWith(base) ? prompt.slice(base.length) : "";
-  const startInReasoning = /<think>\s*$/.test(generationPrompt);
+  const startInReasoning = opensReasoning(generationPrompt);
   const args = { probe_key: "probe_value", probe_num: 42 };
   const second = { probe_key: "probe_value_two" };
   let found:

@@ -20,6 +20,7 @@ export { glm45, glm47 } from "./families/glm.js";
 export { granite } from "./families/granite.js";
 export { harmony, harmonyStripped } from "./families/harmony.js";
 export { hermes } from "./families/hermes.js";
+export { hyV3, hyV4 } from "./families/hy.js";
 export { kimiK2 } from "./families/kimi.js";
 export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { minimaxM2 } from "./families/minimax.js";

@@ -8,6 +8,7 @@ import { glm45, glm47 } from "./families/glm.js";
 import { granite } from "./families/granite.js";
 import { harmony, harmonyStripped } from "./families/harmony.js";
 import { hermes } from "./families/hermes.js";
+import { hyV3, hyV4 } from "./families/hy.js";
 import { kimiK2 } from "./families/kimi.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
 import { minimaxM2 } from "./families/minimax.js";
@@ -59,6 +60,8 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   jamba,
   xlam,
   apertus,
+  "hy-v3": hyV3,
+  "hy-v4": hyV4,
 });
 
 /**
@@ -100,6 +103,9 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(functionaryV31, "functionary", [["<|start_header_id|>", "<function="]]),
   own(granite, "granite", [["<|tool_call|>"]]),
   own(phi4Mini, "phi4-mini", [["functools["], ["<|tool|>", "<|/tool|>"]]),
+  // Hy3's and Hy4's templates build their tags with `.format(suffix)`: the source holds `<tool_sep{}>` (Hy3 only).
+  own(hyV3, "hy", [["<tool_sep{}>"], ["<tool_sep"]]),
+  own(hyV4, "hy", [["<arg_key{}>"], ["<tool_calls", "<arg_key"]]),
   own(hunyuan, "hunyuan", [["<tool_calls>", "<|extra_0|>"]]),
   own(jamba, "jamba", [["<tool_calls>"]]),
   own(glm47, "glm", [["</arg_key><arg_value>"]]),

@@ -5,7 +5,7 @@ import {
   safeRenderChatTemplate,
   type Template,
 } from "@toolcall/jinja";
-import { detectToolCallSyntax } from "./detect-tool-call-syntax.js";
+import { detectToolCallSyntax, opensReasoning } from "./detect-tool-call-syntax.js";
 import { syntaxById } from "./registry.js";
 import { turnEndings, withoutStopText } from "./turn-endings.js";
 
@@ -160,7 +160,7 @@ export function roundTrip(given: RoundTripOptions): RoundTripResult {
   if (!base.ok) return failed(base.error);
   if (!prompt.ok) return failed(prompt.error);
   const generationPrompt = prompt.text.startsWith(base.text) ? prompt.text.slice(base.text.length) : "";
-  const startInReasoning = options.startInReasoning ?? /<think>\s*$/.test(generationPrompt);
+  const startInReasoning = options.startInReasoning ?? opensReasoning(generationPrompt);
   const plain = render(
     template,
     [...options.messages, { role: "assistant", content: NEEDLE }],

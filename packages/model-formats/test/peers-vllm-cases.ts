@@ -49,10 +49,15 @@ export interface VllmCase {
   vllmSkipped?: string;
 }
 
-/** The cases, read from the fixture. */
+/** The fixture files: every family's cases, and Hunyuan Hy3 / Hy4's (hy_v3, hy_v4) in a file of their own. */
+export const VLLM_CASE_FILES = ["vllm-tool-parser-cases.json", "vllm-hy-tool-parser-cases.json"] as const;
+
+/** The cases, read from the fixtures. */
 export function loadVllmCases(): VllmCase[] {
-  const url = new URL("./__fixtures__/peers/vllm-tool-parser-cases.json", import.meta.url);
-  return (JSON.parse(readFileSync(url, "utf8")) as { cases: VllmCase[] }).cases;
+  return VLLM_CASE_FILES.flatMap((file) => {
+    const url = new URL(`./__fixtures__/peers/${file}`, import.meta.url);
+    return (JSON.parse(readFileSync(url, "utf8")) as { cases: VllmCase[] }).cases;
+  });
 }
 
 /**

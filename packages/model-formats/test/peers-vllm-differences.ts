@@ -33,7 +33,7 @@ export const REASONS = {
   TRUNC: {
     name: "truncated call",
     reason:
-      "text that ends inside a call stays in content (`call_truncated`): a truncated call that runs is worse than none; vLLM returns the cut arguments (Mistral) or repairs them (Apertus)",
+      "text that ends inside a call stays in content (`call_truncated`): a truncated call that runs is worse than none; vLLM returns the cut arguments (Mistral) or repairs them (Apertus, Hy3, Hy4)",
   },
   PROSE: {
     name: "JSON in prose",
@@ -59,6 +59,21 @@ export const REASONS = {
     name: "two DSML wrappers",
     reason:
       "one syntax reads DeepSeek V3.2's `<｜DSML｜function_calls>` and V4's `<｜DSML｜tool_calls>` (package README, DeepSeek); vLLM's V4 parser refuses V3.2's wrapper",
+  },
+  UNION: {
+    name: "union types",
+    reason:
+      "a value whose schema is a union is typed by its first non-null member (core's `convertParameterValue`, docs/decisions.md: the typing rule is in core); vLLM's Hy parsers try every member",
+  },
+  SUFFIX: {
+    name: "token suffix",
+    reason:
+      "`hy-v3` and `hy-v4` read the published checkpoints' tokens (`<tool_calls:opensource>`, and unsuffixed); another checkpoint's suffix is given to `hySyntax({ suffix })` (docs/decisions.md, Hy3 / Hy4); vLLM reads it from the tokenizer",
+  },
+  SECTION: {
+    name: "section cut short",
+    reason:
+      "a `<tool_calls>` section cut short keeps its complete calls (`section_unclosed`: a length stop before its closing tag), as Kimi's does; vLLM's strict Hy4 parser returns the whole text as content",
   },
 } as const;
 
@@ -263,5 +278,67 @@ export const DIFFERENCES: Record<string, Difference> = {
     kind: "DSML",
     fields: ["calls.count", "content"],
     ours: { calls: ["search"], content: null, reasoning: null },
+  },
+  "hy-truncated-stream-hy3-mid-value": {
+    kind: "TRUNC",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content:
+        "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>\n<arg_value>Beijing</arg_value>\n<arg_key>date</arg_key>\n<arg_value>2026",
+      reasoning: null,
+    },
+  },
+  "hy-truncated-stream-hy3-after-key-only": {
+    kind: "TRUNC",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content: "<tool_calls>\n<tool_call>get_weather<tool_sep>\n<arg_key>city</arg_key>",
+      reasoning: null,
+    },
+  },
+  "hy-truncated-stream-hy3-second-call": {
+    kind: "TRUNC",
+    fields: ["calls.count"],
+    ours: {
+      calls: ["get_weather"],
+      content: "<tool_call>get_weather<tool_sep>\n<arg_key>date</arg_key>\n<arg_value>2026",
+      reasoning: null,
+    },
+  },
+  "hy-truncated-stream-hy4-mid-value": {
+    kind: "TRUNC",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content:
+        "<tool_calls:opensource>\n<tool_call:opensource>get_weather<arg_key:opensource>city</arg_key:opensource><arg_value:opensource>Beijing</arg_value:opensource><arg_key:opensource>date</arg_key:opensource><arg_value:opensource>2026",
+      reasoning: null,
+    },
+  },
+  "hy-v4-tool-parser-value-coercion-15": {
+    kind: "UNION",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["typed"], content: null, reasoning: null },
+  },
+  "hy-v4-tool-parser-value-coercion-17": {
+    kind: "UNION",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["typed"], content: null, reasoning: null },
+  },
+  "hy-v4-tool-parser-regex-metacharacters-in-suffix": {
+    kind: "SUFFIX",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content: "<tool_calls:a+b(c><tool_call:a+b(c>get_current_date</tool_call:a+b(c></tool_calls:a+b(c>",
+      reasoning: null,
+    },
+  },
+  "hy-v4-tool-parser-strict-missing-tool-calls-end": {
+    kind: "SECTION",
+    fields: ["calls.count", "content"],
+    ours: { calls: ["get_current_date"], content: null, reasoning: null },
   },
 };

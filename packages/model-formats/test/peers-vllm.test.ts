@@ -37,6 +37,8 @@ const SUMMARY: Record<string, [number, number, number]> = {
   xlam: [10, 4, 6],
   apertus: [19, 18, 1],
   "command-r7b": [4, 3, 1],
+  "hy-v3": [14, 11, 3],
+  "hy-v4": [52, 47, 5],
 };
 
 function syntaxOf(c: VllmCase) {

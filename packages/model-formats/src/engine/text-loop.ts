@@ -15,6 +15,11 @@ export interface ReasoningSyntax {
   after: string;
   /** Written before `open` (dropped once). */
   before: string;
+  /**
+   * Other spellings of the two markers, read the same way (Hunyuan's checkpoints suffix their tokens:
+   * `<think:opensource>`): a block opened with one spelling may close with any.
+   */
+  spellings?: readonly { open: string; close: string }[];
 }
 
 /** The reasoning block of Qwen3, QwQ, DeepSeek R1 and Kimi: `<think>\n…\n</think>\n\n`. */
@@ -92,6 +97,8 @@ export function* textLoop(
   const response = options.response;
   const calls = options.callMarkers;
   const more = options.afterCallMarkers ?? [];
+  const opens = reasoning ? [reasoning.open, ...(reasoning.spellings ?? []).map((s) => s.open)] : [];
+  const closes = reasoning ? [reasoning.close, ...(reasoning.spellings ?? []).map((s) => s.close)] : [];
   const sets = new Map<string, MarkerSet>();
   // The markers that count in the current state: calls; after a call, the calls only allowed there and a reasoning
   // block; inside reasoning, its end; inside a response wrapper, its end.
@@ -101,7 +108,7 @@ export function* textLoop(
     if (set === undefined) {
       const list = inReasoning && options.callsInReasoning === false ? [] : [...calls];
       if (afterCall && !(inReasoning && options.callsInReasoning === false)) list.push(...more);
-      if (reasoning) list.push(inReasoning ? reasoning.close : afterCall ? reasoning.open : "");
+      if (reasoning) list.push(...(inReasoning ? closes : afterCall ? opens : []));
       if (response && inResponse && !inReasoning) list.push(response.close);
       set = MarkerSet.of(list.filter((m) => m !== ""));
       sets.set(key, set);
@@ -134,7 +141,7 @@ export function* textLoop(
     yield* reader.prefixOf(reasoning.lead);
   } else if (reasoning) {
     out.text("content", yield* reader.space());
-    const opener = yield* reader.peek(MarkerSet.of([reasoning.open]));
+    const opener = yield* reader.peek(MarkerSet.of(opens));
     if (opener !== null) {
       reader.consume(opener.length);
       yield* open(reasoning);
@@ -161,11 +168,11 @@ export function* textLoop(
       out.text(current, text),
     );
     if (marker === null) return;
-    if (reasoning && marker === reasoning.open && current === "content") {
+    if (reasoning && current === "content" && opens.includes(marker)) {
       yield* open(reasoning);
       continue;
     }
-    if (reasoning && marker === reasoning.close && current === "reasoning") {
+    if (reasoning && current === "reasoning" && closes.includes(marker)) {
       out.separator("reasoning", reasoning.trail);
       channel = "content";
       yield* reader.prefixOf(reasoning.after);
