@@ -14,6 +14,43 @@ describe("convertParameterValue: text values typed by a JSON Schema", () => {
     expect(convert("5", { anyOf: [{ type: "string" }, { type: "null" }] })).toEqual({ ok: true, value: "5" });
   });
 
+  it("a union: the first member the text fits; beside a string, only an object or a list is tried first", () => {
+    const stringOrObject = { type: ["string", "object"] };
+    expect(convert('{"a": 1}', stringOrObject)).toEqual({ ok: true, value: { a: new JsonNumber("1") } });
+    expect(convert("plain", stringOrObject)).toEqual({ ok: true, value: "plain" });
+    expect(convert("null", stringOrObject)).toEqual({ ok: true, value: "null" });
+    expect(convert("None", { anyOf: [{ type: "array" }, { type: "string" }, { type: "null" }] })).toEqual({
+      ok: true,
+      value: null,
+    });
+    expect(convert('["x"]', { anyOf: [{ type: "string" }, { type: "array" }] })).toEqual({
+      ok: true,
+      value: ["x"],
+    });
+    // Numbers and booleans never take a string's text: ids keep their zeros.
+    expect(convert("0012", { anyOf: [{ type: "integer" }, { type: "string" }] })).toEqual({
+      ok: true,
+      value: "0012",
+    });
+    expect(convert("true", { type: ["boolean", "string"] })).toEqual({ ok: true, value: "true" });
+    // Without a string: the first that fits, else the first member's reason.
+    expect(convert("true", { type: ["integer", "boolean"] })).toEqual({ ok: true, value: true });
+    expect(convert("7", { oneOf: [{ type: "boolean" }, { type: "integer" }] })).toEqual({
+      ok: true,
+      value: new JsonNumber("7"),
+    });
+    expect(convert("x", { type: ["integer", "boolean"] })).toEqual({
+      ok: false,
+      value: "x",
+      reason: "not a number (integer)",
+    });
+    // A hostile union is read up to its first 16 members.
+    const wide = {
+      anyOf: Array.from({ length: 1000 }, (_, i) => ({ type: i === 999 ? "boolean" : `t${i}` })),
+    };
+    expect(convert("true", wide)).toEqual({ ok: true, value: "true" });
+  });
+
   it("a string that may be null: `null` and `None` (what templates write for None) are null, anything else is text", () => {
     const nullable = [
       { anyOf: [{ type: "string" }, { type: "null" }] },

@@ -125,6 +125,7 @@ function family(type: string): "string" | "integer" | "number" | "boolean" | "st
  * convertParameterValue({ text: "True", schema: { type: "boolean" } }); // { ok: true, value: true }
  * convertParameterValue({ text: "null", schema: { type: "string" } }); // { ok: true, value: "null" }
  * convertParameterValue({ text: "null", schema: { type: ["string", "null"] } }); // { ok: true, value: null }
+ * convertParameterValue({ text: '{"a": 1}', schema: { type: ["string", "object"] } }); // { ok: true, value: { a: JsonNumber("1") } }
  */
 export function convertParameterValue(options: { text: string; schema: unknown }): ConvertedValue {
   let text: unknown;
@@ -144,9 +145,48 @@ export function convertParameterValue(options: { text: string; schema: unknown }
   }
 }
 
+/** Past this many members a union is typed by its first (a hostile schema never costs more). */
+const MAX_UNION_MEMBERS = 16;
+
+/** The distinct non-null type names a union names, in order (`type` list, or `anyOf` / `oneOf` members, nested). */
+function unionMembers(schema: unknown, depth: number, into: string[]): string[] {
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH || into.length >= MAX_UNION_MEMBERS) return into;
+  const add = (name: string) => {
+    if (name !== "null" && !into.includes(name) && into.length < MAX_UNION_MEMBERS) into.push(name);
+  };
+  const declared = schema.type;
+  if (typeof declared === "string") add(declared.toLowerCase());
+  else if (Array.isArray(declared)) {
+    for (const t of entriesOf(declared)) if (typeof t === "string") add(t.toLowerCase());
+  } else {
+    const members = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
+    if (members) for (const member of entriesOf(members)) unionMembers(member, depth + 1, into);
+    else if (Array.isArray(schema.enum)) add("enum");
+  }
+  return into;
+}
+
 function convert(text: string, schema: unknown): ConvertedValue {
   const { type, nullable } = typeOf(schema, 0);
   if (type === undefined) return { ok: true, value: text };
+  const members = unionMembers(schema, 0, []);
+  if (members.length < 2) return convertAs(text, type, nullable);
+  // A union: the first member the text fits. Where a string is one of them, only an object or a list is tried
+  // before it (text that is JSON of a shape the tool also takes); a number or a boolean is not, so `"0012"` and
+  // `"true"` keep their text.
+  const kinds = members.map(family);
+  const textual = kinds.findIndex((kind) => kind === "string" || kind === "other");
+  // `null` / `None` beside a string member is the string's to read (null only where the schema allows it).
+  const spelledNull = /^(null|none)$/i.test(text.trim());
+  for (let i = 0; i < members.length; i++) {
+    if (textual !== -1 && (kinds[i] !== "structured" || spelledNull)) continue;
+    const converted = convertAs(text, members[i] as string, nullable);
+    if (converted.ok) return converted;
+  }
+  return convertAs(text, members[textual === -1 ? 0 : textual] as string, nullable);
+}
+
+function convertAs(text: string, type: string, nullable: boolean): ConvertedValue {
   const kind = family(type);
   // A string keeps its text, except the two ways templates write None (`tojson`'s `null`, Python's `None`) where
   // the schema allows null: a model writes them for a value it leaves out, as MiniMax M2 did (vLLM #32278).

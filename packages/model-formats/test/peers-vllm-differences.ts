@@ -60,11 +60,6 @@ export const REASONS = {
     reason:
       "one syntax reads DeepSeek V3.2's `<｜DSML｜function_calls>` and V4's `<｜DSML｜tool_calls>` (package README, DeepSeek); vLLM's V4 parser refuses V3.2's wrapper",
   },
-  UNION: {
-    name: "union types",
-    reason:
-      "a value whose schema is a union is typed by its first non-null member (core's `convertParameterValue`, docs/decisions.md: the typing rule is in core); vLLM's Hy parsers try every member",
-  },
   SUFFIX: {
     name: "token suffix",
     reason:
@@ -316,16 +311,6 @@ export const DIFFERENCES: Record<string, Difference> = {
         "<tool_calls:opensource>\n<tool_call:opensource>get_weather<arg_key:opensource>city</arg_key:opensource><arg_value:opensource>Beijing</arg_value:opensource><arg_key:opensource>date</arg_key:opensource><arg_value:opensource>2026",
       reasoning: null,
     },
-  },
-  "hy-v4-tool-parser-value-coercion-15": {
-    kind: "UNION",
-    fields: ["calls[0].arguments"],
-    ours: { calls: ["typed"], content: null, reasoning: null },
-  },
-  "hy-v4-tool-parser-value-coercion-17": {
-    kind: "UNION",
-    fields: ["calls[0].arguments"],
-    ours: { calls: ["typed"], content: null, reasoning: null },
   },
   "hy-v4-tool-parser-regex-metacharacters-in-suffix": {
     kind: "SUFFIX",
