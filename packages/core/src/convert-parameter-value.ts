@@ -28,7 +28,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function parameterType(schema: unknown): ParameterType {
   try {
-    return typeOf(schema, 0);
+    const { type, nullable } = typeOf(schema);
+    return { type, nullable };
   } catch {
     // A schema whose getters throw, or a revoked proxy: no type to read.
     return { type: undefined, nullable: false };
@@ -43,36 +44,50 @@ function entriesOf(list: readonly unknown[]): unknown[] {
   return listEntries(list)?.values ?? [];
 }
 
-/** {@link parameterType} that throws what reading the schema throws. */
-function typeOf(schema: unknown, depth: number): ParameterType {
-  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return { type: undefined, nullable: false };
-  const read = declaredType(schema, depth);
-  // OpenAPI 3.0's `nullable: true` (Gemini's and many tools' schemas) says the same as a `null` member.
-  return schema.nullable === true && !read.nullable ? { type: read.type, nullable: true } : read;
+/** Past this many members a union is typed by its first ones (a hostile schema never costs more). */
+const MAX_UNION_MEMBERS = 16;
+
+/** What one walk of a parameter's schema finds: the non-null type names it allows, in order, and whether null is one. */
+interface SchemaTypes {
+  members: string[];
+  nullable: boolean;
 }
 
-function declaredType(schema: Record<string, unknown>, depth: number): ParameterType {
+/**
+ * The distinct non-null type names a schema allows, in order (`type`, a type list, the members of `anyOf` / `oneOf`,
+ * nested; an `enum` with no type is `enum`), and whether it allows null (a `null` member anywhere, a `null` in an
+ * enum, or OpenAPI 3.0's `nullable: true`, which Gemini's and many tools' schemas use). Throws what reading the
+ * schema throws.
+ */
+function schemaTypes(schema: unknown, depth: number, into: SchemaTypes): SchemaTypes {
+  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH) return into;
+  const add = (name: string) => {
+    if (name === "null") into.nullable = true;
+    else if (!into.members.includes(name) && into.members.length < MAX_UNION_MEMBERS) into.members.push(name);
+  };
+  if (schema.nullable === true) into.nullable = true;
   const declared = schema.type;
-  if (typeof declared === "string") return { type: declared.toLowerCase(), nullable: declared === "null" };
-  if (Array.isArray(declared)) {
-    const names = entriesOf(declared)
-      .filter((t): t is string => typeof t === "string")
-      .map((t) => t.toLowerCase());
-    return { type: names.find((t) => t !== "null"), nullable: names.includes("null") };
-  }
-  const members = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
-  if (members) {
-    let nullable = false;
-    let type: string | undefined;
-    for (const member of entriesOf(members)) {
-      const inner = typeOf(member, depth + 1);
-      if (inner.nullable || inner.type === "null") nullable = true;
-      if (type === undefined && inner.type !== undefined && inner.type !== "null") type = inner.type;
+  if (typeof declared === "string") add(declared.toLowerCase());
+  else if (Array.isArray(declared)) {
+    for (const t of entriesOf(declared)) if (typeof t === "string") add(t.toLowerCase());
+  } else {
+    const members = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
+    if (members) for (const member of entriesOf(members)) schemaTypes(member, depth + 1, into);
+    else if (Array.isArray(schema.enum)) {
+      add("enum");
+      if (entriesOf(schema.enum).includes(null)) into.nullable = true;
     }
-    return { type, nullable };
   }
-  if (Array.isArray(schema.enum)) return { type: "enum", nullable: entriesOf(schema.enum).includes(null) };
-  return { type: undefined, nullable: false };
+  return into;
+}
+
+/** {@link parameterType} that throws what reading the schema throws, with the union's members. */
+function typeOf(schema: unknown): ParameterType & { members: string[] } {
+  const { members, nullable } = schemaTypes(schema, 0, { members: [], nullable: false });
+  // A schema of type `null` alone names that type (it reads as text).
+  const onlyNull =
+    isRecord(schema) && typeof schema.type === "string" && schema.type.toLowerCase() === "null";
+  return { type: members[0] ?? (onlyNull ? "null" : undefined), nullable, members };
 }
 
 /** True when a decoded value holds a number a double cannot hold (`1e999`). Iterative: no stack overflow. */
@@ -145,31 +160,9 @@ export function convertParameterValue(options: { text: string; schema: unknown }
   }
 }
 
-/** Past this many members a union is typed by its first (a hostile schema never costs more). */
-const MAX_UNION_MEMBERS = 16;
-
-/** The distinct non-null type names a union names, in order (`type` list, or `anyOf` / `oneOf` members, nested). */
-function unionMembers(schema: unknown, depth: number, into: string[]): string[] {
-  if (!isRecord(schema) || depth > MAX_SCHEMA_DEPTH || into.length >= MAX_UNION_MEMBERS) return into;
-  const add = (name: string) => {
-    if (name !== "null" && !into.includes(name) && into.length < MAX_UNION_MEMBERS) into.push(name);
-  };
-  const declared = schema.type;
-  if (typeof declared === "string") add(declared.toLowerCase());
-  else if (Array.isArray(declared)) {
-    for (const t of entriesOf(declared)) if (typeof t === "string") add(t.toLowerCase());
-  } else {
-    const members = [schema.anyOf, schema.oneOf].find(Array.isArray) as unknown[] | undefined;
-    if (members) for (const member of entriesOf(members)) unionMembers(member, depth + 1, into);
-    else if (Array.isArray(schema.enum)) add("enum");
-  }
-  return into;
-}
-
 function convert(text: string, schema: unknown): ConvertedValue {
-  const { type, nullable } = typeOf(schema, 0);
+  const { type, nullable, members } = typeOf(schema);
   if (type === undefined) return { ok: true, value: text };
-  const members = unionMembers(schema, 0, []);
   if (members.length < 2) return convertAs(text, type, nullable);
   // A union: the first member the text fits. Where a string is one of them, only an object or a list is tried
   // before it (text that is JSON of a shape the tool also takes); a number or a boolean is not, so `"0012"` and
