@@ -32,3 +32,22 @@ export function countTable(
     ...rows.map(([name, count]) => `  ${String(count).padStart(width)}  ${name}`),
   ];
 }
+
+/**
+ * How a command's closing summary opens: its table of counts, then how many findings `--max-findings` kept back.
+ *
+ * @example
+ * summaryHead("By code:", { arguments_invalid_json: 2 }, 0, createPainter({ stream: { isTTY: false } }));
+ * // ["By code:", "  2  arguments_invalid_json"]
+ */
+export function summaryHead(
+  title: string,
+  counts: Readonly<Record<string, number>>,
+  notShown: number,
+  paint: Painter,
+): string[] {
+  const lines = countTable(title, counts, paint);
+  if (notShown > 0)
+    lines.push(paint("yellow", `${plural(notShown, "more finding")} not shown (--max-findings)`));
+  return lines;
+}

@@ -7,7 +7,7 @@ import {
   verdictOf,
 } from "../check-findings.js";
 import { createPainter, type Painter } from "../colors.js";
-import { countTable, plural } from "../human-counts.js";
+import { plural, summaryHead } from "../human-counts.js";
 import type { InputIssue } from "../input-issue.js";
 import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
@@ -92,13 +92,7 @@ function asIssue(found: InputIssue): CheckIssue {
 }
 
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {
-  const lines: string[] = [];
-  lines.push(...countTable("By code:", summary.byCode, paint));
-  if (summary.findingsNotShown > 0) {
-    lines.push(
-      paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),
-    );
-  }
+  const lines = summaryHead("By code:", summary.byCode, summary.findingsNotShown, paint);
   for (const file of files) {
     if (file.error) {
       lines.push(

@@ -1,5 +1,5 @@
 import type { createPainter } from "../colors.js";
-import { countTable, plural } from "../human-counts.js";
+import { plural, summaryHead } from "../human-counts.js";
 import { isStandardOutput } from "../output-target.js";
 import type { RepairFileSummary, RepairSummary } from "./repair-options.js";
 
@@ -9,13 +9,7 @@ export function humanRepairSummary(
   files: readonly RepairFileSummary[],
   paint: ReturnType<typeof createPainter>,
 ): string {
-  const lines: string[] = [];
-  lines.push(...countTable("By rule:", summary.byRule, paint));
-  if (summary.findingsNotShown > 0) {
-    lines.push(
-      paint("yellow", `${plural(summary.findingsNotShown, "more finding")} not shown (--max-findings)`),
-    );
-  }
+  const lines = summaryHead("By rule:", summary.byRule, summary.findingsNotShown, paint);
   for (const file of files) {
     if (file.error) {
       lines.push(
