@@ -106,8 +106,9 @@ export function* textLoop(
     const key = `${inReasoning}${afterCall}${inResponse}`;
     let set = sets.get(key);
     if (set === undefined) {
-      const list = inReasoning && options.callsInReasoning === false ? [] : [...calls];
-      if (afterCall && !(inReasoning && options.callsInReasoning === false)) list.push(...more);
+      const callsHere = !inReasoning || options.callsInReasoning !== false;
+      const list = callsHere ? [...calls] : [];
+      if (afterCall && callsHere) list.push(...more);
       if (reasoning) list.push(...(inReasoning ? closes : afterCall ? opens : []));
       if (response && inResponse && !inReasoning) list.push(response.close);
       set = MarkerSet.of(list.filter((m) => m !== ""));
