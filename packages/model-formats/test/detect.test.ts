@@ -90,6 +90,14 @@ describe("detectToolCallSyntax on every template in ../shared/templates", () => 
     expect(parallel("openai-gpt-oss-120b")).toBe(false); // renders only the first
     expect(parallel("Qwen-Qwen3-8B")).toBe(true);
   });
+
+  it("reads two calls written back to back as parallel calls (the white space between calls is the template's)", () => {
+    const backToBack =
+      '{% for m in messages %}{% if m.tool_calls %}{% for c in m.tool_calls %}<tool_call>\n{"name": "{{ c.function.name }}", "arguments": {{ c.function.arguments | tojson }}}\n</tool_call>{% endfor %}{% endif %}{% endfor %}';
+    expect(detectToolCallSyntax(backToBack)).toMatchObject({ id: "hermes", parallelCalls: true });
+    const firstOnly = backToBack.replace("{% for c in m.tool_calls %}", "{% for c in m.tool_calls[:1] %}");
+    expect(detectToolCallSyntax(firstOnly)).toMatchObject({ id: "hermes", parallelCalls: false });
+  });
 });
 
 describe("detectToolCallSyntax falls back on the template's source, and never throws", () => {
