@@ -4,7 +4,7 @@
 import { format } from "node:util";
 
 const squash = (text) => text.replace(/\s+/g, " ").trim();
-const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Prints `values` as console.log does; throws unless the output matches `expected` (README line `line`). */
 export function printed(expected, line, ...values) {
@@ -13,7 +13,7 @@ export function printed(expected, line, ...values) {
   const pattern = new RegExp(
     `^${squash(expected)
       .split(/\s*…\s*/)
-      .map(escape)
+      .map(escapeRegExp)
       .join("[\\s\\S]*?")}$`,
   );
   if (!pattern.test(squash(text)))

@@ -174,7 +174,9 @@ export function detectToolCallSyntax(template: string | Template): DetectedSynta
         // Two calls written back to back, or on lines of their own: white space between calls is the template's.
         parallel: (() => {
           const written = encodes(descriptor, two);
-          return twoText !== undefined && written !== undefined && squeeze(twoText).includes(squeeze(written));
+          return (
+            twoText !== undefined && written !== undefined && squeeze(twoText).includes(squeeze(written))
+          );
         })(),
         candidates: matches.map((m) => m.id),
       };
