@@ -1,5 +1,6 @@
 import { constants, isUtf8 } from "node:buffer";
 import { parseJson } from "@toolcall/core";
+import { plainJsonError } from "./document-text.js";
 import type { InputIssue } from "./input-issue.js";
 import { LineSplitter } from "./line-splitter.js";
 
@@ -124,7 +125,8 @@ function parseLine(raw: Buffer, contentEnd: number, number: number): LineParse {
   const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   const parsed = parseJson(text);
-  if (!parsed.ok) return { ok: false, issue: { code: "line_invalid_json", message: parsed.error } };
+  if (!parsed.ok)
+    return { ok: false, issue: { code: "line_invalid_json", message: plainJsonError(parsed.error) } };
   return { ok: true, text, value: parsed.value, bom };
 }
 

@@ -133,6 +133,7 @@ export function createProxy(
       upstreamMs: state.upstreamMs === undefined ? undefined : Math.round(state.upstreamMs * 1e3) / 1e3,
       stream: state.stream,
       repairs: state.repairs,
+      history: state.history,
       repairDetails: state.repairDetails?.length ? state.repairDetails : undefined,
       error: state.error === undefined ? undefined : { code: state.error.code, message: state.error.message },
       clientClosed: state.clientClosed || undefined,
