@@ -47,6 +47,24 @@ describe("rough edges of the command line", () => {
     expect(JSON.parse(json.out).findings).toHaveLength(1);
   });
 
+  it("counts of one are singular: toolcall FILE says 1 warning, not 1 warnings", async () => {
+    // A history that ends while its one call's tool runs: one warning (tool_result_pending), no error.
+    const pending = {
+      messages: [
+        { role: "user", content: "hi" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: "{}" } }],
+        },
+      ],
+    };
+    await writeFile(join(dir, "pending.jsonl"), `${JSON.stringify(pending)}\n`);
+    const result = await run(["pending.jsonl"], { cwd: dir, env: { TMPDIR: dir } });
+    expect(result.out).toContain("0 errors, 1 warning: no rule of core's is broken");
+    expect(result.out).not.toMatch(/\b1 (error|warning)s\b/);
+  });
+
   it("an unknown flag is named plainly, quotes balanced, with the -- way for a file named like a flag", async () => {
     const result = await run(["check", "--bogus", "x.jsonl"], { cwd: dir });
     expect(result.code).toBe(2);
