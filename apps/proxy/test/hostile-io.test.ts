@@ -167,7 +167,7 @@ describe("a body that trickles in keeps no socket", () => {
     return answers;
   }
 
-  it("--body-timeout: each of 40 trickling clients gets 408 with connection: close, and its socket closes", async () => {
+  it("--body-timeout: each of 100 trickling clients gets 408 with connection: close, and its socket closes", async () => {
     const { upstream, proxy } = await setUp(
       (_request, response) => {
         response.end("{}");
@@ -176,7 +176,7 @@ describe("a body that trickles in keeps no socket", () => {
         bodyTimeout: 300,
       },
     );
-    const answers = await trickle(proxy, 40);
+    const answers = await trickle(proxy, 100);
     // The proxy answers health while every trickling body is being received.
     expect(await health(proxy)).toBe(200);
     for (const answer of answers) {
