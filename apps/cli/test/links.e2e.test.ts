@@ -123,6 +123,18 @@ describe("files that are one file are refused before anything is written", () =>
     });
   }
 
+  it("undo refuses to write the restored file over its journal through a link", async () => {
+    const cwd = await work();
+    await run(["repair", "in.jsonl", "-o", "out.jsonl", "--journal", "j.jsonl", "--quiet"], { cwd });
+    await symlink("j.jsonl", join(cwd, "j.link"));
+    const journal = await readFile(join(cwd, "j.jsonl"));
+    const undone = await run(["undo", "out.jsonl", "--journal", "j.jsonl", "-o", "j.link"], { cwd });
+    expect(undone.code).toBe(2);
+    expect(undone.err).toContain("is the journal");
+    expect((await readFile(join(cwd, "j.jsonl"))).equals(journal)).toBe(true);
+    await rm(cwd, { recursive: true, force: true });
+  });
+
   it("a journal and an output of their own are still written, and undo gives the input back", async () => {
     const cwd = await work();
     const result = await run(["repair", "in.jsonl", "-o", "out.jsonl", "--journal", "j.jsonl", "--quiet"], {
