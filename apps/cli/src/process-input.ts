@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { type ConversationFormat, parseJson } from "@toolcall/core";
-import { lineAndColumn, surroundings, withoutBom } from "./document-text.js";
+import { lineAndColumn, plainJsonError, surroundings, withoutBom } from "./document-text.js";
 import { detectRecordFormat, detectSessionFormat, expectedFormats, formatById } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import type { JournaledOutput } from "./journal.js";
@@ -138,7 +138,9 @@ export async function processInput(options: {
         output?.keep(raw);
         return;
       case "format_unknown":
-        formatUnknownLine(place, result.issue);
+        // An empty array is an empty data set (as an empty file is): no record, and nothing wrong.
+        if (/^\s*\[\s*\]\s*$/.test(raw.toString("latin1", 0, Math.min(contentEnd, 64)))) jsonLines--;
+        else formatUnknownLine(place, result.issue);
         output?.keep(raw);
         return;
       case "array": {
@@ -235,7 +237,7 @@ export async function processInput(options: {
       const where = position ? ` (${lineAndColumn(text, Number(position[1]))})` : "";
       return {
         code: "input_not_json",
-        message: `neither a JSON document nor JSONL: ${parsed.error}${where}`,
+        message: `neither a JSON document nor JSONL: ${plainJsonError(parsed.error)}${where}`,
       };
     }
     const value = parsed.value;
@@ -256,6 +258,11 @@ export async function processInput(options: {
           { place: "document", rules: rewritten.rules },
         );
       }
+      return undefined;
+    }
+    // An empty array is an empty data set, as an empty file is: nothing to check, nothing wrong.
+    if (Array.isArray(value) && value.length === 0) {
+      output?.keep(raw);
       return undefined;
     }
     const prefix = bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0);

@@ -1,5 +1,6 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { type ConversationFormat, numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import { plainJsonError } from "./document-text.js";
 import { detectRecordFormat, formatById } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
@@ -153,7 +154,11 @@ export function workLine(
   const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   const parsed = parseJson(text);
-  if (!parsed.ok) return { kind: "unreadable", issue: { code: "line_invalid_json", message: parsed.error } };
+  if (!parsed.ok)
+    return {
+      kind: "unreadable",
+      issue: { code: "line_invalid_json", message: plainJsonError(parsed.error) },
+    };
   const value = parsed.value;
   let format: ConversationFormat | undefined;
   if (context.forced !== undefined) format = context.forced.unit === "record" ? context.forced : undefined;

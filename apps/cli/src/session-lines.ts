@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { parseJson } from "@toolcall/core";
-import { withoutBom } from "./document-text.js";
+import { plainJsonError, withoutBom } from "./document-text.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle } from "./json-style.js";
 import { type Piece, serializeRecord } from "./record-writer.js";
@@ -67,7 +67,7 @@ export function readSessionLines(
     if (text.trim() === "") return;
     const parsed = parseJson(text, { lossless: true });
     if (!parsed.ok) {
-      unreadable({ line: index + 1 }, { code: "line_invalid_json", message: parsed.error });
+      unreadable({ line: index + 1 }, { code: "line_invalid_json", message: plainJsonError(parsed.error) });
       return;
     }
     values.push(parsed.value);

@@ -146,11 +146,15 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       {
         method: "POST",
         path: request.url as string,
-        headers: requestHeadersForUpstream({
-          rawHeaders: request.rawHeaders,
-          identity: true,
-          connection: request.headers.connection,
-        }),
+        // The body goes up decoded (a compressed one was decoded to be sanitized): its encoding header goes too.
+        headers: withoutHeader(
+          requestHeadersForUpstream({
+            rawHeaders: request.rawHeaders,
+            identity: true,
+            connection: request.headers.connection,
+          }),
+          "content-encoding",
+        ),
         body: sent,
       },
       this,
@@ -196,6 +200,7 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
         extractors: this.#extractors(),
         context: this.#context,
         onExtract: this.#onExtract("stream"),
+        maxEventBytes: runtime.options.maxResponseBody,
         upstream: () => this.#call,
         onDone: (outcome) => {
           if (outcome.error !== undefined) {

@@ -92,7 +92,11 @@ function asIssue(found: InputIssue): CheckIssue {
 }
 
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {
-  const lines = summaryHead("By code:", summary.byCode, summary.findingsNotShown, paint);
+  // Codes about whole files are on those files' own lines below: the table counts what was found inside files.
+  const inside = Object.fromEntries(
+    Object.entries(summary.byCode).filter(([code]) => !code.startsWith("input_")),
+  );
+  const lines = summaryHead("By code:", inside, summary.findingsNotShown, paint);
   for (const file of files) {
     if (file.error) {
       lines.push(
@@ -166,12 +170,14 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   });
   let shown = 0;
 
-  const emit = (finding: CheckFinding) => {
+  const emit = (finding: CheckFinding, wholeFile = false) => {
     for (const found of finding.issues) {
       summary.issues[found.severity]++;
       summary.byCode[found.code] = (summary.byCode[found.code] ?? 0) + 1;
     }
     if (options.quiet || options.summaryOnly) return;
+    // A file that could not be read is said once, on its own line of the summary (the JSON report lists it too).
+    if (wholeFile && json === undefined) return;
     if (options.maxFindings !== undefined && shown >= options.maxFindings) {
       summary.findingsNotShown++;
       return;
@@ -196,7 +202,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     const opened = await openInput({ path: file, ...(options.stdin ? { stdin: options.stdin } : {}) });
     if (!opened.ok) {
       fileSummary.error = opened.issue;
-      emit({ file, verdict: "unreadable", issues: [asIssue(opened.issue)] });
+      emit({ file, verdict: "unreadable", issues: [asIssue(opened.issue)] }, true);
       continue;
     }
     const progress = new Progress({
@@ -262,7 +268,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     fileSummary.framing = result.summary.framing;
     if (!result.ok) {
       fileSummary.error = result.issue;
-      emit({ file, verdict: "unreadable", issues: [asIssue(result.issue)] });
+      emit({ file, verdict: "unreadable", issues: [asIssue(result.issue)] }, true);
     }
   }
 

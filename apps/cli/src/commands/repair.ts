@@ -2,7 +2,7 @@ import { createPainter } from "../colors.js";
 import { describeError, openInput } from "../input-source.js";
 import { JournaledOutput } from "../journal.js";
 import { JsonReport } from "../json-report.js";
-import { isStandardOutput, type OutputTarget, openOutputFile } from "../output-target.js";
+import { isStandardOutput, type OutputTarget, OutputWriteError, openOutputFile } from "../output-target.js";
 import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
@@ -230,6 +230,13 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     } catch (error) {
       await abortAll();
       if ((error as { code?: string })?.code === "EPIPE") throw error;
+      if (error instanceof OutputWriteError) {
+        // The output or the journal could not take the bytes (a full disk): that file is named, not the input.
+        progress.done();
+        await opened.source.close();
+        fileSummary.error = { code: "output_unwritable", message: describeError(error) };
+        continue;
+      }
       result = {
         ok: false,
         issue: { code: "input_unreadable", message: describeError(error) },
