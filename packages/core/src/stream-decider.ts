@@ -68,6 +68,8 @@ interface CallState extends StreamCall {
   complete: boolean;
   /** Counted among the calls that block later ones. */
   blocking: boolean;
+  /** The length of its text when last found not to be whole JSON. */
+  brokenAt: number;
 }
 
 /**
@@ -78,9 +80,10 @@ interface CallState extends StreamCall {
  *   from the first piece that cannot, the call is *held*.
  * - While an earlier call is held, later calls wait: their header and text reach the client once every earlier call
  *   is decided or passing again, in the order the calls began. Calls never overtake each other.
- * - A call is decided once. It is decided as soon as it is complete (its protocol says so, or a later call began)
- *   and its text is whole JSON: no finish reason can change that decision. Any other call is decided at `finish`,
- *   with the stream's finish reason (a call a length stop cut is never repaired into one that runs).
+ * - A call is decided once. It is decided as soon as it is complete (its protocol says so, or a later call began),
+ *   its text is whole JSON (no finish reason can change that decision) and every call before it is decided. Any
+ *   other call is decided at `finish`, with the stream's finish reason (a call a length stop cut is never repaired
+ *   into one that runs). Decisions reach the client in the order the calls began.
  *
  * Work is linear in the pieces and in the number of calls: each call is opened, released and decided once, and a
  * broken call is parsed again only when its text has doubled.
@@ -215,6 +218,7 @@ export class StreamDecider {
       gate: new StreamedArguments({ maxDepth: this.#options.maxDepth }),
       complete: false,
       blocking: false,
+      brokenAt: 0,
     };
     if (this.#blocking === 0 && this.#waitingFrom === this.#order.length) this.#waitingFrom++;
     this.#states.set(call, state);
@@ -241,21 +245,43 @@ export class StreamDecider {
 
   #completeState(state: CallState): void {
     state.complete = true;
-    if (!state.opened || state.decision !== undefined) return;
-    if (!this.#accumulatorWhole(state)) return;
-    this.#decide(state, null);
-    this.#release();
+    this.#decideReady();
   }
 
-  /** Whether a call's text is whole JSON: then no finish reason changes its decision. */
-  #accumulatorWhole(state: CallState): boolean {
+  /**
+   * Decides, in order, the calls at the front that are open, complete and whole JSON: a call is never decided
+   * before the calls that began before it, so decisions reach the client in the order the calls began.
+   */
+  #decideReady(): void {
+    for (;;) {
+      this.#skipDecided();
+      const state = this.#order[this.#firstUndecided];
+      if (state === undefined || !state.opened || !state.complete || !this.#isWhole(state)) return;
+      this.#decide(state, null);
+      this.#release();
+    }
+  }
+
+  #skipDecided(): void {
+    while ((this.#order[this.#firstUndecided] as CallState | undefined)?.decision !== undefined) {
+      this.#options.meter?.charge(1);
+      this.#firstUndecided++;
+    }
+  }
+
+  /**
+   * Whether a call's text is whole JSON: then no finish reason changes its decision. Text found broken is parsed
+   * again only once it has doubled, so a long broken call costs work linear in its text.
+   */
+  #isWhole(state: CallState): boolean {
     const text = state.call.arguments;
-    if (text === "") return false;
+    if (text === "" || text.length < 2 * state.brokenAt) return false;
     this.#options.meter?.charge(text.length);
     try {
       JSON.parse(text);
       return true;
     } catch {
+      state.brokenAt = text.length;
       return false;
     }
   }
@@ -291,8 +317,6 @@ export class StreamDecider {
       this.#options.meter?.charge(1);
       if (state.opened) continue;
       this.#open(state, false);
-      if (state.complete && state.decision === undefined && this.#accumulatorWhole(state))
-        this.#decide(state, null);
     }
   }
 }
