@@ -1,11 +1,6 @@
 import { type FinishReason, type StreamCall, StreamDecider, type StreamEvent } from "@toolcall/core";
 import type { ModelToolCall, StreamPart } from "./ai-sdk-types.js";
-import {
-  type DecideOptions,
-  decidedToolCall,
-  decideToolCall,
-  type ToolCallReport,
-} from "./decide-tool-call.js";
+import { type DecideOptions, decideToolCall, type ToolCallReport } from "./decide-tool-call.js";
 
 type Part<T extends StreamPart["type"]> = Extract<StreamPart, { type: T }>;
 
