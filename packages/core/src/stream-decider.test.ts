@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { anyValue, build } from "../test/hostile-values.js";
 import { countWork } from "../test/linear-work.js";
 import { coreRepairs } from "./repairs/index.js";
 import { type StreamCallDelta, StreamDecider, type StreamEvent } from "./stream-decider.js";
@@ -139,6 +140,37 @@ describe("StreamDecider", () => {
           const decisions = events.flatMap((event) => (event.type === "decided" ? [event] : []));
           expect(decisions.map((event) => event.call.position)).toEqual(calls.map((_, index) => index));
           for (const event of decisions) expect(texts.get(event.call.position)).toBe(event.decision.text);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("StreamDecider on hostile input", () => {
+  it("never throws, and decides every call it began, whatever it is pushed", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            anyValue,
+            fc.record(
+              { index: fc.oneof(fc.nat(3), anyValue), id: anyValue, name: anyValue, arguments: anyValue },
+              { requiredKeys: [] },
+            ),
+          ),
+          { maxLength: 8 },
+        ),
+        fc.oneof(fc.constantFrom("tool_calls", "length", null), anyValue),
+        (recipes, reason) => {
+          const decider = new StreamDecider({ repairs: coreRepairs });
+          for (const recipe of recipes) {
+            expect(Array.isArray(decider.push(build(recipe) as StreamCallDelta))).toBe(true);
+            expect(Array.isArray(decider.complete(build(recipe) as { index: number }))).toBe(true);
+          }
+          decider.finish(build(reason) as string);
+          expect(decider.open).toBe(false);
+          for (const call of decider.calls) expect(typeof call.decision?.text).toBe("string");
         },
       ),
       { numRuns: 300 },

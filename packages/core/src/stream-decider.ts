@@ -9,6 +9,20 @@ import {
 import type { FinishReason } from "./types.js";
 import type { WorkMeter } from "./work-budget.js";
 
+function readField(object: unknown, key: string): unknown {
+  if (typeof object !== "object" || object === null) return undefined;
+  try {
+    return (object as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+function stringField(object: unknown, key: string): string | undefined {
+  const value = readField(object, key);
+  return typeof value === "string" ? value : undefined;
+}
+
 /** One streamed piece of a tool call, in any SDK's shape mapped onto this one. */
 export interface StreamCallDelta {
   /** The stream's index for the call (absent: 0). A different `id` at an index in use begins a new call. */
@@ -145,15 +159,18 @@ export class StreamDecider {
   push(delta: StreamCallDelta): StreamEvent[] {
     const events: StreamEvent[] = [];
     this.#events = events;
+    // A delta from outside: a field whose getter throws reads as absent, anything but its type as absent too.
+    const index = readField(delta, "index");
+    const text = readField(delta, "arguments");
     const [call] = this.#accumulator.push({
-      index: delta.index,
-      id: delta.id,
-      function: { name: delta.name, arguments: delta.arguments },
+      index: typeof index === "number" ? index : undefined,
+      id: stringField(delta, "id"),
+      function: { name: stringField(delta, "name"), arguments: typeof text === "string" ? text : undefined },
     });
     if (call === undefined) return events;
     let state = this.#states.get(call);
     if (state === undefined) {
-      state = this.#begin(call, typeof delta.index === "number" ? delta.index : 0);
+      state = this.#begin(call, typeof index === "number" ? index : 0);
       // A later call began: earlier calls whose text is whole are complete.
       for (const done of this.#accumulator.takeCompleted())
         this.#completeState(this.#states.get(done) as CallState);
@@ -163,7 +180,6 @@ export class StreamDecider {
       return events;
     }
     if (!state.opened || state.decision !== undefined) return events;
-    const text = delta.arguments;
     if (typeof text !== "string" || text === "" || state.gate.holding) {
       events.push({ type: "text", call: state, text: "", own: true, held: state.gate.holding });
       return events;
@@ -181,7 +197,7 @@ export class StreamDecider {
   complete(args: { index: number }): StreamEvent[] {
     const events: StreamEvent[] = [];
     this.#events = events;
-    const state = this.#byIndex.get(args.index);
+    const state = this.#byIndex.get(readField(args, "index") as number);
     if (state !== undefined) this.#completeState(state);
     return events;
   }
