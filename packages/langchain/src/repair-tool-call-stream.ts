@@ -185,9 +185,14 @@ export async function* repairToolCallStream(
   let answers: Array<NormalizedAnswerArguments | undefined> = [];
   if (whole === undefined) {
     stream.events(stream.decider.finish(finishReason), undefined, toolCallChunks);
-    // The decided calls line up with the streamed ones (both accumulated with core's rules, in the order they began).
+    // The decided calls line up with the streamed function calls (both accumulated with core's rules, in the order
+    // they began); a custom tool's call, free text, is not the decider's.
     const calls = stream.decider.calls;
-    if (calls.length === collected.length) answers = calls.map((call) => call.decision?.answer);
+    let next = 0;
+    const aligned = collected.map((entry) =>
+      (entry.call as { type?: unknown }).type === "custom" ? undefined : calls[next++]?.decision?.answer,
+    );
+    if (next === calls.length) answers = aligned;
   }
   const decideWith = whole === undefined ? { ...options, finishReason } : options;
   const { decided, changed } = repairCollected(source, collected, decideWith, answers);
