@@ -1,4 +1,4 @@
-import { coreRepairs } from "@toolcall/core";
+import { coreRepairs, createWorkMeter } from "@toolcall/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";
@@ -33,7 +33,26 @@ function merged(chunks: readonly ChatCompletionChunk[]): Map<number, string> {
   return texts;
 }
 
+function decideCalls(count: number, first: string): number {
+  const meter = createWorkMeter();
+  const repair = new ChatCompletionStreamRepair({ repairs: coreRepairs, meter });
+  for (let index = 0; index < count; index++) repair.push(call(index, index === 0 ? first : '{"a": 1}'));
+  repair.push(finish);
+  repair.end();
+  return meter.steps;
+}
+
 describe("ChatCompletionStreamRepair with many calls", () => {
+  it("costs work linear in the number of calls, clean or held behind the first", () => {
+    for (const first of ['{"a": 0}', "{'a': 0}"]) {
+      const small = decideCalls(2_000, first);
+      const large = decideCalls(32_000, first);
+      expect(small).toBeGreaterThan(0);
+      // 16 times the calls, at most 17 times the work (a scan of every call per call would cost 256 times).
+      expect(large).toBeLessThanOrEqual(17 * small);
+    }
+  });
+
   it("hands on 130 000 calls held behind the first, every one decided, without overflowing a call stack", () => {
     const count = 130_000;
     const repair = new ChatCompletionStreamRepair({ repairs: coreRepairs });

@@ -1,4 +1,10 @@
-import { type FinishReason, type StreamCall, StreamDecider, type StreamEvent } from "@toolcall/core";
+import {
+  type FinishReason,
+  type StreamCall,
+  StreamDecider,
+  type StreamEvent,
+  type WorkMeter,
+} from "@toolcall/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
 import { streamReport } from "./repair-arguments.js";
@@ -59,6 +65,7 @@ function isEmptyDelta(delta: Delta): boolean {
  */
 export class ChatCompletionStreamRepair {
   readonly #options: OpenAIRepairOptions;
+  readonly #meter: WorkMeter | undefined;
   readonly #choices = new Map<number, ChoiceState>();
   #template: ChatCompletionChunk | undefined;
   #out: RepairedEvent<ChatCompletionChunk>[] = [];
@@ -67,8 +74,10 @@ export class ChatCompletionStreamRepair {
   /** Reports of the calls decided so far, in order. */
   readonly reports: ArgumentsReport[] = [];
 
-  constructor(options: OpenAIRepairOptions = {}) {
+  /** `meter`: charged the work of the stream's decider (a test counts it; nothing is limited by it). */
+  constructor(options: OpenAIRepairOptions & { meter?: WorkMeter } = {}) {
     this.#options = options;
+    this.#meter = options.meter;
   }
 
   /** Whether a call is still undecided: the choice's finish must then be read, even in a chunk without calls. */
@@ -134,6 +143,7 @@ export class ChatCompletionStreamRepair {
         decider: new StreamDecider({
           repairs: this.#options.repairs ?? [],
           maxDepth: this.#options.maxDepth,
+          meter: this.#meter,
         }),
       };
       this.#choices.set(index, state);
