@@ -170,8 +170,13 @@ describe("properties", () => {
           if (deltas.length === 0) continue;
           const report = (call as { providerMetadata?: { toolcall?: { usable?: boolean; raw?: string } } })
             .providerMetadata?.toolcall;
-          if (report?.usable === false) expect(deltas.join("")).toBe(report.raw);
-          else expect(JSON.parse(deltas.join(""))).toEqual(JSON.parse(call.input));
+          const joined = deltas.join("");
+          if (report?.usable === false) expect(joined).toBe(report.raw);
+          // Deltas already sent that cannot begin the repaired input (`{"a":1,` before a `}` the repair drops): they
+          // add up to the model's text, and the tool-call part still carries the repaired input.
+          else if (joined === report?.raw && report.status === "repaired")
+            expect(call.input).not.toBe(joined);
+          else expect(JSON.parse(joined)).toEqual(JSON.parse(call.input));
         }
       }),
       { numRuns: 300 },
