@@ -6,6 +6,7 @@ import {
   type RepairRule,
   StreamDecider,
   type StreamEvent,
+  type WorkMeter,
 } from "@toolcall/core";
 import type { SseEvent } from "./sse-events.js";
 
@@ -40,6 +41,8 @@ export interface MessagesRepairOptions {
   maxDepth?: number;
   /** Told of every `tool_use` block whose input was not clean JSON object text. */
   onRepair?: (report: ToolUseReport) => void;
+  /** Charged the work of the stream's decider (a test counts it; nothing is limited by it). */
+  meter?: WorkMeter;
 }
 
 /** Anthropic's `stop_reason` as core's finish reason: `max_tokens` cut the answer like OpenAI's `length`. */
@@ -95,7 +98,11 @@ export class MessagesStreamRepair {
 
   constructor(options: MessagesRepairOptions = {}) {
     this.#options = options;
-    this.#decider = new StreamDecider({ repairs: options.repairs ?? [], maxDepth: options.maxDepth });
+    this.#decider = new StreamDecider({
+      repairs: options.repairs ?? [],
+      maxDepth: options.maxDepth,
+      meter: options.meter,
+    });
   }
 
   /** Reads one event; returns the text of the events to send, in order. */
