@@ -10,4 +10,17 @@ export {
 } from "./anthropic-blocks.js";
 export { anthropicFormats } from "./anthropic-formats.js";
 export { claudeCodeFormat } from "./claude-code-format.js";
+export {
+  type Fetch,
+  type GuardAnthropicOptions,
+  guardAnthropic,
+  guardAnthropicFetch,
+  repairMessagesStream,
+} from "./guard-anthropic-fetch.js";
 export { anthropicMessagesFormat } from "./messages-format.js";
+export {
+  type MessagesRepairOptions,
+  MessagesStreamRepair,
+  type ToolUseReport,
+} from "./messages-stream-repair.js";
+export { type SseEvent, SseEvents } from "./sse-events.js";

@@ -7,6 +7,9 @@ import {
   prepareForTemplate,
   providerVerdict,
   type RepairRule,
+  type StreamCallDelta,
+  StreamDecider,
+  type StreamEvent,
   sanitizeHistory,
   ToolCallAccumulator,
   type ToolCallDelta,
@@ -57,6 +60,27 @@ export const coreImplementation = {
         status: call.decoded.status,
         decoded: call.decoded.arguments,
       }));
+  },
+  decideStream: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) => {
+    const decider = new StreamDecider({ repairs: options.repairs ?? [], maxDepth: options.maxDepth });
+    const opened = new Map<number, number | "finish">();
+    const take = (events: readonly StreamEvent[], at: number | "finish") => {
+      for (const event of events)
+        if (event.type === "open" && !opened.has(event.call.position)) opened.set(event.call.position, at);
+    };
+    input.deltas.forEach((delta, at) => {
+      take(decider.push(delta as StreamCallDelta), at);
+    });
+    take(decider.finish(input.finishReason ?? null), "finish");
+    return decider.calls.map((call) => ({
+      index: call.clientIndex,
+      id: call.call.id,
+      name: call.call.name,
+      text: call.decision?.text,
+      usable: call.decision?.usable,
+      status: call.decision?.answer.decoded.status,
+      opened: opened.get(call.position),
+    }));
   },
   normalizeAnswer: (input: unknown, options: Options) => {
     const answer = normalizeAnswerArguments(input, options);

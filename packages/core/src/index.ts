@@ -107,6 +107,18 @@ export {
   type SerializeResult,
   serializeJson,
 } from "./serialize-json.js";
+export {
+  type StreamCall,
+  type StreamCallDelta,
+  StreamDecider,
+  type StreamDeciderOptions,
+  type StreamEvent,
+} from "./stream-decider.js";
+export {
+  type DecideStreamedCallOptions,
+  decideStreamedCall,
+  type StreamDecision,
+} from "./stream-decision.js";
 export { StreamedArguments, type StreamedArgumentsEnd } from "./streamed-arguments.js";
 export { createTokenFinder, type TokenFinder } from "./token-finder.js";
 export {

@@ -17,6 +17,7 @@ import {
   toNeutralMessages,
   validateMessages,
 } from "../src/index.js";
+import { decideStream } from "./stream-decisions.js";
 
 // The suite through LangChain's shapes: every input is turned into real @langchain/core messages, the adapter runs
 // on them, and what it returns is read back into the neutral OpenAI shape the vectors speak.
@@ -100,6 +101,9 @@ describeConformance({
     // A fresh answer's empty arguments after a length stop were cut before any text: truncated, not `{}`
     // (docs/decisions.md, Fresh answers); core's decode of the same text says `empty`.
     "r1-statuses-empty-string-is-still-empty",
+    // A stream records its decisions only when the calls changed; a call without argument text is `{}` in LangChain
+    // too, so nothing records its `absent` status (its text and usability are checked by the other vectors).
+    "r9-stream-decisions-no-argument-text-is-empty-object",
   ],
   implementation: {
     name: "@toolcall/langchain",
@@ -149,6 +153,7 @@ describeConformance({
     },
     prepareForTemplate: (messages, options) =>
       prepareForTemplate(toNeutralMessages(fromNeutralMessages(messages as ChatMessage[])), options),
+    decideStream: (input, options: Options) => decideStream(input, repairOptions(options)),
     async accumulate(input, options: Options) {
       // The stream path: one AIMessageChunk per delta, fragments accumulated with core's rules (not LangChain's
       // merge by index), then the stream decided once, as repairToolCallStream does.
