@@ -219,3 +219,6 @@ console.log(
 );
 console.log("|---|---:|---:|---:|---:|---:|");
 for (const row of perTemplateRows) console.log(`| ${row.join(" | ")} |`);
+
+const { printGrowth } = await import("./bench-growth.mjs");
+printGrowth();

@@ -6,6 +6,7 @@ import { PyIterator } from "./py-iterator.js";
 import { MISSING, PyObject } from "./py-object.js";
 import { PyRange } from "./py-range.js";
 import { pyRepr } from "./python-repr.js";
+import { charged, chargeStep, chargeSteps, sizeOf } from "./render-budget.js";
 import { fail } from "./template-error.js";
 import { isTuple, tupleFields } from "./tuple.js";
 import { PyFloat, PyFunction, tuple, typeName, Undefined } from "./values.js";
@@ -99,10 +100,7 @@ export function dictGet(map: Map<unknown, unknown>, key: unknown): unknown {
 /** Jinja's `Undefined` hashes by its type and equals any other: every undefined is one dict key. */
 const UNDEFINED_KEY = Symbol("Undefined");
 
-/**
- * The value standing for a key's hash class: ints for integral numbers and booleans, a Markup's text, one value for
- * every undefined.
- */
+/** A key's hash class: an int for integral numbers and booleans, a Markup's text, one value for any undefined. */
 export function hashKey(key: unknown): unknown {
   if (typeof key === "boolean") return key ? 1 : 0;
   if (key instanceof Undefined) return UNDEFINED_KEY;
@@ -202,19 +200,21 @@ export function callAttribute(
   args: unknown[],
   kwargs: Map<string, unknown> | null,
 ): unknown {
+  chargeSteps(sizeOf(obj));
   if (
     (obj instanceof Map || typeof obj === "string" || Array.isArray(obj)) &&
     hasMethod(obj, name) &&
     !isMutating(obj, name)
   ) {
-    return callMethod(obj, name, args, kwargs);
+    return charged(callMethod(obj, name, args, kwargs));
   }
   return callValue(getAttribute(obj, name), args, kwargs);
 }
 
 /** Calls a Python callable. */
 export function callValue(fn: unknown, args: unknown[], kwargs: Map<string, unknown> | null): unknown {
-  if (fn instanceof PyFunction) return fn.call(args, kwargs);
+  chargeStep();
+  if (fn instanceof PyFunction) return charged(fn.call(args, kwargs));
   if (fn instanceof Undefined) return fn.fail();
   if (fn instanceof PyObject) {
     const call = fn.getAttr("__call__");
@@ -317,10 +317,7 @@ export function getItem(obj: unknown, key: unknown): unknown {
   return new Undefined({ obj, name: key });
 }
 
-/**
- * `dict[key] = value` with Python's hashing: an unhashable key raises, and a key equal to one already there (`1`,
- * `1.0`, `True`) keeps the first key object and takes the new value.
- */
+/** `dict[key] = value` with Python's hashing: an unhashable key raises; an equal key (`1`, `1.0`) keeps the first. */
 export function dictSet(map: Map<unknown, unknown>, key: unknown, value: unknown): void {
   if (typeof key === "string" || map.has(key)) {
     map.set(key, value);

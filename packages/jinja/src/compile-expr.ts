@@ -15,6 +15,7 @@ import { escapeText, Markup } from "./markup.js";
 import { hasMethod } from "./methods.js";
 import { BINARY_OPERATORS, compareOp, neg, pos } from "./operators.js";
 import { pyStr } from "./python-repr.js";
+import { chargeSteps, sizeOf } from "./render-budget.js";
 import type { Scope } from "./scope.js";
 import { fail } from "./template-error.js";
 import { truthy, tuple, Undefined } from "./values.js";
@@ -126,7 +127,12 @@ export class ExpressionCompiler {
       const filter = this.lookupFilter(f.name);
       const args = this.args(f.args);
       const kwargs = this.kwargs(f.args);
-      return (value: unknown, scope: Scope) => filter(value, args(scope), kwargs ? kwargs(scope) : null, env);
+      return (value: unknown, scope: Scope) => {
+        chargeSteps(sizeOf(value));
+        const result = filter(value, args(scope), kwargs ? kwargs(scope) : null, env);
+        chargeSteps(sizeOf(result));
+        return result;
+      };
     });
     return (value, scope) => steps.reduce((v, step) => step(v, scope), value);
   }
@@ -254,7 +260,13 @@ export class ExpressionCompiler {
         const args = this.args(node.args);
         const kwargs = this.kwargs(node.args);
         const env = this.autoescape ? this.escaping : this.builtins;
-        return (scope) => filter(value(scope), args(scope), kwargs ? kwargs(scope) : null, env);
+        return (scope) => {
+          const input = value(scope);
+          chargeSteps(sizeOf(input));
+          const result = filter(input, args(scope), kwargs ? kwargs(scope) : null, env);
+          chargeSteps(sizeOf(result));
+          return result;
+        };
       }
       case "test": {
         const test = this.lookupTest(node.name);

@@ -10,6 +10,7 @@ import { LoopContext } from "./loop-context.js";
 import { Markup } from "./markup.js";
 import { DONE, PyIterator, puller } from "./py-iterator.js";
 import { pyStr } from "./python-repr.js";
+import { budget, chargeStep, outputExhausted } from "./render-budget.js";
 import { BREAK, CONTINUE, enterFrames, LOOP_FRAMES, leaveFrames, runtime, Scope } from "./scope.js";
 import { fail } from "./template-error.js";
 import { TemplateReference } from "./template-reference.js";
@@ -74,6 +75,7 @@ class Compiler extends FrameCompiler {
       let out = "";
       for (let i = 0; i < parts.length; i++) {
         out += (parts[i] as StmtFn)(scope);
+        if (out.length > budget.maxOutputLength) outputExhausted();
         if (runtime.control !== 0) break;
       }
       return out;
@@ -273,6 +275,7 @@ class Compiler extends FrameCompiler {
         const part = parts[i] as string | ExprFn;
         out += typeof part === "string" ? part : print(part(scope));
       }
+      if (out.length > budget.maxOutputLength) outputExhausted();
       return out;
     };
   }
@@ -324,11 +327,13 @@ class Compiler extends FrameCompiler {
       let out = "";
       let iterated = false;
       for (let i = 0; loop.has(i); i++) {
+        chargeStep();
         loop.index0 = i;
         const inner = new Scope(scope);
         inner.set("loop", loop);
         bind(inner, loop.items[i]);
         out += body(inner);
+        if (out.length > budget.maxOutputLength) outputExhausted();
         // Jinja marks the loop as iterated at the end of the body: `break` or `continue` skips it, so a loop left
         // that way on every iteration still renders its `else` block.
         if (runtime.control === 0) iterated = true;

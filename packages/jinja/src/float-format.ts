@@ -1,4 +1,5 @@
 import { floatRepr } from "./python-repr.js";
+import { chargeSteps, checkLength } from "./render-budget.js";
 
 /**
  * Python's float formatting (`'%.2f' % x`, `format(x, '.3e')`, `round(x, 2)`), digit for digit: a double is an
@@ -32,6 +33,15 @@ function divideHalfEven(numerator: bigint, denominator: bigint): bigint {
   return quotient;
 }
 
+/**
+ * Charges the work of a bigint division of numbers of about `digits` digits: a schoolbook division costs the
+ * product of the operands' 64-bit limbs (19 digits each).
+ */
+function chargeDivision(digits: number): void {
+  const limbs = Math.ceil(digits / 19) + 1;
+  chargeSteps(limbs * limbs);
+}
+
 /** `round(|x| * 10^scale)`, ties to even, for finite `x` and any integer `scale`. */
 function scaledInteger(x: number, scale: number): bigint {
   if (x === 0) return 0n;
@@ -40,6 +50,7 @@ function scaledInteger(x: number, scale: number): bigint {
   let denominator = 1n;
   if (exponent >= 0) numerator <<= BigInt(exponent);
   else denominator <<= BigInt(-exponent);
+  chargeDivision(Math.abs(scale) + Math.abs(exponent));
   if (scale >= 0) numerator *= 10n ** BigInt(scale);
   else denominator *= 10n ** BigInt(-scale);
   return divideHalfEven(numerator, denominator);
@@ -56,8 +67,18 @@ function special(x: number, upper: boolean): string | undefined {
   return undefined;
 }
 
+/**
+ * Places past which every digit of a double is zero: the exact value is `m * 2^e` with `e >= -1074`, so it has at
+ * most 1074 digits after the point (and, at most 767 significant ones). Digits asked for past these are padded
+ * with zeros rather than computed: `'%.20000000f' % 1.5` costs the zeros, not a 20-million-digit division.
+ */
+const EXACT_PLACES = 1075;
+const EXACT_SIGNIFICANT = 1100;
+
 /** The digits of `|x|` with `precision` places after the point (`'%.Nf'` without the sign). */
 function fixedDigits(x: number, precision: number): string {
+  checkLength(precision);
+  if (precision > EXACT_PLACES) return fixedDigits(x, EXACT_PLACES) + "0".repeat(precision - EXACT_PLACES);
   const digits = scaledInteger(x, precision)
     .toString()
     .padStart(precision + 1, "0");
@@ -80,6 +101,11 @@ export function formatFixed(x: number, precision: number, upper = false): string
 
 /** The significand's digits (`precision + 1` of them) and the decimal exponent of `|x|`, rounded half to even. */
 function exponentDigits(x: number, precision: number): { digits: string; exponent: number } {
+  checkLength(precision);
+  if (precision > EXACT_SIGNIFICANT) {
+    const exact = exponentDigits(x, EXACT_SIGNIFICANT);
+    return { digits: exact.digits + "0".repeat(precision - EXACT_SIGNIFICANT), exponent: exact.exponent };
+  }
   if (x === 0) return { digits: "0".repeat(precision + 1), exponent: 0 };
   let exponent = Math.floor(Math.log10(Math.abs(x)));
   const low = 10n ** BigInt(precision);

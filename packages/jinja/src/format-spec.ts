@@ -2,6 +2,7 @@ import { codePoints } from "./access.js";
 import { formatExponent, formatFixed, formatGeneral, formatNoType } from "./float-format.js";
 import { isStr, Markup, strText } from "./markup.js";
 import { pyStr } from "./python-repr.js";
+import { checkLength } from "./render-budget.js";
 import { fail } from "./template-error.js";
 import { PyFloat, typeName, Undefined } from "./values.js";
 
@@ -85,6 +86,7 @@ function align(body: string, spec: Spec, defaultAlign: string, signLength: numbe
   const length = codePoints(body).length;
   if (spec.width <= length) return body;
   const total = spec.width - length;
+  checkLength(spec.width);
   const how = spec.align ?? defaultAlign;
   const fill = spec.fill;
   if (how === "<") return body + fill.repeat(total);

@@ -63,8 +63,9 @@ export function tokenize(input: string, options: LexOptions): Token[] {
   const push = (type: string, value: string) => {
     tokens.push({ type, value, line });
   };
+  // Scans only the range: `indexOf` would search on to the end of a source without newlines, at every tag.
   const countLines = (from: number, to: number) => {
-    for (let i = source.indexOf("\n", from); i !== -1 && i < to; i = source.indexOf("\n", i + 1)) line++;
+    for (let i = from; i < to; i++) if (source.charCodeAt(i) === 0x0a) line++;
   };
 
   while (pos < length) {

@@ -1,4 +1,6 @@
 import { Markup } from "./markup.js";
+import { budget, chargeStep, outputExhausted } from "./render-budget.js";
+import { fail } from "./template-error.js";
 
 /**
  * Jinja's `lipsum(n=5, html=True, min=20, max=100)`: paragraphs of lorem ipsum drawn at random from Jinja's word
@@ -11,7 +13,9 @@ const WORDS =
     " ",
   );
 
+/** Python's `random.randrange(low, high)`, with its error for an empty range. */
 function randrange(low: number, high: number): number {
+  if (high <= low) fail("ValueError", `empty range for randrange() (${low}, ${high}, ${high - low})`);
   return low + Math.floor(Math.random() * (high - low));
 }
 
@@ -23,6 +27,7 @@ function randrange(low: number, high: number): number {
  */
 export function lipsum(options: { n: number; html: boolean; min: number; max: number }): string | Markup {
   const result: string[] = [];
+  let length = 0;
   for (let i = 0; i < options.n; i++) {
     let nextCapitalized = true;
     let lastComma = 0;
@@ -52,11 +57,17 @@ export function lipsum(options: { n: number; html: boolean; min: number; max: nu
         nextCapitalized = true;
       }
       p.push(word);
+      chargeStep();
+      length += word.length + 1;
+      if (length > budget.maxOutputLength) outputExhausted();
     }
     let paragraph = p.join(" ");
     if (paragraph.endsWith(",")) paragraph = `${paragraph.slice(0, -1)}.`;
     else if (!paragraph.endsWith(".")) paragraph += ".";
     result.push(paragraph);
+    chargeStep();
+    length += 2;
+    if (length > budget.maxOutputLength) outputExhausted();
   }
   if (!options.html) return result.join("\n\n");
   return new Markup(

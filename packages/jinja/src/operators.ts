@@ -5,6 +5,7 @@ import { asInt, big, type Int, isInt, isNumeric, toNumber } from "./numbers.js";
 import { percentFormat } from "./percent-format.js";
 import { PyBytes } from "./py-bytes.js";
 import { pyStr } from "./python-repr.js";
+import { checkLength } from "./render-budget.js";
 import { fail } from "./template-error.js";
 import { isTuple, normalizeInt, PyFloat, tuple, typeName, Undefined } from "./values.js";
 
@@ -91,11 +92,11 @@ function repeat(sequence: string | Markup | unknown[], times: Int | boolean): un
     const text = strText(sequence);
     if (n > 2 ** 32 && text.length > 0 && BigInt(Array.from(text).length) * big(count) > SSIZE_MAX)
       fail("OverflowError", "repeated string is too long");
-    if (n > 0 && text.length * n > 2 ** 29) fail("MemoryError", "");
+    if (n > 0) checkLength(text.length * n);
     const out = n > 0 && text.length > 0 ? text.repeat(n) : "";
     return sequence instanceof Markup ? new Markup(out) : out;
   }
-  if (n > 0 && sequence.length * n > 2 ** 24) fail("MemoryError", "");
+  if (n > 0) checkLength(sequence.length * n);
   const out: unknown[] = [];
   if (sequence.length === 0) return isTuple(sequence) ? tuple(out) : out;
   for (let i = 0; i < n; i++) out.push(...sequence);

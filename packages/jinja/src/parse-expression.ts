@@ -1,12 +1,36 @@
 import type { CallArgs, Expr } from "./ast.js";
+import { fail } from "./template-error.js";
 import { TokenStream } from "./token-stream.js";
 import { normalizeInt, PyFloat } from "./values.js";
+
+/**
+ * How deep an expression may nest. Jinja's parser is recursive, so CPython's recursion limit bounds it: 490
+ * unary operators (`- - - 1`, `not not 1`) and 69 brackets (`((1))`, `[[1]]`), a bracket taking seven times the
+ * frames of an operator, as measured against the reference renderer. Deeper, the parse raises RecursionError before
+ * JavaScript's own stack runs out.
+ */
+const EXPRESSION_DEPTH = 490;
+const BRACKET_WEIGHT = 7;
 
 const COMPARE_OPS = new Set(["==", "!=", "<", "<=", ">", ">="]);
 const PRIMARY_START = new Set(["name", "string", "integer", "float", "(", "[", "{"]);
 
 /** Jinja2's expression grammar and precedence, over a token stream; statements build on it (parser.ts). */
 export class ExpressionParser extends TokenStream {
+  /** How deep the expression being read nests, in Python parser frames (see {@link EXPRESSION_DEPTH}). */
+  private depth = 0;
+
+  /** Reads a nested part of an expression, raising Python's RecursionError where Jinja's parser would. */
+  private nested<T>(weight: number, read: () => T): T {
+    this.depth += weight;
+    if (this.depth > EXPRESSION_DEPTH) fail("RecursionError", "maximum recursion depth exceeded");
+    try {
+      return read();
+    } finally {
+      this.depth -= weight;
+    }
+  }
+
   /** Jinja's parse_tuple: one expression, or a tuple when commas follow. */
   protected parseTuple(options: {
     withCondexpr?: boolean;
@@ -67,7 +91,7 @@ export class ExpressionParser extends TokenStream {
   }
 
   private parseNot(): Expr {
-    if (this.skipName("not")) return { kind: "not", node: this.parseNot() };
+    if (this.skipName("not")) return { kind: "not", node: this.nested(1, () => this.parseNot()) };
     return this.parseCompare();
   }
 
@@ -124,7 +148,7 @@ export class ExpressionParser extends TokenStream {
     let node: Expr;
     if (this.current.type === "-" || this.current.type === "+") {
       const op = this.next().type as "-" | "+";
-      node = { kind: "unary", op, node: this.parseUnary(false) };
+      node = { kind: "unary", op, node: this.nested(1, () => this.parseUnary(false)) };
     } else {
       node = this.parsePrimary();
     }
@@ -134,6 +158,13 @@ export class ExpressionParser extends TokenStream {
   }
 
   protected parsePrimary(): Expr {
+    const type = this.current.type;
+    if (type === "(" || type === "[" || type === "{")
+      return this.nested(BRACKET_WEIGHT, () => this.parseAtom());
+    return this.parseAtom();
+  }
+
+  private parseAtom(): Expr {
     const token = this.current;
     switch (token.type) {
       case "name": {

@@ -1,6 +1,7 @@
 import type { Expr, Stmt, Target } from "./ast.js";
 import type { Token } from "./lexer.js";
 import { ExpressionParser } from "./parse-expression.js";
+import { TemplateError } from "./template-error.js";
 
 /** Parses tokens into statements, following Jinja2's grammar and its error messages. */
 export function parse(tokens: Token[]): Stmt[] {
@@ -26,6 +27,9 @@ const STATEMENTS = new Set([
   "break",
   "continue",
 ]);
+
+/** How deep blocks may nest (`{% if %}` in `{% if %}` …), as CPython's recursion limit lets Jinja's parser. */
+const STATEMENT_DEPTH = 100;
 
 class Parser extends ExpressionParser {
   /** The tags being parsed, innermost last (Jinja's `_tag_stack`). */
@@ -68,6 +72,9 @@ class Parser extends ExpressionParser {
       }
     };
     if (ends !== null) this.endStack.push(ends);
+    // Jinja's parser recurses once per nested block: CPython's recursion limit stops it near 100 levels.
+    if (this.endStack.length > STATEMENT_DEPTH)
+      throw new TemplateError("RecursionError", "maximum recursion depth exceeded");
     try {
       for (;;) {
         const token = this.current;

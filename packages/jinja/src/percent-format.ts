@@ -4,6 +4,7 @@ import { escapeText, isStr, Markup, strText } from "./markup.js";
 import { realToFloat } from "./numbers.js";
 import { PyObject } from "./py-object.js";
 import { pyAscii, pyRepr, pyStr } from "./python-repr.js";
+import { checkLength } from "./render-budget.js";
 import { fail } from "./template-error.js";
 import { isTuple } from "./tuple.js";
 import { PyFloat, typeName, Undefined } from "./values.js";
@@ -24,6 +25,22 @@ function isMappingLike(value: unknown): boolean {
   );
 }
 
+/** The code points of `text`, counted without building an array of them. */
+function codePointCount(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
 interface Flags {
   left: boolean;
   plus: boolean;
@@ -33,9 +50,12 @@ interface Flags {
 }
 
 function pad(body: string, width: number, flags: Flags, signLength: number, numeric: boolean): string {
-  const length = Array.from(body).length;
+  // A string has at least half as many code points as UTF-16 units: no need to count them for a narrow width.
+  if (width * 2 <= body.length) return body;
+  const length = codePointCount(body);
   if (width <= length) return body;
   const fill = width - length;
+  checkLength(width);
   if (flags.left) return body + " ".repeat(fill);
   if (flags.zero && numeric) return body.slice(0, signLength) + "0".repeat(fill) + body.slice(signLength);
   return " ".repeat(fill) + body;
@@ -71,6 +91,7 @@ function formatInteger(value: bigint, conversion: string, flags: Flags, precisio
   const base = conversion === "o" ? 8 : conversion === "x" || conversion === "X" ? 16 : 10;
   let digits = magnitude.toString(base);
   if (conversion === "X") digits = digits.toUpperCase();
+  if (precision >= 0 && digits.length < precision) checkLength(precision);
   if (precision >= 0 && digits.length < precision) digits = "0".repeat(precision - digits.length) + digits;
   const sign = negative ? "-" : flags.plus ? "+" : flags.space ? " " : "";
   const prefix = flags.alternate && base !== 10 ? `0${conversion === "o" ? "o" : conversion}` : "";

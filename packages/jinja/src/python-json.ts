@@ -3,6 +3,7 @@ import { isStr, Markup, strText } from "./markup.js";
 import { mul } from "./operators.js";
 import { floatRepr, pyStr } from "./python-repr.js";
 import { pythonSorted } from "./python-sort.js";
+import { checkLength } from "./render-budget.js";
 import { fail } from "./template-error.js";
 import { PyFloat, truthy, typeName } from "./values.js";
 
@@ -40,6 +41,15 @@ function keyText(key: unknown): string {
   return fail("TypeError", `keys must be str, int, float, bool or None, not ${typeName(key)}`);
 }
 
+/** `length`, once the output budget allows a string that long. */
+/** The depth past which a JSON walk looks for a value that holds itself. */
+const TRACK_DEPTH = 64;
+
+function checkedLength(length: number): number {
+  checkLength(length);
+  return length;
+}
+
 /**
  * Python's `json.dumps(value, ensure_ascii=…, indent=…, separators=…, sort_keys=…)` over engine values, byte for
  * byte: `1.0` stays `1.0`, big integers keep every digit, non-ASCII stays raw unless `ensureAscii`; a value JSON
@@ -56,7 +66,7 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonOptions = {})
       ? null
       : typeof indentOption === "string"
         ? indentOption
-        : " ".repeat(Math.max(0, indentOption));
+        : " ".repeat(Math.max(0, checkedLength(indentOption)));
   const [itemSeparator, keySeparator] = options.separators ?? (indent === null ? [", ", ": "] : [",", ": "]);
   const sortKeys = options.sortKeys ?? false;
 
@@ -75,6 +85,22 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonOptions = {})
     }
     if (v instanceof PyFloat) return floatJson(v.value);
     if (v instanceof Markup) return quote(v.text, ensureAscii);
+    if (level >= TRACK_DEPTH && (Array.isArray(v) || v instanceof Map)) return tracked(v, level);
+    return container(v, level);
+  };
+  // A value that holds itself nests without end: past TRACK_DEPTH the walk keeps its path, and a value met again on
+  // it is Python's `ValueError: Circular reference detected`. Shallow data pays nothing for the check.
+  const path = new Set<unknown>();
+  const tracked = (v: unknown[] | Map<unknown, unknown>, level: number): string => {
+    if (path.has(v)) fail("ValueError", "Circular reference detected");
+    path.add(v);
+    try {
+      return container(v, level);
+    } finally {
+      path.delete(v);
+    }
+  };
+  const container = (v: unknown, level: number): string => {
     if (Array.isArray(v)) {
       if (v.length === 0) return "[]";
       const parts = v.map((item) => write(item, level + 1));
@@ -93,6 +119,7 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonOptions = {})
   };
   const wrap = (open: string, close: string, parts: string[], level: number): string => {
     if (indent === null) return `${open}${parts.join(itemSeparator)}${close}`;
+    checkLength((level + 1) * indent.length);
     const inner = `\n${indent.repeat(level + 1)}`;
     return `${open}${inner}${parts.join(itemSeparator + inner)}\n${indent.repeat(level)}${close}`;
   };

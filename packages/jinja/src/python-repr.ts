@@ -111,20 +111,34 @@ function pyStrInner(value: unknown, repr: boolean, ascii: boolean): string {
   }
   const item = ascii ? pyAscii : pyRepr;
   if (value instanceof PyFloat) return floatRepr(value.value);
-  if (Array.isArray(value)) {
-    const parts = value.map(item);
-    if (isTuple(value)) return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(", ")})`;
-    return `[${parts.join(", ")}]`;
-  }
-  if (value instanceof Map) {
-    const parts: string[] = [];
-    for (const [k, v] of value) parts.push(`${item(k)}: ${item(v)}`);
-    return `{${parts.join(", ")}}`;
+  if (Array.isArray(value) || value instanceof Map) {
+    // Python's repr of a list or dict that holds itself prints `[...]` / `{...}` where it recurs.
+    if (reprInProgress.has(value)) return Array.isArray(value) ? "[...]" : "{...}";
+    reprInProgress.add(value);
+    try {
+      return containerRepr(value, item);
+    } finally {
+      reprInProgress.delete(value);
+    }
   }
   if (value instanceof Markup) return repr ? `Markup(${item(value.text)})` : value.text;
   if (value instanceof Undefined) return repr ? "Undefined" : "";
   if (value instanceof PyObject) return objectRepr(value, item);
   return String(value);
+}
+
+/** The lists and dicts whose repr is being written, outermost first. */
+const reprInProgress = new Set<unknown>();
+
+function containerRepr(value: unknown[] | Map<unknown, unknown>, item: (v: unknown) => string): string {
+  if (Array.isArray(value)) {
+    const parts = value.map(item);
+    if (isTuple(value)) return parts.length === 1 ? `(${parts[0]},)` : `(${parts.join(", ")})`;
+    return `[${parts.join(", ")}]`;
+  }
+  const parts: string[] = [];
+  for (const [k, v] of value) parts.push(`${item(k)}: ${item(v)}`);
+  return `{${parts.join(", ")}}`;
 }
 
 function objectRepr(value: PyObject, item: (v: unknown) => string): string {

@@ -1,6 +1,6 @@
 import { prepareForTemplate, type RepairRule } from "@toolcall/core";
 import { probeChatTemplate } from "./probe-chat-template.js";
-import type { Template } from "./template.js";
+import type { RenderOptions, Template } from "./template.js";
 import { getCompiledTemplate } from "./template-cache.js";
 import { TemplateError } from "./template-error.js";
 
@@ -27,6 +27,10 @@ export interface RenderChatTemplateOptions {
   argumentsForm?: "mapping" | "string";
   /** Repairs (R6) tried on arguments that fail strict JSON before they are rendered. */
   repairs?: readonly RepairRule[];
+  /** The longest string the render may build (see {@link RenderOptions.maxOutputLength}). Default 2^25. */
+  maxOutputLength?: number;
+  /** The work the render may do (see {@link RenderOptions.maxSteps}). Default 2^26. */
+  maxSteps?: number;
 }
 
 /** The outcome of {@link safeRenderChatTemplate}. */
@@ -67,7 +71,11 @@ export function renderChatTemplate(options: RenderChatTemplateOptions): string {
     documents: options.documents ?? null,
     add_generation_prompt: options.addGenerationPrompt ?? false,
   };
-  return template.render(variables, options.now === undefined ? {} : { now: options.now });
+  const renderOptions: RenderOptions = {};
+  if (options.now !== undefined) renderOptions.now = options.now;
+  if (options.maxOutputLength !== undefined) renderOptions.maxOutputLength = options.maxOutputLength;
+  if (options.maxSteps !== undefined) renderOptions.maxSteps = options.maxSteps;
+  return template.render(variables, renderOptions);
 }
 
 function callsOf(message: unknown): unknown[] | undefined {

@@ -3,6 +3,7 @@ import { escapeText, isStr, MARKUP_RESULT_METHODS, Markup, strText } from "./mar
 import { checkArity } from "./method-arity.js";
 import { encodeText } from "./py-bytes.js";
 import { NON_PRINTABLE, pyStr } from "./python-repr.js";
+import { checkLength } from "./render-budget.js";
 import { argument, IS_WS, indexArgument, sliceArgument, stringArgument } from "./str-arguments.js";
 import {
   ALNUM,
@@ -146,6 +147,7 @@ function pad(text: string, args: unknown[], name: string): string {
   const length = codePoints(text).length;
   if (length >= width) return text;
   const total = width - length;
+  checkLength(text.length + total);
   if (name === "ljust") return text + fill.repeat(total);
   if (name === "rjust") return fill.repeat(total) + text;
   const left = Math.floor(total / 2) + (total & width & 1);
@@ -253,6 +255,7 @@ function strMethod(
       const length = codePoints(text).length;
       if (length >= width) return text;
       const sign = text[0] === "+" || text[0] === "-" ? (text[0] as string) : "";
+      checkLength(width);
       return sign + "0".repeat(width - length) + text.slice(sign.length);
     }
     case "center":

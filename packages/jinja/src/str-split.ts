@@ -1,5 +1,6 @@
 import { codePoints } from "./access.js";
 import { isStr, strText } from "./markup.js";
+import { checkLength } from "./render-budget.js";
 import {
   LEADING_WS,
   LINE_BREAK,
@@ -142,6 +143,7 @@ export function expandTabs(text: string, tabsize: number): string {
     if (ch === "\t") {
       if (tabsize > 0) {
         const spaces = tabsize - (column % tabsize);
+        checkLength(out.length + spaces);
         out += " ".repeat(spaces);
         column += spaces;
       }

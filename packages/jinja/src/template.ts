@@ -1,3 +1,4 @@
+import type { WorkMeter } from "@toolcall/core";
 import type { Stmt } from "./ast.js";
 import { type Builtins, defaultBuiltins, defaultGlobals } from "./builtins.js";
 import { compileStatements, resetControl, Scope } from "./compiler.js";
@@ -5,6 +6,7 @@ import { tokenize } from "./lexer.js";
 import { parse } from "./parser.js";
 import { bind, REQUIRED } from "./python-call.js";
 import { pyStr } from "./python-repr.js";
+import { budget, outputExhausted, startBudget, stepsTaken } from "./render-budget.js";
 import { strftime } from "./strftime.js";
 import { fail, TemplateError } from "./template-error.js";
 import { expectString, PyFunction, toPython } from "./values.js";
@@ -23,9 +25,37 @@ export interface TemplateOptions {
 export interface RenderOptions {
   /** The clock `strftime_now` reads (local time fields). Default: the current time. */
   now?: Date;
+  /**
+   * The longest string the render may build, in UTF-16 code units (the output, or any value on the way). Past it the
+   * render raises `MemoryError`, as CPython does when memory runs out. Default 2^25 (32 Mi).
+   */
+  maxOutputLength?: number;
+  /**
+   * The work the render may do: one step per loop iteration and call, and one per character or item a filter or
+   * method is given. Past it the render raises `StepLimitError`. Default 2^26.
+   */
+  maxSteps?: number;
+  /**
+   * A work meter (`createWorkMeter` from `@toolcall/core`) the render charges its steps to; its limit, when it has
+   * one, also bounds the render. Tests use it to count a render's work.
+   */
+  meter?: WorkMeter;
 }
 
 const marker = Symbol.for("@toolcall/jinja/Template");
+
+/**
+ * The engine's own limits met in JavaScript, named as Python names them: a stack overflow is Python's recursion
+ * limit (`RecursionError`), a string or array past the engine's size limit is `MemoryError`.
+ */
+function asTemplateError(error: unknown): unknown {
+  if (!(error instanceof RangeError) || TemplateError.isInstance(error)) return error;
+  if (/call stack/i.test(error.message))
+    return new TemplateError("RecursionError", "maximum recursion depth exceeded");
+  if (/invalid (string|array|typed array) length|allocation failed/i.test(error.message))
+    return new TemplateError("MemoryError", "");
+  return error;
+}
 
 /**
  * A compiled template. Rendering follows Hugging Face transformers' chat-template environment: Jinja2's immutable
@@ -42,14 +72,20 @@ export class Template {
   private readonly globals: Scope;
 
   constructor(source: string, options: TemplateOptions = {}) {
-    const tokens = tokenize(source, {
-      trimBlocks: options.trimBlocks ?? true,
-      lstripBlocks: options.lstripBlocks ?? true,
-      keepTrailingNewline: options.keepTrailingNewline ?? false,
-    });
-    this.body = parse(tokens);
-    const builtins: Builtins = defaultBuiltins();
-    this.run = compileStatements(this.body, builtins);
+    try {
+      const tokens = tokenize(source, {
+        trimBlocks: options.trimBlocks ?? true,
+        lstripBlocks: options.lstripBlocks ?? true,
+        keepTrailingNewline: options.keepTrailingNewline ?? false,
+      });
+      this.body = parse(tokens);
+      const builtins: Builtins = defaultBuiltins();
+      // Constant folding runs template code now: it gets a budget of its own, not what a last render left.
+      startBudget({});
+      this.run = compileStatements(this.body, builtins);
+    } catch (error) {
+      throw asTemplateError(error);
+    }
     const globals = new Scope(null);
     for (const [name, value] of defaultGlobals()) globals.set(name, value);
     globals.set(
@@ -81,18 +117,24 @@ export class Template {
       ),
     );
     const scope = new Scope(root, true);
-    for (const name of Object.keys(variables)) {
-      const value = variables[name];
-      if (value !== undefined) scope.set(name, toPython(value));
+    try {
+      for (const name of Object.keys(variables)) {
+        const value = variables[name];
+        if (value !== undefined) scope.set(name, toPython(value));
+      }
+    } catch (error) {
+      throw asTemplateError(error);
     }
     resetControl();
+    startBudget(options);
     try {
-      return this.run(scope);
+      const text = this.run(scope);
+      if (text.length > budget.maxOutputLength) outputExhausted();
+      return text;
     } catch (error) {
-      // A JavaScript stack overflow is Python's recursion limit: report it as Python does.
-      if (error instanceof RangeError && !TemplateError.isInstance(error))
-        throw new TemplateError("RecursionError", "maximum recursion depth exceeded");
-      throw error;
+      throw asTemplateError(error);
+    } finally {
+      options.meter?.charge(stepsTaken());
     }
   }
 

@@ -200,6 +200,36 @@ export function truthy(value: unknown): boolean {
  * toPython({ n: new JsonNumber("1.0"), big: 12345678901234567890n }); // Map { "n" => PyFloat(1), "big" => 12345678901234567890n }
  */
 export function toPython(value: unknown): unknown {
+  try {
+    return convert(value, 0, null, []);
+  } catch (error) {
+    if (error !== DEEP) throw error;
+    // Deep data, or data that holds itself: convert again, keeping each container's copy, so a cycle in the
+    // caller's data becomes the same cycle in the engine's (as Python would see the objects themselves).
+    return convert(value, 0, new Map(), []);
+  }
+}
+
+/**
+ * Thrown by the fast conversion on a container met again below itself, or past {@link FAST_DEPTH}: the conversion
+ * starts over, keeping copies.
+ */
+const DEEP = Symbol("deep");
+/** Nesting the fast conversion takes before it looks for cycles. */
+const FAST_DEPTH = 32;
+/**
+ * The deepest data a render takes: deeper, it raises Python's RecursionError (which CPython raises on such data as
+ * soon as a template prints or compares it) before the conversion runs out of JavaScript stack.
+ */
+const MAX_DATA_DEPTH = 1000;
+
+/** One value: `path` holds the containers above it (the fast conversion's cycle check), `copies` the done ones. */
+function convert(
+  value: unknown,
+  depth: number,
+  copies: Map<object, unknown> | null,
+  path: unknown[],
+): unknown {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -224,12 +254,6 @@ export function toPython(value: unknown): unknown {
     if (value.isInteger) return normalizeInt(BigInt(value.text));
     return new PyFloat(Number(value.text));
   }
-  if (Array.isArray(value)) {
-    if (isTuple(value)) return value;
-    const out = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = toPython(value[i]);
-    return out;
-  }
   if (
     value instanceof PyFloat ||
     value instanceof Undefined ||
@@ -238,16 +262,33 @@ export function toPython(value: unknown): unknown {
   ) {
     return value;
   }
-  if (value instanceof Map) {
-    const out = new Map<unknown, unknown>();
-    for (const [k, v] of value) out.set(toPython(k), toPython(v));
+  if (Array.isArray(value) && isTuple(value)) return value;
+  if (value instanceof Date) return value.toISOString();
+  if (copies === null) {
+    if (depth >= FAST_DEPTH) throw DEEP;
+    for (let i = 0; i < depth; i++) if (path[i] === value) throw DEEP;
+    path[depth] = value;
+  } else {
+    if (depth >= MAX_DATA_DEPTH) fail("RecursionError", "maximum recursion depth exceeded");
+    const copy = copies.get(value as object);
+    if (copy !== undefined) return copy;
+  }
+  const inner = depth + 1;
+  if (Array.isArray(value)) {
+    const out = new Array(value.length);
+    copies?.set(value, out);
+    for (let i = 0; i < value.length; i++) out[i] = convert(value[i], inner, copies, path);
     return out;
   }
-  if (value instanceof Date) return value.toISOString();
   const out = new Map<unknown, unknown>();
+  copies?.set(value as object, out);
+  if (value instanceof Map) {
+    for (const [k, v] of value) out.set(convert(k, inner, copies, path), convert(v, inner, copies, path));
+    return out;
+  }
   for (const key of Object.keys(value as object)) {
     const item = (value as Record<string, unknown>)[key];
-    if (item !== undefined) out.set(key, toPython(item));
+    if (item !== undefined) out.set(key, convert(item, inner, copies, path));
   }
   return out;
 }
