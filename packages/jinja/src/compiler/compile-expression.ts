@@ -1,14 +1,6 @@
 import type { Builtins, Filter } from "../filters/filter-registry.js";
-import {
-  callAttribute,
-  callValue,
-  dictSet,
-  getAttribute,
-  getItem,
-  iterate,
-  PySlice,
-  sliceItem,
-} from "../runtime/access.js";
+import { dictSet, iterate, PySlice, sliceItem } from "../runtime/access.js";
+import { callAttribute, callValue, getAttribute, getItem } from "../runtime/attribute-access.js";
 import { escapeText, Markup } from "../runtime/markup.js";
 import { hasMethod } from "../runtime/object-methods.js";
 import { BINARY_OPERATORS, compareOp, neg, pos } from "../runtime/operators.js";

@@ -1,5 +1,6 @@
 import type { Builtins } from "../filters/filter-registry.js";
-import { dictSet, getAttribute, getItem, PySlice } from "../runtime/access.js";
+import { dictSet, PySlice } from "../runtime/access.js";
+import { getAttribute, getItem } from "../runtime/attribute-access.js";
 import { Markup } from "../runtime/markup.js";
 import { BINARY_OPERATORS, compareOp, neg, pos } from "../runtime/operators.js";
 import { PyRange } from "../runtime/py-range.js";

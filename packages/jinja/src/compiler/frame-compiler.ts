@@ -1,4 +1,4 @@
-import { callValue } from "../runtime/access.js";
+import { callValue } from "../runtime/attribute-access.js";
 import { defineMacro, type Macro } from "../runtime/macro.js";
 import { Undefined } from "../runtime/python-values.js";
 import type { Scope } from "../runtime/scope.js";

@@ -1,4 +1,4 @@
-import { getItem } from "../runtime/access.js";
+import { getItem } from "../runtime/attribute-access.js";
 import { Markup } from "../runtime/markup.js";
 import { pyStr } from "../runtime/python-repr.js";
 import { Undefined } from "../runtime/python-values.js";

@@ -1,4 +1,5 @@
-import { attributeError, getAttributeOnly, iterate, pyLen } from "../runtime/access.js";
+import { attributeError, iterate, pyLen } from "../runtime/access.js";
+import { getAttributeOnly } from "../runtime/attribute-access.js";
 import { DictView } from "../runtime/dict-view.js";
 import { roundFloat, roundInteger } from "../runtime/float-format.js";
 import { isStr, Markup, strText } from "../runtime/markup.js";

@@ -1,12 +1,5 @@
-import {
-  attributeError,
-  codePoints,
-  getItem,
-  isIterable,
-  iterate,
-  PySlice,
-  pyLen,
-} from "../runtime/access.js";
+import { attributeError, codePoints, isIterable, iterate, PySlice, pyLen } from "../runtime/access.js";
+import { getItem } from "../runtime/attribute-access.js";
 import { formatFixed } from "../runtime/float-format.js";
 import { escapeText, isStr, Markup, striptagsText, strText } from "../runtime/markup.js";
 import { add, mod, mul } from "../runtime/operators.js";

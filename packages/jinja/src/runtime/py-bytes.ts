@@ -1,5 +1,5 @@
+import { PyFunction } from "./py-function.js";
 import { MISSING, PyObject } from "./py-object.js";
-import { PyFunction } from "./python-values.js";
 import { fail } from "./template-error.js";
 
 /**

@@ -1,6 +1,6 @@
+import { lateBound } from "./late-bound.js";
+import { PyFunction } from "./py-function.js";
 import { MISSING, PyObject } from "./py-object.js";
-import { pyRepr } from "./python-repr.js";
-import { PyFunction } from "./python-values.js";
 import { fail } from "./template-error.js";
 
 /** The sandbox's limit on `range()` (Jinja's `MAX_RANGE`). */
@@ -46,7 +46,7 @@ export class PyRange extends PyObject {
           const value = args[0];
           const found = (typeof value === "number" || typeof value === "boolean") && this.has(Number(value));
           if (name === "count") return found ? 1 : 0;
-          if (!found) fail("ValueError", `${pyRepr(value)} is not in range`);
+          if (!found) fail("ValueError", `${lateBound.repr(value)} is not in range`);
           return (Number(value) - this.start) / this.step;
         },
         "builtin_function_or_method",

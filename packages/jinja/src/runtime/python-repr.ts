@@ -1,5 +1,6 @@
 import { pythonFloatRepr } from "@toolcall/core";
 import { DictView } from "./dict-view.js";
+import { lateBound } from "./late-bound.js";
 import { Markup } from "./markup.js";
 import { PyBytes } from "./py-bytes.js";
 import { PyIterator } from "./py-iterator.js";
@@ -168,3 +169,5 @@ function objectRepr(value: PyObject, item: (v: unknown) => string): string {
   const module = value.pyModule;
   return `<${module === "builtins" ? "" : `${module}.`}${value.pyType} object at ${FAKE_ADDRESS}>`;
 }
+
+lateBound.repr = pyRepr;

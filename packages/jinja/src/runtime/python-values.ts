@@ -1,13 +1,15 @@
 import { JsonNumber } from "@toolcall/core";
 import { DictView } from "./dict-view.js";
+import { lateBound } from "./late-bound.js";
 import { Markup } from "./markup.js";
+import { PyFunction } from "./py-function.js";
 import { PyIterator } from "./py-iterator.js";
 import { MISSING, PyObject } from "./py-object.js";
 import { PyRange } from "./py-range.js";
-import { pyRepr } from "./python-repr.js";
 import { fail } from "./template-error.js";
 import { isTuple, tuple, tupleFields } from "./tuple.js";
 
+export { PyFunction } from "./py-function.js";
 export { isTuple, tuple } from "./tuple.js";
 
 /**
@@ -54,11 +56,11 @@ export class Undefined {
 
   get message(): string {
     if (this.hint) return this.hint;
-    if (this.obj === NO_OBJECT) return `${pyRepr(this.name ?? null)} is undefined`;
+    if (this.obj === NO_OBJECT) return `${lateBound.repr(this.name ?? null)} is undefined`;
     if (typeof this.name !== "string") {
-      return `${objectTypeRepr(this.obj)} has no element ${pyRepr(this.name)}`;
+      return `${objectTypeRepr(this.obj)} has no element ${lateBound.repr(this.name)}`;
     }
-    return `${pyRepr(objectTypeRepr(this.obj))} has no attribute ${pyRepr(this.name)}`;
+    return `${lateBound.repr(objectTypeRepr(this.obj))} has no attribute ${lateBound.repr(this.name)}`;
   }
 
   /** Raises the error Jinja raises when an undefined value is used. */
@@ -101,30 +103,6 @@ export class Namespace extends PyObject {
   override getAttr(name: string): unknown {
     const value = this.attributes.get(name);
     return value === undefined && !this.attributes.has(name) ? MISSING : value;
-  }
-}
-
-/** A Python callable: positional arguments and keyword arguments. */
-export class PyFunction extends PyObject {
-  readonly name: string;
-  readonly call: (args: unknown[], kwargs: Map<string, unknown> | null) => unknown;
-  readonly kind: string;
-  /** The type of the object a bound method belongs to (`dict` for `d.items`), for its repr. */
-  readonly owner: string | undefined;
-  constructor(
-    name: string,
-    call: (args: unknown[], kwargs: Map<string, unknown> | null) => unknown,
-    kind = "function",
-    owner?: string,
-  ) {
-    super();
-    this.name = name;
-    this.call = call;
-    this.kind = kind;
-    this.owner = owner;
-  }
-  get pyType(): string {
-    return this.kind;
   }
 }
 

@@ -1,5 +1,5 @@
-import { getItem } from "../access.js";
 import { formatExponent, formatFixed, formatGeneral } from "../float-format.js";
+import { lateBound } from "../late-bound.js";
 import { escapeText, isStr, Markup, strText } from "../markup.js";
 import { PyObject } from "../py-object.js";
 import { realToFloat } from "../python-numbers.js";
@@ -220,7 +220,7 @@ function mappingItem(dict: unknown, key: string): unknown {
   }
   if (dict instanceof Undefined) return dict.fail();
   if (Array.isArray(dict)) return fail("TypeError", "list indices must be integers or slices, not str");
-  return getItem(dict, key);
+  return lateBound.getItem(dict, key);
 }
 
 function convertOne(

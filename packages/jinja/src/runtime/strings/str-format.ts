@@ -1,4 +1,4 @@
-import { getAttribute, getItem } from "../access.js";
+import { lateBound } from "../late-bound.js";
 import { escapeText, Markup } from "../markup.js";
 import { pyAscii, pyRepr, pyStr } from "../python-repr.js";
 import { fail } from "../template-error.js";
@@ -183,7 +183,9 @@ function vformat(
     const { first, rest } = splitFieldName(name);
     let value = lookup(context, first);
     for (const part of rest)
-      value = part.attr ? getAttribute(value, part.key as string) : getItem(value, part.key);
+      value = part.attr
+        ? lateBound.getAttribute(value, part.key as string)
+        : lateBound.getItem(value, part.key);
     value = convert(value, field.conversion);
     const [spec, nextAuto] = vformat(field.spec, context, depth - 1, auto);
     auto = nextAuto;
