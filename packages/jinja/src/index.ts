@@ -1,3 +1,9 @@
+export {
+  ChatConversation,
+  type ChatConversationOptions,
+  type ChatConversationRenderOptions,
+  createChatConversation,
+} from "./chat/chat-conversation.js";
 export { type ChatTemplateCapabilities, probeChatTemplate } from "./chat/probe-chat-template.js";
 export {
   type RenderChatTemplateOptions,

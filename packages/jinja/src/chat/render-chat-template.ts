@@ -1,7 +1,7 @@
-import { prepareForTemplate, type RepairRule } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core";
 import type { RenderOptions, Template } from "../compiler/template.js";
-import { getCompiledTemplate } from "../compiler/template-cache.js";
 import { TemplateError } from "../runtime/template-error.js";
+import { ChatConversation } from "./chat-conversation.js";
 import { probeChatTemplate } from "./probe-chat-template.js";
 
 /** What {@link renderChatTemplate} takes. */
@@ -29,7 +29,7 @@ export interface RenderChatTemplateOptions {
   repairs?: readonly RepairRule[];
   /** The longest string the render may build (see {@link RenderOptions.maxOutputLength}). Default 2^25. */
   maxOutputLength?: number;
-  /** The work the render may do (see {@link RenderOptions.maxSteps}). Default 2^26. */
+  /** The work the render may do (see {@link RenderOptions.maxSteps}). Default 2^28. */
   maxSteps?: number;
 }
 
@@ -53,60 +53,7 @@ export type RenderChatTemplateResult = { ok: true; text: string } | { ok: false;
  * }); // "<|im_start|>system\n…<|im_start|>assistant\n"
  */
 export function renderChatTemplate(options: RenderChatTemplateOptions): string {
-  const template = getCompiledTemplate(options.template);
-  const argumentsForm = options.argumentsForm ?? probeChatTemplate(template).argumentsForm;
-  const prepared = prepareForTemplate(options.messages as unknown[], {
-    argumentsForm,
-    lossless: true,
-    repairs: options.repairs ?? [],
-  });
-  // The probe's form is for wire text only: arguments the caller already passes as a value (a mapping, a list,
-  // None) are what transformers would see, so they render as given.
-  const messages =
-    options.argumentsForm === undefined ? keepNativeArguments(prepared, options.messages) : prepared;
-  const variables: Record<string, unknown> = {
-    ...options.variables,
-    messages,
-    tools: options.tools ?? null,
-    documents: options.documents ?? null,
-    add_generation_prompt: options.addGenerationPrompt ?? false,
-  };
-  const renderOptions: RenderOptions = {};
-  if (options.now !== undefined) renderOptions.now = options.now;
-  if (options.maxOutputLength !== undefined) renderOptions.maxOutputLength = options.maxOutputLength;
-  if (options.maxSteps !== undefined) renderOptions.maxSteps = options.maxSteps;
-  return template.render(variables, renderOptions);
-}
-
-function callsOf(message: unknown): unknown[] | undefined {
-  if (typeof message !== "object" || message === null) return undefined;
-  const calls = (message as { tool_calls?: unknown }).tool_calls;
-  return Array.isArray(calls) ? calls : undefined;
-}
-
-function functionOf(call: unknown): Record<string, unknown> | undefined {
-  if (typeof call !== "object" || call === null) return undefined;
-  const fn = (call as { function?: unknown }).function;
-  return typeof fn === "object" && fn !== null ? (fn as Record<string, unknown>) : undefined;
-}
-
-/** Puts back, in the prepared copy, every call argument the caller gave as a value rather than as wire text. */
-function keepNativeArguments(prepared: unknown[], original: readonly unknown[]): unknown[] {
-  return prepared.map((message, i) => {
-    const calls = callsOf(original[i]);
-    if (calls === undefined || calls.every((call) => typeof functionOf(call)?.arguments === "string"))
-      return message;
-    const copies = callsOf(message) as unknown[];
-    return {
-      ...(message as object),
-      tool_calls: copies.map((copy, j) => {
-        const given = functionOf(calls[j]);
-        const fn = functionOf(copy);
-        if (given === undefined || fn === undefined || typeof given.arguments === "string") return copy;
-        return { ...(copy as object), function: { ...fn, arguments: given.arguments } };
-      }),
-    };
-  });
+  return new ChatConversation(options).render(options);
 }
 
 /**

@@ -108,6 +108,28 @@ export class Template {
    * Throws a {@link TemplateError} where Python would raise.
    */
   render(variables: Record<string, unknown>, options: RenderOptions = {}): string {
+    const values = new Map<string, unknown>();
+    try {
+      for (const name of Object.keys(variables)) {
+        const value = variables[name];
+        if (value !== undefined) values.set(name, toPython(value));
+      }
+    } catch (error) {
+      throw asTemplateError(error);
+    }
+    return this.renderConverted(values, options);
+  }
+
+  /**
+   * Renders with variables already converted by {@link toPython}: engine values are never changed by a render (the
+   * sandbox is immutable), so values converted once serve many renders. {@link ChatConversation} renders this way.
+   * The values must not be changed between renders either: the engine keeps texts made from them (`tojson`).
+   *
+   * @example
+   * const messages = toPython([{ role: "user", content: "hi" }]);
+   * template.renderConverted(new Map([["messages", messages]])); // each render reuses `messages`
+   */
+  renderConverted(variables: ReadonlyMap<string, unknown>, options: RenderOptions = {}): string {
     const root = new Scope(this.globals);
     const now = options.now;
     root.set(
@@ -117,14 +139,7 @@ export class Template {
       ),
     );
     const scope = new Scope(root, true);
-    try {
-      for (const name of Object.keys(variables)) {
-        const value = variables[name];
-        if (value !== undefined) scope.set(name, toPython(value));
-      }
-    } catch (error) {
-      throw asTemplateError(error);
-    }
+    for (const [name, value] of variables) scope.set(name, value);
     resetControl();
     startBudget(options);
     try {

@@ -18,8 +18,9 @@ import {
 import { fail } from "../runtime/template-error.js";
 import { defineCallable, defineUnary, type Filter, REQUIRED } from "./filter-registry.js";
 import { pformat } from "./pprint.js";
-import { pythonJsonDumps, tojsonOptions } from "./python-json.js";
+import { tojsonOptions } from "./python-json.js";
 import { wrapText } from "./textwrap.js";
+import { tojsonText } from "./tojson-cache.js";
 import { urlize } from "./urlize.js";
 
 /** Jinja's string filters, as its `filters.py` defines them (autoescape off, as transformers sets it). */
@@ -373,18 +374,12 @@ export const TEXT_FILTERS: Record<string, Filter> = {
     },
     (c) => {
       const [value, ensureAscii, indentValue, separators, sortKeys] = c.values;
-      return pythonJsonDumps(
-        value,
-        tojsonOptions({ ensureAscii, indent: indentValue, separators, sortKeys }),
-      );
+      return tojsonText(value, tojsonOptions({ ensureAscii, indent: indentValue, separators, sortKeys }));
     },
     (value, args) => {
-      if (args.length === 0) return pythonJsonDumps(value, PLAIN_JSON);
+      if (args.length === 0) return tojsonText(value, PLAIN_JSON);
       const [ensureAscii = false, indentValue = null, separators = null, sortKeys = false] = args;
-      return pythonJsonDumps(
-        value,
-        tojsonOptions({ ensureAscii, indent: indentValue, separators, sortKeys }),
-      );
+      return tojsonText(value, tojsonOptions({ ensureAscii, indent: indentValue, separators, sortKeys }));
     },
   ),
 };
