@@ -218,8 +218,8 @@ for (const name of PER_TEMPLATE) {
     fmt(ours),
     fmt(hf),
     fmt(python),
-    `${(hf / ours).toFixed(2)}×`,
-    `${(python / ours).toFixed(2)}×`,
+    `${(hf / ours).toFixed(2)}×${hf / ours >= 6 ? "" : " MISS"}`,
+    `${(python / ours).toFixed(2)}×${python / ours >= 3 ? "" : " MISS"}`,
   ]);
 }
 

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   buildCases,
@@ -110,6 +111,45 @@ describe("createChatConversation", () => {
     const conversation = createChatConversation({ template: "{{ messages }}" });
     expect(conversation.render({ messages: ["x", null, 1] })).toBe(
       renderChatTemplate({ template: "{{ messages }}", messages: ["x", null, 1] }),
+    );
+  });
+});
+
+describe("createChatConversation on generated messages", () => {
+  const text = fc.oneof(fc.string(), fc.constantFrom("\ud800", "__proto__", "{{ x }}", '{"a": 1.0}', ""));
+  const call = fc.record({
+    id: fc.option(text, { nil: undefined }),
+    type: fc.constant("function"),
+    function: fc.record({
+      name: text,
+      arguments: fc.oneof(
+        text,
+        fc.jsonValue().map((v) => JSON.stringify(v)),
+        fc.dictionary(text, fc.jsonValue()),
+      ),
+    }),
+  });
+  const message = fc.oneof(
+    fc.record({ role: fc.constantFrom("user", "system", "assistant", "tool"), content: fc.option(text) }),
+    fc.record({
+      role: fc.constant("assistant"),
+      content: fc.option(text),
+      tool_calls: fc.array(call, { maxLength: 3 }),
+    }),
+    fc.anything(),
+  );
+  const source =
+    "{% for m in messages %}{{ m.role }}{{ m.content }}{% for c in m.tool_calls or [] %}{{ c.function.arguments|tojson }}{% endfor %}{% endfor %}";
+
+  it("renders what renderChatTemplate renders, render after render", () => {
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 6 }), (messages) => {
+        const expected = outcome(() => renderChatTemplate({ template: source, messages }));
+        const conversation = createChatConversation({ template: source });
+        expect(outcome(() => conversation.render({ messages }))).toBe(expected);
+        expect(outcome(() => conversation.render({ messages }))).toBe(expected);
+      }),
+      { numRuns: 200 },
     );
   });
 });
