@@ -223,6 +223,13 @@ describe("step budget", () => {
     );
   });
 
+  it("keeps the outer render's budget across a render inside it", () => {
+    const inner = compileTemplate("{% for i in range(10) %}{% endfor %}");
+    const template = "{% for i in range(100) %}{{ render() }}{% endfor %}";
+    const result = run(template, { render: () => inner.render({}) }, { maxSteps: 1000 });
+    expect("error" in result && result.error).toMatch(/^StepLimitError/);
+  });
+
   it("takes its limit from a work meter given with one", () => {
     const meter = createWorkMeter({ limit: 100 });
     expect(() => compileTemplate("{% for i in range(1000) %}{% endfor %}").render({}, { meter })).toThrow(

@@ -5,6 +5,7 @@ import { bind, REQUIRED } from "../runtime/python-call.js";
 import { pyStr } from "../runtime/python-repr.js";
 import { expectString, PyFunction, toPython } from "../runtime/python-values.js";
 import { budget, outputExhausted, startBudget, stepsTaken } from "../runtime/render-budget.js";
+import { runtime } from "../runtime/scope.js";
 import { fail, TemplateError } from "../runtime/template-error.js";
 import type { Stmt } from "./ast.js";
 import { compileStatements, resetControl, Scope } from "./compile-statements.js";
@@ -140,6 +141,10 @@ export class Template {
     );
     const scope = new Scope(root, true);
     for (const [name, value] of variables) scope.set(name, value);
+    // A render inside a render (a JavaScript function given as a variable that renders another template) gets its
+    // own budgets and frame count; the outer render's are put back after it.
+    const outer = { ...budget };
+    const outerRuntime = { ...runtime };
     resetControl();
     startBudget(options);
     try {
@@ -150,6 +155,8 @@ export class Template {
       throw asTemplateError(error);
     } finally {
       options.meter?.charge(stepsTaken());
+      Object.assign(budget, outer);
+      Object.assign(runtime, outerRuntime);
     }
   }
 
