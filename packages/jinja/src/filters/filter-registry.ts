@@ -54,6 +54,29 @@ export function defineCallable(
   const required = fallbacks.filter((f) => f === REQUIRED).length;
   const variadic = signature.varargs === true && signature.varkw === true && max === 1;
   const firstName = params[0]?.[0];
+  const positions = new Map(params.map(([name], i) => [name, i]));
+  /**
+   * The values of a call with keywords that all name a parameter after the positional ones, every required one
+   * given (`tojson(indent=4)`): Python's binding without its general machinery. Null for any other call, which
+   * {@link bind} takes, with its errors.
+   */
+  const keywordValues = (args: unknown[], kwargs: Map<string, unknown>, given: number): unknown[] | null => {
+    const values = new Array<unknown>(max);
+    for (let i = 1; i < given; i++) values[i] = args[i - 1];
+    const set = new Array<boolean>(max).fill(false);
+    for (const [key, item] of kwargs) {
+      const at = positions.get(key);
+      if (at === undefined || at < given || set[at]) return null;
+      values[at] = item;
+      set[at] = true;
+    }
+    for (let i = given; i < max; i++) {
+      if (set[i]) continue;
+      if (fallbacks[i] === REQUIRED) return null;
+      values[i] = fallbacks[i];
+    }
+    return values;
+  };
   return (value, args, kwargs, env) => {
     if (variadic && (kwargs === null || (firstName !== undefined && !kwargs.has(firstName)))) {
       // `map`, `select`, … take the value, then everything else as *args and **kwargs.
@@ -67,6 +90,13 @@ export function defineCallable(
       values[0] = value;
       for (let i = 1; i < max; i++) values[i] = i < given ? args[i - 1] : fallbacks[i];
       return body({ values, rest: NO_EXTRA, extra: NO_KEYWORDS, env });
+    }
+    if (kwargs !== null && given <= max) {
+      const values = keywordValues(args, kwargs, given);
+      if (values !== null) {
+        values[0] = value;
+        return body({ values, rest: NO_EXTRA, extra: NO_KEYWORDS, env });
+      }
     }
     const bound = bind(signature, [value, ...args], kwargs);
     return body({ values: bound.values, rest: bound.rest, extra: bound.extra, env });
