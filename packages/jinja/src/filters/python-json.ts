@@ -41,10 +41,10 @@ function keyText(key: unknown): string {
   return fail("TypeError", `keys must be str, int, float, bool or None, not ${typeName(key)}`);
 }
 
-/** `length`, once the output budget allows a string that long. */
 /** The depth past which a JSON walk looks for a value that holds itself. */
 const TRACK_DEPTH = 64;
 
+/** `length`, once the output budget allows a string that long. */
 function checkedLength(length: number): number {
   checkLength(length);
   return length;
@@ -70,60 +70,85 @@ export function pythonJsonDumps(value: unknown, options: PythonJsonOptions = {})
   const [itemSeparator, keySeparator] = options.separators ?? (indent === null ? [", ", ": "] : [",", ": "]);
   const sortKeys = options.sortKeys ?? false;
 
-  const write = (v: unknown, level: number): string => {
-    if (typeof v === "string") return quote(v, ensureAscii);
-    if (v === null) return "null";
-    switch (typeof v) {
-      case "boolean":
-        return v ? "true" : "false";
-      case "number":
-        return String(v);
-      case "bigint":
-        return pyStr(v);
-      default:
-        break;
-    }
-    if (v instanceof PyFloat) return floatJson(v.value);
-    if (v instanceof Markup) return quote(v.text, ensureAscii);
-    if (level >= TRACK_DEPTH && (Array.isArray(v) || v instanceof Map)) return tracked(v, level);
-    return container(v, level);
+  // The text is appended to one string as the walk goes (no list of parts per container, no joins).
+  let out = "";
+  const write = (v: unknown, level: number): void => {
+    if (typeof v === "string") out += quote(v, ensureAscii);
+    else if (v === null) out += "null";
+    else if (typeof v === "boolean") out += v ? "true" : "false";
+    else if (typeof v === "number") out += String(v);
+    else if (typeof v === "bigint") out += pyStr(v);
+    else if (v instanceof PyFloat) out += floatJson(v.value);
+    else if (v instanceof Markup) out += quote(v.text, ensureAscii);
+    else if (level >= TRACK_DEPTH && (Array.isArray(v) || v instanceof Map)) tracked(v, level);
+    else container(v, level);
   };
   // A value that holds itself nests without end: past TRACK_DEPTH the walk keeps its path, and a value met again on
   // it is Python's `ValueError: Circular reference detected`. Shallow data pays nothing for the check.
   const path = new Set<unknown>();
-  const tracked = (v: unknown[] | Map<unknown, unknown>, level: number): string => {
+  const tracked = (v: unknown[] | Map<unknown, unknown>, level: number): void => {
     if (path.has(v)) fail("ValueError", "Circular reference detected");
     path.add(v);
     try {
-      return container(v, level);
+      container(v, level);
     } finally {
       path.delete(v);
     }
   };
-  const container = (v: unknown, level: number): string => {
+  /** The newline and indentation before an item at `level`, one string per level. */
+  const breaks: string[] = [];
+  const lineBreak = (level: number): string => {
+    let text = breaks[level];
+    if (text === undefined) {
+      checkLength(level * (indent as string).length);
+      text = `\n${(indent as string).repeat(level)}`;
+      breaks[level] = text;
+    }
+    return text;
+  };
+  const separator = (index: number, level: number): void => {
+    if (index > 0) out += itemSeparator;
+    if (indent !== null) out += lineBreak(level + 1);
+  };
+  const close = (mark: string, level: number): void => {
+    if (indent !== null) out += lineBreak(level);
+    out += mark;
+  };
+  const container = (v: unknown, level: number): void => {
     if (Array.isArray(v)) {
-      if (v.length === 0) return "[]";
-      const parts = v.map((item) => write(item, level + 1));
-      return wrap("[", "]", parts, level);
+      if (v.length === 0) {
+        out += "[]";
+        return;
+      }
+      out += "[";
+      for (let i = 0; i < v.length; i++) {
+        separator(i, level);
+        write(v[i], level + 1);
+      }
+      close("]", level);
+      return;
     }
     if (v instanceof Map) {
-      if (v.size === 0) return "{}";
-      let entries = Array.from(v);
-      if (sortKeys) entries = pythonSorted(entries, (entry) => entry[0], false);
-      const parts = entries.map(
-        ([k, item]) => `${quote(keyText(k), ensureAscii)}${keySeparator}${write(item, level + 1)}`,
-      );
-      return wrap("{", "}", parts, level);
+      if (v.size === 0) {
+        out += "{}";
+        return;
+      }
+      let entries: Iterable<[unknown, unknown]> = v;
+      if (sortKeys) entries = pythonSorted(Array.from(v), (entry) => entry[0], false);
+      out += "{";
+      let i = 0;
+      for (const [k, item] of entries) {
+        separator(i++, level);
+        out += quote(keyText(k), ensureAscii) + keySeparator;
+        write(item, level + 1);
+      }
+      close("}", level);
+      return;
     }
-    return fail("TypeError", `Object of type ${typeName(v)} is not JSON serializable`);
+    fail("TypeError", `Object of type ${typeName(v)} is not JSON serializable`);
   };
-  const wrap = (open: string, close: string, parts: string[], level: number): string => {
-    if (indent === null) return `${open}${parts.join(itemSeparator)}${close}`;
-    checkLength((level + 1) * indent.length);
-    const inner = `\n${indent.repeat(level + 1)}`;
-    return `${open}${inner}${parts.join(itemSeparator + inner)}\n${indent.repeat(level)}${close}`;
-  };
-  return write(value, 0);
+  write(value, 0);
+  return out;
 }
 
 /**
