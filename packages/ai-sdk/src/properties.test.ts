@@ -168,8 +168,9 @@ describe("properties", () => {
             part.type === "tool-input-delta" && part.id === call.toolCallId ? [part.delta] : [],
           );
           if (deltas.length === 0) continue;
-          const report = (call as { providerMetadata?: { toolcall?: { usable?: boolean; raw?: string; status?: string } } })
-            .providerMetadata?.toolcall;
+          const report = (
+            call as { providerMetadata?: { toolcall?: { usable?: boolean; raw?: string; status?: string } } }
+          ).providerMetadata?.toolcall;
           const joined = deltas.join("");
           if (report?.usable === false) expect(joined).toBe(report.raw);
           // Deltas already sent that cannot begin the repaired input (`{"a":1,` before a `}` the repair drops): they
