@@ -90,6 +90,7 @@ export type { RepairContext, RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
+export type { Result } from "./result.js";
 export { runSteps } from "./run-steps.js";
 export { sanitizeHistory } from "./sanitize-history.js";
 export {
