@@ -20,17 +20,15 @@ import {
 } from "./provider-verdicts.js";
 import { type ReportedChange, toReportedChanges } from "./repair-findings.js";
 
-/** One issue, placed in its record as the record's format names places. */
-export interface PlacedIssue {
-  code: string;
-  severity: IssueSeverity;
-  message: string;
+/**
+ * One issue, placed in its record as the record's format names places: core's one issue shape, its `path` leading
+ * through the neutral view (message index first), or through the record for an issue of the record's own shape.
+ */
+export interface PlacedIssue extends Issue<string> {
   /** Where in the record (`messages[3].tool_calls[0]`, `conversations[4]`, `record 12 (payload)`). */
   place?: string;
   /** Which conversation of the record (`choices[1]`), for records that hold several. */
   label?: string;
-  /** Core's path in the neutral view, message index first. */
-  path?: Array<string | number>;
   callId?: string;
   /**
    * The provider profiles that reject a history with this issue (errors, when provider profiles were checked; empty
@@ -181,6 +179,7 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
       code: found.code,
       severity: found.severity,
       message: found.message,
+      path: found.path,
       ...(found.place !== undefined ? { place: found.place } : {}),
     }));
     for (const conversation of reading.conversations)

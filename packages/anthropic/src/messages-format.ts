@@ -122,7 +122,9 @@ export const anthropicMessagesFormat: ConversationFormat = {
     if (shape === undefined) {
       return {
         conversations: [],
-        issues: [{ code: "record_not_conversation", severity: "error", message: "not Anthropic Messages" }],
+        issues: [
+          { code: "record_not_conversation", severity: "error", message: "not Anthropic Messages", path: [] },
+        ],
         write: () => ({ ok: true, value }),
       };
     }
@@ -152,7 +154,11 @@ export const anthropicMessagesFormat: ConversationFormat = {
           },
         },
       ],
-      issues: reading.issues.map(({ address, ...found }) => ({ ...found, place: placeOfBlock(address, []) })),
+      issues: reading.issues.map(({ address, ...found }) => ({
+        ...found,
+        path: [...(prefix ? [prefix] : []), address.message, "content", address.block],
+        place: placeOfBlock(address, []),
+      })),
       write([next]) {
         if (next === undefined) return { ok: true, value };
         const result = reading.edits(next);

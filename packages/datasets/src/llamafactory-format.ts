@@ -107,6 +107,7 @@ export const llamafactoryFormat: ConversationFormat = {
             code: "call_unreadable",
             severity: "error",
             message: "the tool_call part is not JSON",
+            path: ["messages", index, "content", partIndex],
             place: `messages[${index}].content[${partIndex}]`,
           });
         }

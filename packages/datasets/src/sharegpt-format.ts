@@ -110,6 +110,7 @@ export const sharegptFormat: ConversationFormat = {
               code: "call_unreadable",
               severity: "error",
               message: "the call is neither JSON nor a Python literal",
+              path: found.key ? ["conversations", turn] : [turn],
               place: place(turn),
             });
           } else if (call.syntax === "python") {
@@ -118,6 +119,7 @@ export const sharegptFormat: ConversationFormat = {
               severity: "warning",
               message:
                 "the call is a Python literal, not JSON (a server that reads calls with json.loads refuses what a model trained on it writes)",
+              path: found.key ? ["conversations", turn] : [turn],
               place: place(turn),
             });
           }

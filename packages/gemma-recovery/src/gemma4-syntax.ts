@@ -24,7 +24,7 @@ function withId(call: GemmaToolCall, index: number, options: SyntaxParseOptions)
 }
 
 /** Both Gemma codes leave a call in content: errors. */
-const asIssue = (issue: GemmaIssue): SyntaxIssue => ({ ...issue, severity: "error" });
+const asIssue = (issue: GemmaIssue): SyntaxIssue => ({ ...issue, severity: "error", path: [] });
 
 /**
  * Encodes calls as the Gemma 4 template renders them: `<|tool_call>call:NAME{key:value,…}<tool_call|>` per call.

@@ -21,7 +21,7 @@ function withId(call: QwenToolCall, index: number, options: SyntaxParseOptions):
   return { id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } };
 }
 
-const asIssue = (issue: QwenIssue): SyntaxIssue => ({ ...issue });
+const asIssue = (issue: QwenIssue): SyntaxIssue => ({ ...issue, path: [] });
 
 /** A value as the Qwen3-Coder template writes it: mappings and lists as `tojson`, anything else as Python's `str()`. */
 function writeValue(value: unknown): string {

@@ -20,6 +20,7 @@ export function wireArguments(text: string, tool: string): { text: string; issue
         code: "arguments_not_object",
         severity: "warning",
         message: "the arguments are JSON but not an object; kept under _raw_arguments",
+        path: [],
         tool,
       },
     };
@@ -30,6 +31,7 @@ export function wireArguments(text: string, tool: string): { text: string; issue
         code: "arguments_invalid",
         severity: "warning",
         message: "the arguments are not JSON; kept under _raw_arguments",
+        path: [],
         tool,
       },
     };

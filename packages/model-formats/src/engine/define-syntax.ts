@@ -132,11 +132,13 @@ class FamilyStream implements SyntaxStream {
               code: "budget_exhausted",
               severity: "warning",
               message: "the work budget ran out; the rest of the text is content, unread",
+              path: [],
             }
           : {
               code: "parser_error",
               severity: "error",
               message: error instanceof Error ? error.message : String(error),
+              path: [],
             };
       const uncommitted = this.#reader.takeUncommitted();
       this.#out.abort(issue, uncommitted + this.#reader.consume(this.#reader.text.length - this.#reader.pos));

@@ -115,5 +115,5 @@ export function callFailure(
   message: string,
   raw: string,
 ): SyntaxIssue {
-  return { code, severity: "error", message, raw };
+  return { code, severity: "error", message, path: [], raw };
 }

@@ -38,7 +38,7 @@ function* readCall(
   reader.record();
   const fail = (code: "call_invalid" | "call_truncated", message: string) => {
     const raw = marker + reader.takeRecord();
-    const issue: SyntaxIssue = { code, severity: "error", message, raw };
+    const issue: SyntaxIssue = { code, severity: "error", message, path: [], raw };
     out.abort(issue, raw, channel);
   };
   const nameParts: string[] = [];

@@ -60,7 +60,7 @@ function* readCallBody(
   const name = harmonyToolName(recipient);
   const fail = (code: "call_invalid" | "call_truncated", message: string) => {
     const raw = head + reader.takeRecord();
-    const issue: SyntaxIssue = { code, severity: "error", message, raw };
+    const issue: SyntaxIssue = { code, severity: "error", message, path: [], raw };
     out.abort(issue, raw, "content");
   };
   if (name === "") return fail("call_invalid", "a recipient without a name");

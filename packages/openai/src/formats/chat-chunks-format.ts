@@ -94,6 +94,7 @@ export const openaiChatChunksFormat: ConversationFormat = {
           code: "chunk_invalid",
           severity: "warning",
           message: "not a chat.completion.chunk (left as it is)",
+          path: [line],
           place: `record ${line + 1}`,
         });
         return;

@@ -90,6 +90,7 @@ export const openaiChatFormat: ConversationFormat = {
             code: "record_not_conversation",
             severity: "error",
             message: 'neither a list of messages nor an object with "messages"',
+            path: [],
           },
         ],
         write: () => ({ ok: true, value }),

@@ -82,6 +82,7 @@ export const openaiResponsesFormat: ConversationFormat = {
             code: "record_not_conversation",
             severity: "error",
             message: "neither a Responses request, a response, nor a list of items",
+            path: [],
           },
         ],
         write: () => ({ ok: true, value }),
