@@ -89,10 +89,10 @@ export async function processInput(options: {
             depth: place.index === undefined ? 0 : 1,
           });
     const data = computed.data;
-    if (written !== undefined && !written.ok && data.kind === "repair") data.notWritable = written.error;
+    if (written !== undefined && !written.success && data.kind === "repair") data.notWritable = written.error;
     handler.consume(format, place, data);
-    if (written === undefined || !written.ok || data.kind !== "repair") return undefined;
-    return { text: written.text, rules: data.rules };
+    if (written === undefined || !written.success || data.kind !== "repair") return undefined;
+    return { text: written.value, rules: data.rules };
   };
   const placeText = (place: RecordPlace) =>
     place.index !== undefined
@@ -148,7 +148,7 @@ export async function processInput(options: {
         if (bom) text = text.slice(1);
         const parsed = parseJson(text);
         if (
-          !parsed.ok ||
+          !parsed.success ||
           !recordsOfArray(parsed.value, text, place, bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0))
         ) {
           output?.keep(raw);
@@ -164,7 +164,7 @@ export async function processInput(options: {
         announce(format);
         const exact =
           result.exactData === undefined ? undefined : parseJson(result.exactData, { lossless: true });
-        const data = exact?.ok ? (exact.value as RecordData) : result.data;
+        const data = exact?.success ? (exact.value as RecordData) : result.data;
         handler.consume(format, place, data);
         if (result.bytes === undefined || output === undefined) {
           output?.keep(raw);
@@ -230,7 +230,7 @@ export async function processInput(options: {
       return { code: "input_invalid_utf8", message: "the file holds bytes that are not UTF-8" };
     const { text, bom } = withoutBom(raw.toString("utf8"));
     const parsed = parseJson(text);
-    if (!parsed.ok) {
+    if (!parsed.success) {
       const position = /position (\d+)/.exec(parsed.error);
       const where = position ? ` (${lineAndColumn(text, Number(position[1]))})` : "";
       return {

@@ -26,7 +26,7 @@ export function argumentsOfInput(input: unknown, options: { textAsMapping?: bool
   if (!isPlainObject(input)) return input;
   const encoded = safeEncodeArguments(input);
   // A value JSON cannot hold (a cycle, a throwing getter) stays a native value: core reports it.
-  return encoded.ok ? encoded.text : input;
+  return encoded.success ? encoded.value : input;
 }
 
 /**

@@ -94,7 +94,7 @@ export const ANTHROPIC_BLOCK_TYPES: ReadonlySet<string> = new Set([
 function argumentsOf(input: unknown): unknown {
   if (input === undefined) return undefined;
   const written = serializeJson(input);
-  return written.ok ? written.text : input;
+  return written.success ? written.value : input;
 }
 
 /** Text blocks as neutral text parts (one text block reads as its text); other blocks stay out of the view. */
@@ -349,7 +349,7 @@ export function readAnthropicMessages(views: readonly AnthropicMessageView[]): B
           if (fn.arguments !== oldFn.arguments) {
             const parsed =
               typeof fn.arguments === "string" ? parseJson(fn.arguments, { lossless: true }) : undefined;
-            if (parsed === undefined || !parsed.ok || !isPlainObject(parsed.value)) {
+            if (parsed === undefined || !parsed.success || !isPlainObject(parsed.value)) {
               return { ok: false, reason: "new arguments that are not a JSON object have no tool_use form" };
             }
             block = setKey(block, "input", parsed.value);

@@ -12,7 +12,7 @@ export function toolsOf(value: unknown): ToolDefinition[] | undefined {
   let tools = value;
   if (typeof value === "string") {
     const parsed = parseJson(value);
-    if (!parsed.ok) return undefined;
+    if (!parsed.success) return undefined;
     tools = parsed.value;
   }
   if (!Array.isArray(tools)) return undefined;

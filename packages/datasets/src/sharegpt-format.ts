@@ -51,7 +51,7 @@ function turnsOf(value: unknown): { turns: unknown[]; key?: "conversations" } | 
 /** The calls a `function_call` turn holds: one call object, or a list of them (LLaMA-Factory takes both). */
 function functionCallTexts(value: string): { calls: CallText[]; list: boolean } {
   const parsed = parseJson(value.trim());
-  if (parsed.ok && Array.isArray(parsed.value)) {
+  if (parsed.success && Array.isArray(parsed.value)) {
     return { calls: parsed.value.map((item) => readCallText(JSON.stringify(item))), list: true };
   }
   return { calls: [readCallText(value)], list: false };

@@ -32,9 +32,9 @@ export function* changedJsonSteps(args: ChangedJsonArgs): Generator<number, stri
   if (!roundTrip) {
     const exact = parseJson(args.text, { lossless: true });
     yield args.text.length;
-    if (exact.ok) {
+    if (exact.success) {
       const written = serializeJson(args.redo(exact.value));
-      if (written.ok) return written.text;
+      if (written.success) return written.value;
     }
   }
   return JSON.stringify(args.changed);

@@ -160,9 +160,9 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       !numbersRoundTrip(source.frame.data)
     ) {
       const exact = parseJson(source.frame.data, { lossless: true });
-      if (exact.ok) {
+      if (exact.success) {
         const written = serializeJson(result.redo(exact.value));
-        if (written.ok) data = written.text;
+        if (written.success) data = written.value;
       }
     }
     data ??= JSON.stringify(value);

@@ -27,7 +27,7 @@ const asIssue = (issue: QwenIssue): SyntaxIssue => ({ ...issue, path: [] });
 function writeValue(value: unknown): string {
   if (isPlainObject(value) || Array.isArray(value)) {
     const written = serializeJson(value, { style: "python" });
-    return written.ok ? written.text : "null";
+    return written.success ? written.value : "null";
   }
   return pyStr(toPython(value));
 }

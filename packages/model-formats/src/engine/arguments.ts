@@ -61,5 +61,5 @@ export function argumentsText(call: EncodableToolCall): string {
 /** A value as Jinja's `tojson` writes it in a chat template: Python's `json.dumps(value, ensure_ascii=False)`. */
 export function pythonJsonText(value: unknown): string {
   const written = serializeJson(value, { style: "python" });
-  return written.ok ? written.text : "null";
+  return written.success ? written.value : "null";
 }
