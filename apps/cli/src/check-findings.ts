@@ -1,8 +1,8 @@
 import type { IssueSeverity } from "@toolcall/core";
 import type { Painter } from "./colors.js";
 import { plural } from "./human-counts.js";
+import type { PlacedIssue } from "./placed-issue.js";
 import { formatPath } from "./places.js";
-import type { PlacedIssue } from "./record-processor.js";
 
 /** One issue with its place: core's codes, a format's codes, or the command line's `input_*`/`line_*` codes. */
 export type CheckIssue = PlacedIssue;

@@ -6,19 +6,14 @@ import type { InputIssue } from "./input-issue.js";
 import type { JournaledOutput } from "./journal.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
 import { LineBatches } from "./line-batches.js";
+import type { RecordPlace } from "./places.js";
 import { computeRecord, type LineResult, type RecordData, rewrite, type WorkContext } from "./record-work.js";
 import { arrayElementSpans, writePieces } from "./record-writer.js";
 import { describeValue, type InputFormat, scanInput } from "./scan-input.js";
 import { readSessionLines, sessionRewritePieces } from "./session-lines.js";
 import { inlinePool, type LinePool } from "./worker-pool.js";
 
-/** Where a record is in its file. */
-export interface RecordPlace {
-  /** The JSONL line (1-based), or the first line of a session. */
-  line?: number;
-  /** The element of a JSON array of records. */
-  index?: number;
-}
+export type { RecordPlace } from "./places.js";
 
 /** What the driver asks of a command (check, repair): to take each record's results, and what holds none. */
 export interface RecordHandler {

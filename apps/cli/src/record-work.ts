@@ -9,7 +9,8 @@ import {
 import { detectRecordFormat, formatById } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
-import type { PlacedIssue, RecordProcessor } from "./record-processor.js";
+import type { PlacedIssue } from "./placed-issue.js";
+import type { RecordProcessor } from "./record-processor.js";
 import { serializeRecord } from "./record-writer.js";
 import type { ReportedChange } from "./repair-findings.js";
 

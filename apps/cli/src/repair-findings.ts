@@ -2,7 +2,7 @@ import { type SanitizeChange, serializeJson } from "@toolcall/core";
 import { verdictLine, verdictOf } from "./check-findings.js";
 import type { Painter } from "./colors.js";
 import type { InputIssue } from "./input-issue.js";
-import type { PlacedIssue } from "./record-processor.js";
+import type { PlacedIssue } from "./placed-issue.js";
 
 /** One change core made, where it was made. `before` and `after` hold the values replaced, whole: nothing is lost. */
 export interface ReportedChange {

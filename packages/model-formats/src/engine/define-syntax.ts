@@ -14,20 +14,13 @@ import {
   WORK_UNITS_PER_CHAR,
   type WorkMeter,
 } from "@toolcall/core";
+import type { FamilyContext } from "./family-context.js";
 import { Output } from "./output.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
 import { isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
-/** What a family parser gets besides its text and its output. */
-export interface FamilyContext {
-  tools: ToolIndex;
-  /** The id for a call whose syntax carries none. */
-  createId(index: number, name: string): string;
-  startInReasoning: boolean;
-  /** Adds an `unknown_tool` warning when tools were offered and `name` is not one of them. */
-  checkName(name: string, out: Output): void;
-}
+export type { FamilyContext } from "./family-context.js";
 
 /** A family's parts: the parser as a resumable step over the text, and the encoder. */
 export interface FamilyDefinition {
