@@ -1,4 +1,4 @@
-import { isPlainObject } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 
 /** Where a record is in its file. */
 export interface RecordPlace {

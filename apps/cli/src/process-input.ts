@@ -1,5 +1,6 @@
 import { isUtf8 } from "node:buffer";
-import { type ConversationFormat, parseJson } from "@toolcall/core";
+import { parseJson } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import { lineAndColumn, surroundings, withoutBom } from "./document-text.js";
 import { detectRecordFormat, detectSessionFormat, expectedFormats, formatById } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";

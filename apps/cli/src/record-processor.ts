@@ -1,15 +1,17 @@
 import {
-  type ConversationFormat,
-  type FormatConversation,
-  type FormatReading,
   type Issue,
   type IssueSeverity,
-  isPlainObject,
   type RepairRule,
   type SanitizeOptions,
   sanitizeHistory,
   validateHistory,
 } from "@toolcall/core";
+import {
+  type ConversationFormat,
+  type FormatConversation,
+  type FormatReading,
+  isPlainObject,
+} from "@toolcall/core/kit";
 import type { PlacedIssue } from "./placed-issue.js";
 import { callIdAt } from "./places.js";
 import {

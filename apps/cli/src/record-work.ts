@@ -1,11 +1,6 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import {
-  type ConversationFormat,
-  numbersRoundTrip,
-  parseJson,
-  type Result,
-  serializeJson,
-} from "@toolcall/core";
+import { parseJson, type Result, serializeJson } from "@toolcall/core";
+import { type ConversationFormat, numbersRoundTrip } from "@toolcall/core/kit";
 import { detectRecordFormat, formatById } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";

@@ -1,4 +1,4 @@
-import type { SyntaxIssue, SyntaxStreamEvent, ToolCallSyntax } from "@toolcall/core";
+import type { SyntaxIssue, SyntaxStreamEvent, ToolCallSyntax } from "@toolcall/core/kit";
 import type { ContentCallExtractor, ExtractionEvent, ExtractionIssue } from "./content-call-extractor.js";
 
 const issueOf = ({ code, severity, message, path }: SyntaxIssue): ExtractionIssue => ({

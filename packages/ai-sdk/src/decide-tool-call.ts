@@ -1,11 +1,11 @@
 import {
-  argumentIssues,
   type DecodeStatus,
   type FinishReason,
   type IssueCode,
   normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
+import { argumentIssues } from "@toolcall/core/kit";
 import type { ModelToolCall } from "./ai-sdk-types.js";
 import { unusableCallInput } from "./unusable-call-input.js";
 

@@ -1,4 +1,5 @@
-import { decodeArguments, isPlainObject, safeEncodeArguments } from "@toolcall/core";
+import { decodeArguments, safeEncodeArguments } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 
 /**
  * The neutral `function.arguments` of an AI SDK tool-call part's `input`. An object (what the SDK holds for a call

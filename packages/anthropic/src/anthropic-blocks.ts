@@ -1,12 +1,5 @@
-import {
-  type ChatMessage,
-  isPlainObject,
-  originOf,
-  parseJson,
-  serializeJson,
-  type ToolCall,
-  withOrigin,
-} from "@toolcall/core";
+import { type ChatMessage, parseJson, serializeJson, type ToolCall } from "@toolcall/core";
+import { isPlainObject, originOf, withOrigin } from "@toolcall/core/kit";
 
 /** Where a block is: its message (a record's message index, or a transcript's line) and its index in `content`. */
 export interface BlockAddress {

@@ -1,4 +1,4 @@
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import {
   type AnthropicMessageView,
   applyBlockEdits,

@@ -1,9 +1,5 @@
-import {
-  type ConversationFormat,
-  type FormatReading,
-  isPlainObject,
-  type ToolDefinition,
-} from "@toolcall/core";
+import type { ToolDefinition } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import {
   ANTHROPIC_BLOCK_TYPES,
   type AnthropicMessageView,

@@ -1,4 +1,5 @@
-import { isPlainObject, parseJson, pythonLiteral, serializeJson } from "@toolcall/core";
+import { parseJson, serializeJson } from "@toolcall/core";
+import { isPlainObject, pythonLiteral } from "@toolcall/core/kit";
 
 /** A call written as text (`{"name": …, "arguments": …}`), as data sets store it, read. */
 export interface CallText {

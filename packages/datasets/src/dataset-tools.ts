@@ -1,4 +1,5 @@
-import { isPlainObject, parseJson, type ToolDefinition } from "@toolcall/core";
+import { parseJson, type ToolDefinition } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 
 /**
  * A data set's tool list as core reads tools: an array, or (as LLaMA-Factory and glaive store it) a JSON string of

@@ -1,13 +1,12 @@
+import type { ChatMessage, ToolCall } from "@toolcall/core";
 import {
-  type ChatMessage,
   type ConversationFormat,
   type FormatIssue,
   type FormatReading,
   isPlainObject,
   originOf,
-  type ToolCall,
   withOrigin,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { type CallText, readCallText, writeCallText } from "./call-text.js";
 import { toolsOf } from "./dataset-tools.js";
 

@@ -1,5 +1,4 @@
 export {
-  type ArgumentsMapping,
   coreRepairs,
   createJsonrepairRepair,
   type DecodeStatus,
@@ -10,6 +9,7 @@ export {
   type SanitizeChange,
   type SanitizePolicy,
 } from "@toolcall/core";
+export type { ArgumentsMapping } from "@toolcall/core/kit";
 export { type CollectedToolCall, type CollectOptions, collectToolCalls } from "./collect-tool-calls.js";
 export { finishReasonOf } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from "./from-neutral-messages.js";

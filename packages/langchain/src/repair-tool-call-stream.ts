@@ -4,7 +4,7 @@ import {
   finishReasonAtStreamEnd,
   StreamedArguments,
   ToolCallAccumulator,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { collectToolCalls } from "./collect-tool-calls.js";
 import { finishReasonOf } from "./finish-reason.js";
 import { isAIChunk, isAIMessageLike } from "./message-type.js";

@@ -1,10 +1,10 @@
+import type { FinishReason } from "@toolcall/core";
 import {
   type AccumulatingToolCall,
-  type FinishReason,
   finishReasonAtStreamEnd,
   StreamedArguments,
   ToolCallAccumulator,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
 import { decideStreamedArguments } from "./repair-arguments.js";

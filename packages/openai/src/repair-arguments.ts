@@ -1,11 +1,5 @@
-import {
-  argumentIssues,
-  type FinishReason,
-  type NormalizedAnswerArguments,
-  normalizeAnswerArguments,
-  normalizeAnswerArgumentsSteps,
-  type StreamedArguments,
-} from "@toolcall/core";
+import { type FinishReason, type NormalizedAnswerArguments, normalizeAnswerArguments } from "@toolcall/core";
+import { argumentIssues, normalizeAnswerArgumentsSteps, type StreamedArguments } from "@toolcall/core/kit";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
 import { SMALL_ARGUMENTS, weighted } from "./step-pace.js";
 

@@ -1,4 +1,5 @@
-import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import { parseJson, serializeJson } from "@toolcall/core";
+import { numbersRoundTrip } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { ArgumentFrames } from "./argument-frames.js";

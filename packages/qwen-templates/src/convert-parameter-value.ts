@@ -10,4 +10,4 @@ export {
   convertParameterValue,
   type ParameterType,
   parameterType,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";

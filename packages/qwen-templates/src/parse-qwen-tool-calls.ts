@@ -1,11 +1,5 @@
-import {
-  encodeArguments,
-  isPlainObject,
-  normalizeArguments,
-  parseJson,
-  resolveWorkMeter,
-  type WorkMeter,
-} from "@toolcall/core";
+import { encodeArguments, normalizeArguments, parseJson } from "@toolcall/core";
+import { isPlainObject, resolveWorkMeter, type WorkMeter } from "@toolcall/core/kit";
 import { convertParameterValue } from "./convert-parameter-value.js";
 import { type QwenIssue, type QwenParseOptions, type QwenToolCall, randomCallId } from "./qwen-issue.js";
 import { type BlockResult, nextBlockStart, QwenTextScan, readQwenBlock } from "./read-qwen-block.js";

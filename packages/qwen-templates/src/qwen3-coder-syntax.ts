@@ -1,5 +1,5 @@
+import { decodeArguments, serializeJson } from "@toolcall/core";
 import {
-  decodeArguments,
   type EncodableToolCall,
   isPlainObject,
   type SyntaxIssue,
@@ -7,9 +7,8 @@ import {
   type SyntaxStream,
   type SyntaxStreamEvent,
   type SyntaxToolCall,
-  serializeJson,
   type ToolCallSyntax,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { pyStr, toPython } from "@toolcall/jinja";
 import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
 import type { QwenIssue, QwenToolCall } from "./qwen-issue.js";

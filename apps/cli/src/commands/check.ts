@@ -1,4 +1,5 @@
-import type { ConversationFormat, RepairRule } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import {
   type CheckFinding,
   type CheckIssue,

@@ -1,4 +1,5 @@
-import { decodeArguments, isPlainObject, parseJson } from "@toolcall/core";
+import { decodeArguments, parseJson } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
 import { readChatTemplate } from "../chat-template-file.js";
 import { type Conversation, isConversationList, toConversation } from "../conversation.js";

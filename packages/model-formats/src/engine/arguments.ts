@@ -1,12 +1,5 @@
-import {
-  type ArgumentsMapping,
-  decodeArguments,
-  type EncodableToolCall,
-  encodeArguments,
-  normalizeArguments,
-  type SyntaxIssue,
-  serializeJson,
-} from "@toolcall/core";
+import { decodeArguments, encodeArguments, normalizeArguments, serializeJson } from "@toolcall/core";
+import type { ArgumentsMapping, EncodableToolCall, SyntaxIssue } from "@toolcall/core/kit";
 
 /** The wire text for argument text a model wrote, by core's R1/R2, and the issue when it is not an object. */
 export function wireArguments(text: string, tool: string): { text: string; issue?: SyntaxIssue } {

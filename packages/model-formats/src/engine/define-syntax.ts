@@ -13,7 +13,7 @@ import {
   WORK_UNITS_BASE,
   WORK_UNITS_PER_CHAR,
   type WorkMeter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import type { FamilyContext } from "./family-context.js";
 import { Output } from "./output.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";

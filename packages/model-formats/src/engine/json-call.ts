@@ -1,4 +1,4 @@
-import type { SyntaxIssue } from "@toolcall/core";
+import type { SyntaxIssue } from "@toolcall/core/kit";
 import { wireArguments } from "./arguments.js";
 import type { FamilyContext } from "./define-syntax.js";
 import { JsonScanner } from "./json-scanner.js";

@@ -1,4 +1,4 @@
-import type { SyntaxIssue, SyntaxStreamEvent, SyntaxToolCall } from "@toolcall/core";
+import type { SyntaxIssue, SyntaxStreamEvent, SyntaxToolCall } from "@toolcall/core/kit";
 import { isSpaceCode } from "./reader.js";
 
 /** An issue as a parser finds it: the path is the text as a whole (`[]`) unless the parser says more. */

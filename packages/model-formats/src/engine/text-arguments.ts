@@ -1,4 +1,5 @@
-import { convertParameterValue, serializeJson } from "@toolcall/core";
+import { serializeJson } from "@toolcall/core";
+import { convertParameterValue } from "@toolcall/core/kit";
 import type { FamilyContext } from "./define-syntax.js";
 import type { Output } from "./output.js";
 

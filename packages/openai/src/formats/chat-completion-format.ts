@@ -1,10 +1,10 @@
+import type { ChatMessage } from "@toolcall/core";
 import {
-  type ChatMessage,
   type ConversationFormat,
   type FormatConversation,
   type FormatReading,
   isPlainObject,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { placeIn } from "./place.js";
 
 function isCompletion(value: unknown): value is Record<string, unknown> & { choices: unknown[] } {

@@ -1,10 +1,5 @@
-import {
-  type ConversationFormat,
-  type FinishReason,
-  type FormatReading,
-  isPlainObject,
-  type ToolDefinition,
-} from "@toolcall/core";
+import type { FinishReason, ToolDefinition } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { placeIn } from "./place.js";
 import { applyItemEdits, type ItemsReading, isResponseItem, readResponseItems } from "./responses-items.js";
 
