@@ -1,11 +1,18 @@
 export {
+  type ChatMessage,
   coreRepairs,
   createJsonrepairRepair,
   type DecodeStatus,
   type FinishReason,
+  getProviderProfile,
   type Issue,
   type IssueCode,
+  listProviderProfiles,
+  type ProviderId,
+  type ProviderOption,
+  parseRepairNames,
   type RepairRule,
+  type Result,
   type SanitizeChange,
   type SanitizePolicy,
 } from "@toolcall/core";

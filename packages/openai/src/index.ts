@@ -1,3 +1,21 @@
+export {
+  type ChatMessage,
+  coreRepairs,
+  createJsonrepairRepair,
+  type DecodeStatus,
+  type FinishReason,
+  getProviderProfile,
+  type Issue,
+  type IssueCode,
+  listProviderProfiles,
+  type ProviderId,
+  type ProviderOption,
+  parseRepairNames,
+  type RepairRule,
+  type Result,
+  type SanitizeChange,
+  type SanitizePolicy,
+} from "@toolcall/core";
 export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
 export { changedJson } from "./changed-json.js";
 export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat-completion-stream-repair.js";
