@@ -42,6 +42,7 @@ export type { Result } from "./result.js";
 export { sanitizeHistory } from "./sanitize-history.js";
 export type { SanitizeChange, SanitizeOptions, SanitizePolicy, SanitizeResult } from "./sanitize-options.js";
 export { type SerializeOptions, type SerializeResult, serializeJson } from "./serialize-json.js";
+export type { ToolcallOptions } from "./toolcall-options.js";
 export {
   type ChatMessage,
   type DecodeStatus,
