@@ -158,7 +158,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       `import cycle being removed (${component.length} files): ${loopThrough(component, graph).join(" → ")}`,
     );
   if (process.argv.includes("--json")) console.log(JSON.stringify(found, null, 2));
-  else if (found.length === 0) console.log(`No import cycle among ${graph.size} source files.`);
+  else if (found.length === 0)
+    console.log(
+      `No import cycle among ${graph.size} source files${all.length > 0 ? ", outside the folders listed above" : ""}.`,
+    );
   else {
     console.error(`${found.length} import cycle(s); dependencies must run one way:`);
     for (const component of found) {
