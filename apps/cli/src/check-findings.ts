@@ -1,8 +1,8 @@
 import type { IssueSeverity } from "@toolcall/core";
 import type { Painter } from "./colors.js";
 import { plural } from "./human-counts.js";
+import type { PlacedIssue } from "./placed-issue.js";
 import { formatPath } from "./places.js";
-import type { PlacedIssue } from "./record-processor.js";
 
 /** One issue with its place: core's codes, a format's codes, or the command line's `input_*`/`line_*` codes. */
 export type CheckIssue = PlacedIssue;
@@ -93,7 +93,7 @@ export function humanFinding(finding: CheckFinding, paint: Painter): string {
   const where = `${finding.file}${finding.line !== undefined ? `:${finding.line}` : ""}${finding.record !== undefined ? `[${finding.record}]` : ""}`;
   const lines = [`${paint("bold", where)}${finding.format ? paint("dim", `  (${finding.format})`) : ""}`];
   for (const found of finding.issues) {
-    const at = found.place ?? (found.path ? formatPath(found.path) : undefined);
+    const at = found.place ?? (found.path.length > 0 ? formatPath(found.path) : undefined);
     const place = at === undefined ? "" : `  ${at}`;
     const label = found.label === undefined || at?.startsWith(found.label) ? "" : `  ${found.label}`;
     const call = found.callId === undefined ? "" : `  ${paint("cyan", found.callId)}`;

@@ -1,5 +1,5 @@
 import { anthropicMessagesFormat, claudeCodeFormat } from "@toolcall/anthropic";
-import type { ConversationFormat } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import { llamafactoryFormat, sharegptFormat } from "@toolcall/datasets";
 import {
   codexRolloutFormat,

@@ -1,5 +1,12 @@
-import { isPlainObject } from "@toolcall/core";
-import type { RecordPlace } from "./process-input.js";
+import { isPlainObject } from "@toolcall/core/kit";
+
+/** Where a record is in its file. */
+export interface RecordPlace {
+  /** The JSONL line (1-based), or the first line of a session. */
+  line?: number;
+  /** The element of a JSON array of records. */
+  index?: number;
+}
 
 /**
  * A path from core (message index first) as the reader knows it from the file: `messages[2].tool_calls[0].function`.

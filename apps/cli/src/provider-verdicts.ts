@@ -3,8 +3,8 @@ import {
   type ProviderFinding,
   type ProviderProfile,
   providerVerdict,
-  resolveProviderProfile,
 } from "@toolcall/core";
+import { resolveProviderProfile } from "@toolcall/core/kit";
 
 /**
  * Which provider profiles a conversation is checked against. `errors`: every profile, for conversations core's rules

@@ -1,15 +1,18 @@
 import {
-  type ConversationFormat,
-  type FormatConversation,
-  type FormatReading,
   type Issue,
   type IssueSeverity,
-  isPlainObject,
   type RepairRule,
   type SanitizeOptions,
   sanitizeHistory,
   validateHistory,
 } from "@toolcall/core";
+import {
+  type ConversationFormat,
+  type FormatConversation,
+  type FormatReading,
+  isPlainObject,
+} from "@toolcall/core/kit";
+import type { PlacedIssue } from "./placed-issue.js";
 import { callIdAt } from "./places.js";
 import {
   findingMessage,
@@ -20,26 +23,7 @@ import {
 } from "./provider-verdicts.js";
 import { type ReportedChange, toReportedChanges } from "./repair-findings.js";
 
-/** One issue, placed in its record as the record's format names places. */
-export interface PlacedIssue {
-  code: string;
-  severity: IssueSeverity;
-  message: string;
-  /** Where in the record (`messages[3].tool_calls[0]`, `conversations[4]`, `record 12 (payload)`). */
-  place?: string;
-  /** Which conversation of the record (`choices[1]`), for records that hold several. */
-  label?: string;
-  /** Core's path in the neutral view, message index first. */
-  path?: Array<string | number>;
-  callId?: string;
-  /**
-   * The provider profiles that reject a history with this issue (errors, when provider profiles were checked; empty
-   * when none of those checked does).
-   */
-  refusedBy?: readonly string[];
-  /** For an issue a provider profile found: each rejecting profile's answer, HTTP status and literal text. */
-  answers?: ReadonlyArray<{ provider: string; status: number; message: string }>;
-}
+export type { PlacedIssue } from "./placed-issue.js";
 
 export interface RecordCheck {
   conversations: number;
@@ -181,6 +165,7 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
       code: found.code,
       severity: found.severity,
       message: found.message,
+      path: found.path,
       ...(found.place !== undefined ? { place: found.place } : {}),
     }));
     for (const conversation of reading.conversations)

@@ -1,10 +1,12 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import { type ConversationFormat, numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import { parseJson, type Result, serializeJson } from "@toolcall/core";
+import { type ConversationFormat, numbersRoundTrip } from "@toolcall/core/kit";
 import { plainJsonError } from "./document-text.js";
 import { detectRecordFormat, formatById } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
-import type { PlacedIssue, RecordProcessor } from "./record-processor.js";
+import type { PlacedIssue } from "./placed-issue.js";
+import type { RecordProcessor } from "./record-processor.js";
 import { serializeRecord } from "./record-writer.js";
 import type { ReportedChange } from "./repair-findings.js";
 
@@ -62,7 +64,7 @@ export function computeRecord(
   let lossless = false;
   if (repaired.value !== undefined && text !== undefined && !numbersRoundTrip(text)) {
     const exact = parseJson(text, { lossless: true });
-    if (exact.ok) {
+    if (exact.success) {
       const again = context.processor.repair(format, exact.value);
       if (again.value !== undefined) {
         repaired = again;
@@ -85,13 +87,13 @@ export function computeRecord(
  * The record's rewritten text in a style, or why it cannot be written.
  *
  * @example
- * rewrite(repaired, text, { ascii: true }); // { ok: true, text: '{"messages":[…]}' }
+ * rewrite(repaired, text, { ascii: true }); // { success: true, value: '{"messages":[…]}' }
  */
 export function rewrite(
   computed: { value?: unknown; lossless: boolean },
   text: string,
   options: { ascii?: boolean; style?: JsonStyle; depth?: number } = {},
-): { ok: true; text: string } | { ok: false; error: string } | undefined {
+): Result<string> | undefined {
   if (computed.value === undefined) return undefined;
   const style =
     options.style ?? detectJsonStyle(text, options.ascii === undefined ? {} : { ascii: options.ascii });
@@ -154,7 +156,7 @@ export function workLine(
   const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   const parsed = parseJson(text);
-  if (!parsed.ok)
+  if (!parsed.success)
     return {
       kind: "unreadable",
       issue: { code: "line_invalid_json", message: plainJsonError(parsed.error) },
@@ -185,10 +187,10 @@ export function workLine(
   }
   const computed = computeRecord(context, format, value, text);
   const exact = computed.lossless ? serializeJson(computed.data) : undefined;
-  const exactData = exact?.ok ? { exactData: exact.text } : {};
+  const exactData = exact?.success ? { exactData: exact.value } : {};
   const written = rewrite(computed, text, { ascii: isAscii(content) });
   if (written === undefined) return { kind: "record", format: format.id, data: computed.data, ...exactData };
-  if (!written.ok) {
+  if (!written.success) {
     const data = computed.data as RepairData;
     return { kind: "record", format: format.id, data: { ...data, notWritable: written.error } };
   }
@@ -197,7 +199,7 @@ export function workLine(
     format: format.id,
     data: computed.data,
     ...exactData,
-    bytes: Buffer.from(`${bom ? "\uFEFF" : ""}${written.text}`, "utf8"),
+    bytes: Buffer.from(`${bom ? "\uFEFF" : ""}${written.value}`, "utf8"),
   };
 }
 

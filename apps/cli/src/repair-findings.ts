@@ -2,7 +2,7 @@ import { type SanitizeChange, serializeJson } from "@toolcall/core";
 import { verdictLine, verdictOf } from "./check-findings.js";
 import type { Painter } from "./colors.js";
 import type { InputIssue } from "./input-issue.js";
-import type { PlacedIssue } from "./record-processor.js";
+import type { PlacedIssue } from "./placed-issue.js";
 
 /** One change core made, where it was made. `before` and `after` hold the values replaced, whole: nothing is lost. */
 export interface ReportedChange {
@@ -67,12 +67,12 @@ export function toReportedChanges(changes: readonly SanitizeChange[]): ReportedC
  */
 export function findingJson(finding: RepairFinding): string {
   const written = serializeJson(finding);
-  return written.ok ? written.text : JSON.stringify({ ...finding, error: written.error });
+  return written.success ? written.value : JSON.stringify({ ...finding, error: written.error });
 }
 
 function shortValue(value: unknown, width = 70): string {
   const written = serializeJson(value);
-  const text = written.ok ? written.text : String(value);
+  const text = written.success ? written.value : String(value);
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 

@@ -2,10 +2,7 @@
 // profiles), which providers refuse it at all, and the repaired record (`sanitizeHistory` with core's repairs and
 // the provider's fixes, written back by the record's format) as a line diff.
 import {
-  type ConversationFormat,
   coreRepairs,
-  type FormatConversation,
-  type FormatIssue,
   type Issue,
   listProviderProfiles,
   PROVIDER_IDS,
@@ -17,6 +14,7 @@ import {
   sanitizeHistory,
   validateHistory,
 } from "@toolcall/core";
+import type { ConversationFormat, FormatConversation, FormatIssue } from "@toolcall/core/kit";
 import { type Change, diffLines } from "diff";
 import { readSavedChat } from "./saved-chat.js";
 

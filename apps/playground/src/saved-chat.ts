@@ -4,7 +4,7 @@
 // the command line's order, detected from the content or picked. One JSON document is a record or an array of
 // records; JSON lines are a session (a whole file of lines) or one record per line.
 import { anthropicMessagesFormat, claudeCodeFormat } from "@toolcall/anthropic";
-import type { ConversationFormat, FormatReading } from "@toolcall/core";
+import type { ConversationFormat, FormatReading } from "@toolcall/core/kit";
 import { llamafactoryFormat, sharegptFormat } from "@toolcall/datasets";
 import {
   codexRolloutFormat,

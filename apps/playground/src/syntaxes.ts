@@ -1,6 +1,6 @@
 // Every tool-call syntax the packages implement, by id: model-formats' families, Qwen3-Coder from qwen-templates
 // and Gemma 4 from gemma-recovery (detection names all of them; each lives in its own package).
-import type { ToolCallSyntax } from "@toolcall/core";
+import type { ToolCallSyntax } from "@toolcall/core/kit";
 import { gemma4 } from "@toolcall/gemma-recovery";
 import { SYNTAXES } from "@toolcall/model-formats";
 import { qwen3Coder } from "@toolcall/qwen-templates";

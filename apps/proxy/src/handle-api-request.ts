@@ -1,11 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  type OpenAIRepairOptions,
-  REPAIRS_HEADER,
-  type RepairReport,
-  RepairSummary,
-  repairRequestBody,
-} from "@toolcall/openai";
+import type { OpenAIRepairOptions, RepairReport } from "@toolcall/openai";
+import { REPAIRS_HEADER, RepairSummary, repairRequestBody } from "@toolcall/openai/exchange";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import type { ExtractionReport } from "./extract-content-calls.js";
 import { requestHeadersForUpstream } from "./forward-headers.js";

@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { createSseRepair, type RepairSummary, type SseFaultVerdict } from "@toolcall/openai";
+import { createSseRepair, type RepairSummary, type SseFaultVerdict } from "@toolcall/openai/exchange";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import { ContentCallStream, type ExtractionReport } from "./extract-content-calls.js";
 import { errorFrame, type ProxyError } from "./proxy-error.js";

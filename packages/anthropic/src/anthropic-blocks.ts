@@ -1,12 +1,5 @@
-import {
-  type ChatMessage,
-  isPlainObject,
-  originOf,
-  parseJson,
-  serializeJson,
-  type ToolCall,
-  withOrigin,
-} from "@toolcall/core";
+import { type ChatMessage, parseJson, serializeJson, type ToolCall } from "@toolcall/core";
+import { isPlainObject, originOf, withOrigin } from "@toolcall/core/kit";
 
 /** Where a block is: its message (a record's message index, or a transcript's line) and its index in `content`. */
 export interface BlockAddress {
@@ -94,7 +87,7 @@ export const ANTHROPIC_BLOCK_TYPES: ReadonlySet<string> = new Set([
 function argumentsOf(input: unknown): unknown {
   if (input === undefined) return undefined;
   const written = serializeJson(input);
-  return written.ok ? written.text : input;
+  return written.success ? written.value : input;
 }
 
 /** Text blocks as neutral text parts (one text block reads as its text); other blocks stay out of the view. */
@@ -349,7 +342,7 @@ export function readAnthropicMessages(views: readonly AnthropicMessageView[]): B
           if (fn.arguments !== oldFn.arguments) {
             const parsed =
               typeof fn.arguments === "string" ? parseJson(fn.arguments, { lossless: true }) : undefined;
-            if (parsed === undefined || !parsed.ok || !isPlainObject(parsed.value)) {
+            if (parsed === undefined || !parsed.success || !isPlainObject(parsed.value)) {
               return { ok: false, reason: "new arguments that are not a JSON object have no tool_use form" };
             }
             block = setKey(block, "input", parsed.value);

@@ -1,4 +1,4 @@
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import {
   type AnthropicMessageView,
   applyBlockEdits,
@@ -93,7 +93,11 @@ export const claudeCodeFormat: ConversationFormat = {
           },
         },
       ],
-      issues: reading.issues.map(({ address, ...found }) => ({ ...found, place: placeOfBlock(address, []) })),
+      issues: reading.issues.map(({ address, ...found }) => ({
+        ...found,
+        path: [address.message, "message", "content", address.block],
+        place: placeOfBlock(address, []),
+      })),
       write([next]) {
         if (next === undefined) return { ok: true, value };
         const result = reading.edits(next);

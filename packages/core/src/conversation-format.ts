@@ -1,4 +1,4 @@
-import type { IssueSeverity } from "./issues.js";
+import type { Issue } from "./issues.js";
 import type { ChatMessage, FinishReason, ToolDefinition } from "./types.js";
 
 /**
@@ -23,12 +23,12 @@ export interface FormatConversation {
   placeOf?(path: readonly (string | number)[]): string;
 }
 
-/** Something wrong with a record's own shape, found while reading it (before any rule of core runs). */
-export interface FormatIssue {
-  /** A snake_case code of the format (`block_unknown`, `tool_call_unparsable`). */
-  code: string;
-  severity: IssueSeverity;
-  message: string;
+/**
+ * Something wrong with a record's own shape, found while reading it (before any rule of core runs): core's
+ * {@link Issue} with the format's own codes (`block_unknown`, `tool_call_unparsable`). `path` leads from the record to
+ * the part (`["conversations", 4, "value"]`; `[]` for the whole record); `place` says the same for people.
+ */
+export interface FormatIssue extends Issue<string> {
   /** Where in the record (`conversations[4].value`). */
   place?: string;
 }

@@ -1,14 +1,12 @@
+import { type ChatMessage, parseJson, type ToolCall } from "@toolcall/core";
 import {
-  type ChatMessage,
   type ConversationFormat,
   type FormatIssue,
   type FormatReading,
   isPlainObject,
   originOf,
-  parseJson,
-  type ToolCall,
   withOrigin,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { type CallText, readCallText, writeCallText } from "./call-text.js";
 import { toolsOf } from "./dataset-tools.js";
 import { findTagged, replaceTagged, type TaggedSegment, textOutside } from "./tagged-calls.js";
@@ -51,7 +49,7 @@ function turnsOf(value: unknown): { turns: unknown[]; key?: "conversations" } | 
 /** The calls a `function_call` turn holds: one call object, or a list of them (LLaMA-Factory takes both). */
 function functionCallTexts(value: string): { calls: CallText[]; list: boolean } {
   const parsed = parseJson(value.trim());
-  if (parsed.ok && Array.isArray(parsed.value)) {
+  if (parsed.success && Array.isArray(parsed.value)) {
     return { calls: parsed.value.map((item) => readCallText(JSON.stringify(item))), list: true };
   }
   return { calls: [readCallText(value)], list: false };
@@ -110,6 +108,7 @@ export const sharegptFormat: ConversationFormat = {
               code: "call_unreadable",
               severity: "error",
               message: "the call is neither JSON nor a Python literal",
+              path: found.key ? ["conversations", turn] : [turn],
               place: place(turn),
             });
           } else if (call.syntax === "python") {
@@ -118,6 +117,7 @@ export const sharegptFormat: ConversationFormat = {
               severity: "warning",
               message:
                 "the call is a Python literal, not JSON (a server that reads calls with json.loads refuses what a model trained on it writes)",
+              path: found.key ? ["conversations", turn] : [turn],
               place: place(turn),
             });
           }

@@ -1,13 +1,13 @@
-import {
-  decodeArguments,
-  type EncodableToolCall,
-  type SyntaxIssue,
-  type SyntaxParseOptions,
-  type SyntaxStream,
-  type SyntaxStreamEvent,
-  type SyntaxToolCall,
-  type ToolCallSyntax,
-} from "@toolcall/core";
+import { decodeArguments } from "@toolcall/core";
+import type {
+  EncodableToolCall,
+  SyntaxIssue,
+  SyntaxParseOptions,
+  SyntaxStream,
+  SyntaxStreamEvent,
+  SyntaxToolCall,
+  ToolCallSyntax,
+} from "@toolcall/core/kit";
 import { encodeGemmaToolCall } from "./encode-gemma-arguments.js";
 import {
   type GemmaIssue,
@@ -24,7 +24,7 @@ function withId(call: GemmaToolCall, index: number, options: SyntaxParseOptions)
 }
 
 /** Both Gemma codes leave a call in content: errors. */
-const asIssue = (issue: GemmaIssue): SyntaxIssue => ({ ...issue, severity: "error" });
+const asIssue = (issue: GemmaIssue): SyntaxIssue => ({ ...issue, severity: "error", path: [] });
 
 /**
  * Encodes calls as the Gemma 4 template renders them: `<|tool_call>call:NAME{key:value,…}<tool_call|>` per call.

@@ -8,7 +8,7 @@ export type {
   SyntaxToolCall,
   ToolCallSyntax,
   WorkCounter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 export { type DetectedSyntax, detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 export { foldEvents } from "./engine/define-syntax.js";
 export { apertus } from "./families/apertus.js";

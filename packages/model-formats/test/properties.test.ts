@@ -1,12 +1,11 @@
+import { decodeArguments, encodeArguments } from "@toolcall/core";
 import {
   createWorkMeter,
-  decodeArguments,
-  encodeArguments,
   type SyntaxParseResult,
   type SyntaxStreamEvent,
   type ToolCallSyntax,
   type WorkCounter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "../src/engine/define-syntax.js";

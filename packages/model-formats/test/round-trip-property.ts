@@ -1,4 +1,5 @@
-import { decodeArguments, encodeArguments, type ToolCallSyntax } from "@toolcall/core";
+import { decodeArguments, encodeArguments } from "@toolcall/core";
+import type { ToolCallSyntax } from "@toolcall/core/kit";
 import { safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { expect } from "vitest";

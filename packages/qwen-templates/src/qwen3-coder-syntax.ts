@@ -1,5 +1,5 @@
+import { decodeArguments, serializeJson } from "@toolcall/core";
 import {
-  decodeArguments,
   type EncodableToolCall,
   isPlainObject,
   type SyntaxIssue,
@@ -7,9 +7,8 @@ import {
   type SyntaxStream,
   type SyntaxStreamEvent,
   type SyntaxToolCall,
-  serializeJson,
   type ToolCallSyntax,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { pyStr, toPython } from "@toolcall/jinja";
 import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
 import type { QwenIssue, QwenToolCall } from "./qwen-issue.js";
@@ -21,13 +20,13 @@ function withId(call: QwenToolCall, index: number, options: SyntaxParseOptions):
   return { id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } };
 }
 
-const asIssue = (issue: QwenIssue): SyntaxIssue => ({ ...issue });
+const asIssue = (issue: QwenIssue): SyntaxIssue => ({ ...issue, path: [] });
 
 /** A value as the Qwen3-Coder template writes it: mappings and lists as `tojson`, anything else as Python's `str()`. */
 function writeValue(value: unknown): string {
   if (isPlainObject(value) || Array.isArray(value)) {
     const written = serializeJson(value, { style: "python" });
-    return written.ok ? written.text : "null";
+    return written.success ? written.value : "null";
   }
   return pyStr(toPython(value));
 }

@@ -1,4 +1,5 @@
-import type { ConversationFormat, RepairRule } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import {
   type CheckFinding,
   type CheckIssue,
@@ -88,7 +89,7 @@ export interface CheckRunResult {
 
 /** The command line's own findings (unreadable files and lines) are errors: nothing in them could be checked. */
 function asIssue(found: InputIssue): CheckIssue {
-  return { code: found.code, severity: "error", message: found.message };
+  return { code: found.code, severity: "error", message: found.message, path: [] };
 }
 
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {

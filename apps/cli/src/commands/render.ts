@@ -1,4 +1,5 @@
-import { decodeArguments, isPlainObject, parseJson } from "@toolcall/core";
+import { decodeArguments, parseJson } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
 import { readChatTemplate } from "../chat-template-file.js";
 import { type Conversation, isConversationList, toConversation } from "../conversation.js";
@@ -41,7 +42,7 @@ export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
 export function parseConversation(text: string, path: string): Read<Conversation> {
   const body = withoutBom(text);
   const parsed = parseJson(body, { lossless: true });
-  if (parsed.ok) {
+  if (parsed.success) {
     if (isConversationList(parsed.value)) {
       const count = (parsed.value as unknown[]).length;
       return {
@@ -58,7 +59,7 @@ export function parseConversation(text: string, path: string): Read<Conversation
     return { ok: true, value: conversation };
   }
   const lines = body.split(/\r?\n/).filter((line) => line.trim() !== "");
-  if (lines.length > 1 && parseJson(lines[0] as string).ok)
+  if (lines.length > 1 && parseJson(lines[0] as string).success)
     return {
       ok: false,
       message: `is JSONL with ${lines.length} lines; render takes one conversation (sed -n 1p ${path} | toolcall render --messages - …)`,
@@ -74,7 +75,7 @@ export function parseConversation(text: string, path: string): Read<Conversation
  */
 export function parseTools(text: string): Read<unknown[]> {
   const parsed = parseJson(withoutBom(text), { lossless: true });
-  if (!parsed.ok) return { ok: false, message: `is not JSON: ${parsed.error}` };
+  if (!parsed.success) return { ok: false, message: `is not JSON: ${parsed.error}` };
   if (Array.isArray(parsed.value)) return { ok: true, value: parsed.value };
   if (isPlainObject(parsed.value) && Array.isArray(parsed.value.tools))
     return { ok: true, value: parsed.value.tools };

@@ -1,4 +1,5 @@
-import type { ConversationFormat, RepairRule, SanitizeOptions } from "@toolcall/core";
+import type { RepairRule, SanitizeOptions } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import type { PendingPolicy } from "../record-processor.js";
 import type { InputFormat } from "../scan-input.js";
 

@@ -1,4 +1,4 @@
-import type { SyntaxIssue } from "@toolcall/core";
+import type { SyntaxIssue } from "@toolcall/core/kit";
 import { wireArguments } from "./arguments.js";
 import type { FamilyContext } from "./define-syntax.js";
 import { JsonScanner } from "./json-scanner.js";
@@ -181,8 +181,14 @@ export function jsonCallFailure(
   raw: string,
 ): SyntaxIssue {
   return result.status === "end"
-    ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
-    : { code: "call_invalid", severity: "error", message: result.message, raw };
+    ? {
+        code: "call_truncated",
+        severity: "error",
+        message: "the text ends inside a tool call",
+        path: [],
+        raw,
+      }
+    : { code: "call_invalid", severity: "error", message: result.message, path: [], raw };
 }
 
 /**

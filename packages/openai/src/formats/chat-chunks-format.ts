@@ -1,15 +1,14 @@
+import type { ChatMessage, ToolCall } from "@toolcall/core";
 import {
   type AccumulatingToolCall,
-  type ChatMessage,
   type ConversationFormat,
   type FormatConversation,
   type FormatReading,
   finishReasonAtStreamEnd,
   isPlainObject,
-  type ToolCall,
   ToolCallAccumulator,
   type ToolCallDelta,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 
 /** Where one streamed fragment of a call is: the line, its choice and its delta in `tool_calls`. */
 interface Fragment {
@@ -94,6 +93,7 @@ export const openaiChatChunksFormat: ConversationFormat = {
           code: "chunk_invalid",
           severity: "warning",
           message: "not a chat.completion.chunk (left as it is)",
+          path: [line],
           place: `record ${line + 1}`,
         });
         return;

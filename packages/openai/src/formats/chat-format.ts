@@ -1,10 +1,5 @@
-import {
-  type ChatMessage,
-  type ConversationFormat,
-  type FormatReading,
-  isPlainObject,
-  type ToolDefinition,
-} from "@toolcall/core";
+import type { ChatMessage, ToolDefinition } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { placeIn } from "./place.js";
 
 /** Keys that make an object a container of conversations or an item of another format, not a message. */
@@ -90,6 +85,7 @@ export const openaiChatFormat: ConversationFormat = {
             code: "record_not_conversation",
             severity: "error",
             message: 'neither a list of messages nor an object with "messages"',
+            path: [],
           },
         ],
         write: () => ({ ok: true, value }),

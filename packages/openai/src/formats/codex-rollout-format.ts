@@ -1,4 +1,4 @@
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { applyItemEdits, readResponseItems } from "./responses-items.js";
 
 const LINE_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);

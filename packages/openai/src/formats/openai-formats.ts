@@ -1,4 +1,4 @@
-import type { ConversationFormat } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import { openaiChatChunksFormat } from "./chat-chunks-format.js";
 import { openaiChatCompletionFormat } from "./chat-completion-format.js";
 import { openaiChatFormat } from "./chat-format.js";

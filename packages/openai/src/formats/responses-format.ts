@@ -1,10 +1,5 @@
-import {
-  type ConversationFormat,
-  type FinishReason,
-  type FormatReading,
-  isPlainObject,
-  type ToolDefinition,
-} from "@toolcall/core";
+import type { FinishReason, ToolDefinition } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { placeIn } from "./place.js";
 import { applyItemEdits, type ItemsReading, isResponseItem, readResponseItems } from "./responses-items.js";
 
@@ -82,6 +77,7 @@ export const openaiResponsesFormat: ConversationFormat = {
             code: "record_not_conversation",
             severity: "error",
             message: "neither a Responses request, a response, nor a list of items",
+            path: [],
           },
         ],
         write: () => ({ ok: true, value }),
