@@ -1,39 +1,29 @@
-import { anthropicMessagesFormat, claudeCodeFormat } from "@toolcall/anthropic";
-import type { ConversationFormat } from "@toolcall/core";
-import { llamafactoryFormat, sharegptFormat } from "@toolcall/datasets";
-import {
-  codexRolloutFormat,
-  openaiChatChunksFormat,
-  openaiChatCompletionFormat,
-  openaiChatFormat,
-  openaiResponsesFormat,
-} from "@toolcall/openai";
+import { anthropicFormats } from "@toolcall/anthropic";
+import { type ConversationFormat, createFormatRegistry } from "@toolcall/core";
+import { datasetFormats } from "@toolcall/datasets";
+import { openaiFormats } from "@toolcall/openai";
 
 /**
- * Formats whose record is a whole file of JSON lines (an agent's session, a log of streamed chunks), in the order
- * they are tried. The knowledge of each shape is in its ecosystem's package; this list only composes them.
+ * The formats the command line reads: each ecosystem's package exports its formats with their detection priorities;
+ * this only composes them (the playground composes the same packages, and a test keeps both equal).
+ *
+ * @example
+ * FORMATS.detect({ conversations: [{ from: "human", value: "hi" }] }, "record")?.format.id; // "sharegpt"
  */
-export const SESSION_FORMATS: readonly ConversationFormat[] = [
-  claudeCodeFormat,
-  codexRolloutFormat,
-  openaiChatChunksFormat,
-];
+export const FORMATS = createFormatRegistry([...openaiFormats, ...anthropicFormats, ...datasetFormats]);
 
-/**
- * Formats whose record is one JSON value (a document, an element of a JSON array, a JSONL line), most specific
- * first: a list of `{role, content}` is OpenAI Chat only when nothing more specific claims it.
- */
-export const RECORD_FORMATS: readonly ConversationFormat[] = [
-  openaiChatCompletionFormat,
-  anthropicMessagesFormat,
-  llamafactoryFormat,
-  sharegptFormat,
-  openaiResponsesFormat,
-  openaiChatFormat,
-];
+/** Formats whose record is a whole file of JSON lines (an agent's session, a log of streamed chunks). */
+export const SESSION_FORMATS: readonly ConversationFormat[] = FORMATS.formats.filter(
+  (format) => format.unit === "session",
+);
+
+/** Formats whose record is one JSON value (a document, an element of a JSON array, a JSONL line). */
+export const RECORD_FORMATS: readonly ConversationFormat[] = FORMATS.formats.filter(
+  (format) => format.unit === "record",
+);
 
 /** Every format, for `--format` and `toolcall formats`. */
-export const ALL_FORMATS: readonly ConversationFormat[] = [...RECORD_FORMATS, ...SESSION_FORMATS];
+export const ALL_FORMATS: readonly ConversationFormat[] = FORMATS.formats;
 
 /**
  * The format `--format ID` names, or `undefined`.
@@ -42,17 +32,19 @@ export const ALL_FORMATS: readonly ConversationFormat[] = [...RECORD_FORMATS, ..
  * formatById("sharegpt")?.name; // "ShareGPT (glaive, Hermes, LLaMA-Factory)"
  */
 export function formatById(id: string): ConversationFormat | undefined {
-  return ALL_FORMATS.find((format) => format.id === id);
+  return FORMATS.byId(id);
 }
 
 /**
- * The first record format whose shape the value has, or `undefined`.
+ * The record format that claims the value, or `undefined` (a value that only resembles a format is not read: its
+ * refusal names the format).
  *
  * @example
  * detectRecordFormat({ messages: [{ role: "user", content: "hi" }] })?.id; // "openai-chat"
  */
 export function detectRecordFormat(value: unknown): ConversationFormat | undefined {
-  return RECORD_FORMATS.find((format) => format.matches(value));
+  const found = FORMATS.detect(value, "record");
+  return found?.claimed ? found.format : undefined;
 }
 
 /**
@@ -62,15 +54,17 @@ export function detectRecordFormat(value: unknown): ConversationFormat | undefin
  * detectSessionFormat([{ type: "session_meta", payload: {} }])?.id; // "codex-rollout"
  */
 export function detectSessionFormat(values: readonly unknown[]): ConversationFormat | undefined {
-  return SESSION_FORMATS.find((format) => format.matches(values));
+  const found = FORMATS.detect(values, "session");
+  return found?.claimed ? found.format : undefined;
 }
 
 /**
- * What a file in no known format was expected to be: one line per format, for `input_format_unknown`.
+ * Why a value is in no known format, for `input_format_unknown`: its shape, and the format it probably is with the
+ * flag that reads it, or every format expected.
  *
  * @example
- * expectedFormats(); // "openai-chat-completion ({"object": "chat.completion", …}), anthropic-messages (…), …"
+ * refusalOf({ contents: [] }); // 'an object with key "contents", in no known format; expected one of: …'
  */
-export function expectedFormats(): string {
-  return ALL_FORMATS.map((format) => format.id).join(", ");
+export function refusalOf(value: unknown, options: { brief?: boolean } = {}): string {
+  return FORMATS.refusal({ value, unit: "record", ...options });
 }

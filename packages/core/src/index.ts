@@ -76,6 +76,29 @@ export {
 export { type ProviderFinding, type ProviderVerdict, providerVerdict } from "./providers/provider-verdict.js";
 export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
+export { describeShape } from "./records/describe-shape.js";
+export {
+  createFormatRegistry,
+  type FormatDetection,
+  type FormatRegistry,
+} from "./records/format-registry.js";
+export {
+  findingMessage,
+  matchFindings,
+  type ProviderCheck,
+  profilesOf,
+  providerFindings,
+} from "./records/provider-findings.js";
+export { callIdAt, type RecordChange, toRecordChanges } from "./records/record-changes.js";
+export {
+  createRecordEngine,
+  type PendingPolicy,
+  type RecordCheck,
+  type RecordEngine,
+  type RecordEngineOptions,
+  type RecordIssue,
+  type RecordRepair,
+} from "./records/record-engine.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { coreRepairs } from "./repairs/index.js";
 export {

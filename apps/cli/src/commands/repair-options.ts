@@ -1,5 +1,4 @@
-import type { ConversationFormat, RepairRule, SanitizeOptions } from "@toolcall/core";
-import type { PendingPolicy } from "../record-processor.js";
+import type { ConversationFormat, PendingPolicy, RepairRule, SanitizeOptions } from "@toolcall/core";
 import type { InputFormat } from "../scan-input.js";
 
 /** What `toolcall repair` was asked to do (its flags, read and checked). */

@@ -65,6 +65,7 @@ export const openaiChatFormat: ConversationFormat = {
   name: "OpenAI Chat messages",
   expected: 'a list of {role, content, tool_calls?} messages, or an object with "messages" (a request body)',
   unit: "record",
+  priority: 0,
   matches(value) {
     if (isMessageList(value)) return true;
     // A conversation object may be empty (a data set's placeholder); a bare empty list says nothing.
