@@ -12,6 +12,7 @@ const corpus = [
   join(fixtures, "doors/repros.jsonl"),
   join(repo, "packages/openai/test/formats/__fixtures__/chat-requests.jsonl"),
   join(repo, "packages/openai/test/formats/__fixtures__/responses-requests.jsonl"),
+  join(repo, "packages/openai/test/formats/__fixtures__/ollama-chat-tools.json"),
   join(repo, "packages/anthropic/test/__fixtures__/messages-requests.jsonl"),
   join(repo, "packages/anthropic/test/__fixtures__/claude-code-edge-cases.jsonl"),
   join(repo, "packages/datasets/test/__fixtures__/hermes-function-calling-v1-card.jsonl"),
