@@ -5,8 +5,6 @@ import {
   type FormatReading,
   isPlainObject,
   originOf,
-  parseJson,
-  serializeJson,
   type ToolCall,
   withOrigin,
 } from "@toolcall/core";

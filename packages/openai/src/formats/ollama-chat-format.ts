@@ -55,7 +55,7 @@ export const ollamaChatFormat: ConversationFormat = {
   priority: 5,
   matches(value) {
     const found = messagesOf(value);
-    return found !== undefined && found.list.some(hasObjectArguments);
+    return found?.list.some(hasObjectArguments) === true;
   },
   read(value): FormatReading {
     const found = messagesOf(value) ?? { list: [] };
@@ -74,7 +74,7 @@ export const ollamaChatFormat: ConversationFormat = {
           named === undefined
             ? pending.findIndex((call) => raw.tool_name !== undefined && call.name === raw.tool_name)
             : -1;
-        const taken = named === undefined ? pending.splice(at >= 0 ? at : 0, 1)[0] : undefined;
+        const taken = named === undefined ? pending.splice(Math.max(at, 0), 1)[0] : undefined;
         const { tool_name: _name, ...rest } = raw;
         messages.push(
           withOrigin({ ...rest, tool_call_id: named ?? taken?.id ?? `result@${index}` } as ChatMessage, {
