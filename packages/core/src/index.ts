@@ -99,6 +99,7 @@ export {
   type RecordIssue,
   type RecordRepair,
 } from "./records/record-engine.js";
+export { splitResultIdLists } from "./records/result-id-lists.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { coreRepairs } from "./repairs/index.js";
 export {
