@@ -12,6 +12,40 @@ import { openaiFormats } from "@toolcall/openai";
  */
 export const FORMATS = createFormatRegistry([...openaiFormats, ...anthropicFormats, ...datasetFormats]);
 
+/** Which package each format comes from, for the README's table and `toolcall formats`. */
+export const FORMAT_PACKAGES: ReadonlyArray<{ name: string; formats: readonly ConversationFormat[] }> = [
+  { name: "@toolcall/openai", formats: openaiFormats },
+  { name: "@toolcall/anthropic", formats: anthropicFormats },
+  { name: "@toolcall/datasets", formats: datasetFormats },
+];
+
+/**
+ * The README's table of formats, generated from the registry (a test keeps the README equal to it): each format in
+ * detection order with its id, name, unit and package.
+ *
+ * @example
+ * formatTable().split("\n")[0]; // "| id | what | one record is | package |" (padded)
+ */
+export function formatTable(): string {
+  const rows = FORMATS.formats.map((format) => [
+    `\`${format.id}\``,
+    format.name,
+    format.unit === "session" ? "a whole file of JSON lines" : "a JSON value",
+    `\`${FORMAT_PACKAGES.find((entry) => entry.formats.includes(format))?.name ?? "?"}\``,
+  ]);
+  const header = ["id", "what", "one record is", "package"];
+  const widths = header.map((title, i) =>
+    Math.max(title.length, ...rows.map((row) => (row[i] as string).length)),
+  );
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((cell, i) => cell.padEnd(widths[i] as number)).join(" | ")} |`;
+  return [
+    line(header),
+    `| ${widths.map((width) => "-".repeat(width)).join(" | ")} |`,
+    ...rows.map(line),
+  ].join("\n");
+}
+
 /** Formats whose record is a whole file of JSON lines (an agent's session, a log of streamed chunks). */
 export const SESSION_FORMATS: readonly ConversationFormat[] = FORMATS.formats.filter(
   (format) => format.unit === "session",
