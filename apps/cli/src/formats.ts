@@ -1,6 +1,7 @@
 import { anthropicFormats } from "@toolcall/anthropic";
 import { type ConversationFormat, createFormatRegistry } from "@toolcall/core";
 import { datasetFormats } from "@toolcall/datasets";
+import { geminiFormats } from "@toolcall/gemini";
 import { openaiFormats } from "@toolcall/openai";
 
 /**
@@ -10,13 +11,19 @@ import { openaiFormats } from "@toolcall/openai";
  * @example
  * FORMATS.detect({ conversations: [{ from: "human", value: "hi" }] }, "record")?.format.id; // "sharegpt"
  */
-export const FORMATS = createFormatRegistry([...openaiFormats, ...anthropicFormats, ...datasetFormats]);
+export const FORMATS = createFormatRegistry([
+  ...openaiFormats,
+  ...anthropicFormats,
+  ...datasetFormats,
+  ...geminiFormats,
+]);
 
 /** Which package each format comes from, for the README's table and `toolcall formats`. */
 export const FORMAT_PACKAGES: ReadonlyArray<{ name: string; formats: readonly ConversationFormat[] }> = [
   { name: "@toolcall/openai", formats: openaiFormats },
   { name: "@toolcall/anthropic", formats: anthropicFormats },
   { name: "@toolcall/datasets", formats: datasetFormats },
+  { name: "@toolcall/gemini", formats: geminiFormats },
 ];
 
 /**

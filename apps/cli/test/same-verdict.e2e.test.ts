@@ -13,6 +13,7 @@ const corpus = [
   join(repo, "packages/openai/test/formats/__fixtures__/chat-requests.jsonl"),
   join(repo, "packages/openai/test/formats/__fixtures__/responses-requests.jsonl"),
   join(repo, "packages/openai/test/formats/__fixtures__/ollama-chat-tools.json"),
+  join(repo, "packages/gemini/test/__fixtures__/google-requests.jsonl"),
   join(repo, "packages/anthropic/test/__fixtures__/messages-requests.jsonl"),
   join(repo, "packages/anthropic/test/__fixtures__/claude-code-edge-cases.jsonl"),
   join(repo, "packages/datasets/test/__fixtures__/hermes-function-calling-v1-card.jsonl"),
@@ -80,6 +81,16 @@ describe("the command line and the playground give the same verdict on the same 
       },
     );
   }
+
+  it("a format named that does not fit, while another claims the file, is refused naming that one", async () => {
+    const file = join(repo, "packages/gemini/test/__fixtures__/google-requests.jsonl");
+    const result = await run(["check", file, "--json", "--format", "openai-chat"]);
+    const report = JSON.parse(result.out) as { files: Array<{ error?: { code: string; message: string } }> };
+    expect(report.files[0]?.error?.code).toBe("input_format_unknown");
+    expect(report.files[0]?.error?.message).toContain("named openai-chat, but it is gemini-contents");
+    expect(report.files[0]?.error?.message).toContain("read it with --format gemini-contents");
+    expect(result.code).toBe(2);
+  });
 
   it("a call awaiting its result is a pending warning at both doors", async () => {
     const file = join(fixtures, "doors/repros.jsonl");

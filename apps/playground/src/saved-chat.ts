@@ -6,6 +6,7 @@
 import { anthropicFormats } from "@toolcall/anthropic";
 import { type ConversationFormat, createFormatRegistry, type FormatReading } from "@toolcall/core";
 import { datasetFormats } from "@toolcall/datasets";
+import { geminiFormats } from "@toolcall/gemini";
 import { openaiFormats } from "@toolcall/openai";
 
 /** The formats the page reads: the ecosystems' packages composed as the command line composes them. */
@@ -13,6 +14,7 @@ export const SAVED_CHAT_REGISTRY = createFormatRegistry([
   ...openaiFormats,
   ...anthropicFormats,
   ...datasetFormats,
+  ...geminiFormats,
 ]);
 
 /** Formats whose record is one JSON value, most specific first. */
