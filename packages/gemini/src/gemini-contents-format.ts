@@ -316,7 +316,7 @@ function writeContents(options: {
       if (keptParts !== undefined) out.push(content);
       else changed = true;
     } else {
-      const next = parts.flatMap((part, j) => (keptParts?.has(j) ? [keptParts.get(j)] : []));
+      const next = parts.flatMap((_part, j) => (keptParts?.has(j) ? [keptParts.get(j)] : []));
       const same = next.length === parts.length && next.every((part, j) => part === parts[j]);
       if (same) out.push(content);
       else if (next.length > 0) {

@@ -59,8 +59,7 @@ describe("Gemini API contents, on recorded requests Gemini answered 200", () => 
     const model = request.contents[1] as unknown as {
       parts: Array<{ functionCall: Record<string, unknown>; thoughtSignature?: string }>;
     };
-    (model.parts[0] as { functionCall: Record<string, unknown> }).functionCall.args =
-      '```json\n{}\n```';
+    (model.parts[0] as { functionCall: Record<string, unknown> }).functionCall.args = "```json\n{}\n```";
     const repaired = engine.repair(geminiContentsFormat, request);
     expect(repaired.changes.map((change) => change.rule)).toEqual(["arguments_canonicalized"]);
     const written = repaired.value as typeof request;
