@@ -291,7 +291,8 @@ export async function processInput(options: {
     value.forEach((element, index) => {
       const span = spans[index] as { start: number; end: number };
       const place = { ...base, index };
-      const format = elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
+      const format =
+        forced !== undefined && elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
       const elementText = text.slice(span.start, span.end);
       let rewritten: { text: string; rules: string[] } | undefined;
       if (format === undefined) {

@@ -161,8 +161,9 @@ export function workLine(
     if (misnamed !== undefined)
       return { kind: "format_unknown", issue: { code: "line_format_unknown", message: misnamed } };
     format = context.forced.unit === "record" ? context.forced : undefined;
-  } else if (state.current?.matches(value)) format = state.current;
-  else {
+  } else {
+    // Detected on every line, by priority: the last line's format would claim a line a more specific one owns
+    // (a line of Ollama's object arguments after an OpenAI Chat line), and workers would then disagree.
     format = detectRecordFormat(value);
     if (format !== undefined) state.current = format;
   }

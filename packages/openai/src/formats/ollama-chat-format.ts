@@ -210,17 +210,26 @@ function rewriteMessage(raw: Item, message: Item): { ok: true; value: Item } | {
       const origin = originOf(call) as (Origin & { kind: "call" }) | undefined;
       const rawCall = origin === undefined ? undefined : ((raw.tool_calls as unknown[])[origin.call] as Item);
       const fn = isPlainObject(call.function) ? call.function : {};
+      // An id a rule renamed (a duplicate) is written; a call stored without one stays without one.
+      const idChanged = rawCall !== undefined && "id" in rawCall && rawCall.id !== call.id;
+      const rawArguments = isPlainObject(rawCall?.function) ? rawCall.function.arguments : undefined;
+      const unchanged =
+        origin?.text === fn.arguments || (typeof rawArguments === "string" && rawArguments === fn.arguments);
+      if (rawCall !== undefined && unchanged) {
+        calls.push(idChanged ? { ...rawCall, id: call.id } : rawCall);
+        continue;
+      }
       const parsed =
         typeof fn.arguments === "string" ? parseJson(fn.arguments, { lossless: true }) : undefined;
       if (parsed === undefined || !parsed.ok || !isPlainObject(parsed.value))
         return { ok: false, reason: "Ollama takes arguments as an object; these are not one" };
-      if (rawCall !== undefined && origin?.text === fn.arguments) {
-        calls.push(rawCall);
-        continue;
-      }
       const rawFn =
         rawCall !== undefined && isPlainObject(rawCall.function) ? rawCall.function : { name: fn.name };
-      calls.push({ ...(rawCall ?? {}), function: { ...rawFn, name: fn.name, arguments: parsed.value } });
+      calls.push({
+        ...(rawCall ?? {}),
+        ...(idChanged ? { id: call.id } : {}),
+        function: { ...rawFn, name: fn.name, arguments: parsed.value },
+      });
     }
     define("tool_calls", calls);
   }

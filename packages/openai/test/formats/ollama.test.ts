@@ -76,3 +76,32 @@ describe("Ollama native chat (/api/chat): arguments stay objects", () => {
     });
   });
 });
+
+describe("Ollama native chat: ids a rule renames", () => {
+  it("a duplicate id renamed by the repair is written on the call, its arguments left as they were", () => {
+    const record = {
+      messages: [
+        { role: "user", content: "x" },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [
+            { id: "t1", function: { name: "f", arguments: { a: 1 } } },
+            { id: "t1", function: { name: "g", arguments: { b: 2 } } },
+          ],
+        },
+        { role: "tool", tool_call_id: "t1", content: "one" },
+        { role: "tool", tool_call_id: "t1", content: "two" },
+      ],
+    };
+    const repaired = createRecordEngine().repair(ollamaChatFormat, record);
+    expect(repaired.changes.map((change) => change.rule)).toContain("call_id_renamed");
+    const written = repaired.value as {
+      messages: Array<{ tool_calls?: Array<{ id: string; function: unknown }> }>;
+    };
+    const ids = written.messages[1]?.tool_calls?.map((call) => call.id) ?? [];
+    expect(new Set(ids).size).toBe(2);
+    expect(written.messages[1]?.tool_calls?.[1]?.function).toEqual({ name: "g", arguments: { b: 2 } });
+    expect(repaired.remaining.filter((issue) => issue.severity === "error")).toEqual([]);
+  });
+});
