@@ -1,11 +1,10 @@
-import type { IssueSeverity } from "@toolcall/core";
+import type { IssueSeverity, RecordIssue } from "@toolcall/core";
 import type { Painter } from "./colors.js";
 import { plural } from "./human-counts.js";
-import type { PlacedIssue } from "./placed-issue.js";
 import { formatPath } from "./places.js";
 
 /** One issue with its place: core's codes, a format's codes, or the command line's `input_*`/`line_*` codes. */
-export type CheckIssue = PlacedIssue;
+export type CheckIssue = RecordIssue;
 
 /**
  * What can be said of a conversation: `clean` (no issue of severity error), `errors` (some rule is broken, or a

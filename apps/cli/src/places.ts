@@ -28,28 +28,6 @@ export function formatPath(path: readonly (string | number)[]): string {
 }
 
 /**
- * The tool call id at an issue's path (`[i, "tool_calls", j, …]` gives the call's id, `[i, "tool_call_id"]` the id a
- * tool result answers), when it is a string.
- *
- * @example
- * callIdAt([{ role: "tool", tool_call_id: "call_1" }], [0, "tool_call_id"]); // "call_1"
- */
-export function callIdAt(
-  messages: readonly unknown[],
-  path: readonly (string | number)[],
-): string | undefined {
-  const message = typeof path[0] === "number" ? messages[path[0]] : undefined;
-  if (!isPlainObject(message)) return undefined;
-  if (path[1] === "tool_call_id")
-    return typeof message.tool_call_id === "string" ? message.tool_call_id : undefined;
-  if (path[1] === "tool_calls" && typeof path[2] === "number" && Array.isArray(message.tool_calls)) {
-    const call = message.tool_calls[path[2]];
-    return isPlainObject(call) && typeof call.id === "string" ? call.id : undefined;
-  }
-  return undefined;
-}
-
-/**
  * Where a finding is, as the reports write it: the file, and the line or the array element when there is one.
  *
  * @example

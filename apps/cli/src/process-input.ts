@@ -1,8 +1,8 @@
 import { isUtf8 } from "node:buffer";
 import { parseJson } from "@toolcall/core";
-import type { ConversationFormat } from "@toolcall/core/kit";
+import { type ConversationFormat, describeShape } from "@toolcall/core/kit";
 import { lineAndColumn, plainJsonError, surroundings, withoutBom } from "./document-text.js";
-import { detectRecordFormat, detectSessionFormat, expectedFormats, formatById } from "./formats.js";
+import { detectRecordFormat, detectSessionFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import type { JournaledOutput } from "./journal.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
@@ -10,7 +10,7 @@ import { LineBatches } from "./line-batches.js";
 import type { RecordPlace } from "./places.js";
 import { computeRecord, type LineResult, type RecordData, rewrite, type WorkContext } from "./record-work.js";
 import { arrayElementSpans, writePieces } from "./record-writer.js";
-import { describeValue, type InputFormat, scanInput } from "./scan-input.js";
+import { type InputFormat, scanInput } from "./scan-input.js";
 import { readSessionLines, sessionRewritePieces } from "./session-lines.js";
 import { inlinePool, type LinePool } from "./worker-pool.js";
 
@@ -119,7 +119,7 @@ export async function processInput(options: {
   };
   const unknownFormat = (value: unknown): InputIssue => ({
     code: "input_format_unknown",
-    message: `${describeValue(value)}, in no known format; expected one of: ${expectedFormats()} (or name one with --format)`,
+    message: refusalOf(value),
   });
 
   const applyLine = (raw: Buffer, contentEnd: number, number: number, result: LineResult) => {
@@ -237,6 +237,10 @@ export async function processInput(options: {
       };
     }
     const value = parsed.value;
+    if (forced?.unit === "record" && !isArrayOfRecords(value)) {
+      const misnamed = FORMATS.misnamed({ value, named: forced });
+      if (misnamed !== undefined) return { code: "input_format_unknown", message: misnamed };
+    }
     const single =
       forced !== undefined
         ? forced.unit === "record" && !isArrayOfRecords(value)
@@ -290,13 +294,14 @@ export async function processInput(options: {
     value.forEach((element, index) => {
       const span = spans[index] as { start: number; end: number };
       const place = { ...base, index };
-      const format = elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
+      const format =
+        forced !== undefined && elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
       const elementText = text.slice(span.start, span.end);
       let rewritten: { text: string; rules: string[] } | undefined;
       if (format === undefined) {
         handler.unreadable(place, {
           code: "line_format_unknown",
-          message: `${describeValue(element)}, in no known format (it is kept as it is)`,
+          message: `${describeShape(element)}, in no known format (it is kept as it is)`,
         });
       } else {
         rewritten = handle(format, element, elementText, place, documentStyle);
@@ -328,6 +333,8 @@ export async function processInput(options: {
   function wholeLines(raw: Buffer, framing: "session" | "sse"): InputIssue | undefined {
     const session = readSessionLines(raw, framing, (place, issue) => handler.unreadable(place, issue));
     const { lines, values } = session;
+    const misnamed = forced === undefined ? undefined : FORMATS.misnamed({ value: values, named: forced });
+    if (misnamed !== undefined) return { code: "input_format_unknown", message: misnamed };
     const format = forced ?? detectSessionFormat(values);
     if (format === undefined || format.unit !== "session") {
       return unknownFormat(values[0]);
@@ -358,7 +365,7 @@ export async function processInput(options: {
       ok: false,
       issue: {
         code: "input_format_unknown",
-        message: `no line holds a record of a known format; expected one of: ${expectedFormats()}`,
+        message: `no line holds a record of a known format (line ${held[0]?.place.line ?? 1}: ${held[0]?.issue.message ?? "none"}); ${FORMATS.expected("record")}`,
       },
       summary,
     };

@@ -1,28 +1,25 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import { parseJson, type Result, serializeJson } from "@toolcall/core";
-import { type ConversationFormat, numbersRoundTrip } from "@toolcall/core/kit";
+import { parseJson, type RecordEngine, type RecordIssue, type Result, serializeJson } from "@toolcall/core";
+import { type ConversationFormat, numbersRoundTrip, type RecordChange } from "@toolcall/core/kit";
 import { plainJsonError } from "./document-text.js";
-import { detectRecordFormat, formatById } from "./formats.js";
+import { detectRecordFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
-import type { PlacedIssue } from "./placed-issue.js";
-import type { RecordProcessor } from "./record-processor.js";
 import { serializeRecord } from "./record-writer.js";
-import type { ReportedChange } from "./repair-findings.js";
 
 /** What a record's check found (serializable: it crosses from a worker to the main thread). */
 export interface CheckData {
   kind: "check";
   conversations: number;
-  issues: PlacedIssue[];
+  issues: RecordIssue[];
 }
 
 /** What a record's repair did and left (serializable). */
 export interface RepairData {
   kind: "repair";
   conversations: number;
-  changes: Array<ReportedChange & { place?: string; label?: string }>;
-  remaining: PlacedIssue[];
+  changes: RecordChange[];
+  remaining: RecordIssue[];
   notRewritable?: string;
   /** The rules that changed it, for the journal. */
   rules: string[];
@@ -35,7 +32,7 @@ export type RecordData = CheckData | RepairData;
 /** How records are worked on: checked or repaired, with which processor, and a format named by `--format`. */
 export interface WorkContext {
   mode: "check" | "repair";
-  processor: RecordProcessor;
+  processor: RecordEngine;
   forced?: ConversationFormat;
 }
 
@@ -124,13 +121,6 @@ function isBlank(content: Buffer): boolean {
   return true;
 }
 
-/** Names a value's shape in a few words. */
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
 /**
  * Works on one JSONL line, from its bytes (without the line terminator): UTF-8, JSON, its format (named, or
  * detected from the last format seen, then every format), the check or repair, and the rewritten text. The same
@@ -163,9 +153,15 @@ export function workLine(
     };
   const value = parsed.value;
   let format: ConversationFormat | undefined;
-  if (context.forced !== undefined) format = context.forced.unit === "record" ? context.forced : undefined;
-  else if (state.current?.matches(value)) format = state.current;
-  else {
+  if (context.forced !== undefined) {
+    const misnamed =
+      context.forced.unit === "record" ? FORMATS.misnamed({ value, named: context.forced }) : undefined;
+    if (misnamed !== undefined)
+      return { kind: "format_unknown", issue: { code: "line_format_unknown", message: misnamed } };
+    format = context.forced.unit === "record" ? context.forced : undefined;
+  } else {
+    // Detected on every line, by priority: the last line's format would claim a line a more specific one owns
+    // (a line of Ollama's object arguments after an OpenAI Chat line), and workers would then disagree.
     format = detectRecordFormat(value);
     if (format !== undefined) state.current = format;
   }
@@ -181,7 +177,7 @@ export function workLine(
       kind: "format_unknown",
       issue: {
         code: "line_format_unknown",
-        message: `${describe(value)}, in no known format (it is passed through unread)`,
+        message: `${refusalOf(value, { brief: true })} (it is passed through unread)`,
       },
     };
   }

@@ -71,6 +71,7 @@ export const claudeCodeFormat: ConversationFormat = {
   expected:
     'JSON lines of {"type": "user" | "assistant" | "summary" | …, "message": {role, content}, "uuid", …}',
   unit: "session",
+  priority: 30,
   matches(value) {
     if (!Array.isArray(value) || value.length === 0) return false;
     const sample = value.slice(0, 8);

@@ -108,6 +108,7 @@ export const anthropicMessagesFormat: ConversationFormat = {
   expected:
     'a request {"messages": [{role, content: [blocks]}], "tools": [{name, input_schema}]}, a response {"type": "message", …}, or a list of messages with tool_use / tool_result / thinking blocks',
   unit: "record",
+  priority: 30,
   matches: (value) => shapeOf(value) !== undefined,
   read(value): FormatReading {
     const shape: Shape | undefined = Array.isArray(value)

@@ -74,6 +74,17 @@ export interface ConversationFormat {
   /** The shape in a few words, for a message naming what was expected. */
   readonly expected: string;
   readonly unit: "record" | "session";
+  /**
+   * Detection priority: a format of higher priority is tried first (default 0). A format whose shape is a special
+   * case of another's (a Gemini CLI session is a list of messages too) ranks above it; two formats of the same
+   * priority that both claim a value make the detection "probable" (docs/decisions.md, "Format detection").
+   */
+  readonly priority?: number;
+  /**
+   * A looser look than `matches`: the value is probably in this format though it does not read as one (a key
+   * misspelled, a part missing). A refusal then names this format and `--format` with its id.
+   */
+  resembles?(value: unknown): boolean;
   /** True when the value has this format's shape (cheap: called on samples to detect a file's format). */
   matches(value: unknown): boolean;
   /** Reads a record; never throws, whatever the value. */

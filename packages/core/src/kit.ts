@@ -41,6 +41,18 @@ export {
 export { resolveProviderProfile } from "./providers/provider-profiles.js";
 export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
+export { describeShape } from "./records/describe-shape.js";
+export type { FormatDetection } from "./records/format-registry.js";
+export {
+  findingMessage,
+  matchFindings,
+  type ProviderCheck,
+  profilesOf,
+  providerFindings,
+} from "./records/provider-findings.js";
+export { callIdAt, type RecordChange, toRecordChanges } from "./records/record-changes.js";
+export type { PendingPolicy, RecordCheck, RecordRepair } from "./records/record-engine.js";
+export { splitResultIdLists } from "./records/result-id-lists.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { JSONREPAIR_MAX_LENGTH, type JsonrepairRepairOptions } from "./repairs/jsonrepair.js";
 export { markdownFence } from "./repairs/markdown-fence.js";

@@ -57,6 +57,7 @@ export const llamafactoryFormat: ConversationFormat = {
   expected:
     '{"messages": [{"role", "content": [{"type": "text" | "reasoning" | "tool_call", "value"}]}], "tools"?}',
   unit: "record",
+  priority: 20,
   matches: isV1,
   read(value): FormatReading {
     const record = isPlainObject(value) ? value : {};

@@ -78,6 +78,7 @@ export const openaiChatChunksFormat: ConversationFormat = {
   expected:
     'JSON lines (or SSE "data:" lines) of {"object": "chat.completion.chunk", "choices": [{"delta": …}]}',
   unit: "session",
+  priority: 10,
   matches(value) {
     if (!Array.isArray(value) || value.length === 0) return false;
     const sample = value.slice(0, 8);

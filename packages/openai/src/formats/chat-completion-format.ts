@@ -27,6 +27,7 @@ export const openaiChatCompletionFormat: ConversationFormat = {
   name: "OpenAI chat.completion responses",
   expected: '{"object": "chat.completion", "choices": [{"message": …, "finish_reason": …}]}',
   unit: "record",
+  priority: 40,
   matches: isCompletion,
   read(value): FormatReading {
     if (!isCompletion(value)) {

@@ -23,6 +23,7 @@ export const codexRolloutFormat: ConversationFormat = {
   name: "Codex CLI session (rollout JSONL)",
   expected: 'JSON lines of {"timestamp", "type": "session_meta" | "response_item" | …, "payload"}',
   unit: "session",
+  priority: 20,
   matches(value) {
     if (!Array.isArray(value) || value.length === 0) return false;
     const sample = value.slice(0, 8);

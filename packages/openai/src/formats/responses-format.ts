@@ -65,6 +65,7 @@ export const openaiResponsesFormat: ConversationFormat = {
   expected:
     'a request {"input": [items]}, a response {"object": "response", "output": [items]}, or a list of items',
   unit: "record",
+  priority: 10,
   matches: (value) => shapeOf(value) !== undefined,
   read(value): FormatReading {
     // Reading is more lenient than matching: any list is a list of items (an emptied one included).
