@@ -23,8 +23,11 @@ function withId(call: GemmaToolCall, index: number, options: SyntaxParseOptions)
   return { id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } };
 }
 
-/** Both Gemma codes leave a call in content: errors. */
-const asIssue = (issue: GemmaIssue): SyntaxIssue => ({ ...issue, severity: "error" });
+/** The Gemma codes that leave a call in content are errors; a call read without its closing token is an info. */
+const asIssue = (issue: GemmaIssue): SyntaxIssue => ({
+  ...issue,
+  severity: issue.code === "call_unclosed" ? "info" : "error",
+});
 
 /**
  * Encodes calls as the Gemma 4 template renders them: `<|tool_call>call:NAME{key:value,…}<tool_call|>` per call.

@@ -7,6 +7,7 @@ import { readValue } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { isToolName, jsonCallOf } from "../engine/tool-name.js";
 
 export const GLM_CALL_OPEN = "<tool_call>";
 export const GLM_CALL_CLOSE = "</tool_call>";
@@ -36,7 +37,7 @@ function* readCall(
   channel: Channel,
 ): Step<void> {
   reader.record();
-  const fail = (code: "call_invalid" | "call_truncated", message: string) => {
+  const fail = (code: "call_invalid" | "call_truncated" | "call_name_invalid", message: string) => {
     const raw = marker + reader.takeRecord();
     const issue: SyntaxIssue = { code, severity: "error", message, raw };
     out.abort(issue, raw, channel);
@@ -46,6 +47,27 @@ function* readCall(
   const name = nameParts.join("").trim();
   if (after === null) return fail("call_truncated", "the text ends inside a tool call");
   if (name === "" || name.includes("<")) return fail("call_invalid", "a tool call without a name");
+  if (!isToolName(name)) {
+    if (after === GLM_CALL_CLOSE && name.startsWith("{")) {
+      // A JSON call inside GLM's tags (a model trained on Hermes data): one reading, and only when it is whole.
+      const call = jsonCallOf(name);
+      if (call !== undefined) {
+        reader.takeRecord();
+        out.start(call.name, context.createId(out.index, call.name), channel, layout.beforeCall);
+        out.issue({
+          code: "call_json_form",
+          severity: "warning",
+          message: `a JSON call object inside ${GLM_CALL_OPEN}: read as a call`,
+          tool: call.name,
+        });
+        context.checkName(call.name, out);
+        out.end(call.arguments);
+        return;
+      }
+    }
+    // `multiply a=1 b=2`, a name with a literal `\n`: no one reading of the arguments, so no call.
+    return fail("call_name_invalid", `${JSON.stringify(name)} is not a tool name`);
+  }
   out.start(name, context.createId(out.index, name), channel, layout.beforeCall);
   context.checkName(name, out);
   const args = new TextArguments(name, context, out);
