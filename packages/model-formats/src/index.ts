@@ -26,6 +26,7 @@ export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { minimaxM2 } from "./families/minimax.js";
 export { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 export { phi4Mini } from "./families/phi4-mini.js";
+export { qwen3Coder } from "./families/qwen3-coder.js";
 export { seedOss } from "./families/seed-oss.js";
 export { hunyuan, jamba } from "./families/tool-calls-list.js";
 export { xlam } from "./families/xlam.js";
