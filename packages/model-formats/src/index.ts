@@ -9,6 +9,7 @@ export type {
   ToolCallSyntax,
   WorkCounter,
 } from "@toolcall/core";
+export { detectOutputSyntax, type OutputSyntax } from "./detect-output-syntax.js";
 export { type DetectedSyntax, detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 export { foldEvents } from "./engine/define-syntax.js";
 export { apertus } from "./families/apertus.js";
