@@ -3,7 +3,6 @@ import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
-import { readValue } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
@@ -20,12 +19,36 @@ const NAME_END = new MarkerSet(["\n", GLM_KEY_OPEN, GLM_CALL_CLOSE]);
 const IN_CALL = new MarkerSet([GLM_KEY_OPEN, GLM_CALL_CLOSE]);
 const KEY_CLOSE = new MarkerSet([GLM_KEY_CLOSE]);
 const VALUE_OPEN = new MarkerSet([GLM_VALUE_OPEN]);
-const VALUE_CLOSE = new MarkerSet([GLM_VALUE_CLOSE]);
+const VALUE_STOPS = new MarkerSet([GLM_VALUE_CLOSE, GLM_KEY_OPEN, GLM_CALL_CLOSE]);
 
 interface GlmLayout {
   /** Written before each call (GLM-4.5/4.6: `\n`). */
   beforeCall: string;
   reasoning: ReasoningSyntax;
+}
+
+/**
+ * A value up to its `</arg_value>`: the first one followed by the next key, the call's end or the end of the text
+ * (any other is part of the value). A value that runs into `<arg_key>` or `</tool_call>` before any closer lost its
+ * `</arg_value>` (GLM under load; vLLM and SGLang end it there): it ends there, `unclosed`, since a template writes
+ * those tags only between values. `null` when the text ends first: a cut call is never repaired.
+ */
+function* readGlmValue(reader: Reader): Step<{ text: string; unclosed: boolean } | null> {
+  const parts: string[] = [];
+  const sink = (text: string) => {
+    parts.push(text);
+  };
+  for (;;) {
+    const found = yield* reader.before(VALUE_STOPS, sink);
+    if (found === null) return null;
+    if (found !== GLM_VALUE_CLOSE) return { text: parts.join(""), unclosed: true };
+    reader.consume(found.length);
+    const space = yield* reader.space();
+    const next = yield* reader.peek(IN_CALL);
+    if (next !== null || (reader.ended && reader.pos >= reader.text.length))
+      return { text: parts.join(""), unclosed: false };
+    parts.push(found, space);
+  }
 }
 
 function* readCall(
@@ -128,8 +151,16 @@ function* readCall(
         parameter: key,
       });
     }
-    const value = yield* readValue(reader, VALUE_CLOSE, IN_CALL);
-    if (value.status === "end") return fail("call_truncated", "the text ends inside a tool call");
+    const value = yield* readGlmValue(reader);
+    if (value === null) return fail("call_truncated", "the text ends inside a tool call");
+    if (value.unclosed)
+      out.issue({
+        code: "value_unclosed",
+        severity: "warning",
+        message: `${GLM_VALUE_CLOSE} is missing: the value ends at the next ${GLM_KEY_OPEN} or ${GLM_CALL_CLOSE}`,
+        tool: name,
+        parameter: key,
+      });
     args.addText(key, value.text);
     next = null;
   }
