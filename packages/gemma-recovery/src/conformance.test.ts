@@ -6,14 +6,23 @@ import { gemma4 } from "./gemma4-syntax.js";
 /** Folds stream events into a whole result (as a caller of the stream would). */
 function fold(events: readonly SyntaxStreamEvent[]): SyntaxParseResult {
   const content: string[] = [];
+  const reasoning: string[] = [];
+  let sawReasoning = false;
   const result: SyntaxParseResult = { toolCalls: [], content: null, reasoning: null, issues: [] };
   for (const event of events) {
     if (event.type === "content") content.push(event.text);
-    else if (event.type === "tool_call_end") result.toolCalls.push(event.toolCall);
+    else if (event.type === "reasoning") {
+      sawReasoning = true;
+      reasoning.push(event.text);
+    } else if (event.type === "tool_call_end") result.toolCalls.push(event.toolCall);
     else if (event.type === "issue" || event.type === "tool_call_abort") result.issues.push(event.issue);
   }
   const text = content.join("");
-  return { ...result, content: text.trim() === "" ? null : text };
+  return {
+    ...result,
+    content: text.trim() === "" ? null : text,
+    reasoning: sawReasoning ? reasoning.join("") : null,
+  };
 }
 
 const ids = ({ index }: { index: number }) => `call_${index}`;
