@@ -65,6 +65,18 @@ export function* readFunctionCall(
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peek(IN_FUNCTION);
+    if (next === null && atEnd()) {
+      // Whole parameters, then the end of the text: a call without its closing tags, as every family reads it.
+      out.issue({
+        code: "call_unclosed",
+        severity: "info",
+        message: `${FUNCTION_CLOSE} is missing`,
+        tool: name,
+      });
+      reader.takeRecord();
+      out.end(args.finish());
+      return "ended";
+    }
     if (next === null)
       return yield* fail(
         atEnd() ? "call_truncated" : "call_invalid",
