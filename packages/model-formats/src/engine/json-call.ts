@@ -248,6 +248,16 @@ export function* listNext(
     reader.consume(1);
     return { more: false, pending: "", closed: true };
   }
+  if (after === "{") {
+    // `[{…} {…}]`: two call objects with nothing but space between have one reading, a list of both. Recorded, and
+    // only for what follows as a whole call: a cut object after it goes back to content as any failed item does.
+    out.issue({
+      code: "list_comma_missing",
+      severity: "warning",
+      message: "a comma is missing between two calls of the list: the next object is read as the next call",
+    });
+    return { more: true, pending, closed: false };
+  }
   out.issue({ code: "list_unclosed", severity: "info", message: "the list of calls does not end with ]" });
   out.text(channel, pending);
   return { more: false, pending: "", closed: false };
