@@ -319,7 +319,7 @@ Options:
                            kimi-k2, deepseek-v3, deepseek-v31, deepseek-v32, mistral-list, mistral-args,
                            mistral-call-id, llama3-json, llama-pythonic, harmony, harmony-stripped, gemma4,
                            minimax-m2, seed-oss, granite, phi4-mini, command-r7b, functionary-v31, functionary-v32,
-                           hunyuan, jamba, xlam, apertus, hy-v3, hy-v4
+                           hunyuan, jamba, xlam, apertus, hy-v3, hy-v4, nemotron-nano-v2
   --messages FILE          the conversation before the turn, as render reads it (default: one user message); its
                            "tools" are used when --tools is not given
   --tools FILE             the tool list: a JSON array of tools, or an object with "tools" (they type the values

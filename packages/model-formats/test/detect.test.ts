@@ -124,7 +124,8 @@ const EXPECTED_FAMILIES: Record<string, { id: string | null; method: "render" | 
   "meituan-longcat-LongCat-Flash-Chat": { id: null, method: "none" },
   "nvidia-NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": { id: "qwen3-coder", method: "render" },
   "nvidia-NVIDIA-Nemotron-3-Super-120B-A12B-BF16": { id: "qwen3-coder", method: "render" },
-  "nvidia-NVIDIA-Nemotron-Nano-9B-v2": { id: null, method: "none" },
+  // Renders a last assistant turn as a prefill, without its calls: only its markers tell.
+  "nvidia-NVIDIA-Nemotron-Nano-9B-v2": { id: "nemotron-nano-v2", method: "signature" },
   // `<tool_call>NAME\n<arg_key>…`: GLM-4.5's writing.
   "poolside-Laguna-XS.2": { id: "glm45", method: "render" },
   "stepfun-ai-Step-3.5-Flash": { id: "qwen3-coder", method: "render" },
