@@ -26,6 +26,7 @@ export { kimiK2 } from "./families/kimi.js";
 export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { minimaxM2 } from "./families/minimax.js";
 export { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
+export { nemotronNanoV2 } from "./families/nemotron-nano-v2.js";
 export { phi4Mini } from "./families/phi4-mini.js";
 export { qwen3Coder } from "./families/qwen3-coder.js";
 export { seedOss } from "./families/seed-oss.js";

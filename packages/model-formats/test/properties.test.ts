@@ -172,6 +172,15 @@ const FRAGMENTS: Record<string, string[]> = {
     "助手：",
   ],
   jamba: ["<tool_calls>", "[", '{"name": "f", "arguments": ', "]", "</tool_calls>"],
+  "nemotron-nano-v2": [
+    "<TOOLCALL>",
+    "[",
+    '{"name": "f", "arguments": ',
+    "]",
+    "</TOOLCALL>",
+    "<think>",
+    "</think>",
+  ],
   xlam: ["[", '{"name": "f", "arguments": ', "]", "```json\n", "```", "<think>", "</think>"],
   apertus: [
     "<|tools_prefix|>",
