@@ -1,7 +1,7 @@
 import type { IssueSeverity, RecordIssue } from "@toolcall/core";
+import { issuePlace } from "@toolcall/core/kit";
 import type { Painter } from "./colors.js";
 import { plural } from "./human-counts.js";
-import { formatPath } from "./places.js";
 
 /** One issue with its place: core's codes, a format's codes, or the command line's `input_*`/`line_*` codes. */
 export type CheckIssue = RecordIssue;
@@ -92,7 +92,7 @@ export function humanFinding(finding: CheckFinding, paint: Painter): string {
   const where = `${finding.file}${finding.line !== undefined ? `:${finding.line}` : ""}${finding.record !== undefined ? `[${finding.record}]` : ""}`;
   const lines = [`${paint("bold", where)}${finding.format ? paint("dim", `  (${finding.format})`) : ""}`];
   for (const found of finding.issues) {
-    const at = found.place ?? (found.path.length > 0 ? formatPath(found.path) : undefined);
+    const at = issuePlace(found);
     const place = at === undefined ? "" : `  ${at}`;
     const label = found.label === undefined || at?.startsWith(found.label) ? "" : `  ${found.label}`;
     const call = found.callId === undefined ? "" : `  ${paint("cyan", found.callId)}`;

@@ -1,6 +1,5 @@
 import { anthropicFormats } from "@toolcall/anthropic";
-import { createFormatRegistry } from "@toolcall/core";
-import type { ConversationFormat } from "@toolcall/core/kit";
+import { type ConversationFormat, createFormatRegistry } from "@toolcall/core/kit";
 import { datasetFormats } from "@toolcall/datasets";
 import { geminiFormats } from "@toolcall/gemini";
 import { openaiFormats } from "@toolcall/openai";

@@ -9,25 +9,6 @@ export interface RecordPlace {
 }
 
 /**
- * A path from core (message index first) as the reader knows it from the file: `messages[2].tool_calls[0].function`.
- *
- * @example
- * formatPath([2, "tool_calls", 0, "function", "arguments"]); // "messages[2].tool_calls[0].function.arguments"
- */
-export function formatPath(path: readonly (string | number)[]): string {
-  let out = "messages";
-  for (const key of path) {
-    out +=
-      typeof key === "number"
-        ? `[${key}]`
-        : /^[A-Za-z_$][\w$]*$/.test(key)
-          ? `.${key}`
-          : `[${JSON.stringify(key)}]`;
-  }
-  return out;
-}
-
-/**
  * Where a finding is, as the reports write it: the file, and the line or the array element when there is one.
  *
  * @example

@@ -1,6 +1,11 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import { parseJson, type RecordEngine, type RecordIssue, type Result, serializeJson } from "@toolcall/core";
-import { type ConversationFormat, numbersRoundTrip, type RecordChange } from "@toolcall/core/kit";
+import { parseJson, type RecordIssue, type Result, serializeJson } from "@toolcall/core";
+import {
+  type ConversationFormat,
+  numbersRoundTrip,
+  type RecordChange,
+  type RecordEngine,
+} from "@toolcall/core/kit";
 import { plainJsonError } from "./document-text.js";
 import { detectRecordFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";

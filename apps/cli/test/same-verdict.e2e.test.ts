@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runChatTool } from "../../playground/src/chat-tool.js";
-import { fixtures, root, run } from "./helpers.js";
+import { DEFAULT_RUN_REPAIRS } from "../src/option-values.js";
+import { fixtures, root, run, tempDir } from "./helpers.js";
 
 // One record engine for every door: the command line and the playground read the same files through the same
 // formats and give the same verdict, issue by issue, on every record (a call awaiting its result is one warning,
@@ -90,6 +91,30 @@ describe("the command line and the playground give the same verdict on the same 
     expect(report.files[0]?.error?.message).toContain("named openai-chat, but it is gemini-contents");
     expect(report.files[0]?.error?.message).toContain("read it with --format gemini-contents");
     expect(result.code).toBe(2);
+  });
+
+  it("the bundled session comes out repaired alike: the page runs what `toolcall` with no command runs", async () => {
+    const file = join(root, "examples", "poisoned-session.json");
+    const work = await tempDir();
+    const out = join(work, "fixed.json");
+    const result = await run(["repair", file, "-o", out, "--repair", DEFAULT_RUN_REPAIRS.join(",")]);
+    expect(result.code === 0 || result.code === 1, result.err).toBe(true);
+    const page = runChatTool({ chat: readFileSync(file, "utf8"), format: "auto", provider: "any" });
+    if (!page.ok) throw new Error(page.error);
+    const repaired = page.records[0]?.repaired;
+    expect(repaired?.ok).toBe(true);
+    expect(repaired?.ok && repaired.text).toBe(readFileSync(out, "utf8"));
+    // Gemma 4's leaked quote markers among them (call_d1): repaired at both doors.
+    const gemmaCall = (text: string) =>
+      (
+        JSON.parse(text) as {
+          messages: Array<{ tool_calls?: Array<{ id: string; function: { arguments: string } }> }>;
+        }
+      ).messages
+        .flatMap((message) => message.tool_calls ?? [])
+        .find((call) => call.id === "call_d1")?.function.arguments;
+    expect(gemmaCall(readFileSync(file, "utf8"))).toContain("<|");
+    expect(JSON.parse(gemmaCall(readFileSync(out, "utf8")) ?? "")).toMatchObject({ date: "2023-09-18" });
   });
 
   it("a call awaiting its result is a pending warning at both doors", async () => {

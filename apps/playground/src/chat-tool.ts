@@ -2,16 +2,23 @@
 // core's rules, the profiles that reject each error, what the named provider rejects in its own words), which
 // providers refuse it at all, and the repaired record (written back by the record's format) as a line diff.
 import {
+  coreRepairs,
   createRecordEngine,
   listProviderProfiles,
   PROVIDER_IDS,
   type ProviderId,
   type ProviderVerdict,
   providerVerdict,
-  type RecordEngine,
   type RecordIssue,
 } from "@toolcall/core";
-import type { ConversationFormat, FormatIssue, RecordChange } from "@toolcall/core/kit";
+import {
+  type ConversationFormat,
+  type FormatIssue,
+  orderRepairs,
+  type RecordChange,
+  type RecordEngine,
+} from "@toolcall/core/kit";
+import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { type Change, diffLines } from "diff";
 import { readSavedChat } from "./saved-chat.js";
 
@@ -67,6 +74,12 @@ function profileId(provider: string): ProviderId | undefined {
   return (PROVIDER_IDS as readonly string[]).includes(provider) ? (provider as ProviderId) : undefined;
 }
 
+/**
+ * The repairs the page runs: core's and Gemma 4's quote markers, what `toolcall` with no command runs on the bundled
+ * session, so the same saved chat comes out repaired alike (a Gemma call with leaked `<|"|>` markers included).
+ */
+export const PAGE_REPAIRS = orderRepairs([...coreRepairs, gemmaQuoteMarkers]);
+
 /** The engine a provider choice makes: `any` checks every profile on errors; a profile is checked and repaired for. */
 const engines = new Map<string, RecordEngine>();
 function engineFor(provider: ProviderId | undefined): RecordEngine {
@@ -75,20 +88,20 @@ function engineFor(provider: ProviderId | undefined): RecordEngine {
   if (engine === undefined) {
     engine = createRecordEngine(
       provider === undefined
-        ? { providers: { mode: "errors" } }
-        : { providers: { mode: "named", ids: [provider] }, provider },
+        ? { providers: { mode: "errors" }, repairs: PAGE_REPAIRS }
+        : { providers: { mode: "named", ids: [provider] }, provider, repairs: PAGE_REPAIRS },
     );
     engines.set(key, engine);
   }
   return engine;
 }
 
-/** A conversation's issues among a record's: those with a path in the neutral view and the conversation's label. */
-function ofConversation<T extends { path?: unknown; label?: string }>(
+/** A conversation's issues among a record's: those of a conversation (not the record's shape) with its label. */
+function ofConversation<T extends { scope?: "record"; label?: string }>(
   list: readonly T[],
   label: string | undefined,
 ): T[] {
-  return list.filter((item) => item.path !== undefined && item.label === label);
+  return list.filter((item) => item.scope !== "record" && item.label === label);
 }
 
 function recordText(format: ConversationFormat, value: unknown): string {

@@ -2,6 +2,7 @@
 // history, the repair's changes; per record, its format's own findings and the repaired record as a diff (with a
 // copy button for it).
 import type { RecordIssue } from "@toolcall/core";
+import { issuePlace } from "@toolcall/core/kit";
 import { ANY_PROVIDER, type ChatReport, type ConversationReport, type RecordReport } from "./chat-tool.js";
 import { byId, copyButton, fill, h } from "./dom.js";
 
@@ -12,7 +13,7 @@ function issueRow(issue: RecordIssue): HTMLElement {
     { class: "issue", "data-testid": "issue", "data-code": issue.code },
     h("code", {}, issue.code),
     answer !== undefined ? h("span", { class: "status" }, ` HTTP ${answer.status}`) : ` (${issue.severity})`,
-    h("span", { class: "meta" }, ` at ${JSON.stringify(issue.path)}`),
+    h("span", { class: "meta" }, ` at ${issuePlace(issue) ?? "the record"}`),
     h("pre", { class: "literal", "data-testid": "issue-message" }, issue.message),
   );
 }

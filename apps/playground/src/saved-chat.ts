@@ -4,8 +4,7 @@
 // the command line's order, detected from the content or picked. One JSON document is a record or an array of
 // records; JSON lines are a session (a whole file of lines) or one record per line.
 import { anthropicFormats } from "@toolcall/anthropic";
-import { createFormatRegistry } from "@toolcall/core";
-import type { ConversationFormat, FormatReading } from "@toolcall/core/kit";
+import { type ConversationFormat, createFormatRegistry, type FormatReading } from "@toolcall/core/kit";
 import { datasetFormats } from "@toolcall/datasets";
 import { geminiFormats } from "@toolcall/gemini";
 import { openaiFormats } from "@toolcall/openai";

@@ -356,7 +356,7 @@ describe("the saved chat tool reads what the command line reads", () => {
     );
     const expected = engineFor("anthropic")
       .check(claudeCodeFormat, values)
-      .issues.filter((issue) => issue.path !== undefined)
+      .issues.filter((issue) => issue.scope !== "record")
       .map((issue) => issue.code);
     expect(expected.length).toBeGreaterThan(0);
     expect(await pageCodes('[data-testid="issue"]')).toEqual(expected);
@@ -376,7 +376,7 @@ describe("the saved chat tool reads what the command line reads", () => {
     const expected = values.flatMap((value) =>
       engine
         .check(sharegptFormat, value)
-        .issues.filter((issue) => issue.path !== undefined)
+        .issues.filter((issue) => issue.scope !== "record")
         .map((issue) => issue.code),
     );
     expect(await pageCodes('[data-testid="issue"]')).toEqual(expected);

@@ -34,16 +34,7 @@ export {
   type ProviderOption,
 } from "./providers/provider-profiles.js";
 export { type ProviderFinding, type ProviderVerdict, providerVerdict } from "./providers/provider-verdict.js";
-export {
-  createFormatRegistry,
-  type FormatRegistry,
-} from "./records/format-registry.js";
-export {
-  createRecordEngine,
-  type RecordEngine,
-  type RecordEngineOptions,
-  type RecordIssue,
-} from "./records/record-engine.js";
+export { createRecordEngine, type RecordIssue } from "./records/record-engine.js";
 export { coreRepairs } from "./repairs/index.js";
 export { createJsonrepairRepair } from "./repairs/jsonrepair.js";
 export { parseRepairNames, type RepairNames } from "./repairs/repair-order.js";

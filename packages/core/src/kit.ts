@@ -42,7 +42,12 @@ export { resolveProviderProfile } from "./providers/provider-profiles.js";
 export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
 export { describeShape } from "./records/describe-shape.js";
-export type { FormatDetection } from "./records/format-registry.js";
+export {
+  createFormatRegistry,
+  type FormatDetection,
+  type FormatRegistry,
+} from "./records/format-registry.js";
+export { issuePlace } from "./records/issue-place.js";
 export {
   findingMessage,
   matchFindings,
@@ -51,7 +56,13 @@ export {
   providerFindings,
 } from "./records/provider-findings.js";
 export { callIdAt, type RecordChange, toRecordChanges } from "./records/record-changes.js";
-export type { PendingPolicy, RecordCheck, RecordRepair } from "./records/record-engine.js";
+export type {
+  PendingPolicy,
+  RecordCheck,
+  RecordEngine,
+  RecordEngineOptions,
+  RecordRepair,
+} from "./records/record-engine.js";
 export { splitResultIdLists } from "./records/result-id-lists.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { JSONREPAIR_MAX_LENGTH, type JsonrepairRepairOptions } from "./repairs/jsonrepair.js";

@@ -50,6 +50,7 @@ describe("every export of @toolcall/core is documented", () => {
   }
 
   it("the main entry stays what a user calls: at most about 60 names", () => {
-    expect(exportedNames("index.ts").length).toBeLessThanOrEqual(65);
+    // 65, and the record engine's door (createRecordEngine and the RecordIssue its results hold) since it joined.
+    expect(exportedNames("index.ts").length).toBeLessThanOrEqual(67);
   });
 });

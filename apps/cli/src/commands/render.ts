@@ -1,6 +1,6 @@
-import { decodeArguments, parseJson } from "@toolcall/core";
+import { parseJson } from "@toolcall/core";
 import { isPlainObject } from "@toolcall/core/kit";
-import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
+import { probeChatTemplate, renderArgumentNotes, safeRenderChatTemplate } from "@toolcall/jinja";
 import { readChatTemplate } from "../chat-template-file.js";
 import { type Conversation, isConversationList, toConversation } from "../conversation.js";
 import { streamTarget } from "../output-target.js";
@@ -82,42 +82,6 @@ export function parseTools(text: string): Read<unknown[]> {
   return { ok: false, message: 'is not a tool list: give a JSON array of tools or an object with "tools"' };
 }
 
-const STATUS_NOTES: Partial<Record<string, string>> = {
-  absent: "has no arguments: the template gets {}",
-  empty: "has empty arguments: the template gets {}",
-  null_literal: "has the arguments null: the template gets {}",
-  double_encoded: "has arguments encoded twice: the template gets the object inside",
-  non_object:
-    'has arguments that are JSON but not an object: the template gets {"_raw_arguments": <the text>}',
-  native_non_object:
-    'has arguments that are not an object: the template gets {"_raw_arguments": <the value>}',
-  invalid: 'has arguments that are not JSON: the template gets {"_raw_arguments": <the text>}',
-};
-
-/**
- * The calls whose arguments reach the template as something other than `json.loads` of their text would give
- * (RULES.md R1, R5): said on standard error, so standard output stays the prompt alone.
- */
-function argumentNotes(messages: readonly unknown[], form: "mapping" | "string"): string[] {
-  const notes: string[] = [];
-  messages.forEach((message, index) => {
-    if (!isPlainObject(message) || !Array.isArray(message.tool_calls)) return;
-    message.tool_calls.forEach((call: unknown, callIndex: number) => {
-      if (!isPlainObject(call) || !isPlainObject(call.function)) return;
-      const where = `messages[${index}].tool_calls[${callIndex}]`;
-      const args = call.function.arguments;
-      if (form === "string") {
-        if (typeof args !== "string")
-          notes.push(`${where} has arguments that are not text: the template gets their JSON text`);
-        return;
-      }
-      const note = STATUS_NOTES[decodeArguments(args, { lossless: true }).status];
-      if (note !== undefined) notes.push(`${where} ${note}`);
-    });
-  });
-  return notes;
-}
-
 /**
  * `toolcall render`: the exact prompt a chat template renders for a conversation, byte for byte what transformers'
  * `apply_chat_template(…, tokenize=False)` gives, on standard output with nothing added. Tool-call arguments in wire
@@ -180,8 +144,9 @@ export async function runRender(options: RenderOptions): Promise<number> {
     stderr.write(`${result.error.pythonText}\n`);
     return 1;
   }
-  for (const note of argumentNotes(messages, probeChatTemplate(template.template.source).argumentsForm))
-    stderr.write(`toolcall render: note: ${note}\n`);
+  const { argumentsForm } = probeChatTemplate(template.template.source);
+  for (const note of renderArgumentNotes(messages, { argumentsForm }))
+    stderr.write(`toolcall render: note: ${note.place} ${note.message}\n`);
   const output = streamTarget(stdout);
   output.write(result.text);
   await output.commit();

@@ -18,6 +18,11 @@ import { callIdAt, type RecordChange, toRecordChanges } from "./record-changes.j
 
 /** One issue, placed in its record as the record's format names places: core's issue, with where it is. */
 export interface RecordIssue extends Issue<string> {
+  /**
+   * `record` for what the record's format found in its own shape (its `path` then leads through the record, not the
+   * neutral view); absent for an issue of a conversation (its `path` leads through the neutral view's messages).
+   */
+  scope?: "record";
   /** Where in the record (`messages[3].tool_calls[0]`, `conversations[4]`). */
   place?: string;
   /** Which conversation of the record (`choices[1]`), for records that hold several. */
@@ -176,6 +181,7 @@ export function createRecordEngine(options: RecordEngineOptions = {}) {
       severity: found.severity,
       message: found.message,
       path: found.path,
+      scope: "record" as const,
       ...(found.place !== undefined ? { place: found.place } : {}),
     }));
     for (const conversation of reading.conversations)

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createFormatRegistry, createRecordEngine } from "@toolcall/core";
+import { createRecordEngine } from "@toolcall/core";
+import { createFormatRegistry } from "@toolcall/core/kit";
 import { describe, expect, it } from "vitest";
 import { ollamaChatFormat, openaiChatFormat, openaiFormats } from "../../src/index.js";
 
