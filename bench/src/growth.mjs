@@ -98,6 +98,21 @@ function brokenHistory(n) {
   return messages;
 }
 
+/** A history of about `n` characters whose every turn reuses the call id `call_0` (the quadratic renamer's case). */
+function reusedIdHistory(n) {
+  const messages = [];
+  const turns = Math.max(1, Math.floor(n / 256));
+  for (let i = 0; i < turns; i++) {
+    messages.push({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_0", type: "function", function: { name: "f", arguments: '{"a":1}' } }],
+    });
+    messages.push({ role: "tool", tool_call_id: "call_0", content: "ok" });
+  }
+  return messages;
+}
+
 const jsonrepairRule = createJsonrepairRepair(jsonrepair);
 const everyRepair = [gemmaQuoteMarkers, ...coreRepairs, jsonrepairRule];
 
@@ -143,6 +158,12 @@ export const GROWTH_TARGETS = [
     texts: { "calls with broken arguments": (n) => n },
     make: brokenHistory,
     run: (history) => sanitizeHistory(history, { repairs: everyRepair }),
+  },
+  {
+    name: "sanitizeHistory, call_0 reused in every turn",
+    texts: { "turns reusing one id": (n) => n },
+    make: reusedIdHistory,
+    run: (history) => sanitizeHistory(history),
   },
   { name: "numbersRoundTrip", texts: NUMBER_TEXTS, run: (t) => numbersRoundTrip(t) },
   { name: "parseGemmaToolCalls", texts: GEMMA_TEXTS, run: (t) => parseGemmaToolCalls(t) },

@@ -1,3 +1,4 @@
+import type { CallIds } from "./call-ids.js";
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
 import { normalizeArguments } from "./normalize-arguments.js";
@@ -35,7 +36,7 @@ export interface TurnCalls {
 export interface TurnCallsContext {
   policy: SanitizePolicy;
   normalizeOptions: { repairs: readonly RepairRule[]; policy: "keep" };
-  usedIds: Set<string>;
+  usedIds: CallIds;
   changes: SanitizeChange[];
 }
 
@@ -79,9 +80,7 @@ export function sanitizeTurnCalls(
       id = assigned;
       callsChanged = true;
     } else if (usedIds.has(id)) {
-      let n = 2;
-      while (usedIds.has(`${id}_${n}`)) n++;
-      const fresh = `${id}_${n}`;
+      const fresh = usedIds.fresh(id);
       changes.push({
         rule: "call_id_renamed",
         messageIndex: turnIndex,
@@ -90,7 +89,9 @@ export function sanitizeTurnCalls(
         after: fresh,
       });
       renamed ??= new Map();
-      renamed.set(id, [...(renamed.get(id) ?? []), fresh]);
+      const list = renamed.get(id);
+      if (list === undefined) renamed.set(id, [fresh]);
+      else list.push(fresh);
       call = { ...call, id: fresh };
       id = fresh;
       callsChanged = true;
