@@ -77,19 +77,24 @@ export { type ProviderFinding, type ProviderVerdict, providerVerdict } from "./p
 export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
 export { controlCharacters } from "./repairs/control-characters.js";
+export { familyMarkup } from "./repairs/family-markup.js";
 export { coreRepairs } from "./repairs/index.js";
+export { endsInsideValue } from "./repairs/json-objects.js";
 export {
   createJsonrepairRepair,
   JSONREPAIR_MAX_LENGTH,
   type JsonrepairRepairOptions,
 } from "./repairs/jsonrepair.js";
+export { literalEscapes } from "./repairs/literal-escapes.js";
 export { markdownFence } from "./repairs/markdown-fence.js";
 export { pythonLiteral } from "./repairs/python-literal.js";
 export { orderRepairs, parseRepairNames, REPAIR_ORDER, type RepairNames } from "./repairs/repair-order.js";
 export type { RepairContext, RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
+export { strayText } from "./repairs/stray-text.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
+export { unquotedValues } from "./repairs/unquoted-values.js";
 export { runSteps } from "./run-steps.js";
 export { sanitizeHistory } from "./sanitize-history.js";
 export {
