@@ -143,7 +143,9 @@ describe("fine-tuning data sets", () => {
     expect(report.findings[0].changes[0].repairs).toEqual(["literal-escapes", "python-literal"]);
     const line = (await readFile(out, "utf8")).split("\n")[1] as string;
     const value = JSON.parse(line).conversations[2].value as string;
-    expect(value).toMatch(/^<tool_call>\n\{"name": "ExpertQAExtractor", "arguments": \{"arguments": \{"queries": \[/);
+    expect(value).toMatch(
+      /^<tool_call>\n\{"name": "ExpertQAExtractor", "arguments": \{"arguments": \{"queries": \[/,
+    );
     // Every query the model wrote is still there.
     expect(value.match(/\?"/g)).toHaveLength(3);
   });

@@ -95,7 +95,8 @@ describe("a strict prefix of a valid call never becomes a runnable call", () => 
         fc.boolean(),
         (object, spaced) => {
           const text = JSON.stringify(object, null, spaced ? 1 : undefined);
-          for (const prefix of cutPrefixes(text)) expect(runnable(prefix, repairs, "stop"), prefix).toBe(false);
+          for (const prefix of cutPrefixes(text))
+            expect(runnable(prefix, repairs, "stop"), prefix).toBe(false);
         },
       ),
       fuzzRuns(300),
