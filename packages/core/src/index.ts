@@ -1,3 +1,4 @@
+export { CallIds } from "./call-ids.js";
 export type {
   ConversationFormat,
   FormatConversation,
@@ -76,6 +77,13 @@ export {
 export { type ProviderFinding, type ProviderVerdict, providerVerdict } from "./providers/provider-verdict.js";
 export { pythonFloatRepr } from "./python-float.js";
 export { randomCallId } from "./random-call-id.js";
+export {
+  type RepairedToolName,
+  repairToolName,
+  TOOL_NAME_NAMESPACES,
+  toolNamesOf,
+  toolSchemasOf,
+} from "./repair-tool-name.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { familyMarkup } from "./repairs/family-markup.js";
 export { coreRepairs } from "./repairs/index.js";
@@ -106,12 +114,18 @@ export {
   type SanitizeRule,
 } from "./sanitize-options.js";
 export {
+  type SchemaConversion,
+  type SchemaTypedArguments,
+  schemaTypedArguments,
+} from "./schema-typed-arguments.js";
+export {
   compareCodePoints,
   MAX_JSON_TEXT_LENGTH,
   type SerializeOptions,
   type SerializeResult,
   serializeJson,
 } from "./serialize-json.js";
+export { type SplitMergedOptions, splitMergedArguments } from "./split-merged-arguments.js";
 export { StreamedArguments, type StreamedArgumentsEnd } from "./streamed-arguments.js";
 export { createTokenFinder, type TokenFinder } from "./token-finder.js";
 export {

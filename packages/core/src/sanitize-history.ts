@@ -2,6 +2,7 @@ import { CallIds } from "./call-ids.js";
 import { isPlainObject } from "./define-property.js";
 import { sanitizeForProvider } from "./providers/sanitize-for-provider.js";
 import { isArraySafe, listEntries, readHistory } from "./read-history.js";
+import { toolSchemasOf } from "./repair-tool-name.js";
 import {
   DEFAULT_SYNTHETIC_RESULT,
   type SanitizeChange,
@@ -111,6 +112,9 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
   // Call ids are unique across the whole history (some providers reject an id used in two turns).
   const usedIds = new CallIds();
   const normalizeOptions = { repairs, policy: "keep" } as const;
+  const tools = Array.isArray(options.tools)
+    ? { list: options.tools, schemas: toolSchemasOf(options.tools) }
+    : undefined;
   let index = 0;
   const length = messages.length;
 
@@ -150,6 +154,8 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       normalizeOptions,
       usedIds,
       changes,
+      splitMergedCalls: options.splitMergedCalls,
+      tools,
     });
     const { kept, droppedIds, renamed } = turn;
     let callsChanged = turn.callsChanged;

@@ -1,5 +1,6 @@
 import {
   argumentIssues,
+  type CallIds,
   type FinishReason,
   type NormalizedAnswerArguments,
   normalizeAnswerArguments,
@@ -43,6 +44,8 @@ interface RepairArgumentsArgs {
   options: OpenAIRepairOptions;
   /** Streams: report later, once the client's text is known (`reportArguments`). */
   quiet?: boolean;
+  /** Whole answers that can hold one call per object of merged calls: the ids used, for the fresh ones. */
+  splitIds?: CallIds;
 }
 
 /**
@@ -89,6 +92,15 @@ function reported(args: RepairArgumentsArgs, answer: NormalizedAnswerArguments):
     before: args.arguments,
     after: answer.text,
   };
+  const ids = args.splitIds;
+  if (answer.split !== undefined && ids !== undefined) {
+    // Calls merged into one: one call per object, the first with the call's id, the others with fresh ones.
+    const base = args.id ?? "call";
+    report.split = answer.split.map((part, at) => ({
+      id: at === 0 ? base : ids.fresh(base),
+      arguments: part,
+    }));
+  }
   if (args.quiet !== true) options.onRepair?.(report);
   return { text: answer.text, usable: answer.usable, report };
 }

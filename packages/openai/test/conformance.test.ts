@@ -92,6 +92,8 @@ function repairedCall(
     repairs: options.repairs,
     maxDepth: options.maxDepth as number | undefined,
     onRepair: (report) => reports.push(report as ArgumentsReport),
+    // Decode is one call's arguments (R1): merged calls stay one unusable call here.
+    splitMergedCalls: false,
   });
   const call = repaired.choices[0]?.message.tool_calls?.[0];
   return { text: call?.type === "function" ? call.function.arguments : undefined, report: reports[0] };

@@ -78,6 +78,17 @@ function wholeMarkup(text: string, markup: Markup): string | undefined {
 }
 
 /**
+ * The JSON object text of arguments written whole in GLM's markup (`<arg_key>k</arg_key><arg_value>v</arg_value>` …),
+ * every value as text; `undefined` when the text is anything else or a value does not close. Linear.
+ *
+ * @example
+ * glmMarkupArguments("<arg_key>city</arg_key><arg_value>Paris</arg_value>"); // '{"city":"Paris"}'
+ */
+export function glmMarkupArguments(text: string): string | undefined {
+  return typeof text === "string" ? wholeMarkup(text, GLM) : undefined;
+}
+
+/**
  * GLM's markup inside a JSON string: `</arg_value>`, whitespace, `<arg_key>K</arg_key>`, whitespace,
  * `<arg_value>` becomes `", "K": "` (the model went on in its own syntax, so one value holds the next key too); a
  * `</arg_value>` right before the string's closing quote goes. Other markup in strings is data and stays.
