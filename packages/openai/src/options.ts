@@ -80,15 +80,21 @@ export interface OpenAIRepairOptions {
    * unusable call. Histories: `sanitize.splitMergedCalls`.
    */
   splitMergedCalls?: boolean;
+  /**
+   * Answers: the tools the request advertised (`tools` of the request). Given, each call's arguments are typed by its
+   * tool's JSON Schema, lossless conversions only (core's `schemaTypedArguments`; `repairs` lists `schema-types`).
+   * Histories: `sanitize.tools`.
+   */
+  tools?: readonly unknown[];
 }
 
 /**
- * The options `sanitizeHistory` gets from this package's options: always the same seven fields, so every call hands
+ * The options `sanitizeHistory` gets from this package's options: always the same eight fields, so every call hands
  * core an object of one shape.
  *
  * @example
  * sanitizeOptionsOf({ repairs: coreRepairs, sanitize: { policy: "drop" } });
- * // { policy: "drop", missingResult: undefined, pendingCalls: undefined, syntheticResult: undefined, splitMergedCalls: undefined, repairs: coreRepairs, provider: undefined }
+ * // { policy: "drop", missingResult: undefined, pendingCalls: undefined, syntheticResult: undefined, splitMergedCalls: undefined, tools: undefined, repairs: coreRepairs, provider: undefined }
  */
 export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions {
   const sanitize = options.sanitize;
@@ -98,6 +104,7 @@ export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions
     pendingCalls: sanitize?.pendingCalls,
     syntheticResult: sanitize?.syntheticResult,
     splitMergedCalls: sanitize?.splitMergedCalls,
+    tools: sanitize?.tools,
     repairs: options.repairs ?? [],
     provider: options.provider,
   };

@@ -6,6 +6,7 @@ import {
   normalizeAnswerArguments,
   normalizeAnswerArgumentsSteps,
   type StreamedArguments,
+  toolSchemasOf,
 } from "@toolcall/core";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
 import { SMALL_ARGUMENTS, weighted } from "./step-pace.js";
@@ -23,8 +24,15 @@ export function repairArguments(args: RepairArgumentsArgs): RepairedArguments {
       repairs: options.repairs ?? [],
       finishReason: args.finishReason,
       maxDepth: options.maxDepth,
+      schema: schemaOf(args),
     }),
   );
+}
+
+/** The JSON Schema of the call's tool, when the options name the tools and the call names one of them. */
+function schemaOf(args: RepairArgumentsArgs): unknown {
+  const tools = args.options.tools;
+  return tools === undefined || args.name === undefined ? undefined : toolSchemasOf(tools).get(args.name);
 }
 
 interface RepairedArguments {
@@ -66,6 +74,7 @@ export function* repairArgumentsSteps(args: RepairArgumentsArgs): Generator<numb
       repairs: options.repairs ?? [],
       finishReason: args.finishReason,
       maxDepth: options.maxDepth,
+      schema: schemaOf(args),
     }),
     length,
   );
