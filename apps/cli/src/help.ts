@@ -132,8 +132,9 @@ Options:
   --missing-result M       a call with no result: synthesize (default) a tool result, or drop-call
   --pending P              calls at the end still awaiting their results: keep (default), synthesize, drop-call
   --repair NAME,...        repairs tried on arguments that are not JSON (repeat the flag or use commas):
-                             core (default: all of the below that core ships), markdown-fence, template-suffix,
-                             python-literal, control-characters, trailing-commas, repeated-object,
+                             core (default: all of the below that core ships), markdown-fence, family-markup,
+                             template-suffix, literal-escapes, python-literal, unquoted-values,
+                             control-characters, trailing-commas, stray-text, repeated-object,
                              gemma-quote-markers (Gemma 4 <|"|> markers), jsonrepair (aggressive), none
   --synthetic-result TEXT  the content of a synthesized tool result
   --format ID              read every record as this format (toolcall formats lists them)

@@ -315,7 +315,7 @@ describe("repair", () => {
             role: "assistant",
             content: null,
             tool_calls: [
-              { id: "a", type: "function", function: { name: "f", arguments: "{city: 'Paris'" } },
+              { id: "a", type: "function", function: { name: "f", arguments: "{city: 'Paris'}" } },
               { id: "b", type: "function", function: { name: "g", arguments: '{"x": 1}' } },
             ],
           },

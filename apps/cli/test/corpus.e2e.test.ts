@@ -134,16 +134,20 @@ describe("fine-tuning data sets", () => {
     ]);
   });
 
-  it("Hermes: the card's broken call is found and kept under _raw_arguments, never dropped", async () => {
+  it("Hermes: the card's broken call is found and read (literal \\n around it, Python quotes), never dropped", async () => {
     const file = join(datasets, "hermes-function-calling-v1-card.jsonl");
     const out = join(dir, "hermes.jsonl");
     const repaired = await run(["repair", file, "-o", out, "--json"]);
     const report = JSON.parse(repaired.out);
-    expect(report.summary.byRule).toEqual({ arguments_raw_preserved: 1 });
+    expect(report.summary.byRule).toEqual({ arguments_canonicalized: 1 });
+    expect(report.findings[0].changes[0].repairs).toEqual(["literal-escapes", "python-literal"]);
     const line = (await readFile(out, "utf8")).split("\n")[1] as string;
-    expect(JSON.parse(line).conversations[2].value).toMatch(
-      /^<tool_call>\n\{"name": "ExpertQAExtractor", "arguments": \{"_raw_arguments": /,
+    const value = JSON.parse(line).conversations[2].value as string;
+    expect(value).toMatch(
+      /^<tool_call>\n\{"name": "ExpertQAExtractor", "arguments": \{"arguments": \{"queries": \[/,
     );
+    // Every query the model wrote is still there.
+    expect(value.match(/\?"/g)).toHaveLength(3);
   });
 });
 

@@ -30,10 +30,14 @@ describe("parseProxyArgs", () => {
     });
     expect(parsed.command.options.repairs?.map((r) => r.id)).toEqual([
       "markdown-fence",
+      "family-markup",
       "template-suffix",
+      "literal-escapes",
       "python-literal",
+      "unquoted-values",
       "control-characters",
       "trailing-commas",
+      "stray-text",
       "repeated-object",
     ]);
   });

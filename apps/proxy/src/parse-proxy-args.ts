@@ -78,8 +78,9 @@ Usage: toolcall-proxy --upstream URL [options]
   --host HOST             address to listen on (default 127.0.0.1)
   --port PORT             port to listen on (default 8001; 0 picks a free one)
   --repair NAMES          repairs to run, comma-separated or repeated (default core): core, none,
-                          markdown-fence, template-suffix, python-literal, control-characters,
-                          trailing-commas, repeated-object, gemma-quote-markers, jsonrepair
+                          markdown-fence, family-markup, template-suffix, literal-escapes,
+                          python-literal, unquoted-values, control-characters, trailing-commas,
+                          stray-text, repeated-object, gemma-quote-markers, jsonrepair
   --history-policy P      request history calls that cannot be decoded: preserve (default), drop, empty
   --missing-result M      a call without a tool result: synthesize (default), drop-call
   --provider ID           make request histories acceptable to this provider before forwarding:

@@ -38,6 +38,7 @@ describe("a poisoned 20-turn session against a strict upstream", () => {
     expect(Object.keys(line?.history as object).sort()).toEqual([
       "arguments_canonicalized",
       "arguments_raw_preserved",
+      "call_split",
       "result_dropped_orphan",
       "result_synthesized",
     ]);

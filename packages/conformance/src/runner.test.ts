@@ -110,6 +110,10 @@ describe("the shipped vectors", () => {
       "control-characters",
       "repeated-object",
       "python-literal",
+      "family-markup",
+      "literal-escapes",
+      "unquoted-values",
+      "stray-text",
     ]) {
       expect(repairs, id).toContain(id);
     }

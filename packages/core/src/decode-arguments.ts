@@ -5,6 +5,7 @@ import { isArraySafe } from "./read-history.js";
 import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { runSteps } from "./run-steps.js";
+import { type SchemaConversion, schemaTypedArguments } from "./schema-typed-arguments.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 import { isWorkMeter, resolveWorkMeter, type WorkMeter } from "./work-budget.js";
 
@@ -26,6 +27,12 @@ export interface DecodeOptions {
    * text is longer than a rule's `maxLength`, are listed in `budget`. The strict parse always runs.
    */
   meter?: WorkMeter;
+  /**
+   * The tool's JSON Schema (its `parameters`): arguments that decode to an object are then typed by it, with lossless
+   * conversions only (`schemaTypedArguments`), each listed in `conversions`; when any is made, the status is
+   * `repaired` and `repairs` ends with `schema-types`.
+   */
+  schema?: unknown;
 }
 
 export interface DecodeResult {
@@ -45,6 +52,28 @@ export interface DecodeResult {
    * repairs that did run made no object).
    */
   budget?: string[];
+  /** The conversions the tool's schema asked for (option `schema`), when any was made. */
+  conversions?: SchemaConversion[];
+}
+
+/** The id `repairs` lists when the tool's schema typed the arguments. */
+export const SCHEMA_TYPES_REPAIR = "schema-types";
+
+/** A decode typed by the tool's schema, when one is given and the arguments are an object it changes. */
+function typedBySchema(result: DecodeResult, options: DecodeOptions): DecodeResult {
+  if (options.schema === undefined) return result;
+  const status = result.status;
+  if (!(status === "object" || status === "double_encoded" || status === "repaired")) return result;
+  const typed = schemaTypedArguments(result.arguments, options.schema);
+  if (typed.conversions.length === 0) return result;
+  return {
+    ...result,
+    arguments: typed.arguments,
+    status: "repaired",
+    repairs: [...result.repairs, SCHEMA_TYPES_REPAIR],
+    raw: result.raw ?? result.arguments,
+    conversions: typed.conversions,
+  };
 }
 
 function rawSentinel(value: unknown): ArgumentsMapping {
@@ -225,9 +254,13 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult | Pendin
  * decodeArguments('{"a": ', { finishReason: "length" }).status; // "truncated"
  */
 export function decodeArguments(value: unknown, options: DecodeOptions = {}): DecodeResult {
-  if (typeof value !== "string") return decodeValue(value);
-  const decoded = decodeText(value, typeof options === "object" && options !== null ? options : {});
-  return decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded;
+  const usable = typeof options === "object" && options !== null ? options : {};
+  if (typeof value !== "string") return typedBySchema(decodeValue(value), usable);
+  const decoded = decodeText(value, usable);
+  return typedBySchema(
+    decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded,
+    usable,
+  );
 }
 
 /** What is not text: absent, a mapping as it is, anything else under the raw sentinel. */
@@ -257,12 +290,13 @@ export function* decodeArgumentsSteps(
   value: unknown,
   options: DecodeOptions = {},
 ): Generator<void, DecodeResult, void> {
-  if (typeof value !== "string") return decodeValue(value);
-  const decoded = decodeText(value, typeof options === "object" && options !== null ? options : {});
-  if (!(decoded instanceof PendingRepairs)) return decoded;
+  const usable = typeof options === "object" && options !== null ? options : {};
+  if (typeof value !== "string") return typedBySchema(decodeValue(value), usable);
+  const decoded = decodeText(value, usable);
+  if (!(decoded instanceof PendingRepairs)) return typedBySchema(decoded, usable);
   // The strict parse was one step; each rule that runs is one more.
   yield;
-  return decoded.finish(yield* decoded.run(true));
+  return typedBySchema(decoded.finish(yield* decoded.run(true)), usable);
 }
 
 /**

@@ -3,6 +3,8 @@
  * the syntax and format contracts, step runners, single repairs, provider constraint data). What a user of the
  * library calls is on the main entry, `@toolcall/core`.
  */
+
+export { CallIds } from "./call-ids.js";
 export type {
   ConversationFormat,
   FormatConversation,
@@ -64,18 +66,36 @@ export type {
   RecordRepair,
 } from "./records/record-engine.js";
 export { splitResultIdLists } from "./records/result-id-lists.js";
+export {
+  type RepairedToolName,
+  repairToolName,
+  TOOL_NAME_NAMESPACES,
+  toolNamesOf,
+  toolSchemasOf,
+} from "./repair-tool-name.js";
 export { controlCharacters } from "./repairs/control-characters.js";
+export { familyMarkup } from "./repairs/family-markup.js";
+export { endsInsideValue } from "./repairs/json-objects.js";
 export { JSONREPAIR_MAX_LENGTH, type JsonrepairRepairOptions } from "./repairs/jsonrepair.js";
+export { literalEscapes } from "./repairs/literal-escapes.js";
 export { markdownFence } from "./repairs/markdown-fence.js";
 export { pythonLiteral } from "./repairs/python-literal.js";
 export { orderRepairs, REPAIR_ORDER } from "./repairs/repair-order.js";
 export type { RepairContext } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
+export { strayText } from "./repairs/stray-text.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
 export { trailingCommas } from "./repairs/trailing-commas.js";
+export { unquotedValues } from "./repairs/unquoted-values.js";
 export { runSteps } from "./run-steps.js";
 export { DEFAULT_SYNTHETIC_RESULT, type SanitizeRule } from "./sanitize-options.js";
+export {
+  type SchemaConversion,
+  type SchemaTypedArguments,
+  schemaTypedArguments,
+} from "./schema-typed-arguments.js";
 export { compareCodePoints, MAX_JSON_TEXT_LENGTH } from "./serialize-json.js";
+export { type SplitMergedOptions, splitMergedArguments } from "./split-merged-arguments.js";
 export {
   type StreamCall,
   type StreamCallDelta,

@@ -6,6 +6,7 @@ import {
   normalizeArguments,
   normalizeArgumentsSteps,
 } from "./normalize-arguments.js";
+import { splitMergedArguments } from "./split-merged-arguments.js";
 import { type ArgumentsMapping, isDecodedToObject, RAW_ARGUMENTS_KEY } from "./types.js";
 
 /** What {@link normalizeAnswerArguments} takes: everything `normalizeArguments` does but a policy (there is none). */
@@ -17,6 +18,12 @@ export interface NormalizedAnswerArguments extends NormalizedArguments {
    * `null_literal`, `double_encoded`, `repaired`) that is not a raw sentinel left by an earlier stage.
    */
   usable: boolean;
+  /**
+   * When the call is not usable because its text holds several calls merged (`{"a":1}{"b":2}`: distinct complete
+   * objects back to back), the arguments of each, in order: the answer holds one call per entry (the first keeps the
+   * call's id, the others get fresh ones). Absent otherwise; see `splitMergedArguments` for where a split is refused.
+   */
+  split?: string[];
 }
 
 /**
@@ -42,7 +49,7 @@ export function normalizeAnswerArguments(
 ): NormalizedAnswerArguments {
   if (cutBefore(value, options))
     return { text: value, decoded: cutBeforeArguments(value), changed: false, usable: false };
-  return answerOf(normalizeArguments(value, keepOptions(options)));
+  return withSplit(value, answerOf(normalizeArguments(value, keepOptions(options))), options);
 }
 
 /**
@@ -62,7 +69,18 @@ export function* normalizeAnswerArgumentsSteps(
 ): Generator<void, NormalizedAnswerArguments, void> {
   if (cutBefore(value, options))
     return { text: value, decoded: cutBeforeArguments(value), changed: false, usable: false };
-  return answerOf(yield* normalizeArgumentsSteps(value, keepOptions(options)));
+  return withSplit(value, answerOf(yield* normalizeArgumentsSteps(value, keepOptions(options))), options);
+}
+
+/** An unusable call whose text holds merged calls gets their arguments in `split`. */
+function withSplit(
+  value: unknown,
+  answer: NormalizedAnswerArguments,
+  options: NormalizeAnswerOptions,
+): NormalizedAnswerArguments {
+  if (answer.usable || answer.decoded.status !== "invalid") return answer;
+  const split = splitMergedArguments(value, { finishReason: options.finishReason });
+  return split === undefined ? answer : { ...answer, split };
 }
 
 /** After a length stop, a call with no argument text was cut before its arguments. */
@@ -75,6 +93,7 @@ function keepOptions(options: NormalizeAnswerOptions): NormalizeArgumentsOptions
     repairs: options.repairs,
     finishReason: options.finishReason,
     maxDepth: options.maxDepth,
+    schema: options.schema,
     policy: "keep",
   };
 }

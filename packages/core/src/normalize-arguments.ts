@@ -18,6 +18,8 @@ export interface NormalizeArgumentsOptions {
   policy?: ArgumentsPolicy;
   /** Nesting limit for JSON text (default 1000); deeper text is `invalid`. */
   maxDepth?: number;
+  /** The tool's JSON Schema: arguments typed by it, lossless conversions only (see `DecodeOptions.schema`). */
+  schema?: unknown;
 }
 
 export interface NormalizedArguments {
@@ -75,7 +77,12 @@ export function* normalizeArgumentsSteps(
 }
 
 function decodeOptionsOf(options: NormalizeArgumentsOptions) {
-  return { repairs: options.repairs ?? [], finishReason: options.finishReason, maxDepth: options.maxDepth };
+  return {
+    repairs: options.repairs ?? [],
+    finishReason: options.finishReason,
+    maxDepth: options.maxDepth,
+    schema: options.schema,
+  };
 }
 
 /** Text that decodes to an object but is not kept as it is: read again losslessly before it is written. */

@@ -1,6 +1,8 @@
+import { CallIds } from "./call-ids.js";
 import { isPlainObject } from "./define-property.js";
 import { sanitizeForProvider } from "./providers/sanitize-for-provider.js";
 import { isArraySafe, listEntries, readHistory } from "./read-history.js";
+import { toolSchemasOf } from "./repair-tool-name.js";
 import {
   DEFAULT_SYNTHETIC_RESULT,
   type SanitizeChange,
@@ -108,8 +110,11 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
   const changes: SanitizeChange[] = [];
   const out: unknown[] = [];
   // Call ids are unique across the whole history (some providers reject an id used in two turns).
-  const usedIds = new Set<string>();
+  const usedIds = new CallIds();
   const normalizeOptions = { repairs, policy: "keep" } as const;
+  const tools = Array.isArray(options.tools)
+    ? { list: options.tools, schemas: toolSchemasOf(options.tools) }
+    : undefined;
   let index = 0;
   const length = messages.length;
 
@@ -149,6 +154,8 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       normalizeOptions,
       usedIds,
       changes,
+      splitMergedCalls: options.splitMergedCalls,
+      tools,
     });
     const { kept, droppedIds, renamed } = turn;
     let callsChanged = turn.callsChanged;
@@ -157,6 +164,8 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
     out.push(message); // replaced below if the calls changed
     let lastResultOut = assistantOut;
     const answered = new Set<string>();
+    // Per renamed id, how many of its fresh ids are answered already (answered ids stay answered).
+    const renamedAnswered = new Map<string, number>();
     // The turn's unanswered calls are pending when the history ends with it and only tool results follow them.
     let onlyResults = true;
     index++;
@@ -180,7 +189,10 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       ) {
         // A result for an id that was renamed (used twice in this turn, or already in an earlier one) answers the
         // renamed call, in order.
-        const fresh = renamedTo.find((candidate) => !answered.has(candidate));
+        let cursor = renamedAnswered.get(resultId) ?? 0;
+        while (cursor < renamedTo.length && answered.has(renamedTo[cursor] as string)) cursor++;
+        renamedAnswered.set(resultId, cursor);
+        const fresh = renamedTo[cursor];
         if (fresh !== undefined) {
           changes.push({
             rule: "call_id_renamed",

@@ -19,6 +19,20 @@ export interface SanitizeOptions {
   pendingCalls?: "synthesize" | "drop-call" | "keep";
   /** Repairs (R6) tried on arguments that fail strict JSON. */
   repairs?: readonly RepairRule[];
+  /**
+   * A call whose arguments are two or more distinct complete objects back to back (`{"a":1}{"b":2}`: calls a
+   * stream or a gateway merged) becomes one call per object (`call_split`); the first keeps the id and the results,
+   * the others get fresh ids (`<id>_<n>`) and what `missingResult` says. Default `true`; `false` keeps the merged
+   * call, which `policy` then decides. See `splitMergedArguments` for where a split is refused.
+   */
+  splitMergedCalls?: boolean;
+  /**
+   * The tools the history's calls were made against (OpenAI's `{ type: "function", function: { name, parameters } }`
+   * or `{ name, parameters }`). Given, a mangled name that names exactly one of them (`functions.get_weather`,
+   * `get_weather<|channel|>commentary`, GLM's arguments in the name) is mapped back (`call_name_repaired`), and each
+   * call's arguments are typed by its tool's schema, lossless conversions only (`schemaTypedArguments`).
+   */
+  tools?: readonly unknown[];
   /** Content of a synthesized tool result. */
   syntheticResult?: string;
   /**
@@ -38,6 +52,8 @@ export type SanitizeRule =
   | "call_dropped_missing_result"
   | "call_id_assigned"
   | "call_id_renamed"
+  | "call_split"
+  | "call_name_repaired"
   | "result_dropped_with_call"
   | "result_dropped_orphan"
   | "result_dropped_duplicate"

@@ -1,9 +1,12 @@
+import type { CallIds } from "./call-ids.js";
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
 import { normalizeArguments } from "./normalize-arguments.js";
 import { walkable } from "./read-history.js";
+import { repairToolName } from "./repair-tool-name.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import type { SanitizeChange, SanitizePolicy } from "./sanitize-options.js";
+import { splitMergedArguments } from "./split-merged-arguments.js";
 import { isDecodedToObject, type ToolCall } from "./types.js";
 import { isFunctionCall } from "./validate-tool-call.js";
 
@@ -35,8 +38,12 @@ export interface TurnCalls {
 export interface TurnCallsContext {
   policy: SanitizePolicy;
   normalizeOptions: { repairs: readonly RepairRule[]; policy: "keep" };
-  usedIds: Set<string>;
+  usedIds: CallIds;
   changes: SanitizeChange[];
+  /** Whether merged calls are split (default `true`). */
+  splitMergedCalls?: boolean;
+  /** The advertised tools and their schemas, by name (option `tools`), when given. */
+  tools?: { list: readonly unknown[]; schemas: Map<string, unknown> };
 }
 
 /**
@@ -79,9 +86,7 @@ export function sanitizeTurnCalls(
       id = assigned;
       callsChanged = true;
     } else if (usedIds.has(id)) {
-      let n = 2;
-      while (usedIds.has(`${id}_${n}`)) n++;
-      const fresh = `${id}_${n}`;
+      const fresh = usedIds.fresh(id);
       changes.push({
         rule: "call_id_renamed",
         messageIndex: turnIndex,
@@ -90,7 +95,9 @@ export function sanitizeTurnCalls(
         after: fresh,
       });
       renamed ??= new Map();
-      renamed.set(id, [...(renamed.get(id) ?? []), fresh]);
+      const list = renamed.get(id);
+      if (list === undefined) renamed.set(id, [fresh]);
+      else list.push(fresh);
       call = { ...call, id: fresh };
       id = fresh;
       callsChanged = true;
@@ -101,7 +108,7 @@ export function sanitizeTurnCalls(
       kept.set(callId, { call, id: callId });
       continue;
     }
-    const fn = isPlainObject(call.function) ? call.function : {};
+    let fn = isPlainObject(call.function) ? call.function : {};
     if (typeof fn.name !== "string" || fn.name === "") {
       callsChanged = true;
       droppedIds ??= new Set();
@@ -114,8 +121,36 @@ export function sanitizeTurnCalls(
       });
       continue;
     }
-    const args = fn.arguments;
-    const normalized = normalizeArguments(args, normalizeOptions);
+    let args = fn.arguments;
+    const tools = context.tools;
+    const namedTool = tools === undefined ? undefined : repairToolName({ name: fn.name, tools: tools.list });
+    if (namedTool !== undefined) {
+      // GLM's arguments written in the name are the call's when it has none of its own.
+      const empty =
+        args === undefined || args === null || (typeof args === "string" && /^\s*(\{\s*\})?\s*$/.test(args));
+      const after = {
+        ...fn,
+        name: namedTool.name,
+        ...(namedTool.arguments !== undefined && empty ? { arguments: namedTool.arguments } : {}),
+      };
+      changes.push({
+        rule: "call_name_repaired",
+        messageIndex: turnIndex,
+        toolCallId: callId,
+        before: { name: fn.name, arguments: args },
+        after: { name: after.name, arguments: after.arguments },
+        repairs: [namedTool.repair],
+      });
+      call = { ...call, function: after };
+      fn = after;
+      args = fn.arguments;
+      callsChanged = true;
+    }
+    const schema = tools?.schemas.get(fn.name as string);
+    const normalized = normalizeArguments(
+      args,
+      schema === undefined ? normalizeOptions : { ...normalizeOptions, schema },
+    );
     const decoded = normalized.decoded;
     if (!normalized.changed && isDecodedToObject(decoded.status)) {
       kept.set(callId, { call, id: callId });
@@ -137,6 +172,23 @@ export function sanitizeTurnCalls(
       continue;
     }
     callsChanged = true;
+    const parts = context.splitMergedCalls === false ? undefined : splitMergedArguments(args);
+    if (parts !== undefined) {
+      // One call per object: the first keeps the id (and the results that name it), the others get fresh ids.
+      const ids = parts.map((_, index) => (index === 0 ? callId : usedIds.fresh(callId)));
+      changes.push({
+        rule: "call_split",
+        messageIndex: turnIndex,
+        toolCallId: callId,
+        before: args,
+        after: parts.map((part, index) => ({ id: ids[index], arguments: part })),
+      });
+      parts.forEach((part, index) => {
+        const id = ids[index] as string;
+        kept.set(id, { call: { ...call, id, function: { ...fn, arguments: part } }, id });
+      });
+      continue;
+    }
     switch (policy) {
       case "preserve": {
         const text = encodeArguments(decoded.arguments);

@@ -92,7 +92,8 @@ describe("decode under the budget", () => {
 
   it("still runs jsonrepair at its bound, and reports no budget there", () => {
     const { rule, calls } = countingJsonrepair();
-    const text = `{"a": [1, 2${" ".repeat(JSONREPAIR_MAX_LENGTH - 11)}`;
+    // An unquoted key: text jsonrepair fixes without completing anything (text that ends inside a value it never gets).
+    const text = `{a: [1, 2]${" ".repeat(JSONREPAIR_MAX_LENGTH - 11)}}`;
     expect(text.length).toBe(JSONREPAIR_MAX_LENGTH);
     const result = decodeArguments(text, { repairs: [rule] });
     expect(result.status).toBe("repaired");

@@ -105,7 +105,7 @@ describe("Hermes function-calling v1 (the data set card's examples)", () => {
     expect(messages[3]).toMatchObject({ tool_call_id: "call@2" });
   });
 
-  it("the card's broken extraction call (escaped newlines, single quotes, name inside arguments) is found and kept under _raw_arguments", () => {
+  it("the card's broken extraction call (escaped newlines, single quotes, name inside arguments) is found and reported", () => {
     const broken = records[1] as { conversations: Array<{ value: string }> };
     expect(issuesOf(sharegptFormat, broken, "error")).toEqual([
       "call_unreadable @ conversations[2]",
@@ -115,10 +115,12 @@ describe("Hermes function-calling v1 (the data set card's examples)", () => {
     const turn = (value as typeof broken).conversations[2]?.value as string;
     expect(turn.startsWith("<tool_call>\n{")).toBe(true);
     const body = JSON.parse(turn.slice("<tool_call>\n".length, -"\n</tool_call>".length));
-    expect(body).toEqual({
-      name: "ExpertQAExtractor",
-      arguments: { _raw_arguments: broken.conversations[2]?.value.slice(11, -12) },
-    });
+    // Read by core's repairs (the literal \n around it, then its Python quotes): every query is kept, the
+    // misplaced name stays where the model put it.
+    expect(body.name).toBe("ExpertQAExtractor");
+    expect(Object.keys(body.arguments)).toEqual(["arguments"]);
+    expect(body.arguments.arguments.queries).toHaveLength(3);
+    expect(body.arguments.arguments.name).toBe("ExpertQAExtractor");
   });
 
   it("JSON-mode examples hold no calls and nothing to report", () => {

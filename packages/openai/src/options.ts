@@ -42,6 +42,11 @@ export interface ArgumentsReport {
    * text, so the client got the model's text (the call is as unusable as it came).
    */
   fit?: "exact" | "equivalent" | "conflict";
+  /**
+   * Whole answers: the call's text held several calls merged (`{"a":1}{"b":2}`), and the answer now holds one call
+   * per entry, with these ids (the first is the call's own). Core's `splitMergedArguments` decides.
+   */
+  split?: { id: string; arguments: string }[];
 }
 
 /** One change sanitizing a request's history made (R4). */
@@ -69,15 +74,27 @@ export interface OpenAIRepairOptions {
   provider?: ProviderOption;
   /** Called for every change, and for every call whose arguments were not clean object text. */
   onRepair?: (report: RepairReport) => void;
+  /**
+   * Whole Chat Completions answers: a call whose arguments hold several calls merged (`{"a":1}{"b":2}`) becomes one
+   * call per object (core's `splitMergedArguments`; reported with `split`). Default `true`; `false` keeps it as one
+   * unusable call. Histories: `sanitize.splitMergedCalls`.
+   */
+  splitMergedCalls?: boolean;
+  /**
+   * Answers: the tools the request advertised (`tools` of the request). Given, each call's arguments are typed by its
+   * tool's JSON Schema, lossless conversions only (core's `schemaTypedArguments`; `repairs` lists `schema-types`).
+   * Histories: `sanitize.tools`.
+   */
+  tools?: readonly unknown[];
 }
 
 /**
- * The options `sanitizeHistory` gets from this package's options: always the same six fields, so every call hands
+ * The options `sanitizeHistory` gets from this package's options: always the same eight fields, so every call hands
  * core an object of one shape.
  *
  * @example
  * sanitizeOptionsOf({ repairs: coreRepairs, sanitize: { policy: "drop" } });
- * // { policy: "drop", missingResult: undefined, pendingCalls: undefined, syntheticResult: undefined, repairs: coreRepairs, provider: undefined }
+ * // { policy: "drop", missingResult: undefined, pendingCalls: undefined, syntheticResult: undefined, splitMergedCalls: undefined, tools: undefined, repairs: coreRepairs, provider: undefined }
  */
 export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions {
   const sanitize = options.sanitize;
@@ -86,6 +103,8 @@ export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions
     missingResult: sanitize?.missingResult,
     pendingCalls: sanitize?.pendingCalls,
     syntheticResult: sanitize?.syntheticResult,
+    splitMergedCalls: sanitize?.splitMergedCalls,
+    tools: sanitize?.tools,
     repairs: options.repairs ?? [],
     provider: options.provider,
   };

@@ -1,10 +1,12 @@
 import { type FinishReason, type NormalizedAnswerArguments, normalizeAnswerArguments } from "@toolcall/core";
 import {
   argumentIssues,
+  type CallIds,
   decideStreamedCall,
   normalizeAnswerArgumentsSteps,
   type StreamDecision,
   type StreamedArguments,
+  toolSchemasOf,
 } from "@toolcall/core/kit";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
 import { SMALL_ARGUMENTS, weighted } from "./step-pace.js";
@@ -22,8 +24,15 @@ export function repairArguments(args: RepairArgumentsArgs): RepairedArguments {
       repairs: options.repairs ?? [],
       finishReason: args.finishReason,
       maxDepth: options.maxDepth,
+      schema: schemaOf(args),
     }),
   );
+}
+
+/** The JSON Schema of the call's tool, when the options name the tools and the call names one of them. */
+function schemaOf(args: RepairArgumentsArgs): unknown {
+  const tools = args.options.tools;
+  return tools === undefined || args.name === undefined ? undefined : toolSchemasOf(tools).get(args.name);
 }
 
 interface RepairedArguments {
@@ -43,6 +52,8 @@ interface RepairArgumentsArgs {
   options: OpenAIRepairOptions;
   /** Streams: report later, once the client's text is known (`reportArguments`). */
   quiet?: boolean;
+  /** Whole answers that can hold one call per object of merged calls: the ids used, for the fresh ones. */
+  splitIds?: CallIds;
 }
 
 /**
@@ -63,6 +74,7 @@ export function* repairArgumentsSteps(args: RepairArgumentsArgs): Generator<numb
       repairs: options.repairs ?? [],
       finishReason: args.finishReason,
       maxDepth: options.maxDepth,
+      schema: schemaOf(args),
     }),
     length,
   );
@@ -89,6 +101,15 @@ function reported(args: RepairArgumentsArgs, answer: NormalizedAnswerArguments):
     before: args.arguments,
     after: answer.text,
   };
+  const ids = args.splitIds;
+  if (answer.split !== undefined && ids !== undefined) {
+    // Calls merged into one: one call per object, the first with the call's id, the others with fresh ones.
+    const base = args.id ?? "call";
+    report.split = answer.split.map((part, at) => ({
+      id: at === 0 ? base : ids.fresh(base),
+      arguments: part,
+    }));
+  }
   if (args.quiet !== true) options.onRepair?.(report);
   return { text: answer.text, usable: answer.usable, report };
 }

@@ -106,3 +106,44 @@ describe("repairChatCompletion", () => {
     );
   });
 });
+
+describe("calls merged into one call's arguments, in a whole answer", () => {
+  it("become one call per object, the first with the call's id, the others with fresh ones; reported", () => {
+    const merged =
+      '{"entity": "X", "relationship": "works_at", "target": "Y"}{"entity": "X", "relationship": "ceo_of", "target": "Y"}';
+    const seen: unknown[] = [];
+    const { completion: repaired, reports } = repairChatCompletion(
+      completion(
+        [
+          { id: "call_1", arguments: merged },
+          { id: "call_1_2", arguments: '{"a":1}' },
+        ],
+        true,
+      ),
+      { repairs: coreRepairs, onRepair: (report) => seen.push(report) },
+    );
+    const calls = repaired.choices[0]?.message.tool_calls?.map((call) =>
+      call.type === "function" ? [call.id, call.function.arguments] : [],
+    );
+    expect(calls).toEqual([
+      ["call_1", '{"entity": "X", "relationship": "works_at", "target": "Y"}'],
+      ["call_1_3", '{"entity": "X", "relationship": "ceo_of", "target": "Y"}'],
+      ["call_1_2", '{"a":1}'],
+    ]);
+    expect(reports).toHaveLength(1);
+    expect(seen).toEqual(reports);
+    expect(reports[0]?.split?.map((part) => part.id)).toEqual(["call_1", "call_1_3"]);
+  });
+
+  it("the same object twice stays one call (repeated-object), and a length stop splits nothing", () => {
+    const twice = repairChatCompletion(completion([{ id: "c1", arguments: '{"a":1}{"a":1}' }], true), {
+      repairs: coreRepairs,
+    });
+    expect(twice.completion.choices[0]?.message.tool_calls).toHaveLength(1);
+    const cut = completion([{ id: "c1", arguments: '{"a":1}{"b":2}' }], true);
+    (cut.choices[0] as { finish_reason: string }).finish_reason = "length";
+    expect(
+      repairChatCompletion(cut, { repairs: coreRepairs }).completion.choices[0]?.message.tool_calls,
+    ).toHaveLength(1);
+  });
+});

@@ -1,4 +1,4 @@
-import { runSteps } from "@toolcall/core/kit";
+import { CallIds, runSteps } from "@toolcall/core/kit";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { isChatFunctionCall } from "./function-call.js";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
@@ -45,6 +45,9 @@ export function* repairChatCompletionSteps(
     }
     let choiceChanged = false;
     const repaired: typeof calls = [];
+    // Ids of the choice's calls, for the fresh ones merged calls get when they are split.
+    const ids = new CallIds();
+    for (const call of calls) if (typeof call?.id === "string") ids.add(call.id);
     for (const call of calls) {
       // A call that says nothing of its type but has a `function` is a function call, as core reads it.
       if (!isChatFunctionCall(call)) {
@@ -60,7 +63,15 @@ export function* repairChatCompletionSteps(
         arguments: call.function?.arguments,
         finishReason: choice.finish_reason,
         options,
+        splitIds: options.splitMergedCalls === false ? undefined : ids,
       });
+      if (report?.split !== undefined) {
+        reports.push(report);
+        for (const part of report.split)
+          repaired.push({ ...call, id: part.id, function: { ...call.function, arguments: part.arguments } });
+        choiceChanged = true;
+        continue;
+      }
       if (report) reports.push(report);
       if (text === call.function?.arguments) {
         repaired.push(call);

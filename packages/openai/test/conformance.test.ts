@@ -93,6 +93,12 @@ function repairedCall(
     repairs: options.repairs,
     maxDepth: options.maxDepth as number | undefined,
     onRepair: (report) => reports.push(report as ArgumentsReport),
+    // Decode is one call's arguments (R1): merged calls stay one unusable call here.
+    splitMergedCalls: false,
+    // The vector's schema is the tool's (the completion's call is named `f`).
+    ...(options.schema === undefined
+      ? {}
+      : { tools: [{ type: "function", function: { name: "f", parameters: options.schema } }] }),
   });
   const call = repaired.choices[0]?.message.tool_calls?.[0];
   return { text: call?.type === "function" ? call.function.arguments : undefined, report: reports[0] };

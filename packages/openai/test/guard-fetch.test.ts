@@ -239,7 +239,9 @@ describe("guardFetch on requests going out", () => {
     expect(reports.every((r) => r.kind === "history")).toBe(true);
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").request).toMatchObject({
       arguments_raw_preserved: expect.any(Number),
-      result_synthesized: 1,
+      // One missing result, and one for the second call of each of two calls that held two merged.
+      call_split: 2,
+      result_synthesized: 3,
     });
   });
 

@@ -232,6 +232,7 @@ describe("a poisoned 20-turn session against a strict provider", () => {
       new Set([
         "arguments_canonicalized",
         "arguments_raw_preserved",
+        "call_split",
         "result_dropped_orphan",
         "result_synthesized",
       ]),

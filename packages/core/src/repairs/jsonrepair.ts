@@ -1,3 +1,4 @@
+import { endsInsideValue } from "./json-objects.js";
 import { contextMeter, type RepairRule } from "./repair-rule.js";
 
 /**
@@ -21,8 +22,9 @@ export interface JsonrepairRepairOptions {
 }
 
 /**
- * R6 `jsonrepair`: anything the `jsonrepair` library can fix. Aggressive (it completes truncated text, so it never
- * runs on a length stop), and off unless named. Core has no runtime dependencies: pass the library's function in.
+ * R6 `jsonrepair`: anything the `jsonrepair` library can fix. Aggressive, and off unless named. The library
+ * completes cut text, so the rule never runs on text that ends inside a value (a string, an object or a list left
+ * open), whatever the finish reason: such a call is cut, and stays unusable. Core has no runtime dependencies: pass the library's function in.
  * The library is not linear, so it runs only on text up to `maxLength` characters (see {@link JSONREPAIR_MAX_LENGTH}).
  *
  * @example
@@ -46,6 +48,11 @@ export function createJsonrepairRepair(
       const meter = contextMeter(context);
       // Decode skips the rule for longer text; a direct call is held to the same bound.
       if (text.length > maxLength) return undefined;
+      // Truncation is decided before any completion: text that ends inside a value (a string, an object or a list
+      // not closed) is a cut call whatever the finish reason says (servers often say `stop`), and the library
+      // would complete it (`{` → `{}`, a cut string closed, a key given `null`).
+      meter?.charge(text.length);
+      if (endsInsideValue(text)) return undefined;
       try {
         const repaired = jsonrepair(text);
         // The library's own steps cannot be counted; the size bound caps them. Charged: what it read and built.

@@ -34,10 +34,14 @@ describe("REPAIR_ORDER", () => {
     expect(REPAIR_ORDER).toEqual([
       "gemma-quote-markers",
       "markdown-fence",
+      "family-markup",
       "template-suffix",
+      "literal-escapes",
       "python-literal",
+      "unquoted-values",
       "control-characters",
       "trailing-commas",
+      "stray-text",
       "repeated-object",
       "jsonrepair",
     ]);

@@ -20,10 +20,14 @@ LEVELS = ("mapping", "full")
 #: What the repair id ``"core"`` stands for, in the order core applies them (``jsonrepair`` is not among them).
 CORE_REPAIR_IDS: tuple = (
     "markdown-fence",
+    "family-markup",
     "template-suffix",
+    "literal-escapes",
     "python-literal",
+    "unquoted-values",
     "control-characters",
     "trailing-commas",
+    "stray-text",
     "repeated-object",
 )
 
