@@ -49,6 +49,16 @@ const argumentsText = fc.oneof(
 );
 
 /** Cuts `text` at the given points (deduplicated, in order) into pieces that join back to it. */
+/** Whether a piece is the whole text of the pieces before it (R9's repeated final frame). */
+function repeatsWhatCameBefore(pieces: readonly string[]): boolean {
+  let before = "";
+  for (const piece of pieces) {
+    if (before !== "" && piece === before) return true;
+    before += piece;
+  }
+  return false;
+}
+
 function piecesOf(text: string, cuts: readonly number[]): string[] {
   const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
   const pieces: string[] = [];
@@ -135,6 +145,9 @@ describe("properties", () => {
   it("a whole answer and its stream, split anywhere, give the same calls and the same report; nothing is mutated", async () => {
     await fc.assert(
       fc.asyncProperty(answer, async (generated) => {
+        // A delta that repeats the whole text before it is a final frame repeating the complete arguments, which a
+        // stream does not append twice (RULES.md R9): there the stream's text and the answer's text differ by design.
+        fc.pre(generated.calls.every((call) => !repeatsWhatCameBefore(piecesOf(call.args, call.cuts))));
         const whole = deepFreeze(wholeOf(generated));
         const parts = deepFreeze(partsOf(generated));
         const repaired = repairGenerateResult(whole, { repairs });
