@@ -12,6 +12,8 @@ import {
   decodeArguments,
   numbersRoundTrip,
   sanitizeHistory,
+  schemaTypedArguments,
+  splitMergedArguments,
 } from "@toolcall/core";
 import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
 import { parseQwenToolCalls, QwenToolCallStream } from "@toolcall/qwen-templates";
@@ -37,6 +39,13 @@ const REPAIR_TEXTS = {
   "repeated objects": (n) => `${repeat('{"a":1}', n)}{`,
   "quote markers after a bracket (the issue's 1 MB case)": (n) => `[${repeat(Q, n)}`,
   "leaked markers": (n) => `{"a": "${repeat('<|\\"|"x<|\\"', n)}`,
+  "empty objects": (n) => `${repeat("{}", n)}{`,
+  "stray closers": (n) => `{}{"a":1}${repeat("]", n)}x`,
+  "bare tokens": (n) => `{"a":[${repeat("both,", n)}1`,
+  "literal escapes": (n) => `{"a": ${repeat("\\n", n)}1`,
+  "value closers then key openers": (n) => `{"a": "${repeat("</arg_value> <arg_key>", n)}`,
+  "parameters that never close": (n) => `<parameter=a>${repeat("<parameter=b>", n)}`,
+  "merged objects": (n) => repeat('{"a":1}{"b":2}', n),
 };
 
 /** The families a target meets: the ones that stress what it does (the tests count every family on every target). */
@@ -114,6 +123,12 @@ function reusedIdHistory(n) {
 }
 
 const jsonrepairRule = createJsonrepairRepair(jsonrepair);
+
+/** A schema whose list items hold an integer: every item's number sent as text is converted. */
+const ITEMS_SCHEMA = {
+  type: "object",
+  properties: { items: { type: "array", items: { type: "object", properties: { n: { type: "integer" } } } } },
+};
 const everyRepair = [gemmaQuoteMarkers, ...coreRepairs, jsonrepairRule];
 
 /** The families each core rule is measured on. */
@@ -124,6 +139,10 @@ const RULE_FAMILIES = {
   "control-characters": pick("control characters", "quotes after a key (the issue's 96 KiB case)"),
   "trailing-commas": pick("commas", "open brackets"),
   "repeated-object": pick("repeated objects", "open brackets"),
+  "stray-text": pick("empty objects", "stray closers"),
+  "unquoted-values": pick("bare tokens", "open brackets"),
+  "literal-escapes": pick("literal escapes", "quotes after a key (the issue's 96 KiB case)"),
+  "family-markup": pick("value closers then key openers", "parameters that never close"),
 };
 
 /** What is measured: a name, the families of input it meets, and one run on one input. */
@@ -158,6 +177,17 @@ export const GROWTH_TARGETS = [
     texts: { "calls with broken arguments": (n) => n },
     make: brokenHistory,
     run: (history) => sanitizeHistory(history, { repairs: everyRepair }),
+  },
+  {
+    name: "splitMergedArguments",
+    texts: pick("merged objects", "empty objects", "open brackets"),
+    run: (t) => splitMergedArguments(t),
+  },
+  {
+    name: "schemaTypedArguments",
+    texts: { "numbers as text in a list": (n) => n },
+    make: (n) => ({ items: Array.from({ length: Math.max(1, Math.floor(n / 8)) }, (_, i) => ({ n: String(i) })) }),
+    run: (args) => schemaTypedArguments(args, ITEMS_SCHEMA),
   },
   {
     name: "sanitizeHistory, call_0 reused in every turn",
