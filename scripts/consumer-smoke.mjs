@@ -91,6 +91,71 @@ console.log(
 `,
 };
 
+/**
+ * The two commands as a user gets them: `npm i toolcall @toolcall/proxy` in a fresh project, then `npx toolcall check`,
+ * `repair`, `undo` and `npx toolcall-proxy --help` from there. npm routes registries per scope only, so the unscoped
+ * `toolcall` is installed from the tarball the test registry serves for its latest version (its @toolcall
+ * dependencies come from that registry through the scope, the rest from the usual registry).
+ */
+async function commandsFromTheRegistry(registry) {
+  const project = mkdtempSync(join(tmpdir(), "toolcall-commands-"));
+  const npx = (args) =>
+    execFileSync("npx", ["--no-install", ...args], {
+      cwd: project,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+  const status = (args) => {
+    try {
+      npx(args);
+      return 0;
+    } catch (error) {
+      return error.status ?? 1;
+    }
+  };
+  const installed = await results.check(
+    "npm i toolcall @toolcall/proxy (the commands, from the registry)",
+    async () => {
+      writeFileSync(join(project, ".npmrc"), `@toolcall:registry=${registry.url}\n`);
+      writeFileSync(
+        join(project, "package.json"),
+        JSON.stringify({ name: "toolcall-commands", private: true }, null, 2),
+      );
+      const packument = await fetch(`${registry.url}toolcall`).then((r) => r.json());
+      const tarball = packument.versions?.[packument["dist-tags"]?.latest]?.dist?.tarball;
+      if (!tarball) throw new Error("the registry has no toolcall package");
+      execFileSync("npm", ["i", "--no-audit", "--no-fund", "--loglevel=error", tarball, "@toolcall/proxy"], {
+        cwd: project,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      return true;
+    },
+  );
+  if (!installed) return;
+  const session = readFileSync(join(root, "apps", "cli", "examples", "poisoned-session.json"));
+  writeFileSync(join(project, "session.json"), session);
+  await results.check("npx toolcall check (a poisoned session: exit 1, its findings printed)", () => {
+    if (status(["toolcall", "check", "session.json"]) !== 1)
+      throw new Error("check did not exit 1 on a poisoned session");
+  });
+  await results.check("npx toolcall repair, then check the repaired copy", () => {
+    npx(["toolcall", "repair", "session.json", "-o", "fixed.json", "--journal", "fixed.journal"]);
+    if (status(["toolcall", "check", "fixed.json"]) !== 0)
+      throw new Error("the repaired copy does not check clean");
+  });
+  await results.check("npx toolcall undo gives the input back byte for byte", () => {
+    npx(["toolcall", "undo", "fixed.json", "--journal", "fixed.journal", "-o", "original.json"]);
+    if (!readFileSync(join(project, "original.json")).equals(session))
+      throw new Error("undo differs from the input");
+  });
+  await results.check("npx toolcall-proxy --help", () => {
+    const help = npx(["toolcall-proxy", "--help"]);
+    if (!/--upstream/.test(help)) throw new Error(`unexpected help: ${help.slice(0, 200)}`);
+  });
+  if (results.failed === 0) rmSync(project, { recursive: true, force: true });
+  else console.error(`consumer smoke test: the commands' project is kept in ${project}`);
+}
+
 let registry;
 let server;
 try {
@@ -163,6 +228,7 @@ try {
       console.log(`  guarded client: ${stdout.trim()}`);
     });
   }
+  await commandsFromTheRegistry(registry);
 } catch (error) {
   await results.check("the registry to install from", () => {
     throw error;

@@ -17,9 +17,10 @@
 // Every example has a time limit (60 s; 300 s for shell in the repository). Results: .test-results/docs.json.
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import ts from "typescript";
 import { startFakeOpenAI } from "./lib/fake-openai.mjs";
@@ -80,6 +81,96 @@ const isInstall = (code) =>
     .map((l) => l.replace(/#.*$/, "").trim())
     .filter(Boolean)
     .every((l) => /^npm (install|i)\b/.test(l));
+
+/** Compiler options of a user's strict project on Node: ES modules, Node's resolution, Node's types. */
+const typecheckOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  lib: ["lib.es2022.d.ts"],
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  types: ["node"],
+  typeRoots: [join(root, "node_modules", "@types")],
+  skipLibCheck: true,
+  esModuleInterop: true,
+};
+const sourceFiles = new Map();
+
+/** The type errors of one example file, as `line: message` relative to the fence's first line. */
+export function typeErrors(file) {
+  const host = ts.createCompilerHost(typecheckOptions);
+  const read = host.getSourceFile.bind(host);
+  // Library and dependency declarations are parsed once for the whole run; the example itself every time.
+  host.getSourceFile = (name, version, ...rest) => {
+    if (name === file) return read(name, version, ...rest);
+    const key = `${name}\0${typeof version === "object" ? version.languageVersion : version}`;
+    if (!sourceFiles.has(key)) sourceFiles.set(key, read(name, version, ...rest));
+    return sourceFiles.get(key);
+  };
+  const program = ts.createProgram({ rootNames: [file], options: typecheckOptions, host });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.messageText, "\n");
+    if (!d.file) return `TS${d.code}: ${text}`;
+    const { line } = d.file.getLineAndCharacterOfPosition(d.start ?? 0);
+    return `${d.file.fileName === file ? `line ${line + 1}` : d.file.fileName}: TS${d.code}: ${text}`;
+  });
+}
+
+const BUILTINS = new Set(builtinModules);
+
+/** The packages an example imports (`node:` and other built-in modules left out). */
+export function importedPackages(code) {
+  const names = new Set();
+  for (const match of code.matchAll(
+    /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*["']([^"'.][^"']*)["']|import\(\s*["']([^"'.][^"']*)["']\s*\)|^\s*import\s*["']([^"'.][^"']*)["']/gm,
+  )) {
+    const spec = match[1] ?? match[2] ?? match[3];
+    if (spec.startsWith("node:") || BUILTINS.has(spec)) continue;
+    const parts = spec.split("/");
+    names.add(spec.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]);
+  }
+  return [...names];
+}
+
+/**
+ * The example with each `console.log(…); // → TEXT` turned into a check that it prints TEXT; throws on a
+ * `console.log` line that ends in any other comment (the README would state a result nothing checks).
+ */
+export function checkedPrints(code) {
+  let count = 0;
+  const lines = code.split("\n").map((line, index, all) => {
+    const stated = /^(\s*)(?!.*console\.log\()(.+?);?\s*\/\/\s*→(.*)$/.exec(line);
+    if (stated) {
+      // `EXPRESSION; // → TEXT`: the expression's value, printed as console.log prints it, is TEXT.
+      if (/^(const|let|var|return|if|for|while|import|export)\b/.test(stated[2]))
+        throw new Error(`line ${index + 1}: \`// →\` follows a statement, not an expression`);
+      count++;
+      return `${stated[1]}__printed(${JSON.stringify(stated[3].trim())}, ${index + 1}, (${stated[2]}));`;
+    }
+    const previous = index > 0 ? (all[index - 1] ?? "") : "";
+    if (
+      /console\.log\(/.test(previous) &&
+      !/\/\/\s*→/.test(previous) &&
+      /^\s*\/\/\s*([[{"'\d-]|true|false|null|undefined)/.test(line)
+    )
+      throw new Error(
+        `line ${index + 1}: the printed text of the console.log above is stated in a comment of its own: end that line with \`// → TEXT\` instead`,
+      );
+    const match = /^(.*?)console\.log\((.*)\);?\s*\/\/(.*)$/.exec(line);
+    if (!match) return line;
+    const comment = match[3].trim();
+    if (!comment.startsWith("→"))
+      throw new Error(
+        `line ${index + 1}: a console.log ends in a comment that is not its printed text ("// ${comment}"): write \`// → TEXT\` (… for any text), or put the prose on its own line`,
+      );
+    count++;
+    return `${match[1]}__printed(${JSON.stringify(comment.slice(1).trim())}, ${index + 1}, ${match[2]});`;
+  });
+  if (count === 0) return code;
+  const prelude = `import { printed as __printed } from ${JSON.stringify(pathToFileURL(join(root, "scripts", "lib", "printed.mjs")).href)};\n`;
+  return prelude + lines.join("\n");
+}
 
 async function main() {
   const results = createResults("docs");
@@ -151,7 +242,24 @@ async function main() {
               maxBuffer: 64 * 1024 * 1024,
             });
           } else {
-            const source = ts.transpileModule(block.code, {
+            const installed = Object.keys(
+              ((manifest) => ({ ...manifest.dependencies, ...manifest.devDependencies }))(
+                JSON.parse(readFileSync(join(consumer(), "package.json"), "utf8")),
+              ),
+            );
+            const missing = importedPackages(block.code).filter((name) => !installed.includes(name));
+            if (missing.length > 0)
+              throw new Error(
+                `imports ${missing.join(", ")}, which no \`npm install\` line of ${file} above it installs`,
+              );
+            if (block.lang === "ts" || block.lang === "tsx" || block.lang === "typescript") {
+              const typed = join(consumer(), `example-${block.line}.ts`);
+              writeFileSync(typed, block.code);
+              const errors = typeErrors(typed);
+              if (errors.length > 0)
+                throw new Error(`does not type-check under --strict:\n${errors.join("\n")}`);
+            }
+            const source = ts.transpileModule(checkedPrints(block.code), {
               compilerOptions: {
                 module: ts.ModuleKind.ESNext,
                 target: ts.ScriptTarget.ES2022,

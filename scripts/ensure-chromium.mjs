@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { aptInstall, canInstall } from "./lib/apt.mjs";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser"];
 
@@ -14,19 +15,6 @@ export function findChromium() {
   const chosen = process.env.CHROMIUM_PATH;
   if (chosen) return existsSync(chosen) ? chosen : undefined;
   return CANDIDATES.find((path) => existsSync(path));
-}
-
-function apt(args) {
-  const result = spawnSync("apt-get", ["-o", "DPkg::Lock::Timeout=600", ...args], {
-    encoding: "utf8",
-    env: { ...process.env, DEBIAN_FRONTEND: "noninteractive" },
-    stdio: ["ignore", "pipe", "pipe"],
-    timeout: 10 * 60_000,
-  });
-  return {
-    ok: result.status === 0,
-    output: `${result.stdout ?? ""}${result.stderr ?? ""}${result.error?.message ?? ""}`,
-  };
 }
 
 /**
@@ -42,22 +30,15 @@ export function ensureChromium() {
   }
   const found = findChromium();
   if (found) return { ok: true, path: found, installed: false };
-  if (process.getuid?.() !== 0 || !existsSync("/usr/bin/apt-get"))
+  if (!canInstall())
     return {
       ok: false,
       reason:
         "no Chromium, and it cannot be installed from here (apt-get install chromium needs root on a Debian-like machine): install Debian's chromium, or set CHROMIUM_PATH to a Chromium or Chrome",
     };
   console.log("Chromium is missing: apt-get install -y chromium");
-  let install = apt(["install", "-y", "--no-install-recommends", "chromium"]);
-  if (!install.ok) {
-    // Package lists can be missing or stale on a fresh machine: refresh them, then try again.
-    const update = apt(["update"]);
-    if (!update.ok) return { ok: false, reason: `apt-get update failed:\n${update.output.slice(-2000)}` };
-    install = apt(["install", "-y", "--no-install-recommends", "chromium"]);
-  }
-  if (!install.ok)
-    return { ok: false, reason: `apt-get install chromium failed:\n${install.output.slice(-2000)}` };
+  const install = aptInstall(["chromium"]);
+  if (!install.ok) return install;
   const path = findChromium();
   return path
     ? { ok: true, path, installed: true }

@@ -189,12 +189,17 @@ try {
       },
     );
     if (!tarball) continue;
-    await results.check(`${pkg.name}: attw`, () =>
-      execFileSync(bin("attw"), [tarball, "--format", "ascii", "--no-color"], {
-        cwd: join(scratch, pkg.dir),
-        ...quiet,
-      }),
-    );
+    const manifest = JSON.parse(readFileSync(join(root, pkg.dir, "package.json"), "utf8"));
+    if (!manifest.exports && !manifest.main && !manifest.types) {
+      // A command only (its bin is checked above to ship): there is no module whose types attw could resolve.
+      results.skip(`${pkg.name}: attw`, "a command with no module to import");
+    } else
+      await results.check(`${pkg.name}: attw`, () =>
+        execFileSync(bin("attw"), [tarball, "--format", "ascii", "--no-color"], {
+          cwd: join(scratch, pkg.dir),
+          ...quiet,
+        }),
+      );
     // publint reads the published files themselves (the tarball, unpacked), instead of packing the package again.
     await results.check(`${pkg.name}: publint --strict`, () => {
       const unpacked = mkdtempSync(join(scratch, "unpacked-"));

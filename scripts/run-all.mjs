@@ -82,6 +82,9 @@ const begun = Date.now();
 await simpleStep("build", "turbo", ["run", "build", "--continue=dependencies-successful"]);
 // The browser the playground's tests drive: Debian's Chromium, installed here when missing (as root, apt-get).
 await simpleStep("chromium", process.execPath, [join(root, "scripts", "ensure-chromium.mjs")]);
+// The cluster engine the command line's sharding test runs on: Debian's Dask distributed, installed here when missing;
+// where apt-get cannot run, the step says so and the test is skipped with those words.
+await simpleStep("dask", process.execPath, [join(root, "scripts", "ensure-dask.mjs")]);
 
 banner("tests (each package, one at a time)");
 const tests = await run("turbo", [
@@ -161,6 +164,7 @@ if (tasks.length === 0)
 
 await simpleStep("lint", "biome", ["check", "."]);
 await simpleStep("file lengths", "node", ["scripts/check-file-lengths.mjs"]);
+await simpleStep("import cycles", "node", ["scripts/check-import-cycles.mjs"]);
 await simpleStep("typecheck", "turbo", ["run", "typecheck", "--continue=dependencies-successful"]);
 
 banner("registry");

@@ -6,16 +6,16 @@
 
 import v8 from "node:v8";
 import vm from "node:vm";
+import { coreRepairs, createJsonrepairRepair, decodeArguments, sanitizeHistory } from "@toolcall/core";
 import {
-  coreRepairs,
-  createJsonrepairRepair,
-  decodeArguments,
   numbersRoundTrip,
-  sanitizeHistory,
+  StreamDecider,
   schemaTypedArguments,
   splitMergedArguments,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
+import { syntaxById } from "@toolcall/model-formats";
+import { createSseRepair } from "@toolcall/openai";
 import { parseQwenToolCalls, QwenToolCallStream } from "@toolcall/qwen-templates";
 import { jsonrepair } from "jsonrepair";
 import { median, sink } from "./measure.mjs";
@@ -122,6 +122,50 @@ function reusedIdHistory(n) {
   return messages;
 }
 
+/**
+ * The pieces of about `n` characters of calls, one piece per call (about 64 characters each): the number of calls
+ * grows with the size. `first` is the first call's text: one that is held holds every later call back to the finish.
+ */
+function manyCalls(n, first) {
+  const deltas = [];
+  const count = Math.max(2, Math.floor(n / 64));
+  for (let i = 0; i < count; i++)
+    deltas.push({ index: i, id: `call_${i}`, name: "f", arguments: i === 0 ? first : `{"a": ${i}}` });
+  return deltas;
+}
+
+/** The same calls as a Chat Completions SSE body, one event per call, cut in 64 KiB pieces as a socket gives them. */
+function manyCallsSse(deltas) {
+  const events = deltas.map(
+    (delta) =>
+      `data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{"tool_calls":[{"index":${delta.index},"id":"${delta.id}","type":"function","function":{"name":"f","arguments":${JSON.stringify(delta.arguments)}}}]},"finish_reason":null}]}\n\n`,
+  );
+  events.push(
+    'data: {"id":"c","object":"chat.completion.chunk","created":0,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\ndata: [DONE]\n\n',
+  );
+  const bytes = new TextEncoder().encode(events.join(""));
+  const pieces = [];
+  for (let i = 0; i < bytes.length; i += 65_536) pieces.push(bytes.subarray(i, i + 65_536));
+  return pieces;
+}
+
+const CALL_TEXTS = {
+  "calls held behind a Python dict (the issue's 130 000 calls)": (n) => manyCalls(n, "{'a': 0}"),
+  "clean calls, one after another": (n) => manyCalls(n, '{"a": 0}'),
+};
+
+function decideAll(deltas) {
+  const decider = new StreamDecider({ repairs: coreRepairs });
+  for (const delta of deltas) sink.value = decider.push(delta);
+  sink.value = decider.finish("tool_calls");
+}
+
+function repairSse(pieces) {
+  const repair = createSseRepair({ api: "chat.completions", options: { repairs: coreRepairs } });
+  for (const piece of pieces) sink.value = repair.push(piece);
+  sink.value = repair.end();
+}
+
 const jsonrepairRule = createJsonrepairRepair(jsonrepair);
 
 /** A schema whose list items hold an integer: every item's number sent as text is converted. */
@@ -186,7 +230,9 @@ export const GROWTH_TARGETS = [
   {
     name: "schemaTypedArguments",
     texts: { "numbers as text in a list": (n) => n },
-    make: (n) => ({ items: Array.from({ length: Math.max(1, Math.floor(n / 8)) }, (_, i) => ({ n: String(i) })) }),
+    make: (n) => ({
+      items: Array.from({ length: Math.max(1, Math.floor(n / 8)) }, (_, i) => ({ n: String(i) })),
+    }),
     run: (args) => schemaTypedArguments(args, ITEMS_SCHEMA),
   },
   {
@@ -196,6 +242,13 @@ export const GROWTH_TARGETS = [
     run: (history) => sanitizeHistory(history),
   },
   { name: "numbersRoundTrip", texts: NUMBER_TEXTS, run: (t) => numbersRoundTrip(t) },
+  { name: "StreamDecider, number of calls", texts: CALL_TEXTS, make: (deltas) => deltas, run: decideAll },
+  {
+    name: "openai SSE stream repair, number of calls",
+    texts: CALL_TEXTS,
+    make: manyCallsSse,
+    run: repairSse,
+  },
   { name: "parseGemmaToolCalls", texts: GEMMA_TEXTS, run: (t) => parseGemmaToolCalls(t) },
   {
     name: "GemmaToolCallStream, 64-char deltas",
@@ -207,6 +260,19 @@ export const GROWTH_TARGETS = [
     name: "QwenToolCallStream, 64-char deltas",
     texts: QWEN_TEXTS,
     run: (t) => feed(QwenToolCallStream, t, 64, { tools }),
+  },
+  // Markers that share no prefix, on text full of one and free of another (the hostile-input issue's whole-text cases).
+  ...["glm45", "glm47"].map((id) => ({
+    name: `${id}.parse`,
+    texts: { "<tool_call> repeated": (n) => repeat("<tool_call>", n) },
+    run: (t) => syntaxById(id).parse(t),
+  })),
+  {
+    name: "phi4-mini.parse",
+    texts: {
+      "an open call, then letters": (n) => `functools[{"name": "get_weather", "arguments":${repeat("f", n)}`,
+    },
+    run: (t) => syntaxById("phi4-mini").parse(t),
   },
 ];
 

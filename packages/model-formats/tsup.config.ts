@@ -13,6 +13,7 @@ export default defineConfig({
     "src/gpt-oss.ts",
     "src/minimax.ts",
     "src/seed-oss.ts",
+    "src/qwen3-coder.ts",
     "src/granite.ts",
     "src/phi4-mini.ts",
     "src/command-r7b.ts",
@@ -22,6 +23,7 @@ export default defineConfig({
     "src/xlam.ts",
     "src/apertus.ts",
     "src/hy.ts",
+    "src/nemotron-nano-v2.ts",
   ],
   format: ["esm", "cjs"],
   // Shared code goes to chunks in both formats, so no family bundles the engine twice.

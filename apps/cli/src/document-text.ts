@@ -21,3 +21,16 @@ export function lineAndColumn(text: string, offset: number): string {
   }
   return `line ${line}, column ${offset - lineStart + 1}`;
 }
+
+/**
+ * A JSON parse error without the text it was given: V8 quotes the input in some messages (`Unexpected token 'a',
+ * "a,b,c…" is not valid JSON`), which repeats a whole file or line in a report that already names it.
+ *
+ * @example
+ * plainJsonError(`Unexpected token 'a', "a,b,c\n1,2,3" is not valid JSON`); // "Unexpected token 'a'"
+ */
+export function plainJsonError(message: string): string {
+  const quoted = message.indexOf(', "');
+  if (quoted === -1 || !message.endsWith(" is not valid JSON")) return message;
+  return message.slice(0, quoted);
+}

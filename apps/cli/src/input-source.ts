@@ -141,6 +141,9 @@ export async function openInput(options: {
  * describeError(Object.assign(new Error("x"), { code: "ENOENT" })); // "no such file or directory"
  */
 export function describeError(error: unknown): string {
+  // A write that failed names its file (an output or the journal) before what went wrong.
+  if (error instanceof Error && error.name === "OutputWriteError" && "path" in error)
+    return `${String(error.path)}: ${describeError(error.cause)}`;
   const code = (error as { code?: unknown })?.code;
   switch (code) {
     case "ENOENT":
@@ -152,6 +155,8 @@ export function describeError(error: unknown): string {
       return "is a directory";
     case "ENOSPC":
       return "no space left on device";
+    case "ELOOP":
+      return "too many levels of symbolic links (a chain of links that loops)";
     default:
       return error instanceof Error ? error.message : String(error);
   }

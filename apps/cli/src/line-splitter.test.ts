@@ -48,12 +48,35 @@ describe("LineSplitter", () => {
           }
           const events = split(chunks.filter((c) => c.length > 0));
           expect(Buffer.from(events.map((e) => e.bytes).join(""), "latin1").equals(bytes)).toBe(true);
-          expect(events.length).toBe(
-            text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0),
-          );
+          // A run of blank lines comes as one event (its content empty): it counts as the lines it holds, and the
+          // next event's number says so.
+          let lines = 0;
+          for (const event of events) {
+            expect(event.number).toBe(lines + 1);
+            const held = event.content === "" ? event.bytes.split("\n").length - 1 : 0;
+            lines += Math.max(1, held);
+          }
+          expect(lines).toBe(text === "" ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0));
         },
       ),
     );
+  });
+
+  it("a run of blank lines in one chunk is one call, counted as its lines", () => {
+    expect(split([Buffer.from("a\n\n \n\t\r\n\nb\n")])).toEqual([
+      { kind: "line", bytes: "a\n", number: 1, content: "a" },
+      { kind: "line", bytes: "\n \n\t\r\n\n", number: 2, content: "" },
+      { kind: "line", bytes: "b\n", number: 6, content: "b" },
+    ]);
+    let calls = 0;
+    const splitter = new LineSplitter({
+      maxLineBytes: 1024,
+      sink: { line: () => calls++, overlong: () => {} },
+    });
+    splitter.push(Buffer.alloc(1 << 20, "\n"));
+    splitter.end();
+    expect(calls).toBe(1);
+    expect(splitter.currentLine).toBe((1 << 20) + 1);
   });
 
   it("streams a line longer than the limit piece by piece, with its number, and goes on after it", () => {

@@ -5,6 +5,9 @@ export interface LineSink {
    * `\r\n` or `\n`; equal to `raw.length` for a last line without one). `number` counts from 1.
    */
   line(raw: Buffer, contentEnd: number, number: number): void;
+  // Consecutive blank lines (spaces, tabs and CRs at most) within one chunk come as one call: `raw` holds them all,
+  // `contentEnd` is 0 and `number` is the first one's; the next line's number counts every line of the run. A file
+  // of newlines then costs a call per chunk, not one per line.
   /**
    * A line longer than the limit, as its bytes arrive (terminator included), so it can be passed through without
    * ever being held in memory whole. `done` is true on its last piece.
@@ -48,6 +51,15 @@ export class LineSplitter {
     let start = 0;
     const length = chunk.length;
     while (start < length) {
+      if (!this.inOverlong && this.carryLength === 0) {
+        const run = this.blankRun(chunk, start);
+        if (run.lines > 1) {
+          this.sink.line(chunk.subarray(start, run.end), 0, this.lineNumber);
+          this.lineNumber += run.lines;
+          start = run.end;
+          continue;
+        }
+      }
       const newline = chunk.indexOf(10, start);
       if (this.inOverlong) {
         const done = newline !== -1;
@@ -95,6 +107,23 @@ export class LineSplitter {
       this.sink.line(raw, raw.length, this.lineNumber);
       this.lineNumber++;
     }
+  }
+
+  /** The blank lines that begin at `start` (each within the limit): where they end and how many there are. */
+  private blankRun(chunk: Buffer, start: number): { end: number; lines: number } {
+    let end = start;
+    let lines = 0;
+    let lineStart = start;
+    for (let at = start; at < chunk.length; at++) {
+      const byte = chunk[at];
+      if (byte === 10) {
+        if (at - lineStart > this.maxLineBytes) break;
+        lines++;
+        end = at + 1;
+        lineStart = end;
+      } else if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) break;
+    }
+    return { end, lines };
   }
 
   private startOverlong(rest: Buffer, done: boolean): void {

@@ -4,6 +4,7 @@ import { fstatSync, statSync, unlinkSync } from "node:fs";
 import { type FileHandle, open, realpath, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { createGzip, type Gzip } from "node:zlib";
+import { followLinks } from "./file-identity.js";
 
 /** Where repaired bytes go: queued in order, written in batches, made visible only by {@link commit}. */
 export interface OutputTarget {
@@ -19,11 +20,39 @@ export interface OutputTarget {
 
 const BATCH_BYTES = 1 << 20;
 
+/**
+ * A write to an output failed (no space left, an I/O error, a closed pipe): the error names the output, so a report
+ * never blames the input for it. `cause` is the system's error, `code` its code (`ENOSPC`, `EPIPE`, …).
+ *
+ * @example
+ * if (error instanceof OutputWriteError) console.error(`${error.path}: ${error.code}`);
+ */
+export class OutputWriteError extends Error {
+  readonly path: string;
+  readonly code: string | undefined;
+
+  constructor(options: { path: string; cause: unknown }) {
+    super(`${options.path}: ${(options.cause as Error)?.message ?? String(options.cause)}`, {
+      cause: options.cause,
+    });
+    this.name = "OutputWriteError";
+    this.path = options.path;
+    const code = (options.cause as { code?: unknown })?.code;
+    this.code = typeof code === "string" ? code : undefined;
+  }
+}
+
 abstract class BatchingTarget implements OutputTarget {
+  /** The output's name, for errors. */
+  readonly #name: string;
   private queue: Buffer[] = [];
   private queued = 0;
   /** The write in flight: the next batch is prepared while it runs (one batch ahead, so memory stays bounded). */
   private inFlight: Promise<void> = Promise.resolve();
+
+  constructor(name: string) {
+    this.#name = name;
+  }
 
   write(bytes: Buffer | string): void {
     const buffer = typeof bytes === "string" ? Buffer.from(bytes, "utf8") : bytes;
@@ -44,7 +73,11 @@ abstract class BatchingTarget implements OutputTarget {
       this.queue.length === 1 ? (this.queue[0] as Buffer) : Buffer.concat(this.queue, this.queued);
     this.queue = [];
     this.queued = 0;
-    const next = previous.then(() => this.writeBatch(batch));
+    const next = previous.then(() =>
+      this.writeBatch(batch).catch((cause: unknown) => {
+        throw cause instanceof OutputWriteError ? cause : new OutputWriteError({ path: this.#name, cause });
+      }),
+    );
     // A failure is reported by whoever awaits next; this only keeps it from counting as unhandled meanwhile.
     next.catch(() => {});
     this.inFlight = next;
@@ -137,7 +170,7 @@ class AtomicFileTarget extends BatchingTarget {
     private readonly destination: string,
     compress: boolean,
   ) {
-    super();
+    super(destination);
     this.writer = new HandleWriter(handle, compress);
   }
 
@@ -155,7 +188,9 @@ class AtomicFileTarget extends BatchingTarget {
       await rename(this.temporaryPath, this.destination);
     } catch (error) {
       await this.abort();
-      throw error;
+      throw error instanceof OutputWriteError
+        ? error
+        : new OutputWriteError({ path: this.destination, cause: error });
     }
     liveTemporaryFiles.delete(this.temporaryPath);
   }
@@ -177,9 +212,10 @@ class InPlaceTarget extends BatchingTarget {
 
   constructor(
     private readonly handle: FileHandle,
+    name: string,
     compress: boolean,
   ) {
-    super();
+    super(name);
     this.writer = new HandleWriter(handle, compress);
   }
 
@@ -209,8 +245,10 @@ export type OutputKind = "regular" | "special";
  * Opens an output for `destination`. A regular file (or a path that does not exist yet) gets a new temporary file
  * `.NAME.toolcall-PID-RANDOM.tmp` beside it (same directory, so the final rename is atomic), with the existing
  * file's mode and, where the process may set it, its owner. Anything else that exists (a device, a FIFO,
- * `/dev/stdout`, a process substitution's `/dev/fd/N`) is opened and written in place, never replaced. With
- * `gzip`, the bytes are compressed on the way.
+ * `/dev/stdout`, a process substitution's `/dev/fd/N`) is opened and written in place, never replaced. A symbolic
+ * link is never replaced either: the file it names is (created, when the link dangles); a loop of links is refused
+ * (`ELOOP`). With `gzip`, the bytes are compressed on the way. A write that fails rejects with an
+ * {@link OutputWriteError} naming `destination`.
  *
  * @example
  * const output = await openOutputFile({ destination: "repaired.jsonl" });
@@ -222,14 +260,17 @@ export async function openOutputFile(options: {
   mode?: number;
   gzip?: boolean;
 }): Promise<{ target: OutputTarget; kind: OutputKind }> {
-  const existing = await stat(options.destination).catch(() => undefined);
+  // A symbolic link is never replaced: the file it names is (a link to a link too), in that file's directory; a
+  // dangling link gets the file it names created, and a loop is refused (ELOOP).
+  const followed = await followLinks(options.destination);
+  if (!followed.ok) throw Object.assign(new Error(followed.message), { code: followed.code });
+  const existing = await stat(followed.path).catch(() => undefined);
   const compress = options.gzip === true;
   if (existing !== undefined && !existing.isFile() && !existing.isDirectory()) {
     const handle = await open(options.destination, "w");
-    return { target: new InPlaceTarget(handle, compress), kind: "special" };
+    return { target: new InPlaceTarget(handle, options.destination, compress), kind: "special" };
   }
-  // A symbolic link is never replaced: the file it names is (a link to a link too), in that file's directory.
-  const destination = existing === undefined ? options.destination : await realpath(options.destination);
+  const destination = existing === undefined ? followed.path : await realpath(followed.path);
   const temporaryPath = join(
     dirname(destination),
     `.${basename(destination)}.toolcall-${process.pid}-${randomBytes(4).toString("hex")}.tmp`,
@@ -251,7 +292,7 @@ class StreamTarget extends BatchingTarget {
     private readonly stream: NodeJS.WritableStream,
     compress: boolean,
   ) {
-    super();
+    super("standard output");
     stream.on("error", (error: Error) => {
       this.failure = error;
     });

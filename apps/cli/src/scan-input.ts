@@ -1,5 +1,6 @@
 import { constants, isUtf8 } from "node:buffer";
 import { parseJson } from "@toolcall/core";
+import { plainJsonError } from "./document-text.js";
 import type { InputIssue } from "./input-issue.js";
 import { LineSplitter } from "./line-splitter.js";
 
@@ -64,6 +65,11 @@ export interface ScanSummary {
   /** Lines read (JSONL), or 0 for a whole input. */
   lines: number;
   unreadableLines: number;
+  /**
+   * The most pieces of lines held at once while the framing was undecided (a run of blank lines counts once): a
+   * count of what memory holds, which stays small however many lines the input has.
+   */
+  peakHeldLines: number;
 }
 
 /** `ok: false`: the input as a whole cannot be read (exit 2); what was reported before still stands. */
@@ -79,6 +85,13 @@ type Pending =
 
 /** Lines read before deciding whether a JSONL file is one session. */
 const SESSION_SAMPLE = 8;
+
+/**
+ * Bytes held while the framing is undecided and no more is coming to decide it (blank lines before the first value,
+ * or before the values that decide whether JSONL is a session): past them, what was read decides. A JSON document
+ * does not begin with 16 MiB of blank lines; a gzip bomb of newlines does.
+ */
+export const UNDECIDED_HOLD_BYTES = 16 * 1024 * 1024;
 
 function isBlank(raw: Buffer, end: number): boolean {
   for (let i = 0; i < end; i++) {
@@ -112,7 +125,8 @@ function parseLine(raw: Buffer, contentEnd: number, number: number): LineParse {
   const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   const parsed = parseJson(text);
-  if (!parsed.ok) return { ok: false, issue: { code: "line_invalid_json", message: parsed.error } };
+  if (!parsed.success)
+    return { ok: false, issue: { code: "line_invalid_json", message: plainJsonError(parsed.error) } };
   return { ok: true, text, value: parsed.value, bom };
 }
 
@@ -140,7 +154,13 @@ export async function scanInput(options: {
   let nonBlank = 0;
   let chunks: Buffer[] = [];
   const samples: unknown[] = [];
-  const summary: ScanSummary = { format: "jsonl", bytes: 0, lines: 0, unreadableLines: 0 };
+  const summary: ScanSummary = {
+    format: "jsonl",
+    bytes: 0,
+    lines: 0,
+    unreadableLines: 0,
+    peakHeldLines: 0,
+  };
 
   const handleLine = (raw: Buffer, contentEnd: number, number: number, cached?: LineParse) => {
     if (visitor.rawLine !== undefined) {
@@ -205,41 +225,71 @@ export async function scanInput(options: {
     decide(visitor.isSession?.(samples) === true ? "session" : "jsonl");
   };
 
+  /** Consecutive blank lines of one buffer, held as one view: a file of newlines costs a few pieces per chunk. */
+  let blankRun: { raw: Buffer; number: number } | undefined;
+  const endBlankRun = () => {
+    const run = blankRun;
+    if (run === undefined) return;
+    blankRun = undefined;
+    // A run is one blank "line" whose content is empty: every byte of it is kept as it came.
+    lineOf(run.raw, 0, run.number);
+  };
+  const lineOf = (raw: Buffer, contentEnd: number, number: number) => {
+    if (phase.state === "jsonl") {
+      handleLine(raw, contentEnd, number);
+      return;
+    }
+    if (phase.state === "json" || phase.state === "session" || phase.state === "sse") return;
+    const item: Pending = { kind: "line", raw, contentEnd, number };
+    pending.push(item);
+    if (pending.length > summary.peakHeldLines) summary.peakHeldLines = pending.length;
+    if (isBlank(raw, contentEnd)) return;
+    if (phase.state === "sampling") {
+      item.parsed = parseLine(raw, contentEnd, number);
+      if (item.parsed.ok) samples.push(item.parsed.value);
+      sampled(false);
+      return;
+    }
+    nonBlank++;
+    if (nonBlank === 1 && isEventLine(raw, contentEnd)) {
+      decide("sse");
+      return;
+    }
+    item.parsed = parseLine(raw, contentEnd, number);
+    if (item.parsed.ok) samples.push(item.parsed.value);
+    if (nonBlank === 1) {
+      if (item.parsed.ok) sample();
+    } else if (item.parsed.ok && (visitor.isRecord?.(item.parsed.value) ?? true)) {
+      sample();
+    } else {
+      decide("json");
+    }
+    sampled(false);
+  };
+
   const splitter = new LineSplitter({
     maxLineBytes: options.maxLineBytes,
     sink: {
       line(raw, contentEnd, number) {
-        if (phase.state === "jsonl") {
-          handleLine(raw, contentEnd, number);
+        if (isBlank(raw, contentEnd)) {
+          const run = blankRun;
+          if (
+            run !== undefined &&
+            run.raw.buffer === raw.buffer &&
+            run.raw.byteOffset + run.raw.length === raw.byteOffset
+          ) {
+            run.raw = Buffer.from(run.raw.buffer, run.raw.byteOffset, run.raw.length + raw.length);
+            return;
+          }
+          endBlankRun();
+          blankRun = { raw, number };
           return;
         }
-        if (phase.state === "json" || phase.state === "session" || phase.state === "sse") return;
-        const item: Pending = { kind: "line", raw, contentEnd, number };
-        pending.push(item);
-        if (isBlank(raw, contentEnd)) return;
-        if (phase.state === "sampling") {
-          item.parsed = parseLine(raw, contentEnd, number);
-          if (item.parsed.ok) samples.push(item.parsed.value);
-          sampled(false);
-          return;
-        }
-        nonBlank++;
-        if (nonBlank === 1 && isEventLine(raw, contentEnd)) {
-          decide("sse");
-          return;
-        }
-        item.parsed = parseLine(raw, contentEnd, number);
-        if (item.parsed.ok) samples.push(item.parsed.value);
-        if (nonBlank === 1) {
-          if (item.parsed.ok) sample();
-        } else if (item.parsed.ok && (visitor.isRecord?.(item.parsed.value) ?? true)) {
-          sample();
-        } else {
-          decide("json");
-        }
-        sampled(false);
+        endBlankRun();
+        lineOf(raw, contentEnd, number);
       },
       overlong(bytes, number, first, done) {
+        endBlankRun();
         if (phase.state === "jsonl") {
           handleOverlong(bytes, number, first, done);
           return;
@@ -254,12 +304,23 @@ export async function scanInput(options: {
   for await (const chunk of options.chunks) {
     summary.bytes += chunk.length;
     if (phase.state !== "jsonl") chunks.push(chunk);
-    if (phase.state !== "json" && phase.state !== "session" && phase.state !== "sse") splitter.push(chunk);
+    if (phase.state !== "json" && phase.state !== "session" && phase.state !== "sse") {
+      splitter.push(chunk);
+      endBlankRun();
+      // Nothing decided yet and only blank lines coming: what was read decides, so memory stays bounded.
+      if (summary.bytes > UNDECIDED_HOLD_BYTES) {
+        if (phase.state === "sampling") sampled(true);
+        else if (phase.state === "detecting" && nonBlank === 0) decide("jsonl");
+      }
+    }
     summary.lines = splitter.currentLine - 1;
     const waiting = visitor.afterChunk?.({ bytes: summary.bytes, lines: summary.lines });
     if (waiting !== undefined) await waiting;
   }
-  if (phase.state === "detecting" || phase.state === "sampling" || phase.state === "jsonl") splitter.end();
+  if (phase.state === "detecting" || phase.state === "sampling" || phase.state === "jsonl") {
+    splitter.end();
+    endBlankRun();
+  }
   if (phase.state === "sampling") sampled(true);
   if (phase.state === "detecting") decide(nonBlank === 0 ? "jsonl" : "json");
   summary.lines = phase.state === "jsonl" ? splitter.currentLine - 1 : 0;

@@ -1,6 +1,6 @@
 import { isUtf8 } from "node:buffer";
 import { parseJson } from "@toolcall/core";
-import { withoutBom } from "./document-text.js";
+import { plainJsonError, withoutBom } from "./document-text.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle } from "./json-style.js";
 import { type Piece, serializeRecord } from "./record-writer.js";
@@ -66,8 +66,8 @@ export function readSessionLines(
     }
     if (text.trim() === "") return;
     const parsed = parseJson(text, { lossless: true });
-    if (!parsed.ok) {
-      unreadable({ line: index + 1 }, { code: "line_invalid_json", message: parsed.error });
+    if (!parsed.success) {
+      unreadable({ line: index + 1 }, { code: "line_invalid_json", message: plainJsonError(parsed.error) });
       return;
     }
     values.push(parsed.value);
@@ -95,8 +95,8 @@ export function sessionRewritePieces(
   const style = detectJsonStyle(withoutBom(firstText).text.replace(/^data: ?/, ""));
   const fresh = (value: unknown): Buffer | undefined => {
     const written = serializeRecord(value, style, true);
-    if (!written.ok) return undefined;
-    return Buffer.from(`${framing === "sse" ? "data: " : ""}${written.text}${eol}`, "utf8");
+    if (!written.success) return undefined;
+    return Buffer.from(`${framing === "sse" ? "data: " : ""}${written.value}${eol}`, "utf8");
   };
   const pieces: Piece[] = [];
   const valueLines = new Set(lineOfValue);

@@ -12,7 +12,7 @@ export const bin = join(root, "dist", "cli.js");
 export const fixtures = join(root, "test", "__fixtures__");
 
 if (!existsSync(bin))
-  throw new Error(`${bin} is missing: build the command line first (pnpm --filter @toolcall/cli build)`);
+  throw new Error(`${bin} is missing: build the command line first (pnpm --filter toolcall build)`);
 
 export interface RunResult {
   code: number | null;
@@ -31,13 +31,21 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
+interface RunOptions {
+  cwd?: string;
+  input?: Buffer | string;
+  env?: Record<string, string>;
+}
+
 /** Runs `toolcall ARGS` in `cwd`, feeding `input` to standard input (or nothing: standard input is closed). */
-export function run(
-  args: readonly string[],
-  options: { cwd?: string; input?: Buffer | string; env?: Record<string, string> } = {},
-): Promise<RunResult> {
+export function run(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return runProcess([bin, ...args], options);
+}
+
+/** Runs `node ARGV` (a script and its arguments) as `run` runs the command line. */
+export function runProcess(argv: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
+    const child = spawn(process.execPath, [...argv], {
       cwd: options.cwd ?? root,
       env: cleanEnv(options.env),
       stdio: ["pipe", "pipe", "pipe"],

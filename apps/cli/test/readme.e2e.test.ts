@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { bin, cleanEnv, fixtures, root, run, tempDir } from "./helpers.js";
+import { bin, cleanEnv, fixtures, root, runProcess, tempDir } from "./helpers.js";
 
 /**
  * The READMEs' command lines, run as printed: every line of every `sh` block of this package's README, in order, in
@@ -222,16 +222,32 @@ describe("the root README's command forms", () => {
     scripts: Record<string, string>;
   };
 
-  it("start runs the built command line, passing what follows it (`start -- check FILE`)", async () => {
-    expect(rootPackage.scripts.start).toMatch(/&& node apps\/cli\/dist\/cli\.js$/);
+  it("start runs the built command line from where the user stands (`start -- check FILE`)", async () => {
+    expect(rootPackage.scripts.start).toMatch(/&& node scripts\/start\.mjs$/);
     const forms = [...rootReadme.matchAll(/start -- ([^`]+)`/g)].map((match) => (match[1] ?? "").trim());
     expect(forms.length).toBeGreaterThanOrEqual(2);
     const work = await workspace();
     for (const form of forms) {
-      // pnpm passes `--` through to the script: the command line gets it first, as it does here.
-      const result = await run(["--", ...form.split(/\s+/)], { cwd: work });
+      // As pnpm runs it: from the repository root, with INIT_CWD naming the user's directory and `--` passed through.
+      const result = await runProcess(
+        [join(repository, "scripts", "start.mjs"), "--", ...form.split(/\s+/)],
+        { cwd: repository, env: { INIT_CWD: work } },
+      );
       expect(result.code === 0 || result.code === 1, `${form}\n${result.err}`).toBe(true);
-      expect(result.err).not.toMatch(/unknown command|usage/i);
+      expect(result.err).not.toMatch(/unknown command|usage|ENOENT|cannot read/i);
     }
   }, 120_000);
+
+  it("start resolves a relative FILE from the caller's directory, not the repository root", async () => {
+    const work = await workspace();
+    const result = await runProcess(
+      [join(repository, "scripts", "start.mjs"), "--", "check", "session.json"],
+      {
+        cwd: repository,
+        env: { INIT_CWD: work },
+      },
+    );
+    expect(result.code, result.err).toBe(1);
+    expect(result.out).toMatch(/session\.json/);
+  }, 60_000);
 });

@@ -133,4 +133,19 @@ describe("units and the upstream URL", () => {
     });
     expect(parseUpstream("http://h/?key=1")).toMatchObject({ ok: false });
   });
+
+  it("understands an upstream given without a scheme as plain HTTP", () => {
+    expect(parseUpstream("127.0.0.1:8000")).toEqual({
+      ok: true,
+      origin: "http://127.0.0.1:8000",
+      pathPrefix: "",
+    });
+    expect(parseUpstream("localhost:8000/v1")).toEqual({
+      ok: true,
+      origin: "http://localhost:8000",
+      pathPrefix: "",
+    });
+    expect(parseUpstream("ftp://h")).toMatchObject({ ok: false });
+    expect(parseUpstream("")).toMatchObject({ ok: false });
+  });
 });

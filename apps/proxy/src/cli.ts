@@ -14,7 +14,8 @@ if (!`${process.env.NODE_OPTIONS ?? ""} ${process.execArgv.join(" ")}`.includes(
 async function main(): Promise<number | undefined> {
   const parsed = parseProxyArgs({ argv: process.argv.slice(2), env: process.env });
   if (!parsed.ok) {
-    process.stderr.write(`toolcall-proxy: ${parsed.error}\n\n${USAGE}\n`);
+    // The mistake and where to read more: the whole help after every mistake would bury the one line that matters.
+    process.stderr.write(`toolcall-proxy: ${parsed.error}\nSee: toolcall-proxy --help\n`);
     return 2;
   }
   if ("help" in parsed) {

@@ -1,14 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import { type AddressInfo, Server as NetServer, type Socket } from "node:net";
 import { coreRepairs } from "@toolcall/core";
 import { checkRequestTarget } from "./check-request-target.js";
 import { handleApiRequest } from "./handle-api-request.js";
 import { handlePassthrough } from "./handle-passthrough.js";
-import { errorBody, type ProxyError } from "./proxy-error.js";
+import { errorBody } from "./proxy-error.js";
 import { createProxyMetrics, type ProxyMetrics, type RouteName } from "./proxy-metrics.js";
 import { DEFAULTS, type ProxyOptions } from "./proxy-options.js";
 import { cutRequest, elapsedMs, type ProxyRuntime, type RequestState, sendError } from "./proxy-runtime.js";
-import { discardRequestBody, readRequestBody } from "./read-request-body.js";
+import { closeWhenAnswered, receiveRequestBody } from "./receive-request-body.js";
 import type { RepairedApi } from "./repair-json-response.js";
 import { requestIdOf } from "./request-id.js";
 import { createLogger, type ProxyLogger } from "./request-log.js";
@@ -34,9 +34,6 @@ export interface ToolcallProxy {
   /** Client connections open, and connections open to the upstream. */
   sockets(): { clients: number; upstream: number };
 }
-
-/** The most of a refused body read and thrown away before the connection is closed on the client. */
-const DISCARD_LIMIT = 64 * 1024 * 1024;
 
 const API_ROUTES: Record<string, RepairedApi> = {
   "/v1/chat/completions": "chat.completions",
@@ -103,6 +100,7 @@ export function createProxy(
   };
   const drainTimeout = options.drainTimeout ?? DEFAULTS.drainTimeout;
   const requestTimeout = options.requestTimeout ?? DEFAULTS.requestTimeout;
+  const bodyTimeout = options.bodyTimeout ?? DEFAULTS.bodyTimeout;
   /** Requests being answered, with their response, so a drain that times out can end each readably. */
   const active = new Map<RequestState, ServerResponse>();
 
@@ -135,17 +133,15 @@ export function createProxy(
       upstreamMs: state.upstreamMs === undefined ? undefined : Math.round(state.upstreamMs * 1e3) / 1e3,
       stream: state.stream,
       repairs: state.repairs,
+      history: state.history,
       repairDetails: state.repairDetails?.length ? state.repairDetails : undefined,
       error: state.error === undefined ? undefined : { code: state.error.code, message: state.error.message },
       clientClosed: state.clientClosed || undefined,
       upstreamRequestId: state.upstreamRequestId,
     });
     inFlight--;
-    if (draining) {
-      // Connections freed by this response are closed rather than kept alive.
-      setImmediate(() => server.closeIdleConnections());
-      if (inFlight === 0) idle?.();
-    }
+    // Connections stay open while draining (a prober on one is answered 503); all close when the drain ends.
+    if (draining && inFlight === 0) idle?.();
   };
 
   const onRequest = (request: IncomingMessage, response: ServerResponse): void | Promise<void> => {
@@ -211,55 +207,29 @@ export function createProxy(
       });
     }
     if (requestTimeout > 0)
-      state.deadline = setTimeout(
-        () =>
-          cutRequest({
-            runtime,
-            state,
-            response,
-            error: {
-              code: "request_deadline",
-              status: 504,
-              message: `the request took longer than its deadline (${requestTimeout} ms)`,
-            },
-          }),
-        requestTimeout,
-      );
-    readRequestBody({ request, maxBody: runtime.options.maxBody }, (read) => {
-      if (!read.ok) {
-        if (read.reason === "too_large") refuseTooLarge(state, request, response);
-        else response.destroy();
-        return;
-      }
-      guarded(response, () => {
-        if (route === "chat.completions" || route === "responses")
-          handleApiRequest({ runtime, state, request, response, body: read.body, api: route });
-        else handlePassthrough({ runtime, state, request, response, body: read.body });
-      });
-    });
-  };
-
-  /**
-   * A body over the limit (declared or read): the 413 is written whole at once, before the body is read, and the
-   * rest of the body is read and thrown away (up to a bound) so the client, still sending, gets the answer instead
-   * of a reset; then the connection closes.
-   */
-  const refuseTooLarge = (state: RequestState, request: IncomingMessage, response: ServerResponse): void => {
-    const error: ProxyError = {
-      code: "request_too_large",
-      status: 413,
-      message: `the request body is larger than ${runtime.options.maxBody} bytes (--max-body)`,
-    };
-    state.error = error;
-    response.shouldKeepAlive = false;
-    const body = errorBody(error);
-    response.writeHead(413, {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-      "x-request-id": state.id,
-    });
-    response.write(body);
-    discardRequestBody({ request, limit: DISCARD_LIMIT }, () => response.end());
+      state.deadline = setTimeout(() => {
+        // The connection ends with the 504: a client still sending its body keeps no socket.
+        if (!response.headersSent) closeWhenAnswered({ request, response });
+        cutRequest({
+          runtime,
+          state,
+          response,
+          error: {
+            code: "request_deadline",
+            status: 504,
+            message: `the request took longer than its deadline (${requestTimeout} ms)`,
+          },
+        });
+      }, requestTimeout);
+    const api = route === "chat.completions" || route === "responses" ? route : undefined;
+    receiveRequestBody(
+      { runtime, state, request, response, decode: api !== undefined, timeout: bodyTimeout },
+      (body) =>
+        guarded(response, () => {
+          if (api !== undefined) handleApiRequest({ runtime, state, request, response, body, api });
+          else handlePassthrough({ runtime, state, request, response, body });
+        }),
+    );
   };
 
   /** Runs a request's handler; a throw (a bug, never bad input) is logged and answered 500, never a crash. */
@@ -312,8 +282,9 @@ export function createProxy(
     },
     async drain() {
       draining = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
+      // No new connection is accepted, but open ones are kept (not `server.close()`, which closes idle keep-alive
+      // connections since Node 19): a health prober on one gets the documented 503 `draining`, not a refusal.
+      const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
       let timedOut = false;
       if (inFlight > 0) {
         let timer: NodeJS.Timeout | undefined;

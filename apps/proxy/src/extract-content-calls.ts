@@ -1,5 +1,5 @@
-import { runSteps } from "@toolcall/core";
-import type { ChunkStep } from "@toolcall/openai";
+import { runSteps } from "@toolcall/core/kit";
+import type { ChunkStep } from "@toolcall/openai/exchange";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
   ContentCallExtractor,

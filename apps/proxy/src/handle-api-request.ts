@@ -1,11 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import {
-  type OpenAIRepairOptions,
-  REPAIRS_HEADER,
-  type RepairReport,
-  RepairSummary,
-  repairRequestBody,
-} from "@toolcall/openai";
+import type { OpenAIRepairOptions, RepairReport } from "@toolcall/openai";
+import { REPAIRS_HEADER, RepairSummary, repairRequestBody } from "@toolcall/openai/exchange";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import type { ExtractionReport } from "./extract-content-calls.js";
 import { requestHeadersForUpstream } from "./forward-headers.js";
@@ -146,11 +141,15 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       {
         method: "POST",
         path: request.url as string,
-        headers: requestHeadersForUpstream({
-          rawHeaders: request.rawHeaders,
-          identity: true,
-          connection: request.headers.connection,
-        }),
+        // The body goes up decoded (a compressed one was decoded to be sanitized): its encoding header goes too.
+        headers: withoutHeader(
+          requestHeadersForUpstream({
+            rawHeaders: request.rawHeaders,
+            identity: true,
+            connection: request.headers.connection,
+          }),
+          "content-encoding",
+        ),
         body: sent,
       },
       this,
@@ -196,6 +195,7 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
         extractors: this.#extractors(),
         context: this.#context,
         onExtract: this.#onExtract("stream"),
+        maxEventBytes: runtime.options.maxResponseBody,
         upstream: () => this.#call,
         onDone: (outcome) => {
           if (outcome.error !== undefined) {

@@ -1,4 +1,4 @@
-import { REPAIR_ORDER } from "@toolcall/core";
+import { REPAIR_ORDER } from "@toolcall/core/kit";
 import { describe, expect, it } from "vitest";
 import { parseProxyArgs, USAGE } from "./parse-proxy-args.js";
 
@@ -119,6 +119,30 @@ describe("parseProxyArgs", () => {
     ])
       expect(parse(["--upstream", "http://h", ...bad]), bad.join(" ")).toMatchObject({ ok: false });
     expect(parse(["--upstream", "ftp://h"])).toMatchObject({ ok: false });
+  });
+
+  it("reads --max-response-body and --body-timeout (flags and environment), with their defaults", () => {
+    const parsed = parse(["--upstream=http://h", "--max-response-body=2mb", "--body-timeout=5s"]);
+    if (!parsed.ok || !("command" in parsed)) throw new Error(JSON.stringify(parsed));
+    expect(parsed.command.options).toMatchObject({ maxResponseBody: 2 * 1024 * 1024, bodyTimeout: 5000 });
+    const defaults = parse(["--upstream=http://h"]);
+    if (!defaults.ok || !("command" in defaults)) throw new Error("expected a command");
+    expect(defaults.command.options).toMatchObject({
+      maxResponseBody: 64 * 1024 * 1024,
+      bodyTimeout: 30_000,
+    });
+    const fromEnv = parse(["--upstream=http://h"], {
+      TOOLCALL_PROXY_MAX_RESPONSE_BODY: "1mb",
+      TOOLCALL_PROXY_BODY_TIMEOUT: "0",
+    });
+    if (!fromEnv.ok || !("command" in fromEnv)) throw new Error("expected a command");
+    expect(fromEnv.command.options).toMatchObject({ maxResponseBody: 1024 * 1024, bodyTimeout: 0 });
+    expect(parse(["--upstream=http://h", "--max-response-body=huge"])).toMatchObject({
+      ok: false,
+      error: expect.stringContaining("--max-response-body"),
+    });
+    expect(USAGE).toContain("--max-response-body SIZE");
+    expect(USAGE).toContain("--body-timeout T");
   });
 
   it("reads the environment when a flag is absent; flags win", () => {

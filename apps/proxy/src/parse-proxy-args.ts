@@ -39,6 +39,8 @@ const FLAGS = {
   provider: "TOOLCALL_PROXY_PROVIDER",
   "chat-template": "TOOLCALL_PROXY_CHAT_TEMPLATE",
   "max-body": "TOOLCALL_PROXY_MAX_BODY",
+  "max-response-body": "TOOLCALL_PROXY_MAX_RESPONSE_BODY",
+  "body-timeout": "TOOLCALL_PROXY_BODY_TIMEOUT",
   "connect-timeout": "TOOLCALL_PROXY_CONNECT_TIMEOUT",
   "headers-timeout": "TOOLCALL_PROXY_HEADERS_TIMEOUT",
   "idle-timeout": "TOOLCALL_PROXY_IDLE_TIMEOUT",
@@ -89,7 +91,11 @@ ${wrap(`auto, ${Object.keys(CONTENT_CALL_EXTRACTORS).join(", ")}`, 26, 112)}
                           auto: the syntax the chat template writes (--chat-template FILE, else the upstream's
                           GET /props, which llama.cpp serves)
   --chat-template FILE    the model's chat template, for --content-calls auto
-  --max-body SIZE         largest request body (default 10mb); larger gets 413
+  --max-body SIZE         largest request body (default 10mb), compressed or decoded; larger gets 413
+  --max-response-body SIZE
+                          largest upstream answer held for repair: a whole JSON body, or one stream event
+                          (default 64mb); larger: 502, or an error frame in a stream
+  --body-timeout T        time for a request body to arrive whole (default 30s; 0 = none); past it: 408
   --connect-timeout T     to connect to the upstream (default 10s)
   --headers-timeout T     from request to upstream response headers (default 2m; 0 = none)
   --idle-timeout T        upstream silence inside a response body (default 5m; 0 = none)
@@ -146,6 +152,8 @@ export function parseProxyArgs(args: {
         provider: { type: "string" },
         "chat-template": { type: "string" },
         "max-body": { type: "string" },
+        "max-response-body": { type: "string" },
+        "body-timeout": { type: "string" },
         "connect-timeout": { type: "string" },
         "headers-timeout": { type: "string" },
         "idle-timeout": { type: "string" },
@@ -238,12 +246,15 @@ export function parseProxyArgs(args: {
 
   const maxBody = parseByteSize(text("max-body", String(DEFAULTS.maxBody)));
   if (!maxBody.ok) return { ok: false, error: `--max-body: ${maxBody.error}` };
+  const maxResponseBody = parseByteSize(text("max-response-body", String(DEFAULTS.maxResponseBody)));
+  if (!maxResponseBody.ok) return { ok: false, error: `--max-response-body: ${maxResponseBody.error}` };
   const durations: Record<string, number> = {};
   for (const [flag, fallback] of [
     ["connect-timeout", DEFAULTS.connectTimeout],
     ["headers-timeout", DEFAULTS.headersTimeout],
     ["idle-timeout", DEFAULTS.idleTimeout],
     ["request-timeout", DEFAULTS.requestTimeout],
+    ["body-timeout", DEFAULTS.bodyTimeout],
     ["drain-timeout", DEFAULTS.drainTimeout],
   ] as const) {
     const parsed = parseDuration(text(flag, String(fallback)));
@@ -268,10 +279,12 @@ export function parseProxyArgs(args: {
         ...(provider === undefined ? {} : { provider }),
         contentCalls,
         maxBody: maxBody.value,
+        maxResponseBody: maxResponseBody.value,
         connectTimeout: durations["connect-timeout"] as number,
         headersTimeout: durations["headers-timeout"] as number,
         idleTimeout: durations["idle-timeout"] as number,
         requestTimeout: durations["request-timeout"] as number,
+        bodyTimeout: durations["body-timeout"] as number,
         drainTimeout: durations["drain-timeout"] as number,
         logLevel: logLevel as LogLevel,
         logContent: logContent === true || logContent === "1" || logContent === "true",

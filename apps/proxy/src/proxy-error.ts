@@ -3,6 +3,9 @@ export type ProxyErrorCode =
   | "invalid_request_target"
   | "method_not_allowed"
   | "request_too_large"
+  | "request_body_timeout"
+  | "request_encoding_unsupported"
+  | "request_body_undecodable"
   | "proxy_draining"
   | "upstream_unreachable"
   | "upstream_connect_timeout"
@@ -14,6 +17,7 @@ export type ProxyErrorCode =
   | "upstream_invalid_stream"
   | "upstream_incomplete_stream"
   | "upstream_response_too_large"
+  | "upstream_event_too_large"
   | "request_deadline"
   | "internal_error";
 
@@ -36,6 +40,9 @@ export function errorType(code: ProxyErrorCode): string {
     case "invalid_request_target":
     case "method_not_allowed":
     case "request_too_large":
+    case "request_body_timeout":
+    case "request_encoding_unsupported":
+    case "request_body_undecodable":
       return "invalid_request_error";
     case "proxy_draining":
     case "internal_error":
@@ -50,6 +57,7 @@ export function errorType(code: ProxyErrorCode): string {
     case "upstream_invalid_stream":
     case "upstream_incomplete_stream":
     case "upstream_response_too_large":
+    case "upstream_event_too_large":
     case "request_deadline":
       return "upstream_error";
     default: {

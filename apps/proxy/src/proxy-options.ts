@@ -30,7 +30,10 @@ export interface ProxyOptions {
   contentCalls?: readonly ContentCallExtractor[];
   /** Largest request body accepted, in bytes (default 10 MiB); larger ones get 413. */
   maxBody?: number;
-  /** Largest upstream JSON body buffered for repair, in bytes (default 64 MiB). */
+  /**
+   * Largest upstream body held for repair, in bytes (default 64 MiB): a whole JSON answer, or one event of a stream
+   * (an event not ended within it ends the stream with an `upstream_event_too_large` error frame).
+   */
   maxResponseBody?: number;
   /** Milliseconds to connect to the upstream (default 10 s). */
   connectTimeout?: number;
@@ -46,6 +49,12 @@ export interface ProxyOptions {
    * frame.
    */
   requestTimeout?: number;
+  /**
+   * Milliseconds a request body may take to arrive whole, from the request's headers (default 30 s; 0: none). Past
+   * it, the request is answered 408 `request_body_timeout` and its connection closed: a client trickling its body
+   * keeps no socket.
+   */
+  bodyTimeout?: number;
   /** Milliseconds the upstream may stay silent inside a response body (default 5 min; 0: none). */
   idleTimeout?: number;
   /** Milliseconds an idle upstream connection is kept for reuse (default 4 s). */
@@ -72,6 +81,7 @@ export const DEFAULTS = {
   connectTimeout: 10_000,
   headersTimeout: 120_000,
   requestTimeout: 0,
+  bodyTimeout: 30_000,
   idleTimeout: 300_000,
   upstreamKeepAlive: 4_000,
   drainTimeout: 30_000,

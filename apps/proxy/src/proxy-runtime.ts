@@ -38,7 +38,10 @@ export interface RequestState {
   stream: boolean | undefined;
   upstreamSent: bigint | undefined;
   upstreamMs: number | undefined;
+  /** What was repaired in the answer (rules, decode statuses, content-call recoveries), for the log line. */
   repairs: Map<string, number> | undefined;
+  /** What sanitize changed in the request's history (its change codes), apart from the answer's repairs. */
+  history?: Map<string, number> | undefined;
   repairDetails: unknown[] | undefined;
   error: ProxyError | undefined;
   clientClosed: boolean;
@@ -91,8 +94,12 @@ export function countRepair(args: {
   source: string;
   rule: string;
 }): void {
-  args.state.repairs ??= new Map();
-  args.state.repairs.set(args.rule, (args.state.repairs.get(args.rule) ?? 0) + 1);
+  // The request's history changes and the answer's repairs are counted apart: their names come from two vocabularies.
+  const { state } = args;
+  if (args.source === "request") state.history ??= new Map();
+  else state.repairs ??= new Map();
+  const counts = (args.source === "request" ? state.history : state.repairs) as Map<string, number>;
+  counts.set(args.rule, (counts.get(args.rule) ?? 0) + 1);
   args.runtime.metrics.repairs.inc({ api: args.api, source: args.source, rule: args.rule });
 }
 

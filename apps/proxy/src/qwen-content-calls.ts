@@ -1,5 +1,9 @@
 import { parseQwenToolCalls, type QwenStreamEvent, QwenToolCallStream } from "@toolcall/qwen-templates";
-import type { ContentCallExtractor, ExtractionEvent } from "./content-call-extractor.js";
+import {
+  type ContentCallExtractor,
+  type ExtractionEvent,
+  extractionIssue,
+} from "./content-call-extractor.js";
 
 function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
   return events.map((event): ExtractionEvent => {
@@ -8,7 +12,7 @@ function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
       case "tool_call":
         return event;
       case "issue":
-        return { type: "issue", issue: { code: event.issue.code, message: event.issue.message } };
+        return { type: "issue", issue: extractionIssue(event.issue) };
       default: {
         const never: never = event;
         return never;
@@ -30,7 +34,7 @@ export const qwenContentCalls: ContentCallExtractor = {
   name: "qwen",
   parse(content, context) {
     const { toolCalls, content: rest, issues } = parseQwenToolCalls(content, { tools: context.tools });
-    return { toolCalls, content: rest, issues: issues.map(({ code, message }) => ({ code, message })) };
+    return { toolCalls, content: rest, issues: issues.map(extractionIssue) };
   },
   createStream(context) {
     const stream = new QwenToolCallStream({ tools: context.tools });

@@ -1,4 +1,5 @@
-import { type OpenAIRepairOptions, repairResponseBodySteps } from "@toolcall/openai";
+import type { OpenAIRepairOptions } from "@toolcall/openai";
+import { repairResponseBodySteps } from "@toolcall/openai/exchange";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import { type ExtractionReport, extractCompletionContentCallsSteps } from "./extract-content-calls.js";

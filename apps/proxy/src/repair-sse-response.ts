@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import { createSseRepair, type RepairSummary, type SseFaultVerdict } from "@toolcall/openai";
+import { createSseRepair, type RepairSummary, type SseFaultVerdict } from "@toolcall/openai/exchange";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import { ContentCallStream, type ExtractionReport } from "./extract-content-calls.js";
 import { errorFrame, type ProxyError } from "./proxy-error.js";
@@ -45,8 +45,9 @@ export interface SseRepairSession {
  * the recovery of native calls left in content. The proxy keeps its own ending: an upstream error event is passed on
  * after what the repair holds, and the stream ends there; an event that is not JSON or not of the API's shape, a
  * reset, an idle timeout, an end without a finish reason and without `[DONE]` (the answer was cut upstream), or a
- * cut by the proxy (`cut`: drain timeout, deadline) end it with an `error` frame the OpenAI SDKs raise. Slow clients pause the upstream
- * instead of buffering.
+ * cut by the proxy (`cut`: drain timeout, deadline) end it with an `error` frame the OpenAI SDKs raise, and so does
+ * an event that grows past `maxEventBytes` without ending (`upstream_event_too_large`: memory holds at most one event
+ * of that size). Slow clients pause the upstream instead of buffering.
  *
  * @example
  * const session = repairSseResponse({ api: "chat.completions", response, summary, extractors: [], context, upstream, onDone });
@@ -62,6 +63,8 @@ export function repairSseResponse(args: {
   onExtract?: (report: ExtractionReport) => void;
   upstream: () => UpstreamCall | undefined;
   onDone: (outcome: StreamOutcome) => void;
+  /** The most bytes one event may hold before it ends (`--max-response-body`); a larger one ends the stream. */
+  maxEventBytes: number;
 }): SseRepairSession {
   const { response } = args;
   const chat = args.api === "chat.completions";
@@ -133,6 +136,13 @@ export function repairSseResponse(args: {
   const repairPiece = (piece: Buffer): void => {
     watch.push(piece);
     write(repair.push(piece));
+    // An event that never ends would be held whole: past the limit, the stream ends with an error frame instead.
+    if (fault === undefined && repair.heldBytes > args.maxEventBytes)
+      fault = {
+        code: "upstream_event_too_large",
+        status: 502,
+        message: `the upstream sent a stream event larger than ${args.maxEventBytes} bytes without ending it (--max-response-body)`,
+      };
     if (fault !== undefined) finish(fault);
     else if (upstreamEnded) {
       args.upstream()?.abort();

@@ -11,8 +11,10 @@ export interface RequestLogEntry {
   durationMs: number;
   upstreamMs?: number | undefined;
   stream?: boolean | undefined;
-  /** Rule or status ids and how often each applied. */
+  /** The answer's repairs: rule or status ids and how often each applied. */
   repairs?: ReadonlyMap<string, number> | undefined;
+  /** The request's history: sanitize's change codes and how often each applied. */
+  history?: ReadonlyMap<string, number> | undefined;
   /** Only with `logContent`: the arguments before and after each change. */
   repairDetails?: unknown[] | undefined;
   error?: { code: string; message: string } | undefined;
@@ -62,6 +64,7 @@ function requestLine(time: string, severity: string, entry: RequestLogEntry): st
   let line = `{"time":"${time}","level":"${severity}","msg":"request","requestId":${token(entry.requestId)},"method":${token(entry.method)},"path":${text(entry.path)},"route":${token(entry.route)},"status":${entry.status},"durationMs":${entry.durationMs}`;
   if (entry.upstreamMs !== undefined) line += `,"upstreamMs":${entry.upstreamMs}`;
   if (entry.stream !== undefined) line += `,"stream":${entry.stream}`;
+  if (entry.history !== undefined) line += `,"history":${text(Object.fromEntries(entry.history))}`;
   if (entry.repairs !== undefined) line += `,"repairs":${text(Object.fromEntries(entry.repairs))}`;
   if (entry.repairDetails !== undefined) line += `,"repairDetails":${text(entry.repairDetails)}`;
   if (entry.error !== undefined)

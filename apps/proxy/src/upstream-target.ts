@@ -8,8 +8,9 @@ export interface UpstreamTarget {
 
 /**
  * Reads `--upstream`. A trailing `/v1` is dropped, since clients send `/v1/…` paths themselves: both
- * `http://127.0.0.1:8000` and `http://127.0.0.1:8000/v1` mean the same server. Credentials, queries and fragments
- * in the URL are refused (they would be silently ignored).
+ * `http://127.0.0.1:8000` and `http://127.0.0.1:8000/v1` mean the same server. Without a scheme (`127.0.0.1:8000`,
+ * `localhost:8000/v1`), `http://` is meant. Credentials, queries and fragments in the URL are refused (they would be
+ * silently ignored).
  *
  * @example
  * parseUpstream("http://127.0.0.1:8000/v1"); // { ok: true, origin: "http://127.0.0.1:8000", pathPrefix: "" }
@@ -17,7 +18,8 @@ export interface UpstreamTarget {
 export function parseUpstream(text: string): ({ ok: true } & UpstreamTarget) | { ok: false; error: string } {
   let url: URL;
   try {
-    url = new URL(text);
+    // `127.0.0.1:8000` or `localhost:8000/v1`, as servers print where they listen, means plain HTTP there.
+    url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text}`);
   } catch {
     return { ok: false, error: `--upstream is not a URL: ${JSON.stringify(text)}` };
   }

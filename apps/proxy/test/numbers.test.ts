@@ -66,8 +66,9 @@ describe("numbers in bodies the proxy rewrites", () => {
       "{}",
       '{"n":12345678901234567891,"x":1.0}',
     ]);
-    // Two request changes, and the answer's one repair.
-    expect(proxy.logs.at(-1)?.repairs).toEqual({ arguments_canonicalized: 2, "trailing-commas": 1 });
+    // Two request changes, and the answer's one repair, each under its own name.
+    expect(proxy.logs.at(-1)?.history).toEqual({ arguments_canonicalized: 2 });
+    expect(proxy.logs.at(-1)?.repairs).toEqual({ "trailing-commas": 1 });
   });
 
   it("keeps every digit of a repaired answer, and counts the repair once", async () => {

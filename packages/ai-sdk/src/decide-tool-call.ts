@@ -1,11 +1,12 @@
 import {
-  argumentIssues,
   type DecodeStatus,
   type FinishReason,
   type IssueCode,
+  type NormalizedAnswerArguments,
   normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
+import { argumentIssues } from "@toolcall/core/kit";
 import type { ModelToolCall } from "./ai-sdk-types.js";
 import { unusableCallInput } from "./unusable-call-input.js";
 
@@ -74,6 +75,17 @@ export function decideToolCall(
     finishReason,
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
   });
+  return decidedToolCall(call, decision);
+}
+
+/**
+ * A tool call shaped after core's decision on its input (`normalizeAnswerArguments`, or a `StreamDecider`'s
+ * `decision.answer`): itself when clean, else with the decided input and its report.
+ *
+ * @example
+ * decidedToolCall(call, normalizeAnswerArguments(call.input)).call;
+ */
+export function decidedToolCall(call: ModelToolCall, decision: NormalizedAnswerArguments): DecidedToolCall {
   const decoded = decision.decoded;
   if (decoded.status === "object" && !decision.changed && decision.usable) return { call };
   const report: ToolCallReport = {

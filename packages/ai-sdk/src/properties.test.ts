@@ -155,10 +155,30 @@ describe("properties", () => {
           return calls === undefined ? undefined : byId(calls);
         };
         expect(summary(finish.providerMetadata)).toEqual(summary(repaired.providerMetadata));
-        // Every other part passes as it came, in order.
-        expect(streamed.filter((part) => part.type !== "tool-call" && part.type !== "finish")).toEqual(
-          parts.filter((part) => part.type !== "tool-call" && part.type !== "finish"),
+        // Parts other than a call's pass as they came, in order.
+        const isCallPart = (part: StreamPart) =>
+          part.type === "tool-call" || part.type.startsWith("tool-input-");
+        expect(streamed.filter((part) => !isCallPart(part) && part.type !== "finish")).toEqual(
+          parts.filter((part) => !isCallPart(part) && part.type !== "finish"),
         );
+        // A call's input deltas are decided too: they add up to the input its tool-call part carries (the same JSON
+        // value for a call a tool can run on; the model's own text for one it cannot).
+        for (const call of calls(streamed) as unknown as Array<{ toolCallId: string; input: string }>) {
+          const deltas = streamed.flatMap((part) =>
+            part.type === "tool-input-delta" && part.id === call.toolCallId ? [part.delta] : [],
+          );
+          if (deltas.length === 0) continue;
+          const report = (
+            call as { providerMetadata?: { toolcall?: { usable?: boolean; raw?: string; status?: string } } }
+          ).providerMetadata?.toolcall;
+          const joined = deltas.join("");
+          if (report?.usable === false) expect(joined).toBe(report.raw);
+          // Deltas already sent that cannot begin the repaired input (`{"a":1,` before a `}` the repair drops): they
+          // add up to the model's text, and the tool-call part still carries the repaired input.
+          else if (joined === report?.raw && report.status === "repaired")
+            expect(call.input).not.toBe(joined);
+          else expect(JSON.parse(joined)).toEqual(JSON.parse(call.input));
+        }
       }),
       { numRuns: 300 },
     );

@@ -1,15 +1,9 @@
-import { decodeArguments, type SanitizeChange } from "@toolcall/core";
-import type { ModelToolCall, StreamPart } from "./ai-sdk-types.js";
-import { type DecideOptions, decideToolCall, type ToolCallReport } from "./decide-tool-call.js";
+import type { SanitizeChange } from "@toolcall/core";
+import type { StreamPart } from "./ai-sdk-types.js";
+import type { DecideOptions } from "./decide-tool-call.js";
 import { coreFinishReason } from "./finish-reason.js";
 import { withSummary } from "./report-summary.js";
-
-/** Whether a call's input decides the same whatever the finish reason: text that is strict JSON (not blank). */
-function decidableNow(input: unknown): boolean {
-  if (typeof input !== "string") return false;
-  const status = decodeArguments(input).status;
-  return status !== "invalid" && status !== "empty" && status !== "absent";
-}
+import { StreamPartDecider } from "./stream-part-decider.js";
 
 /**
  * Parts the repaired stream reads ahead of its reader. The source is read in batches: when at least half of this
@@ -19,11 +13,13 @@ function decidableNow(input: unknown): boolean {
 const READ_AHEAD = 128;
 
 /**
- * A model's stream with each tool call decided by core's rules (see `decideToolCall`). Text, reasoning and
- * tool-input deltas pass as they come. A `tool-call` part whose input is strict JSON is decided at once (no finish
- * reason can change it); any other waits for the `finish` part, so a call cut by a length stop is never repaired
- * into one that runs; a stream that ends without `finish` was cut, and its waiting calls are decided so. Once a call
- * waits, the calls after it wait too, so calls keep their order. The `finish` part carries the summary in
+ * A model's stream with each tool call decided by core's `StreamDecider` (see `StreamPartDecider`). Text and
+ * reasoning pass as they come; a call's `tool-input-delta` parts pass while its input can still begin a JSON object,
+ * and from the first that cannot, the call is held and the calls after it wait behind it (calls keep their order).
+ * A call whose input is whole JSON is decided once complete (no finish reason can change it); any other waits for
+ * the `finish` part, so a call cut by a length stop is never repaired into one that runs; a stream that ends without
+ * `finish` was cut, and its waiting calls are decided so. A held call's rest comes as one more `tool-input-delta`
+ * before its `tool-input-end`, so the deltas add up to the decided input. The `finish` part carries the summary in
  * `providerMetadata.toolcall`. Every other part is passed on as the same object. The source is read on demand, in
  * batches (a pull-based stream, not a `TransformStream`: a stage costs per part what its reads and enqueues cost),
  * at most 128 parts ahead of the reader; an error of the source errors the result, and cancelling the result
@@ -39,31 +35,15 @@ export function repairToolCallStream(
   history?: readonly SanitizeChange[],
 ): ReadableStream<StreamPart> {
   const reader = source.getReader();
-  const waiting: ModelToolCall[] = [];
-  const reports: ToolCallReport[] = [];
-  const decide = (call: ModelToolCall, reason: ReturnType<typeof coreFinishReason>): StreamPart => {
-    const decided = decideToolCall(call, options, reason);
-    if (decided.report !== undefined) reports.push(decided.report);
-    return decided.call as StreamPart;
-  };
-  const release = (
-    controller: ReadableStreamDefaultController<StreamPart>,
-    reason: ReturnType<typeof coreFinishReason>,
-  ) => {
-    for (const call of waiting.splice(0)) controller.enqueue(decide(call, reason));
-  };
+  const parts = new StreamPartDecider(options);
   const handle = (part: StreamPart, controller: ReadableStreamDefaultController<StreamPart>) => {
-    if (part.type === "tool-call") {
-      if (part.providerExecuted === true) controller.enqueue(part);
-      else if (waiting.length === 0 && decidableNow(part.input)) controller.enqueue(decide(part, undefined));
-      else waiting.push(part);
-    } else if (part.type === "finish") {
-      release(controller, coreFinishReason(part.finishReason));
-      const providerMetadata = withSummary(part.providerMetadata, reports, history);
-      controller.enqueue(providerMetadata === part.providerMetadata ? part : { ...part, providerMetadata });
-    } else {
-      controller.enqueue(part);
+    if (part.type !== "finish") {
+      for (const out of parts.push(part)) controller.enqueue(out);
+      return;
     }
+    for (const out of parts.finish(coreFinishReason(part.finishReason) ?? null)) controller.enqueue(out);
+    const providerMetadata = withSummary(part.providerMetadata, parts.reports, history);
+    controller.enqueue(providerMetadata === part.providerMetadata ? part : { ...part, providerMetadata });
   };
   let controller!: ReadableStreamDefaultController<StreamPart>;
   let ended = false;
@@ -79,7 +59,7 @@ export function repairToolCallStream(
         return;
       }
       // No finish part: the stream was cut, and so were its waiting calls.
-      release(controller, coreFinishReason({ unified: "error" }));
+      for (const out of parts.finish(null)) controller.enqueue(out);
       ended = true;
       controller.close();
     } catch (error) {

@@ -25,7 +25,8 @@ export interface ToolcallMiddlewareOptions extends DecideOptions {
  * history is sanitized before each call (R4: a call the SDK kept as the model's broken text, or as an array, is
  * replayed as a JSON object a strict provider accepts, repaired when a named repair can, else under
  * `_raw_arguments`; with `provider`, also what that provider's profile asks: ids, roles, reasoning); each tool call of the answer is decided knowing why the model stopped (`doGenerate`: all at
- * once; `doStream`: text and tool-input deltas pass as they come, a `tool-call` part waits only until it can be
+ * once; `doStream`: by core's `StreamDecider`, text passes as it comes, a call's tool-input deltas pass while its
+ * input can still begin a JSON object and are held from there, and a `tool-call` part waits only until it can be
  * decided): repaired calls run, a call cut by a length stop never does. What it did is reported in
  * `providerMetadata.toolcall` (per call, and summed up on the answer or the `finish` part).
  *

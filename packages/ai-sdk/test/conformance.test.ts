@@ -15,6 +15,7 @@ import {
   toolcallMiddleware,
   toolcallRepair,
 } from "../src/index.js";
+import { decideStream } from "./stream-decisions.js";
 
 // The suite through the AI SDK's shapes. decode: a model (the SDK's own MockLanguageModelV3, standing where a
 // provider would be) answers one call whose input is the vector's text, through `wrapLanguageModel` with the
@@ -273,12 +274,16 @@ const SKIP: Record<string, string> = {
   "r9-accumulate-complete-frame-that-extends-a-partial-buffer-replaces-it": ACCUMULATES_ITSELF,
   "r9-accumulate-empty-buffer-is-absent":
     'the SDK\'s tool call carries input as text: arguments never sent arrive as ""',
+  "r9-stream-decisions-no-argument-text-is-empty-object":
+    'the SDK\'s tool call carries input as text: arguments never sent arrive as "" (`empty`, the same `{}`)',
   "r9-accumulate-arguments-never-sent-are-absent":
     'the SDK\'s tool call carries input as text: arguments never sent arrive as ""',
 };
 
 describeConformance({
   implementation: {
+    decideStream: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) =>
+      decideStream(input, decideOptions(options)),
     name: "@toolcall/ai-sdk",
     decode: (input, options: Options) =>
       typeof input === "string" ? decodeText(input, options) : decodeStored(input, options),

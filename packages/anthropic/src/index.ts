@@ -1,4 +1,22 @@
 export {
+  type ChatMessage,
+  coreRepairs,
+  createJsonrepairRepair,
+  type DecodeStatus,
+  type FinishReason,
+  getProviderProfile,
+  type Issue,
+  type IssueCode,
+  listProviderProfiles,
+  type ProviderId,
+  type ProviderOption,
+  parseRepairNames,
+  type RepairRule,
+  type Result,
+  type SanitizeChange,
+  type SanitizePolicy,
+} from "@toolcall/core";
+export {
   ANTHROPIC_BLOCK_TYPES,
   type AnthropicMessageView,
   addressKey,
@@ -10,4 +28,17 @@ export {
 } from "./anthropic-blocks.js";
 export { anthropicFormats } from "./anthropic-formats.js";
 export { claudeCodeFormat } from "./claude-code-format.js";
+export {
+  type Fetch,
+  type GuardAnthropicOptions,
+  guardAnthropic,
+  guardAnthropicFetch,
+  repairMessagesStream,
+} from "./guard-anthropic-fetch.js";
 export { anthropicMessagesFormat } from "./messages-format.js";
+export {
+  type MessagesRepairOptions,
+  MessagesStreamRepair,
+  type ToolUseReport,
+} from "./messages-stream-repair.js";
+export { type SseEvent, SseEvents } from "./sse-events.js";

@@ -1,8 +1,10 @@
 import { loadVectors } from "@toolcall/conformance";
 import { describeConformance } from "@toolcall/conformance/vitest";
-import { isPlainObject, type SanitizeOptions, sanitizeHistory, validateHistory } from "@toolcall/core";
+import { type SanitizeOptions, sanitizeHistory, validateHistory } from "@toolcall/core";
 import { resolveCoreRepairs } from "@toolcall/core/conformance";
+import { isPlainObject } from "@toolcall/core/kit";
 import { anthropicMessagesFormat } from "../src/index.js";
+import { decideStream } from "./stream-decisions.js";
 
 /** A value as JSON sees it: what a file holds (origins and other symbols are not data). */
 const asData = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
@@ -106,7 +108,15 @@ describeConformance({
       const again = anthropicMessagesFormat.read(asData(written.value)).conversations[0];
       return { messages: asData(again?.messages), changes: result.changes };
     },
+    decideStream: (input, options) =>
+      decideStream(input as { deltas: unknown[]; finishReason?: string | null }, {
+        repairs: (options as { repairs?: [] }).repairs,
+      }),
     resolveRepairs: resolveCoreRepairs,
   },
-  skip,
+  skip: {
+    ...skip,
+    // A Messages API answer streams its content blocks one after another.
+    "r9-stream-decisions-interleaved-clean-calls": "content blocks never interleave in a Messages API stream",
+  },
 });

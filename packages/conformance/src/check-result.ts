@@ -209,6 +209,7 @@ export function checkResult(args: {
       break;
     }
     case "accumulate":
+    case "decideStream":
       checkCalls(expected, actual, at, failures);
       break;
     case "parseToolCalls":

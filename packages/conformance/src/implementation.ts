@@ -114,6 +114,26 @@ export interface ConformanceImplementation {
       decoded?: unknown;
     }[]
   >;
+  /**
+   * Feeds `deltas` (pieces of tool calls) through a stream's decider and finishes with `finishReason` (R9): one
+   * entry per call, in the order calls began, with the text its client holds at the end (`text`), whether a tool can
+   * run on it (`usable`), its decode `status`, and `opened`: the position in `deltas` of the delta after which the
+   * call's header first reached the client, or `"finish"`.
+   */
+  decideStream?(
+    input: { deltas: unknown[]; finishReason?: string | null },
+    options: ConformanceOptions,
+  ): MaybePromise<
+    readonly {
+      index?: number;
+      id?: unknown;
+      name?: unknown;
+      text?: string;
+      usable?: boolean;
+      status?: string;
+      opened?: number | "finish";
+    }[]
+  >;
   /** Renders a chat template as transformers does (R8). */
   render?(input: ConformanceRenderInput, options: ConformanceOptions): MaybePromise<ConformanceRenderResult>;
   /**
@@ -173,6 +193,7 @@ export type ConformanceOperation =
   | "sanitize"
   | "prepareForTemplate"
   | "accumulate"
+  | "decideStream"
   | "validateProvider"
   | "sanitizeProvider"
   | "providerVerdict"
@@ -189,6 +210,7 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "sanitize",
   "prepareForTemplate",
   "accumulate",
+  "decideStream",
   "validateProvider",
   "sanitizeProvider",
   "providerVerdict",

@@ -2,17 +2,22 @@ import {
   coreRepairs,
   decodeArguments,
   encodeArguments,
-  finishReasonAtStreamEnd,
   normalizeAnswerArguments,
   prepareForTemplate,
   providerVerdict,
   type RepairRule,
   sanitizeHistory,
-  ToolCallAccumulator,
-  type ToolCallDelta,
   validateHistory,
   validateToolCall,
 } from "./index.js";
+import {
+  finishReasonAtStreamEnd,
+  type StreamCallDelta,
+  StreamDecider,
+  type StreamEvent,
+  ToolCallAccumulator,
+  type ToolCallDelta,
+} from "./kit.js";
 
 // The suite passes the options of its vectors through; core's functions read the ones they know.
 // biome-ignore lint/suspicious/noExplicitAny: options arrive as data from vector files
@@ -57,6 +62,27 @@ export const coreImplementation = {
         status: call.decoded.status,
         decoded: call.decoded.arguments,
       }));
+  },
+  decideStream: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) => {
+    const decider = new StreamDecider({ repairs: options.repairs ?? [], maxDepth: options.maxDepth });
+    const opened = new Map<number, number | "finish">();
+    const take = (events: readonly StreamEvent[], at: number | "finish") => {
+      for (const event of events)
+        if (event.type === "open" && !opened.has(event.call.position)) opened.set(event.call.position, at);
+    };
+    input.deltas.forEach((delta, at) => {
+      take(decider.push(delta as StreamCallDelta), at);
+    });
+    take(decider.finish(input.finishReason ?? null), "finish");
+    return decider.calls.map((call) => ({
+      index: call.clientIndex,
+      id: call.call.id,
+      name: call.call.name,
+      text: call.decision?.text,
+      usable: call.decision?.usable,
+      status: call.decision?.answer.decoded.status,
+      opened: opened.get(call.position),
+    }));
   },
   normalizeAnswer: (input: unknown, options: Options) => {
     const answer = normalizeAnswerArguments(input, options);

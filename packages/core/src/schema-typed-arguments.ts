@@ -49,7 +49,7 @@ function converted(
     if (type === "integer" || type === "number") {
       const result = convertParameterValue({ text, schema: { type } });
       // Lossless only: the number written exactly as the text was (`"1"`, `"2.50"`; never `"+5"`, `"007"`, `" 1"`).
-      if (result.ok && JsonNumber.isInstance(result.value) && result.value.text === text)
+      if (result.success && JsonNumber.isInstance(result.value) && result.value.text === text)
         return { value: result.value, conversion: "number-from-string" };
       return undefined;
     }
@@ -59,7 +59,7 @@ function converted(
         : undefined;
     if (type === "object" || type === "array") {
       const parsed = parseJson(text.trim(), { lossless: true });
-      if (!parsed.ok) return undefined;
+      if (!parsed.success) return undefined;
       const isArray = Array.isArray(parsed.value);
       const fits = type === "array" ? isArray : isPlainObject(parsed.value) && !isArray;
       return fits ? { value: parsed.value, conversion: "json-from-string" } : undefined;
@@ -133,7 +133,7 @@ function rootShape(
       typeof inner === "string"
         ? (() => {
             const parsed = parseJson(inner, { lossless: true });
-            return parsed.ok && isPlainObject(parsed.value) ? parsed.value : undefined;
+            return parsed.success && isPlainObject(parsed.value) ? parsed.value : undefined;
           })()
         : isPlainObject(inner)
           ? inner

@@ -43,7 +43,7 @@ function readField(object: object, key: string): unknown {
 }
 
 function isCompleteJson(text: string): boolean {
-  return parseJson(text).ok;
+  return parseJson(text).success;
 }
 
 /**
@@ -69,7 +69,10 @@ export class ToolCallAccumulator {
   readonly #brokenAt = new WeakMap<AccumulatingToolCall, number>();
   readonly #meter: WorkMeter | undefined;
 
-  /** `meter`: charged the parses `takeCompleted` makes (a test counts them; nothing is limited by it). */
+  /**
+   * `meter`: charged the characters `takeCompleted` parses and one unit per call it looks at (a test counts them;
+   * nothing is limited by it).
+   */
   constructor(options: { meter?: WorkMeter } = {}) {
     this.#meter = isWorkMeter(options?.meter) ? options.meter : undefined;
   }
@@ -133,18 +136,25 @@ export class ToolCallAccumulator {
   }
 
   /**
-   * Calls known to be complete before the stream ends, handed out once each: when a later call has begun and every
-   * earlier call not yet handed out already holds whole JSON text (calls sent one after another, as OpenAI sends
-   * them). Calls that may still grow (empty or broken text: the server may interleave calls) wait for `takeRest`.
-   * Looks only when a new call has begun, so it parses each call at most once per call begun.
+   * Calls known to be complete before the stream ends, handed out once each and in order: when a later call has
+   * begun, the earlier calls not yet handed out that hold whole JSON text, up to the first that does not (calls sent
+   * one after another, as OpenAI sends them). A call that may still grow (empty or broken text: the server may
+   * interleave calls) and every call after it wait for a later look or for `takeRest`. Looks only when a new call
+   * has begun; each look parses the calls it hands out and at most one more, so the work is linear in the calls.
    */
   takeCompleted(): AccumulatingToolCall[] {
     if (this.#calls.length === this.#looked) return [];
     this.#looked = this.#calls.length;
-    const earlier = this.#calls.slice(this.#taken, -1);
-    if (earlier.length === 0 || !earlier.every((call) => this.#isWhole(call))) return [];
-    this.#taken += earlier.length;
-    return earlier;
+    const completed: AccumulatingToolCall[] = [];
+    const last = this.#calls.length - 1;
+    while (this.#taken < last) {
+      const call = this.#calls[this.#taken] as AccumulatingToolCall;
+      this.#meter?.charge(1);
+      if (!this.#isWhole(call)) break;
+      completed.push(call);
+      this.#taken++;
+    }
+    return completed;
   }
 
   /**
@@ -157,7 +167,7 @@ export class ToolCallAccumulator {
     const brokenAt = this.#brokenAt.get(call);
     if (brokenAt !== undefined && text.length < 2 * brokenAt) return false;
     this.#meter?.charge(text.length);
-    if (parseJson(text).ok) return true;
+    if (parseJson(text).success) return true;
     this.#brokenAt.set(call, text.length);
     return false;
   }

@@ -1,10 +1,11 @@
 import type { AIMessageChunk, BaseMessage, ToolCallChunk } from "@langchain/core/messages";
+import type { NormalizedAnswerArguments } from "@toolcall/core";
 import {
-  type AccumulatingToolCall,
   finishReasonAtStreamEnd,
-  StreamedArguments,
-  ToolCallAccumulator,
-} from "@toolcall/core";
+  type StreamCall,
+  StreamDecider,
+  type StreamEvent,
+} from "@toolcall/core/kit";
 import { collectToolCalls } from "./collect-tool-calls.js";
 import { finishReasonOf } from "./finish-reason.js";
 import { isAIChunk, isAIMessageLike } from "./message-type.js";
@@ -34,54 +35,88 @@ function withoutToolCalls(
   });
 }
 
-/** One streamed call: core's gate on its fragments, and how its fragments name it (for the rest sent at the end). */
-interface StreamedCall {
-  gate: StreamedArguments;
-  key: { index?: number; id?: string };
-}
-
 /**
- * Which of a chunk's tool-call fragments go on now: each call's fragments pass as they came while core's
- * `StreamedArguments` says they can still begin a JSON object; a call that cannot go on keeps its name and id in a
- * fragment without text, and its text is decided at the end.
+ * LangChain's tool-call fragments mapped onto core's `StreamDecider`: each fragment is a piece of a call; what the
+ * decider lets through becomes fragments again (the fragment itself when it passes as it came), keyed as the call's
+ * first fragment was (its index, else its id), so LangChain's `concat` merges them into the same call. Nothing is
+ * decided here.
  */
-function passing(
-  fragments: readonly ToolCallChunk[],
-  accumulator: ToolCallAccumulator,
-  calls: Map<AccumulatingToolCall, StreamedCall>,
-  maxDepth: number | undefined,
-): ToolCallChunk[] {
-  const passed: ToolCallChunk[] = [];
-  for (const fragment of fragments) {
-    const [call] = accumulator.push({
-      index: typeof fragment.index === "number" ? fragment.index : undefined,
-      id: typeof fragment.id === "string" ? fragment.id : undefined,
-      function: {
+class FragmentDecider {
+  readonly decider: StreamDecider;
+  /** How each call's fragments name it, by the decider's position. */
+  readonly #keys: Array<{ index?: number; id?: string }> = [];
+  /** Indexes for fragments that carry none: one per id, after the largest index seen. */
+  readonly #idIndexes = new Map<string, number>();
+  #nextIndex = 0;
+
+  constructor(options: RepairToolCallsOptions) {
+    this.decider = new StreamDecider({ repairs: options.repairs ?? [], maxDepth: options.maxDepth });
+  }
+
+  push(fragments: readonly ToolCallChunk[]): ToolCallChunk[] {
+    const out: ToolCallChunk[] = [];
+    for (const fragment of fragments) {
+      // A custom tool's input is free text: it goes on as it came.
+      if ((fragment as { isCustomTool?: unknown }).isCustomTool === true) {
+        out.push(fragment);
+        continue;
+      }
+      const id = typeof fragment.id === "string" && fragment.id !== "" ? fragment.id : undefined;
+      const index = typeof fragment.index === "number" ? fragment.index : this.#indexOf(id);
+      if (typeof fragment.index === "number" && fragment.index >= this.#nextIndex)
+        this.#nextIndex = fragment.index + 1;
+      const known = this.decider.calls.length;
+      const events = this.decider.push({
+        index,
+        id,
         name: typeof fragment.name === "string" ? fragment.name : undefined,
         arguments: typeof fragment.args === "string" ? fragment.args : undefined,
-      },
-    });
-    if (call === undefined) continue;
-    let entry = calls.get(call);
-    const isNew = entry === undefined;
-    if (entry === undefined) {
-      const key =
-        typeof fragment.index === "number"
-          ? { index: fragment.index }
-          : typeof fragment.id === "string"
-            ? { id: fragment.id }
-            : {};
-      entry = { gate: new StreamedArguments({ maxDepth }), key };
-      calls.set(call, entry);
+      });
+      if (this.decider.calls.length > known)
+        this.#keys.push(
+          typeof fragment.index === "number" ? { index: fragment.index } : id === undefined ? {} : { id },
+        );
+      this.events(events, fragment, out);
     }
-    // A custom tool's input is free text: it goes on as it came.
-    const custom = (fragment as { isCustomTool?: unknown }).isCustomTool === true;
-    const args = typeof fragment.args === "string" ? fragment.args : "";
-    if (custom || entry.gate.push(args)) passed.push(fragment);
-    else if (isNew || typeof fragment.id === "string" || typeof fragment.name === "string")
-      passed.push({ ...fragment, args: "" });
+    return out;
   }
-  return passed;
+
+  #indexOf(id: string | undefined): number | undefined {
+    if (id === undefined) return undefined;
+    let index = this.#idIndexes.get(id);
+    if (index === undefined) {
+      index = this.#nextIndex++;
+      this.#idIndexes.set(id, index);
+    }
+    return index;
+  }
+
+  events(events: readonly StreamEvent[], fragment: ToolCallChunk | undefined, out: ToolCallChunk[]): void {
+    for (const event of events) {
+      const key = this.#keys[event.call.position] ?? {};
+      if (event.type === "open") {
+        const args = event.text;
+        if (event.own && fragment !== undefined)
+          out.push(args === (fragment.args ?? "") ? fragment : { ...fragment, args });
+        else out.push(header(event.call, key, args));
+      } else if (event.type === "text") {
+        if (!event.held) out.push(fragment as ToolCallChunk);
+        else if (typeof fragment?.id === "string" || typeof fragment?.name === "string")
+          out.push({ ...(fragment as ToolCallChunk), args: "" });
+      } else if (event.decision.rest !== "")
+        out.push({ ...key, args: event.decision.rest, type: "tool_call_chunk" });
+    }
+  }
+}
+
+function header(call: StreamCall, key: { index?: number; id?: string }, args: string): ToolCallChunk {
+  return {
+    ...key,
+    ...(call.call.id === undefined ? {} : { id: call.call.id }),
+    name: call.call.name,
+    args,
+    type: "tool_call_chunk",
+  };
 }
 
 export interface RepairToolCallStreamOptions extends RepairToolCallsOptions {
@@ -94,15 +129,15 @@ export interface RepairToolCallStreamOptions extends RepairToolCallsOptions {
 
 /**
  * Repairs a stream of LangChain message chunks (`model.stream(…)`), tool calls included. Text and metadata pass
- * through as they arrive; each call's argument fragments pass as they come while they can still begin a JSON object
- * (core's `StreamedArguments`), and a call that cannot go on (a Python dict, a fence, Gemma's markers) is held from
- * there. Fragments are accumulated with core's stream rules (R9) and every call is decided once at the end with the
- * stream's finish reason, exactly as {@link repairToolCalls} decides a whole message; the last chunk carries what
- * each call's fragments still need (nothing for a clean call, the repaired rest for a held one). A
- * stream of chunks that ends without a finish reason (`finishReasonOf`: `response_metadata`, or `additional_kwargs`
- * where a streamed `ChatAnthropic` message carries it) was cut (core's `finishReasonAtStreamEnd`):
- * its broken calls are `truncated`, never repaired; pass `finishReason` for a provider that never reports one.
- * The last chunk also carries the decided calls, the invalid ones, the provider-shaped list and, when anything
+ * through as they arrive; the tool-call fragments go through core's `StreamDecider`: each call's fragments pass as
+ * they come while they can still begin a JSON object; a call that cannot go on (a Python dict, a fence, Gemma's
+ * markers) is held from there, and the calls after it wait behind it. A call is decided once: when it is complete
+ * and whole JSON (then the rest it needs, if any, comes in the next chunk), otherwise at the end with the stream's
+ * finish reason, exactly as {@link repairToolCalls} decides a whole message. A stream of chunks that ends without
+ * a finish reason (`finishReasonOf`: `response_metadata`, or `additional_kwargs` where a streamed `ChatAnthropic`
+ * message carries it) was cut (core's `finishReasonAtStreamEnd`): its broken calls are `truncated`, never
+ * repaired; pass `finishReason` for a provider that never reports one. The last chunk carries what the calls
+ * decided there still need, the decided calls, the invalid ones, the provider-shaped list and, when anything
  * changed, the decisions; `concat` of everything yielded is the repaired message. `wholeCalls: true` hands each call
  * on whole in the last chunk instead.
  *
@@ -120,16 +155,14 @@ export async function* repairToolCallStream(
   let merged: AIMessageChunk | undefined;
   let whole: BaseMessage | undefined;
   const fragments: ToolCallChunk[] = [];
-  const accumulator = new ToolCallAccumulator();
-  const streamed = new Map<AccumulatingToolCall, StreamedCall>();
+  const stream = new FragmentDecider(options);
   for await (const chunk of chunks) {
     if (isAIChunk(chunk)) {
       merged = merged === undefined ? chunk : merged.concat(chunk);
       const own = chunk.tool_call_chunks ?? [];
-      fragments.push(...own);
-      yield options.wholeCalls === true
-        ? withoutToolCalls(chunk)
-        : withoutToolCalls(chunk, passing(own, accumulator, streamed, options.maxDepth));
+      for (const fragment of own) fragments.push(fragment);
+      const passed = stream.push(own);
+      yield withoutToolCalls(chunk, options.wholeCalls === true ? [] : passed);
     } else if (isAIMessageLike(chunk)) {
       // A model that does not stream yields one whole message.
       whole = chunk;
@@ -144,37 +177,39 @@ export async function* repairToolCallStream(
     whole === undefined ? collectToolCalls(source, { toolCallChunks: fragments }) : collectToolCalls(source);
   if (collected === undefined || collected.length === 0) return;
   // Chunks that end without a finish reason are a cut stream; a whole message is read as it says.
-  const decideWith =
-    whole === undefined && options.finishReason === undefined
-      ? { ...options, finishReason: finishReasonAtStreamEnd(finishReasonOf(source)) }
-      : options;
-  const { decided, changed } = repairCollected(source, collected, decideWith);
-  // The decided calls line up with the streamed ones (both accumulated with core's rules, in the order they began).
-  const order = whole === undefined && decided.length === accumulator.calls.length ? accumulator.calls : [];
+  const finishReason =
+    options.finishReason !== undefined
+      ? options.finishReason
+      : finishReasonAtStreamEnd(finishReasonOf(source));
   const toolCallChunks: ToolCallChunk[] = [];
+  let answers: Array<NormalizedAnswerArguments | undefined> = [];
+  if (whole === undefined) {
+    stream.events(stream.decider.finish(finishReason), undefined, toolCallChunks);
+    // The decided calls line up with the streamed function calls (both accumulated with core's rules, in the order
+    // they began); a custom tool's call, free text, is not the decider's.
+    const calls = stream.decider.calls;
+    let next = 0;
+    const aligned = collected.map((entry) =>
+      (entry.call as { type?: unknown }).type === "custom" ? undefined : calls[next++]?.decision?.answer,
+    );
+    if (next === calls.length) answers = aligned;
+  }
+  const decideWith = whole === undefined ? { ...options, finishReason } : options;
+  const { decided, changed } = repairCollected(source, collected, decideWith, answers);
+  const streamed = whole === undefined && options.wholeCalls !== true && answers.length > 0;
+  if (!streamed) toolCallChunks.length = 0;
   const wire: unknown[] = [];
   decided.forEach((entry, index) => {
     const call = entry.wire as Record<string, unknown>;
     wire.push({ ...call, index });
-    if (entry.toolCall === undefined && entry.invalidToolCall === undefined) return;
+    if (streamed || entry.toolCall === undefined) return;
     const fn = (call.function ?? {}) as { arguments?: unknown };
-    const text = typeof fn.arguments === "string" ? fn.arguments : "";
-    const accumulated = order[index];
-    const sent = accumulated === undefined ? undefined : streamed.get(accumulated);
-    if (sent !== undefined) {
-      // What the fragments that went on still need: nothing for a clean call, the repaired rest for a held one.
-      const raw = (accumulated as AccumulatingToolCall).arguments;
-      const end = sent.gate.end({ text, usable: entry.toolCall !== undefined, raw });
-      if (end.rest !== "") toolCallChunks.push({ ...sent.key, args: end.rest, type: "tool_call_chunk" });
-      return;
-    }
-    if (entry.toolCall === undefined) return;
     // An id names the call; LangChain's event bridge would read an index as a content block's position and merge
     // the first call into the text block, so only a call without an id carries one.
     toolCallChunks.push({
       ...(entry.toolCall.id === undefined ? { index } : { id: entry.toolCall.id }),
       name: entry.toolCall.name,
-      args: text,
+      args: typeof fn.arguments === "string" ? fn.arguments : "",
       type: "tool_call_chunk",
     });
   });

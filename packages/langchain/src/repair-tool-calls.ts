@@ -5,16 +5,15 @@ import type {
   ToolCall as LangChainToolCall,
 } from "@langchain/core/messages";
 import {
-  type ArgumentsMapping,
   type DecodeStatus,
   decodeArguments,
   type FinishReason,
   type IssueCode,
-  isFunctionCall,
-  isPlainObject,
+  type NormalizedAnswerArguments,
   normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
+import { type ArgumentsMapping, isFunctionCall, isPlainObject } from "@toolcall/core/kit";
 import { argumentsText } from "./arguments-text.js";
 import { type CollectedToolCall, collectToolCalls } from "./collect-tool-calls.js";
 import { finishReasonOf } from "./finish-reason.js";
@@ -81,9 +80,13 @@ export interface DecidedToolCall {
   wire: unknown;
 }
 
+/** Core's decisions already made for some calls (a stream's, by core's `StreamDecider`), by position. */
+type Answers = ReadonlyArray<NormalizedAnswerArguments | undefined>;
+
 function decideOne(
   collected: CollectedToolCall,
   options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined },
+  decided?: NormalizedAnswerArguments,
 ): DecidedToolCall {
   const call = collected.call;
   if (!isPlainObject(call) || !isFunctionCall(call)) return { decision: undefined, wire: call };
@@ -98,7 +101,7 @@ function decideOne(
   };
   // Core's decision for a fresh answer: valid object text keeps its bytes, what decodes to an object gets canonical
   // text, anything else keeps the model's own text (never a raw sentinel that would parse as arguments).
-  const answer = normalizeAnswerArguments(args, decodeOptions);
+  const answer = decided ?? normalizeAnswerArguments(args, decodeOptions);
   const decoded =
     options.lossless && answer.usable
       ? {
@@ -147,8 +150,9 @@ function decideOne(
 function decideToolCalls(
   collected: readonly CollectedToolCall[],
   options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined },
+  answers: Answers,
 ): DecidedToolCall[] {
-  return collected.map((entry) => decideOne(entry, options));
+  return collected.map((entry, position) => decideOne(entry, options, answers[position]));
 }
 
 /** A decision as recorded in `response_metadata`: plain JSON, with the raw arguments when they were text. */
@@ -245,14 +249,18 @@ export function repairToolCalls(
   return repairCollected(message, collected, options);
 }
 
-/** {@link repairToolCalls} over calls already collected (the stream path collects from its raw fragments). */
+/**
+ * {@link repairToolCalls} over calls already collected (the stream path collects from its raw fragments), with the
+ * decisions core's `StreamDecider` already made for them (`answers`, by position).
+ */
 export function repairCollected(
   message: BaseMessage,
   collected: readonly CollectedToolCall[],
   options: RepairToolCallsOptions,
+  answers: Answers = [],
 ): RepairToolCallsResult & { decided: DecidedToolCall[] } {
   const finishReason = options.finishReason !== undefined ? options.finishReason : finishReasonOf(message);
-  const decided = decideToolCalls(collected, { ...options, finishReason });
+  const decided = decideToolCalls(collected, { ...options, finishReason }, answers);
   const calls = decided.flatMap((entry) => (entry.decision === undefined ? [] : [entry.decision]));
   const changed = !sameCalls(message, decided);
   if (!changed && !isAIChunk(message)) return { message, calls, changed, decided };

@@ -5,8 +5,8 @@ import { type RepairToolCallsOptions, repairToolCalls } from "./repair-tool-call
 
 /**
  * A `Runnable` that repairs the tool calls of the AI message it receives, for LCEL pipelines:
- * `model.pipe(createToolCallRepairer())`. Streams stay streams: text passes through as it arrives and the calls are
- * decided once at the end (see `repairToolCallStream`). Other messages pass through unchanged.
+ * `model.pipe(createToolCallRepairer())`. Streams stay streams: text passes through as it arrives and each call is
+ * decided once by core's `StreamDecider` (see `repairToolCallStream`). Other messages pass through unchanged.
  *
  * @example
  * const chain = prompt.pipe(model.bindTools(tools)).pipe(new ToolCallRepairer({ repairs: coreRepairs }));

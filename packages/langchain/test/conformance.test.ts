@@ -1,13 +1,8 @@
 import { AIMessage, AIMessageChunk, type BaseMessage, type ToolCallChunk } from "@langchain/core/messages";
 import { describeConformance } from "@toolcall/conformance/vitest";
-import {
-  type ChatMessage,
-  finishReasonAtStreamEnd,
-  prepareForTemplate,
-  type RepairRule,
-  type SanitizeOptions,
-} from "@toolcall/core";
+import { type ChatMessage, prepareForTemplate, type RepairRule, type SanitizeOptions } from "@toolcall/core";
 import { resolveCoreRepairs } from "@toolcall/core/conformance";
+import { finishReasonAtStreamEnd } from "@toolcall/core/kit";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import {
   fromNeutralMessages,
@@ -17,6 +12,7 @@ import {
   toNeutralMessages,
   validateMessages,
 } from "../src/index.js";
+import { decideStream } from "./stream-decisions.js";
 
 // The suite through LangChain's shapes: every input is turned into real @langchain/core messages, the adapter runs
 // on them, and what it returns is read back into the neutral OpenAI shape the vectors speak.
@@ -102,6 +98,9 @@ describeConformance({
     "r1-statuses-empty-string-is-still-empty",
     // The adapter's options take no tool schema yet: typing by the schema is core's and the openai adapter's.
     "r6-schema-types-*",
+    // A stream records its decisions only when the calls changed; a call without argument text is `{}` in LangChain
+    // too, so nothing records its `absent` status (its text and usability are checked by the other vectors).
+    "r9-stream-decisions-no-argument-text-is-empty-object",
   ],
   implementation: {
     name: "@toolcall/langchain",
@@ -151,6 +150,7 @@ describeConformance({
     },
     prepareForTemplate: (messages, options) =>
       prepareForTemplate(toNeutralMessages(fromNeutralMessages(messages as ChatMessage[])), options),
+    decideStream: (input, options: Options) => decideStream(input, repairOptions(options)),
     async accumulate(input, options: Options) {
       // The stream path: one AIMessageChunk per delta, fragments accumulated with core's rules (not LangChain's
       // merge by index), then the stream decided once, as repairToolCallStream does.

@@ -1,4 +1,4 @@
-import type { EncodableToolCall } from "@toolcall/core";
+import type { EncodableToolCall } from "@toolcall/core/kit";
 import { getCompiledTemplate, type Template } from "@toolcall/jinja";
 import { SYNTAX_DESCRIPTORS, type SyntaxDescriptor } from "./registry.js";
 
@@ -171,7 +171,13 @@ export function detectToolCallSyntax(template: string | Template): DetectedSynta
       const candidate = {
         descriptor,
         text: text ?? twoText ?? "",
-        parallel: holds(twoText, encodes(descriptor, two)),
+        // Two calls written back to back, or on lines of their own: white space between calls is the template's.
+        parallel: (() => {
+          const written = encodes(descriptor, two);
+          return (
+            twoText !== undefined && written !== undefined && squeeze(twoText).includes(squeeze(written))
+          );
+        })(),
         candidates: matches.map((m) => m.id),
       };
       // Kimi's templates write the id, not the name: with an OpenAI-style id the name is lost, so a round whose

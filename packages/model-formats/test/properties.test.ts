@@ -1,12 +1,11 @@
+import { decodeArguments, encodeArguments } from "@toolcall/core";
 import {
   createWorkMeter,
-  decodeArguments,
-  encodeArguments,
   type SyntaxParseResult,
   type SyntaxStreamEvent,
   type ToolCallSyntax,
   type WorkCounter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "../src/engine/define-syntax.js";
@@ -25,6 +24,17 @@ const FRAGMENTS: Record<string, string[]> = {
     "</arg_key>",
     "<arg_value>",
     "</arg_value>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+  ],
+  "qwen3-coder": [
+    "<tool_call>",
+    "\n<function=f>",
+    "<parameter=k>",
+    "\nv\n",
+    "</parameter>",
+    "</function>",
     "</tool_call>",
     "<think>",
     "</think>",
@@ -162,6 +172,15 @@ const FRAGMENTS: Record<string, string[]> = {
     "助手：",
   ],
   jamba: ["<tool_calls>", "[", '{"name": "f", "arguments": ', "]", "</tool_calls>"],
+  "nemotron-nano-v2": [
+    "<TOOLCALL>",
+    "[",
+    '{"name": "f", "arguments": ',
+    "]",
+    "</TOOLCALL>",
+    "<think>",
+    "</think>",
+  ],
   xlam: ["[", '{"name": "f", "arguments": ', "]", "```json\n", "```", "<think>", "</think>"],
   apertus: [
     "<|tools_prefix|>",
@@ -288,6 +307,7 @@ describe("every syntax: total, split-invariant, linear", () => {
                 "llama-pythonic",
                 "minimax-m2",
                 "seed-oss",
+                "qwen3-coder",
                 "hy-v3",
                 "hy-v4",
               ].includes(syntax.id)

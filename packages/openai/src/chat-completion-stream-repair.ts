@@ -1,13 +1,8 @@
-import {
-  type AccumulatingToolCall,
-  type FinishReason,
-  finishReasonAtStreamEnd,
-  StreamedArguments,
-  ToolCallAccumulator,
-} from "@toolcall/core";
+import type { FinishReason } from "@toolcall/core";
+import { type StreamCall, StreamDecider, type StreamEvent, type WorkMeter } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { decideStreamedArguments } from "./repair-arguments.js";
+import { streamReport } from "./repair-arguments.js";
 import type { RepairedEvent } from "./repaired-event.js";
 
 type ChunkChoice = ChatCompletionChunk.Choice;
@@ -20,25 +15,8 @@ export interface ChoiceEdit {
   finishReason?: null;
 }
 
-interface CallState {
-  call: AccumulatingToolCall;
-  gate: StreamedArguments;
-  /** The index the client knows the call by (the server's, unless it reused one for another call). */
-  clientIndex: number;
-  /** Waiting behind an earlier call that is held: nothing of it was sent yet. */
-  deferred: boolean;
-  decided: boolean;
-}
-
 interface ChoiceState {
-  accumulator: ToolCallAccumulator;
-  calls: Map<AccumulatingToolCall, CallState>;
-  order: CallState[];
-  usedIndexes: Set<number>;
-  /** Whether a call of this choice is held, so later calls wait for it. */
-  blocked: boolean;
-  /** The call each server index names now. */
-  byIndex: Map<number, CallState>;
+  decider: StreamDecider;
 }
 
 /** The same edits made on another reading of the chunk (positions of `choices` are the same). */
@@ -82,6 +60,7 @@ function isEmptyDelta(delta: Delta): boolean {
  */
 export class ChatCompletionStreamRepair {
   readonly #options: OpenAIRepairOptions;
+  readonly #meter: WorkMeter | undefined;
   readonly #choices = new Map<number, ChoiceState>();
   #template: ChatCompletionChunk | undefined;
   #out: RepairedEvent<ChatCompletionChunk>[] = [];
@@ -90,14 +69,15 @@ export class ChatCompletionStreamRepair {
   /** Reports of the calls decided so far, in order. */
   readonly reports: ArgumentsReport[] = [];
 
-  constructor(options: OpenAIRepairOptions = {}) {
+  /** `meter`: charged the work of the stream's decider (a test counts it; nothing is limited by it). */
+  constructor(options: OpenAIRepairOptions & { meter?: WorkMeter } = {}) {
     this.#options = options;
+    this.#meter = options.meter;
   }
 
   /** Whether a call is still undecided: the choice's finish must then be read, even in a chunk without calls. */
   get open(): boolean {
-    for (const state of this.#choices.values())
-      for (const call of state.order) if (!call.decided) return true;
+    for (const state of this.#choices.values()) if (state.decider.open) return true;
     return false;
   }
 
@@ -108,14 +88,7 @@ export class ChatCompletionStreamRepair {
    * same outcome `push` gives that chunk.
    */
   pushFragment(args: { choice: number; index: number; fragment: string }): boolean | undefined {
-    const state = this.#choices.get(args.choice);
-    const entry = state?.byIndex.get(args.index);
-    if (state === undefined || entry === undefined || entry.deferred || entry.decided) return undefined;
-    if (entry.clientIndex !== args.index || entry.gate.holding) return undefined;
-    state.accumulator.push({ index: args.index, function: { arguments: args.fragment } });
-    if (entry.gate.push(args.fragment)) return true;
-    state.blocked = true;
-    return false;
+    return this.#choices.get(args.choice)?.decider.pushText({ index: args.index, text: args.fragment });
   }
 
   /** Reads one chunk; returns what to hand on, in order. */
@@ -154,7 +127,7 @@ export class ChatCompletionStreamRepair {
    */
   end(): RepairedEvent<ChatCompletionChunk>[] {
     this.#out = [];
-    for (const [index, state] of this.#choices) this.#finish(index, state, finishReasonAtStreamEnd(null));
+    for (const [index, state] of this.#choices) this.#finish(index, state, null);
     return this.#out;
   }
 
@@ -162,12 +135,11 @@ export class ChatCompletionStreamRepair {
     let state = this.#choices.get(index);
     if (state === undefined) {
       state = {
-        accumulator: new ToolCallAccumulator(),
-        calls: new Map(),
-        order: [],
-        usedIndexes: new Set(),
-        blocked: false,
-        byIndex: new Map(),
+        decider: new StreamDecider({
+          repairs: this.#options.repairs ?? [],
+          maxDepth: this.#options.maxDepth,
+          meter: this.#meter,
+        }),
       };
       this.#choices.set(index, state);
     }
@@ -199,10 +171,11 @@ export class ChatCompletionStreamRepair {
       this.#finish(choice.index, this.#state(choice.index), choice.finish_reason);
       const decided = this.#out.splice(at);
       if (decided.length > 0) {
-        if (isEmptyDelta(next)) this.#out.push(...decided);
+        if (isEmptyDelta(next)) for (const out of decided) this.#out.push(out);
         else {
           // The chunk still carries text for the client: the rest of the calls and the finish come after it.
-          this.#after.push(...decided, this.#finishChunk(choice));
+          for (const out of decided) this.#after.push(out);
+          this.#after.push(this.#finishChunk(choice));
           return { delta: next, finishReason: null };
         }
       }
@@ -223,131 +196,82 @@ export class ChatCompletionStreamRepair {
     };
   }
 
-  /** One tool-call delta: itself when it goes on as it came, a changed one, or `undefined` when held. */
+  /**
+   * One tool-call delta, read by core's `StreamDecider`: itself when it goes on as it came, a changed one, or
+   * `undefined` when nothing of it goes on now. What the decider releases or decides meanwhile goes before it.
+   */
   #toolCall(choiceIndex: number, state: ChoiceState, toolCall: DeltaToolCall): DeltaToolCall | undefined {
-    const [call] = state.accumulator.push(toolCall) as [AccumulatingToolCall];
-    let entry = state.calls.get(call);
-    const isNew = entry === undefined;
-    if (entry === undefined) {
-      const serverIndex = typeof toolCall.index === "number" ? toolCall.index : 0;
-      let clientIndex = serverIndex;
-      // A server that sends every call at one index: the client would merge them, so later ones get new indexes.
-      if (state.usedIndexes.has(clientIndex)) clientIndex = Math.max(...state.usedIndexes) + 1;
-      state.usedIndexes.add(clientIndex);
-      entry = {
-        call,
-        gate: new StreamedArguments({ maxDepth: this.#options.maxDepth }),
-        clientIndex,
-        deferred: state.blocked,
-        decided: false,
-      };
-      state.calls.set(call, entry);
-      state.byIndex.set(serverIndex, entry);
-      state.order.push(entry);
-      const waiting = entry.deferred;
-      this.#takeCompleted(choiceIndex, state);
-      // Released by the decision just made: what it holds so far (this delta included) went on already.
-      if (waiting && !entry.deferred) return undefined;
-    }
-    if (entry.deferred || entry.decided) return undefined;
     const fragment = toolCall.function?.arguments;
-    const passes = typeof fragment !== "string" || entry.gate.push(fragment);
-    if (!passes) state.blocked = true;
     const name = toolCall.function?.name;
+    const known = state.decider.calls.length;
+    let own: Exclude<StreamEvent, { type: "decided" }> | undefined;
+    for (const event of state.decider.push({
+      index: typeof toolCall.index === "number" ? toolCall.index : undefined,
+      id: typeof toolCall.id === "string" ? toolCall.id : undefined,
+      name: typeof name === "string" ? name : undefined,
+      arguments: typeof fragment === "string" ? fragment : undefined,
+    })) {
+      if (event.type !== "decided" && event.own) own = event;
+      else this.#event(choiceIndex, event);
+    }
+    if (own === undefined) return undefined;
+    const isNew = own.type === "open" || state.decider.calls.length > known;
+    const passes = own.type === "open" ? own.text === (fragment ?? "") : !own.held;
     // A name repeated whole in a later delta would be appended by clients that append names.
-    const repeatedName = !isNew && typeof name === "string" && name !== "" && name === call.name;
-    const reindexed = entry.clientIndex !== toolCall.index;
+    const repeatedName = !isNew && typeof name === "string" && name !== "" && name === own.call.call.name;
+    const reindexed = own.call.clientIndex !== toolCall.index;
     if (passes && !repeatedName && !reindexed) return toolCall;
     const fn: Record<string, unknown> = { ...(toolCall.function ?? {}) };
     if (repeatedName) delete fn.name;
     if (!passes) {
       if (!isNew) delete fn.arguments;
-      else fn.arguments = "";
+      else fn.arguments = own.text;
     }
     const hasHeader = toolCall.id != null || toolCall.type != null || fn.name != null;
     if (!passes && !isNew && !hasHeader) return undefined;
-    const out: DeltaToolCall = { ...toolCall, index: entry.clientIndex };
+    const out: DeltaToolCall = { ...toolCall, index: own.call.clientIndex };
     if (Object.keys(fn).length > 0) out.function = fn as DeltaToolCall["function"];
     else delete out.function;
     return out;
   }
 
-  /** Calls core knows complete before the finish (a later call began): decided now, before the later call's text. */
-  #takeCompleted(choiceIndex: number, state: ChoiceState): void {
-    const completed = state.accumulator.takeCompleted();
-    if (completed.length === 0) return;
-    for (const call of completed) this.#decide(choiceIndex, state.calls.get(call) as CallState, null);
-    this.#release(choiceIndex, state);
-  }
-
   #finish(choiceIndex: number, state: ChoiceState, finishReason: FinishReason | null): void {
-    const rest = state.accumulator.takeRest();
-    for (const call of rest) {
-      const entry = state.calls.get(call) as CallState;
-      if (entry.deferred) this.#sendDeferred(choiceIndex, entry, finishReason);
-      else this.#decide(choiceIndex, entry, finishReason);
+    for (const event of state.decider.finish(finishReason)) this.#event(choiceIndex, event);
+  }
+
+  /** A call the decider opened (its header and text so far) or decided (the rest its client needs, and its report). */
+  #event(choiceIndex: number, event: StreamEvent): void {
+    const call = event.call;
+    if (event.type === "open") {
+      this.#send(choiceIndex, this.#header(call, event.text));
+      return;
     }
-    state.blocked = false;
-  }
-
-  /** Calls waiting behind one that was just decided: what they hold so far goes on through their own gates. */
-  #release(choiceIndex: number, state: ChoiceState): void {
-    state.blocked = state.order.some((entry) => !entry.decided && !entry.deferred && entry.gate.holding);
-    if (state.blocked) return;
-    for (const entry of state.order) {
-      if (!entry.deferred || entry.decided) continue;
-      entry.deferred = false;
-      const text = entry.call.arguments;
-      const passes = text === "" || entry.gate.push(text);
-      this.#send(choiceIndex, this.#header(entry, passes ? text : ""));
-      if (!passes) {
-        state.blocked = true;
-        return;
-      }
+    if (event.type === "text") {
+      if (event.text !== "")
+        this.#send(choiceIndex, { index: call.clientIndex, function: { arguments: event.text } });
+      return;
     }
-  }
-
-  #header(entry: CallState, text: string): DeltaToolCall {
-    const call = entry.call;
-    return {
-      index: entry.clientIndex,
-      ...(call.id === undefined ? {} : { id: call.id }),
-      type: "function",
-      function: { name: call.name, arguments: text },
-    };
-  }
-
-  /** Decides a call that was never sent (it waited behind another until the finish): header and text at once. */
-  #sendDeferred(choiceIndex: number, entry: CallState, finishReason: FinishReason | null): void {
-    entry.deferred = false;
-    const text = this.#decideText(choiceIndex, entry, finishReason);
-    this.#send(choiceIndex, this.#header(entry, text));
-  }
-
-  #decide(choiceIndex: number, entry: CallState, finishReason: FinishReason | null): void {
-    if (entry.decided) return;
-    const sentBefore = entry.gate.sent;
-    const text = this.#decideText(choiceIndex, entry, finishReason);
-    const rest = text.slice(sentBefore.length);
-    if (rest !== "") this.#send(choiceIndex, { index: entry.clientIndex, function: { arguments: rest } });
-  }
-
-  /** Core's decision on a whole call, reported once; returns the whole text the client ends up holding. */
-  #decideText(choiceIndex: number, entry: CallState, finishReason: FinishReason | null): string {
-    entry.decided = true;
-    const call = entry.call;
-    const end = decideStreamedArguments({
+    const decision = event.decision;
+    const report = streamReport({
       api: "chat.completions",
       index: choiceIndex,
-      id: call.id,
-      name: call.name,
-      raw: call.arguments,
-      finishReason,
-      gate: entry.gate,
+      id: call.call.id,
+      name: call.call.name,
+      decision,
       options: this.#options,
     });
-    if (end.report !== undefined) this.reports.push(end.report);
-    return end.text;
+    if (report !== undefined) this.reports.push(report);
+    if (decision.rest !== "")
+      this.#send(choiceIndex, { index: call.clientIndex, function: { arguments: decision.rest } });
+  }
+
+  #header(call: StreamCall, text: string): DeltaToolCall {
+    return {
+      index: call.clientIndex,
+      ...(call.call.id === undefined ? {} : { id: call.call.id }),
+      type: "function",
+      function: { name: call.call.name, arguments: text },
+    };
   }
 
   #send(choiceIndex: number, toolCall: DeltaToolCall): void {

@@ -1,13 +1,13 @@
+import { type FinishReason, type NormalizedAnswerArguments, normalizeAnswerArguments } from "@toolcall/core";
 import {
   argumentIssues,
   type CallIds,
-  type FinishReason,
-  type NormalizedAnswerArguments,
-  normalizeAnswerArguments,
+  decideStreamedCall,
   normalizeAnswerArgumentsSteps,
+  type StreamDecision,
   type StreamedArguments,
   toolSchemasOf,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
 import { SMALL_ARGUMENTS, weighted } from "./step-pace.js";
 
@@ -115,8 +115,44 @@ function reported(args: RepairArgumentsArgs, answer: NormalizedAnswerArguments):
 }
 
 /**
- * A streamed call decided once it is whole: core's rule on its whole text, then what its client still needs after
- * the fragments `gate` let through (core's `StreamedArguments`). Reported once, with what the client ends up holding.
+ * The report of a streamed call core's `StreamDecider` (or `decideStreamedCall`) decided: present when the call was
+ * not clean object text, or what was sent could not begin the decided text. Told to `onRepair` once.
+ */
+export function streamReport(args: {
+  api: OpenAIApi;
+  index: number;
+  id: string | undefined;
+  name: string | undefined;
+  decision: StreamDecision;
+  options: OpenAIRepairOptions;
+}): ArgumentsReport | undefined {
+  const { decision } = args;
+  if (!decision.notable) return undefined;
+  const decoded = decision.answer.decoded;
+  const clean = decision.answer.usable && !decision.answer.changed && decoded.status === "object";
+  const report: ArgumentsReport = {
+    kind: "arguments",
+    api: args.api,
+    source: "stream",
+    index: args.index,
+    toolCallId: args.id,
+    name: args.name,
+    status: decoded.status,
+    repairs: clean ? [] : decoded.repairs,
+    issues: clean ? [] : argumentIssues(decoded),
+    usable: decision.usable,
+    changed: decision.changed,
+    before: clean || decision.raw !== "" ? decision.raw : undefined,
+    after: decision.text,
+    fit: decision.fit,
+  };
+  args.options.onRepair?.(report);
+  return report;
+}
+
+/**
+ * A streamed call decided once it is whole: core's `decideStreamedCall` (its fresh-answer rule on the whole text,
+ * fitted to what `gate` let through), reported once with what the client ends up holding.
  */
 export function decideStreamedArguments(args: {
   api: OpenAIApi;
@@ -129,39 +165,13 @@ export function decideStreamedArguments(args: {
   gate: StreamedArguments;
   options: OpenAIRepairOptions;
 }): { text: string; rest: string; report: ArgumentsReport | undefined } {
-  const { raw } = args;
-  const { text, usable, report } = repairArguments({
-    api: args.api,
-    source: "stream",
-    index: args.index,
-    id: args.id,
-    name: args.name,
-    arguments: raw === "" ? undefined : raw,
-    finishReason: args.finishReason,
-    options: args.options,
-    quiet: true,
+  const decision = decideStreamedCall({
+    raw: args.raw,
+    finishReason: args.finishReason ?? null,
+    gate: args.gate,
+    repairs: args.options.repairs ?? [],
+    maxDepth: args.options.maxDepth,
   });
-  const end = args.gate.end({ text: typeof text === "string" ? text : raw, usable, raw });
-  if (report === undefined && end.fit !== "conflict") return { text: end.text, rest: end.rest, report };
-  const final: ArgumentsReport = report ?? {
-    kind: "arguments",
-    api: args.api,
-    source: "stream",
-    index: args.index,
-    toolCallId: args.id,
-    name: args.name,
-    status: "object",
-    repairs: [],
-    issues: [],
-    usable,
-    changed: false,
-    before: raw,
-    after: raw,
-  };
-  final.after = end.text;
-  final.changed = end.text !== raw;
-  final.fit = end.fit;
-  if (end.fit === "conflict") final.usable = false;
-  args.options.onRepair?.(final);
-  return { text: end.text, rest: end.rest, report: final };
+  const report = streamReport({ ...args, decision });
+  return { text: decision.text, rest: decision.rest, report };
 }

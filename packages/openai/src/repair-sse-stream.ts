@@ -1,4 +1,5 @@
-import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import { parseJson, serializeJson } from "@toolcall/core";
+import { numbersRoundTrip } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { ArgumentFrames } from "./argument-frames.js";
@@ -62,6 +63,8 @@ export interface SseRepair {
   push(chunk: Uint8Array): Uint8Array[];
   /** The body ended: what is still held, and the summary comment when anything was repaired. */
   end(): Uint8Array[];
+  /** Bytes of an event not yet ended (held until its blank line comes): for a caller that bounds an event's size. */
+  readonly heldBytes: number;
 }
 
 interface Read {
@@ -160,9 +163,9 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       !numbersRoundTrip(source.frame.data)
     ) {
       const exact = parseJson(source.frame.data, { lossless: true });
-      if (exact.ok) {
+      if (exact.success) {
         const written = serializeJson(result.redo(exact.value));
-        if (written.ok) data = written.text;
+        if (written.success) data = written.value;
       }
     }
     data ??= JSON.stringify(value);
@@ -275,9 +278,13 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
 
   // What came after the last whole event, in the pieces it came in: joined once, when an event ends.
   let pending: Uint8Array[] = [];
+  let pendingBytes = 0;
   const tail: [number, number] = [-1, -1];
 
   return {
+    get heldBytes() {
+      return pendingBytes;
+    },
     push(chunk) {
       out = [];
       if (chunk.length === 0 || stopped) return out;
@@ -292,6 +299,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       }
       if (whole === 0) {
         pending.push(chunk);
+        pendingBytes += chunk.length;
         return out;
       }
       let from = 0;
@@ -300,10 +308,14 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
         const first = frames.firstEnd(chunk, before);
         const head = joinBytes([...pending, chunk.subarray(0, first)]);
         pending = [];
+        pendingBytes = 0;
         handle(head, 0, head.length);
         from = first;
       }
-      if (whole < chunk.length) pending.push(chunk.subarray(whole));
+      if (whole < chunk.length) {
+        pending.push(chunk.subarray(whole));
+        pendingBytes = chunk.length - whole;
+      }
       if (from < whole && !stopped) handle(chunk, from, whole);
       return coalesced();
     },
@@ -314,6 +326,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       if (pending.length > 0) {
         const rest = joinBytes(pending);
         pending = [];
+        pendingBytes = 0;
         handle(rest, 0, rest.length);
       }
       if (stopped) return coalesced();

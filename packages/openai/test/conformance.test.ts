@@ -20,6 +20,7 @@ import {
   repairChatCompletionStream,
   sanitizeChatMessages,
 } from "../src/index.js";
+import { decideStream } from "./stream-decisions.js";
 
 // The suite through OpenAI's shapes: arguments travel inside a ChatCompletion or a stream of ChatCompletionChunks,
 // come back as wire text, and are read back with core.
@@ -137,6 +138,8 @@ describeConformance({
         sanitize: options as SanitizeOptions,
       }),
     prepareForTemplate: (messages, options) => prepareForTemplate(messages as unknown[], options),
+    decideStream: (input, options: Options) =>
+      decideStream(input, { repairs: options.repairs, maxDepth: options.maxDepth as number | undefined }),
     async accumulate(input, options: Options) {
       const reports: ArgumentsReport[] = [];
       // Fragments add up per call index, as a client adds them up.

@@ -1,4 +1,5 @@
-import type { ConversationFormat, RepairRule } from "@toolcall/core";
+import { createRecordEngine, type RepairRule } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import {
   type CheckFinding,
   type CheckIssue,
@@ -16,7 +17,6 @@ import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
-import { createRecordProcessor } from "../record-processor.js";
 import { ReportStream } from "../report-stream.js";
 import type { InputFormat } from "../scan-input.js";
 
@@ -88,11 +88,15 @@ export interface CheckRunResult {
 
 /** The command line's own findings (unreadable files and lines) are errors: nothing in them could be checked. */
 function asIssue(found: InputIssue): CheckIssue {
-  return { code: found.code, severity: "error", message: found.message };
+  return { code: found.code, severity: "error", message: found.message, path: [] };
 }
 
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {
-  const lines = summaryHead("By code:", summary.byCode, summary.findingsNotShown, paint);
+  // Codes about whole files are on those files' own lines below: the table counts what was found inside files.
+  const inside = Object.fromEntries(
+    Object.entries(summary.byCode).filter(([code]) => !code.startsWith("input_")),
+  );
+  const lines = summaryHead("By code:", inside, summary.findingsNotShown, paint);
   for (const file of files) {
     if (file.error) {
       lines.push(
@@ -149,7 +153,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   const files: CheckFileSummary[] = [];
   const json = options.json && !options.quiet ? new JsonReport(report, "check") : undefined;
   const providers = providerCheckOf(options.providers, options.quiet);
-  const processor = createRecordProcessor({
+  const processor = createRecordEngine({
     repairs: options.repairs,
     ...(providers !== undefined ? { providers } : {}),
   });
@@ -166,12 +170,14 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   });
   let shown = 0;
 
-  const emit = (finding: CheckFinding) => {
+  const emit = (finding: CheckFinding, wholeFile = false) => {
     for (const found of finding.issues) {
       summary.issues[found.severity]++;
       summary.byCode[found.code] = (summary.byCode[found.code] ?? 0) + 1;
     }
     if (options.quiet || options.summaryOnly) return;
+    // A file that could not be read is said once, on its own line of the summary (the JSON report lists it too).
+    if (wholeFile && json === undefined) return;
     if (options.maxFindings !== undefined && shown >= options.maxFindings) {
       summary.findingsNotShown++;
       return;
@@ -196,7 +202,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     const opened = await openInput({ path: file, ...(options.stdin ? { stdin: options.stdin } : {}) });
     if (!opened.ok) {
       fileSummary.error = opened.issue;
-      emit({ file, verdict: "unreadable", issues: [asIssue(opened.issue)] });
+      emit({ file, verdict: "unreadable", issues: [asIssue(opened.issue)] }, true);
       continue;
     }
     const progress = new Progress({
@@ -262,7 +268,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     fileSummary.framing = result.summary.framing;
     if (!result.ok) {
       fileSummary.error = result.issue;
-      emit({ file, verdict: "unreadable", issues: [asIssue(result.issue)] });
+      emit({ file, verdict: "unreadable", issues: [asIssue(result.issue)] }, true);
     }
   }
 

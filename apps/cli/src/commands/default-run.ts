@@ -2,8 +2,10 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { isPlainObject, type RepairRule } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import { createPainter } from "../colors.js";
+import { plural } from "../human-counts.js";
 import { runCheck } from "./check.js";
 import { runRepair } from "./repair.js";
 
@@ -138,15 +140,18 @@ export async function runDefault(options: {
     error === 0
       ? paint(
           "green",
-          `   ${error} errors, ${warning} warnings: no rule of core's is broken (check --provider ID adds a provider's own)`,
+          `   ${plural(error, "error")}, ${plural(warning, "warning")}: no rule of core's is broken (check --provider ID adds a provider's own)`,
         )
-      : paint("red", `   ${error} errors, ${warning} warnings: still broken (see the repair's report)`),
+      : paint(
+          "red",
+          `   ${plural(error, "error")}, ${plural(warning, "warning")}: still broken (see the repair's report)`,
+        ),
   );
   if (unreadable > 0) {
     say(
       paint(
         "yellow",
-        `   ${unreadable} unreadable lines were passed through unchanged (see the check above)`,
+        `   ${plural(unreadable, "unreadable line")} passed through unchanged (see the check above)`,
       ),
     );
   }

@@ -1,5 +1,6 @@
 import { constants } from "node:fs";
-import { copyFile, link, lstat, open as openFile, stat } from "node:fs/promises";
+import { copyFile, link, lstat, open as openFile, realpath, stat } from "node:fs/promises";
+import { clashingFiles, type FileRole } from "../file-identity.js";
 import { describeError } from "../input-source.js";
 import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
 import type { RepairOptions } from "./repair-options.js";
@@ -9,13 +10,40 @@ export type Destination =
   | { ok: true; target: OutputTarget; path: string; backup?: string }
   | { ok: false; code: string; message: string };
 
-async function sameFile(a: string, b: string): Promise<boolean> {
-  try {
-    const [x, y] = await Promise.all([stat(a), stat(b)]);
-    return x.dev === y.dev && x.ino === y.ino && x.isFile();
-  } catch {
-    return false;
-  }
+/** The names of a repair's files in messages. */
+const ROLE_NAMES: Record<FileRole, string> = {
+  input: "the input",
+  output: "the output",
+  journal: "the journal",
+  backup: "the backup",
+};
+
+/**
+ * Refuses a repair two of whose files are one file, however they are named (a link, a hard link, `./x` and `x`):
+ * writing one would destroy the other. Compared by device and inode once links are followed (by the path they lead
+ * to for files not made yet), for every pair among input, output, journal and backup.
+ */
+async function refuseSameFiles(
+  files: Partial<Record<FileRole, string>>,
+  inPlace: boolean,
+): Promise<Destination | undefined> {
+  const clash = await clashingFiles({
+    files,
+    ...(inPlace ? { sameAllowed: ["input", "output"] as const } : {}),
+  });
+  if (clash === undefined) return undefined;
+  const { first, second } = clash;
+  if (first === "input" && second === "output")
+    return {
+      ok: false,
+      code: "output_is_input",
+      message: `${files.output} is the input; the input is never overwritten unless --in-place (which keeps a backup)`,
+    };
+  return {
+    ok: false,
+    code: first === "input" ? "output_is_input" : "outputs_are_one_file",
+    message: `${files[second]} (${ROLE_NAMES[second]}) is the same file as ${files[first]} (${ROLE_NAMES[first]}); each must be a file of its own`,
+  };
 }
 
 async function exists(path: string): Promise<boolean> {
@@ -46,9 +74,11 @@ async function startsWithGzip(path: string): Promise<boolean> {
 /** Where one file's repaired bytes go, after every check that can refuse (before any byte is written). */
 export async function openDestination(
   file: string,
-  options: Pick<RepairOptions, "inPlace" | "backupSuffix" | "output">,
+  options: Pick<RepairOptions, "inPlace" | "backupSuffix" | "output" | "journal">,
   stdout: NodeJS.WritableStream,
 ): Promise<Destination> {
+  const input = file === "-" ? undefined : file;
+  const journal = options.journal === undefined ? {} : { journal: options.journal };
   if (options.inPlace) {
     const backup = `${file}${options.backupSuffix}`;
     if (await exists(backup)) {
@@ -58,6 +88,8 @@ export async function openDestination(
         message: `${backup} exists; remove it or choose another --backup-suffix (a backup is never overwritten)`,
       };
     }
+    const refused = await refuseSameFiles({ input, output: file, ...journal, backup }, true);
+    if (refused !== undefined) return refused;
     const opened = await openOutputFile({ destination: file, gzip: await startsWithGzip(file) });
     return { ok: true, target: opened.target, path: file, backup };
   }
@@ -67,13 +99,8 @@ export async function openDestination(
   const existing = await stat(output).catch(() => undefined);
   if (existing?.isDirectory())
     return { ok: false, code: "output_unwritable", message: `${output} is a directory` };
-  if (file !== "-" && (await sameFile(file, output))) {
-    return {
-      ok: false,
-      code: "output_is_input",
-      message: `${output} is the input; the input is never overwritten unless --in-place (which keeps a backup)`,
-    };
-  }
+  const refused = await refuseSameFiles({ input, output, ...journal }, false);
+  if (refused !== undefined) return refused;
   try {
     const opened = await openOutputFile({ destination: output, gzip: output.endsWith(".gz") });
     return { ok: true, target: opened.target, path: output };
@@ -82,12 +109,17 @@ export async function openDestination(
   }
 }
 
-/** Keeps the original beside the file: a hard link (instant, no copy), or a copy where links are not possible. */
+/**
+ * Keeps the original beside the file: a hard link (instant, no copy), or a copy where links are not possible. For a
+ * FILE that is a symbolic link, the backup holds the bytes of the file the link names (a link to it would be
+ * repaired along with it): `FILE.bak` beside the link, a regular file.
+ */
 export async function makeBackup(file: string, backup: string): Promise<void> {
+  const original = await realpath(file);
   try {
-    await link(file, backup);
+    await link(original, backup);
   } catch (error) {
     if ((error as { code?: string }).code === "EEXIST") throw error;
-    await copyFile(file, backup, constants.COPYFILE_EXCL);
+    await copyFile(original, backup, constants.COPYFILE_EXCL);
   }
 }

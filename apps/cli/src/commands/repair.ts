@@ -1,14 +1,14 @@
+import { createRecordEngine } from "@toolcall/core";
 import { createPainter } from "../colors.js";
 import { describeError, openInput } from "../input-source.js";
 import { JournaledOutput } from "../journal.js";
 import { JsonReport } from "../json-report.js";
-import { isStandardOutput, type OutputTarget, openOutputFile } from "../output-target.js";
+import { isStandardOutput, type OutputTarget, OutputWriteError, openOutputFile } from "../output-target.js";
 import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
-import { createRecordProcessor } from "../record-processor.js";
 import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
 import { ReportStream } from "../report-stream.js";
 import { humanRepairSummary } from "./human-repair-summary.js";
@@ -40,7 +40,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     options.provider === undefined ? undefined : [options.provider],
     options.quiet,
   );
-  const processor = createRecordProcessor({
+  const processor = createRecordEngine({
     repairs: options.repairs,
     policy: options.policy,
     missingResult: options.missingResult,
@@ -230,6 +230,13 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     } catch (error) {
       await abortAll();
       if ((error as { code?: string })?.code === "EPIPE") throw error;
+      if (error instanceof OutputWriteError) {
+        // The output or the journal could not take the bytes (a full disk): that file is named, not the input.
+        progress.done();
+        await opened.source.close();
+        fileSummary.error = { code: "output_unwritable", message: describeError(error) };
+        continue;
+      }
       result = {
         ok: false,
         issue: { code: "input_unreadable", message: describeError(error) },

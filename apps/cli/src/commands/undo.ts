@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
+import { clashingFiles } from "../file-identity.js";
 import { describeError, openInput } from "../input-source.js";
 import { type JournalEntry, readJournal } from "../journal.js";
 import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
@@ -62,6 +63,11 @@ export async function runUndo(options: UndoOptions): Promise<number> {
     else {
       const existing = await stat(destination).catch(() => undefined);
       if (existing?.isDirectory()) return fail(`${destination} is a directory`);
+      // Writing the restored file over the journal, however it is named, would lose the journal.
+      if ((await clashingFiles({ files: { output: destination, journal: options.journal } })) !== undefined) {
+        await opened.source.close();
+        return fail(`${destination} is the journal ${options.journal}; write the restored file elsewhere`);
+      }
       const gzip = options.inPlace ? trailer.output.gzip : destination.endsWith(".gz");
       target = (await openOutputFile({ destination, gzip })).target;
     }

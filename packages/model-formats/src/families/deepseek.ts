@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { readJsonArguments } from "../engine/json-arguments.js";
@@ -32,6 +32,7 @@ const SECTION: SectionSyntax = {
   callBegin: DEEPSEEK_CALL_BEGIN,
   callEnd: DEEPSEEK_CALL_END,
   sectionEnds: [DEEPSEEK_CALLS_END],
+  firstCallUnmarked: true,
 };
 
 /**

@@ -28,6 +28,8 @@ vector operation       callable, and what it returns (full level; at the mapping
 ``prepareForTemplate`` ``prepare_for_template(messages, **options)`` -> the list of messages to render
 ``accumulate``         ``accumulate(deltas, finish_reason=..., **options)`` -> a list of calls
                        ``{"index", "id", "name", "arguments", "status", "decoded"}``
+``decideStream``       ``decide_stream(deltas, finish_reason=..., **options)`` -> a list of calls ``{"index", "id",
+                       "name", "text", "usable", "status", "opened"}``: what a stream's client holds (R9)
 ``parseToolCalls``     ``parse_tool_calls(text, syntax=..., **options)`` -> ``{"tool_calls", "content", "reasoning",
                        "issues"}`` (each call ``{"id", "function": {"name", "arguments"}}``); with
                        ``stream_tool_calls(chunks, syntax=..., **options)`` too, every split (``stream_splits``) is

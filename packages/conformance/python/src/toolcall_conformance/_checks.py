@@ -172,7 +172,7 @@ def check_result(
                 messages += _multiset_mismatch("changes", list(expected["changes"]), [field(c, "rule") for c in changes])
             if at("changeDetails"):
                 messages += _find_each("changeDetails", expected["changeDetails"], changes)
-    elif operation == "accumulate":
+    elif operation in ("accumulate", "decideStream"):
         calls = as_list(actual if isinstance(actual, (list, tuple)) else field(actual, "calls"))
         if at("calls"):
             want_calls = expected["calls"]

@@ -21,6 +21,7 @@ OPERATIONS: dict[str, str] = {
     "sanitize": "sanitize_history",
     "prepareForTemplate": "prepare_for_template",
     "accumulate": "accumulate",
+    "decideStream": "decide_stream",
     "validateProvider": "validate_for_provider",
     "sanitizeProvider": "sanitize_for_provider",
     "providerVerdict": "provider_verdict",

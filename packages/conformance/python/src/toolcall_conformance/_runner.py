@@ -231,7 +231,7 @@ def run_case(
     context["input_before"] = clone(given)
 
     def call(value: Any) -> Any:
-        if case.operation == "accumulate":
+        if case.operation in ("accumulate", "decideStream"):
             source = value if isinstance(value, Mapping) else {}
             accepted = _accepted(function)
             takes = accepted is None or "finish_reason" in accepted

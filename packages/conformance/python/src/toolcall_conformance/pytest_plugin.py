@@ -59,6 +59,7 @@ class VectorItem(pytest.Item):
             )
         except NotApplicable as reason:
             self.run.count(rule, "not_applicable")
+            self.not_applicable = True
             pytest.skip(str(reason))
         except ConformanceSkip as reason:
             self.run.count(rule, outcome)
@@ -134,6 +135,21 @@ def pytest_collection_modifyitems(session: Any, config: Any, items: list) -> Non
         items.append(VectorItem.from_parent(parent, name="setup", case=None, run=run, problem="; ".join(problems) or "no vectors"))
         return
     items.extend(VectorItem.from_parent(parent, name=case.id, case=case, run=run) for case in cases)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: Any, call: Any) -> Any:
+    outcome = yield
+    if getattr(item, "not_applicable", False):
+        outcome.get_result().toolcall_not_applicable = True
+
+
+def pytest_report_teststatus(report: Any, config: Any) -> Any:
+    # A vector the implementation does not answer at its level is neither a pass nor a skip: pytest's own summary line
+    # counts it apart ("12 passed, 3 not at this level"), as the per-rule lines below do.
+    if report.when == "call" and report.skipped and getattr(report, "toolcall_not_applicable", False):
+        return "not at this level", "n", "NOT AT THIS LEVEL"
+    return None
 
 
 class _Suite(pytest.Collector):

@@ -1,0 +1,84 @@
+import { coreRepairs } from "@toolcall/core";
+import { createWorkMeter } from "@toolcall/core/kit";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MessagesStreamRepair } from "./messages-stream-repair.js";
+import { parseSseEvent } from "./sse-events.js";
+
+const event = (type: string, data: Record<string, unknown>) =>
+  parseSseEvent(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}`);
+
+/** The work a stream of `count` tool_use blocks costs, the first one's input `first`. */
+function blocks(count: number, first: string): number {
+  const meter = createWorkMeter();
+  const repair = new MessagesStreamRepair({ repairs: coreRepairs, meter });
+  for (let index = 0; index < count; index++) {
+    repair.push(
+      event("content_block_start", {
+        index,
+        content_block: { type: "tool_use", id: `toolu_${index}`, name: "f", input: {} },
+      }),
+    );
+    repair.push(
+      event("content_block_delta", {
+        index,
+        delta: { type: "input_json_delta", partial_json: index === 0 ? first : '{"a": 1}' },
+      }),
+    );
+    repair.push(event("content_block_stop", { index }));
+  }
+  repair.push(event("message_delta", { delta: { stop_reason: "tool_use" } }));
+  repair.end();
+  return meter.steps;
+}
+
+describe("MessagesStreamRepair", () => {
+  it("costs work linear in the number of blocks, clean or held behind the first", () => {
+    for (const first of ['{"a": 0}', "{'a': 0}"]) {
+      const small = blocks(2_000, first);
+      const large = blocks(32_000, first);
+      expect(small).toBeGreaterThan(0);
+      // 16 times the blocks, at most 17 times the work (a scan of every block per block would cost 256 times).
+      expect(large).toBeLessThanOrEqual(17 * small);
+    }
+  });
+
+  it("never throws on events of any shape, and hands every event it does not read on as it came", () => {
+    const data = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record(
+        {
+          type: fc.constantFrom(
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+          ),
+          index: fc.oneof(fc.nat(3), fc.jsonValue({ maxDepth: 1 })),
+          content_block: fc.oneof(
+            fc.record({ type: fc.constant("tool_use"), id: fc.string(), name: fc.string() }),
+            fc.jsonValue({ maxDepth: 2 }),
+          ),
+          delta: fc.oneof(
+            fc.record({ type: fc.constant("input_json_delta"), partial_json: fc.string() }),
+            fc.record({ stop_reason: fc.constantFrom("tool_use", "max_tokens", null) }),
+            fc.jsonValue({ maxDepth: 2 }),
+          ),
+        },
+        { requiredKeys: ["type"] },
+      ),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(data, fc.string()), { maxLength: 12 }), (values) => {
+        const repair = new MessagesStreamRepair({ repairs: coreRepairs });
+        for (const value of values) {
+          const text =
+            typeof value === "string" ? `data: ${value}` : `event: x\ndata: ${JSON.stringify(value)}`;
+          expect(Array.isArray(repair.push(parseSseEvent(text)))).toBe(true);
+        }
+        expect(Array.isArray(repair.end())).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

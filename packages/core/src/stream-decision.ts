@@ -1,0 +1,70 @@
+import { type NormalizedAnswerArguments, normalizeAnswerArguments } from "./normalize-answer-arguments.js";
+import type { RepairRule } from "./repairs/repair-rule.js";
+import type { StreamedArguments, StreamedArgumentsEnd } from "./streamed-arguments.js";
+import type { FinishReason } from "./types.js";
+
+/** What a streamed call became once it was decided (R9): core's fresh-answer rule, fitted to what was sent. */
+export interface StreamDecision {
+  /** The call's whole argument text as the server sent it (`""`: none). */
+  raw: string;
+  /** Core's fresh-answer rule on `raw` (`normalizeAnswerArguments`): status, repairs, decoded mapping. */
+  answer: NormalizedAnswerArguments;
+  /** The text the client holds once `rest` is sent. */
+  text: string;
+  /** What to send after everything the call already handed on (`""`: nothing more). */
+  rest: string;
+  /** How `text` ends (see `StreamedArgumentsEnd.fit`); `conflict` makes the call unusable. */
+  fit: StreamedArgumentsEnd["fit"];
+  /** Whether a tool can run on `text`. */
+  usable: boolean;
+  /** Whether `text` differs from `raw`. */
+  changed: boolean;
+  /** The finish reason the call was decided with (`null`: decided before the stream finished). */
+  finishReason: FinishReason | null;
+  /** Whether the call was not clean object text as sent (an adapter reports it). */
+  notable: boolean;
+}
+
+export interface DecideStreamedCallOptions {
+  /** The call's whole text as the server sent it (`""`: none). */
+  raw: string;
+  finishReason: FinishReason | null;
+  /** The call's gate: what it handed on. */
+  gate: StreamedArguments;
+  repairs?: readonly RepairRule[];
+  maxDepth?: number;
+}
+
+/**
+ * Decides one streamed call once (R9): core's fresh-answer rule on its whole text (`normalizeAnswerArguments`), then
+ * what its client still needs after the fragments its gate let through (`StreamedArguments.end`). A call whose sent
+ * fragments cannot begin the decided text keeps the model's text and is unusable (`fit: "conflict"`).
+ *
+ * @example
+ * const gate = new StreamedArguments();
+ * gate.push("{'a': 1}"); // false: held
+ * decideStreamedCall({ raw: "{'a': 1}", finishReason: "tool_calls", gate, repairs: coreRepairs }).rest; // '{"a":1}'
+ */
+export function decideStreamedCall(options: DecideStreamedCallOptions): StreamDecision {
+  const { raw, finishReason } = options;
+  const answer = normalizeAnswerArguments(raw === "" ? undefined : raw, {
+    repairs: options.repairs ?? [],
+    finishReason: finishReason ?? undefined,
+    maxDepth: options.maxDepth,
+  });
+  const text = typeof answer.text === "string" ? answer.text : raw;
+  const end = options.gate.end({ text, usable: answer.usable, raw });
+  const usable = answer.usable && end.fit !== "conflict";
+  const clean = !answer.changed && answer.usable && answer.decoded.status === "object";
+  return {
+    raw,
+    answer,
+    text: end.text,
+    rest: end.rest,
+    fit: end.fit,
+    usable,
+    changed: end.text !== raw,
+    finishReason,
+    notable: !clean || end.fit === "conflict",
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * `@toolcall/openai/exchange`: the exchange repair for servers and other doors (the proxy is one): a request body
+ * sanitized, an answer body or an SSE stream repaired byte for byte, the summary a server puts on its answer, and
+ * the byte helpers they share. `guardFetch` and `guardOpenAI` on the main entry are built on it.
+ */
+export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
+export { changedJson } from "./changed-json.js";
+export { exchangeApi } from "./exchange-api.js";
+export {
+  type ExchangeSummary,
+  REPAIRS_HEADER,
+  type RepairedCallSummary,
+  RepairSummary,
+} from "./exchange-summary.js";
+export { type RepairedRequestBody, repairRequestBody } from "./repair-request-body.js";
+export {
+  type PrepareAnswer,
+  type RepairedResponseBody,
+  type RepairResponseBodyArgs,
+  repairResponseBody,
+  repairResponseBodySteps,
+} from "./repair-response-body.js";
+export {
+  type ChunkStep,
+  createSseRepair,
+  repairSseStream,
+  type SseFaultVerdict,
+  type SseRepair,
+  type SseRepairOptions,
+  type SseStreamFault,
+} from "./repair-sse-stream.js";
