@@ -107,6 +107,21 @@ function brokenHistory(n) {
   return messages;
 }
 
+/** A history of about `n` characters whose every turn reuses the call id `call_0` (the quadratic renamer's case). */
+function reusedIdHistory(n) {
+  const messages = [];
+  const turns = Math.max(1, Math.floor(n / 256));
+  for (let i = 0; i < turns; i++) {
+    messages.push({
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_0", type: "function", function: { name: "f", arguments: '{"a":1}' } }],
+    });
+    messages.push({ role: "tool", tool_call_id: "call_0", content: "ok" });
+  }
+  return messages;
+}
+
 /**
  * The pieces of about `n` characters of calls, one piece per call (about 64 characters each): the number of calls
  * grows with the size. `first` is the first call's text: one that is held holds every later call back to the finish.
@@ -149,21 +164,6 @@ function repairSse(pieces) {
   const repair = createSseRepair({ api: "chat.completions", options: { repairs: coreRepairs } });
   for (const piece of pieces) sink.value = repair.push(piece);
   sink.value = repair.end();
-}
-
-/** A history of about `n` characters whose every turn reuses the call id `call_0` (the quadratic renamer's case). */
-function reusedIdHistory(n) {
-  const messages = [];
-  const turns = Math.max(1, Math.floor(n / 256));
-  for (let i = 0; i < turns; i++) {
-    messages.push({
-      role: "assistant",
-      content: null,
-      tool_calls: [{ id: "call_0", type: "function", function: { name: "f", arguments: '{"a":1}' } }],
-    });
-    messages.push({ role: "tool", tool_call_id: "call_0", content: "ok" });
-  }
-  return messages;
 }
 
 const jsonrepairRule = createJsonrepairRepair(jsonrepair);

@@ -74,7 +74,7 @@ export {
   toolSchemasOf,
 } from "./repair-tool-name.js";
 export { controlCharacters } from "./repairs/control-characters.js";
-export { familyMarkup } from "./repairs/family-markup.js";
+export { familyMarkup, glmMarkupArguments } from "./repairs/family-markup.js";
 export { endsInsideValue } from "./repairs/json-objects.js";
 export { JSONREPAIR_MAX_LENGTH, type JsonrepairRepairOptions } from "./repairs/jsonrepair.js";
 export { literalEscapes } from "./repairs/literal-escapes.js";

@@ -1,4 +1,4 @@
-import { objectRanges } from "./repairs/json-objects.js";
+import { isEmptyObject, objectEnd, skipSpace } from "./repairs/json-objects.js";
 import type { FinishReason } from "./types.js";
 
 export interface SplitMergedOptions {
@@ -37,20 +37,27 @@ function canonicalObject(text: string): string | undefined {
  */
 export function splitMergedArguments(text: unknown, options: SplitMergedOptions = {}): string[] | undefined {
   if (typeof text !== "string" || options?.finishReason === "length") return undefined;
-  const ranges = objectRanges(text);
-  if (ranges === undefined || ranges.length < 2) return undefined;
-  const parts = ranges.map(([start, end]) => text.slice(start, end));
-  // A stream's first `{}` before the objects is not a call.
-  let first = 0;
-  while (first < parts.length && /^\{\s*\}$/.test(parts[first] as string)) first++;
-  const calls = parts.slice(first);
-  if (calls.length < 2) return undefined;
+  // One object at a time, so text that is not merged calls is refused where it stops being them, and nothing is
+  // built for it (a megabyte of `{}` made a list of half a million ranges).
+  const calls: string[] = [];
   const seen = new Set<string>();
-  for (const part of calls) {
-    // Objects compare by value: `{"a":1}` and `{"a": 1}` are the same call.
-    const canonical = canonicalObject(part);
-    if (canonical === undefined || canonical === "{}" || seen.has(canonical)) return undefined;
-    seen.add(canonical);
+  let at = skipSpace(text, 0);
+  while (at < text.length) {
+    if (text.charCodeAt(at) !== 0x7b) return undefined;
+    const end = objectEnd(text, at);
+    if (end < 0) return undefined;
+    if (isEmptyObject(text, at, end)) {
+      // A stream's first `{}` before the objects is not a call; one after them is not unique.
+      if (calls.length > 0) return undefined;
+    } else {
+      const part = text.slice(at, end);
+      // Objects compare by value: `{"a":1}` and `{"a": 1}` are the same call.
+      const canonical = canonicalObject(part);
+      if (canonical === undefined || seen.has(canonical)) return undefined;
+      seen.add(canonical);
+      calls.push(part);
+    }
+    at = skipSpace(text, end);
   }
-  return calls;
+  return calls.length >= 2 ? calls : undefined;
 }

@@ -41,23 +41,6 @@ export function isEmptyObject(text: string, start: number, end: number): boolean
 }
 
 /**
- * The complete top-level objects `text` holds back to back (whitespace between and around them), as
- * `[start, end)` ranges; `undefined` when anything else is there or the last one does not close. Linear.
- */
-export function objectRanges(text: string): Array<[number, number]> | undefined {
-  const ranges: Array<[number, number]> = [];
-  let i = skipSpace(text, 0);
-  while (i < text.length) {
-    if (text.charCodeAt(i) !== 0x7b) return undefined;
-    const end = objectEnd(text, i);
-    if (end < 0) return undefined;
-    ranges.push([i, end]);
-    i = skipSpace(text, end);
-  }
-  return ranges.length > 0 ? ranges : undefined;
-}
-
-/**
  * Whether the text ends inside a JSON value: inside a string, or with a `{` or `[` not closed (brackets in strings
  * do not count). Such text is a cut call: no repair may complete it. Linear.
  */

@@ -77,6 +77,9 @@ export const ollamaChatFormat: ConversationFormat = {
             ? pending.findIndex((call) => raw.tool_name !== undefined && call.name === raw.tool_name)
             : -1;
         const taken = named === undefined ? pending.splice(Math.max(at, 0), 1)[0] : undefined;
+        // A result that names its call by id answers that call: a later result named only by the tool's name
+        // answers the next call of that name, not this one again.
+        if (named !== undefined) pending = pending.filter((call) => call.id !== named);
         const { tool_name: _name, ...rest } = raw;
         messages.push(
           withOrigin({ ...rest, tool_call_id: named ?? taken?.id ?? `result@${index}` } as ChatMessage, {
