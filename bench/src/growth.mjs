@@ -15,6 +15,7 @@ import {
   sanitizeHistory,
 } from "@toolcall/core";
 import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
+import { syntaxById } from "@toolcall/model-formats";
 import { createSseRepair } from "@toolcall/openai";
 import { parseQwenToolCalls, QwenToolCallStream } from "@toolcall/qwen-templates";
 import { jsonrepair } from "jsonrepair";
@@ -209,6 +210,19 @@ export const GROWTH_TARGETS = [
     name: "QwenToolCallStream, 64-char deltas",
     texts: QWEN_TEXTS,
     run: (t) => feed(QwenToolCallStream, t, 64, { tools }),
+  },
+  // Markers that share no prefix, on text full of one and free of another (the hostile-input issue's whole-text cases).
+  ...["glm45", "glm47"].map((id) => ({
+    name: `${id}.parse`,
+    texts: { "<tool_call> repeated": (n) => repeat("<tool_call>", n) },
+    run: (t) => syntaxById(id).parse(t),
+  })),
+  {
+    name: "phi4-mini.parse",
+    texts: {
+      "an open call, then letters": (n) => `functools[{"name": "get_weather", "arguments":${repeat("f", n)}`,
+    },
+    run: (t) => syntaxById("phi4-mini").parse(t),
   },
 ];
 

@@ -13,6 +13,7 @@ export default defineConfig({
     "src/gpt-oss.ts",
     "src/minimax.ts",
     "src/seed-oss.ts",
+    "src/qwen3-coder.ts",
     "src/granite.ts",
     "src/phi4-mini.ts",
     "src/command-r7b.ts",

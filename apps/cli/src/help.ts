@@ -1,4 +1,20 @@
 import { describeInputIssue, INPUT_ISSUE_CODES } from "./input-issue.js";
+import { SYNTAX_IDS } from "./syntaxes.js";
+
+/** Ids joined by ", " in lines indented by `indent` and at most `width` wide. */
+function wrapIds(ids: readonly string[], indent: number, width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const [index, id] of ids.entries()) {
+    const word = index < ids.length - 1 ? `${id},` : id;
+    if (line !== "" && indent + line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(line);
+  return lines.map((text) => " ".repeat(indent) + text).join("\n");
+}
 
 /** Help for `toolcall --help`. */
 export const MAIN_HELP = `toolcall: find and repair the malformed tool calls in session files, data sets and saved traffic
@@ -297,6 +313,9 @@ Examples:
 `;
 
 /** Help for `toolcall roundtrip --help`. */
+/** Every syntax id of the registry, wrapped to the option column. */
+const syntaxList = wrapIds(SYNTAX_IDS, 27, 115);
+
 export const ROUNDTRIP_HELP = `toolcall roundtrip: does the chat template render the parsed output back, byte for byte?
 
 Usage:
@@ -315,11 +334,8 @@ included.
 Options:
   --template FILE          a Jinja template, or a JSON file with a chat_template field (as render takes it)
   --output RAW             the model's raw text, byte for byte; "-" reads standard input
-  --syntax ID              parse with this syntax instead of the detected one: hermes, qwen3-coder, glm45, glm47,
-                           kimi-k2, deepseek-v3, deepseek-v31, deepseek-v32, mistral-list, mistral-args,
-                           mistral-call-id, llama3-json, llama-pythonic, harmony, harmony-stripped, gemma4,
-                           minimax-m2, seed-oss, granite, phi4-mini, command-r7b, functionary-v31, functionary-v32,
-                           hunyuan, jamba, xlam, apertus, hy-v3, hy-v4
+  --syntax ID              parse with this syntax instead of the detected one:
+${syntaxList}
   --messages FILE          the conversation before the turn, as render reads it (default: one user message); its
                            "tools" are used when --tools is not given
   --tools FILE             the tool list: a JSON array of tools, or an object with "tools" (they type the values

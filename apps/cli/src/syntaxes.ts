@@ -1,16 +1,13 @@
 import type { ToolCallSyntax } from "@toolcall/core";
 import { gemma4 } from "@toolcall/gemma-recovery";
 import { SYNTAX_DESCRIPTORS, SYNTAXES } from "@toolcall/model-formats";
-import { qwen3Coder } from "@toolcall/qwen-templates";
 
 /**
- * Every tool-call syntax the command line can parse, by id: `@toolcall/model-formats`' families, Qwen3-Coder from
- * `@toolcall/qwen-templates` and Gemma 4 from `@toolcall/gemma-recovery` (the packages may not import each other;
- * this list only composes them).
+ * Every tool-call syntax the command line can parse, by id: the registry of `@toolcall/model-formats` (Qwen3-Coder
+ * included), and Gemma 4 from `@toolcall/gemma-recovery` until its family joins the engine.
  */
 const ALL: Readonly<Record<string, ToolCallSyntax>> = Object.freeze({
   ...SYNTAXES,
-  [qwen3Coder.id]: qwen3Coder,
   [gemma4.id]: gemma4,
 });
 

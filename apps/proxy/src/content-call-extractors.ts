@@ -1,15 +1,16 @@
 import { SYNTAXES } from "@toolcall/model-formats";
 import type { ContentCallExtractor } from "./content-call-extractor.js";
 import { gemmaContentCalls } from "./gemma-content-calls.js";
-import { qwenContentCalls } from "./qwen-content-calls.js";
 import { syntaxContentCalls } from "./syntax-content-calls.js";
 
 const fromModelFormats: Record<string, ContentCallExtractor> = {};
-for (const [id, syntax] of Object.entries(SYNTAXES)) fromModelFormats[id] = syntaxContentCalls({ syntax });
+// Qwen3-Coder keeps the name the proxy always gave it (`qwen`, in logs and reports).
+for (const [id, syntax] of Object.entries(SYNTAXES))
+  fromModelFormats[id] = syntaxContentCalls({ syntax, name: id === "qwen3-coder" ? "qwen" : id });
 
 /**
  * The syntaxes `--content-calls` can name: `gemma` (Gemma 4's native calls, also `gemma4`), `qwen` (Qwen3-Coder /
- * Qwen3.5 XML typed by the request's tool schemas, also `qwen3-coder`), and every syntax id of
+ * Qwen3.5 XML typed by the request's tool schemas: model-formats' `qwen3-coder`), and every syntax id of
  * `@toolcall/model-formats` (`hermes`, `glm45`, `glm47`, `kimi-k2`, `deepseek-v3`, `mistral-args`, `llama3-json`,
  * `harmony`, …). `auto` is not here: it is resolved from a chat template at start-up (`detectContentCalls`).
  *
@@ -20,7 +21,6 @@ for (const [id, syntax] of Object.entries(SYNTAXES)) fromModelFormats[id] = synt
 export const CONTENT_CALL_EXTRACTORS: Readonly<Record<string, ContentCallExtractor>> = Object.freeze({
   gemma: gemmaContentCalls,
   gemma4: gemmaContentCalls,
-  qwen: qwenContentCalls,
-  "qwen3-coder": qwenContentCalls,
   ...fromModelFormats,
+  qwen: fromModelFormats["qwen3-coder"] as ContentCallExtractor,
 });

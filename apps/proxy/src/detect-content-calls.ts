@@ -2,7 +2,6 @@ import { readFile } from "node:fs/promises";
 import { detectToolCallSyntax, syntaxById } from "@toolcall/model-formats";
 import type { ContentCallExtractor } from "./content-call-extractor.js";
 import { gemmaContentCalls } from "./gemma-content-calls.js";
-import { qwenContentCalls } from "./qwen-content-calls.js";
 import { syntaxContentCalls } from "./syntax-content-calls.js";
 import { parseUpstream } from "./upstream-target.js";
 
@@ -27,11 +26,16 @@ export function detectContentCalls(args: { template: string }): DetectedContentC
     return { ok: false, error: "the chat template writes no tool-call syntax this proxy knows" };
   const { startInReasoning } = found;
   let extractor: ContentCallExtractor | undefined;
-  if (found.id === "qwen3-coder") extractor = qwenContentCalls;
-  else if (found.id === "gemma4") extractor = gemmaContentCalls;
+  // Gemma 4 is not in model-formats' registry yet; every other syntax, Qwen3-Coder included, is.
+  if (found.id === "gemma4") extractor = gemmaContentCalls;
   else {
     const syntax = syntaxById(found.id);
-    if (syntax !== undefined) extractor = syntaxContentCalls({ syntax, startInReasoning });
+    if (syntax !== undefined)
+      extractor = syntaxContentCalls({
+        syntax,
+        startInReasoning,
+        name: found.id === "qwen3-coder" ? "qwen" : found.id,
+      });
   }
   if (extractor === undefined)
     return {

@@ -22,9 +22,10 @@ export interface GemmaToolCall {
 export interface GemmaIssue {
   /**
    * `gemma_call_unparsed`: a call that does not parse without guessing; `gemma_call_unterminated`: the text ended
-   * inside a call; `gemma_budget_exhausted`: the work budget ran out, and the rest of the text is content, unread.
+   * inside a call; `gemma_budget_exhausted`: the work budget ran out, and the rest of the text is content, unread;
+   * `call_unclosed`: the text ended after a whole call without `<tool_call|>` (the call is returned; `raw` is its text).
    */
-  code: "gemma_call_unparsed" | "gemma_call_unterminated" | "gemma_budget_exhausted";
+  code: "gemma_call_unparsed" | "gemma_call_unterminated" | "gemma_budget_exhausted" | "call_unclosed";
   message: string;
   /** The text left in content, exactly as the model wrote it. */
   raw: string;
@@ -62,7 +63,8 @@ function heldBack(text: string, markers: readonly string[]): number {
 
 type Block =
   | { ok: true; toolCall: GemmaToolCall; end: number }
-  | { ok: false; incomplete: true }
+  /** `unclosed`: the arguments are whole and nothing but whitespace follows (the closing token may still come). */
+  | { ok: false; incomplete: true; unclosed?: GemmaToolCall }
   | { ok: false; incomplete: false; message: string };
 
 /** One option, read once; options that cannot be read are absent. */
@@ -103,16 +105,14 @@ function parseCall(scan: GemmaTextScan, at: number, createId: () => string): Blo
   let end = parsed.end;
   while (end < text.length && /\s/.test(text.charAt(end))) end++;
   meter.charge(end - parsed.end);
-  if (text.startsWith(TOOL_CALL_CLOSE, end)) {
+  const toolCall = (): GemmaToolCall => {
     const encoded = encodeArguments(parsed.value);
     meter.charge(encoded.length);
-    const toolCall: GemmaToolCall = {
-      id: callId(createId),
-      type: "function",
-      function: { name: head.name, arguments: encoded },
-    };
-    return { ok: true, toolCall, end: end + TOOL_CALL_CLOSE.length };
-  }
+    return { id: callId(createId), type: "function", function: { name: head.name, arguments: encoded } };
+  };
+  if (text.startsWith(TOOL_CALL_CLOSE, end))
+    return { ok: true, toolCall: toolCall(), end: end + TOOL_CALL_CLOSE.length };
+  if (end === text.length) return { ok: false, incomplete: true, unclosed: toolCall() };
   if (TOOL_CALL_CLOSE.startsWith(text.slice(end))) return { ok: false, incomplete: true };
   return { ok: false, incomplete: false, message: "text after the arguments" };
 }
@@ -321,6 +321,22 @@ export class GemmaToolCallStream {
     }
     if (block.incomplete && !ending) {
       this.#failedAt = this.#pendingLength();
+      return;
+    }
+    if (block.incomplete && block.unclosed !== undefined) {
+      // The text ends after a whole call whose closing token is missing (a server stripped it as a stop token):
+      // a call, as every family reads it, and said so.
+      const raw = text.slice(start);
+      events.push({
+        type: "issue",
+        issue: {
+          code: "call_unclosed",
+          message: `${TOOL_CALL_CLOSE} is missing; the call ends with its arguments`,
+          raw,
+        },
+      });
+      events.push({ type: "tool_call", toolCall: block.unclosed, raw });
+      this.#leaveCall(text.length);
       return;
     }
     const firstClose = finder.indexOf(TOOL_CALL_CLOSE, start + TOOL_CALL_OPEN.length);

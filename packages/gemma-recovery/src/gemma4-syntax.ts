@@ -16,6 +16,7 @@ import {
   GemmaToolCallStream,
 } from "./gemma-tool-call-stream.js";
 import { parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
+import { type ThoughtPiece, ThoughtSplitter } from "./split-thought.js";
 import { TOOL_CALL_OPEN } from "./tokens.js";
 
 function withId(call: GemmaToolCall, index: number, options: SyntaxParseOptions): SyntaxToolCall {
@@ -23,8 +24,11 @@ function withId(call: GemmaToolCall, index: number, options: SyntaxParseOptions)
   return { id, type: "function", function: { name: call.function.name, arguments: call.function.arguments } };
 }
 
-/** Both Gemma codes leave a call in content: errors. */
-const asIssue = (issue: GemmaIssue): SyntaxIssue => ({ ...issue, severity: "error" });
+/** The Gemma codes that leave a call in content are errors; a call read without its closing token is an info. */
+const asIssue = (issue: GemmaIssue): SyntaxIssue => ({
+  ...issue,
+  severity: issue.code === "call_unclosed" ? "info" : "error",
+});
 
 /**
  * Encodes calls as the Gemma 4 template renders them: `<|tool_call>call:NAME{key:value,…}<tool_call|>` per call.
@@ -44,9 +48,12 @@ export function encodeGemma4(calls: readonly EncodableToolCall[]): string {
     .join("");
 }
 
+const asEvents = (pieces: ThoughtPiece[]): SyntaxStreamEvent[] => pieces.map((piece) => ({ ...piece }));
+
 class Gemma4Stream implements SyntaxStream {
   readonly #stream: GemmaToolCallStream;
   readonly #options: SyntaxParseOptions;
+  readonly #thought = new ThoughtSplitter();
   #index = 0;
 
   constructor(options: SyntaxParseOptions) {
@@ -57,7 +64,7 @@ class Gemma4Stream implements SyntaxStream {
   #map(events: GemmaStreamEvent[]): SyntaxStreamEvent[] {
     const out: SyntaxStreamEvent[] = [];
     for (const event of events) {
-      if (event.type === "content") out.push(event);
+      if (event.type === "content") out.push(...asEvents(this.#thought.push(event.text)));
       else if (event.type === "issue") out.push({ type: "issue", issue: asIssue(event.issue) });
       else {
         // A call is decided whole here: it is announced, its arguments given and ended at once.
@@ -78,15 +85,16 @@ class Gemma4Stream implements SyntaxStream {
   }
 
   end(): SyntaxStreamEvent[] {
-    return this.#map(this.#stream.end());
+    const events = this.#map(this.#stream.end());
+    return [...events, ...asEvents(this.#thought.end())];
   }
 }
 
 /**
  * Gemma 4 as a `ToolCallSyntax` (the interface of `@toolcall/core` every model syntax implements):
  * {@link parseGemmaToolCalls} and {@link GemmaToolCallStream} behind `parse` and `createStream`, and
- * {@link encodeGemma4}. Thought channels pass through as content, as they always did here (`reasoning` is `null`);
- * a stream announces each call once it is decided, with its arguments in one delta.
+ * {@link encodeGemma4}. The thought channel (`<|channel>thought\n…\n<channel|>`) is `reasoning`; a stream
+ * announces each call once it is decided, with its arguments in one delta.
  *
  * @example
  * gemma4.parse('<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>').toolCalls[0].function.arguments;
@@ -99,10 +107,15 @@ export const gemma4: ToolCallSyntax = {
   startMarkers: [TOOL_CALL_OPEN],
   parse(text, options = {}) {
     const parsed = parseGemmaToolCalls(typeof text === "string" ? text : "", { meter: options.meter });
+    // The thought channel, split from the content as the stream splits it.
+    const thought = new ThoughtSplitter();
+    const pieces = [...thought.push(parsed.content ?? ""), ...thought.end()];
+    const content = pieces.flatMap((piece) => (piece.type === "content" ? [piece.text] : [])).join("");
+    const reasoning = pieces.flatMap((piece) => (piece.type === "reasoning" ? [piece.text] : [])).join("");
     return {
       toolCalls: parsed.toolCalls.map((call, index) => withId(call, index, options)),
-      content: parsed.content,
-      reasoning: null,
+      content: content.trim() === "" ? null : content,
+      reasoning: thought.sawThought ? reasoning : null,
       issues: parsed.issues.map(asIssue),
     };
   },

@@ -75,6 +75,20 @@ function isLineTerminator(code: number): boolean {
   return code === 0x0a || code === 0x0d || code === 0x2028 || code === 0x2029;
 }
 
+/**
+ * A key the model wrote JSON-quoted (`{"url":<|"|>…<|"|>}`): the quotes are JSON's, not the key's. One reading: a
+ * key is never a JSON string literal of itself.
+ */
+function jsonQuotedKey(key: string): string | undefined {
+  if (key.length < 2 || !key.startsWith('"') || !key.endsWith('"')) return undefined;
+  try {
+    const value: unknown = JSON.parse(key);
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function setOwn(target: ArgumentsMapping, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
 }
@@ -282,7 +296,7 @@ export function readGemmaArguments(scan: GemmaTextScan, start: number): GemmaArg
     steps += 2 * (pos - begin);
     const key = text.slice(begin, pos).trim();
     if (key === "") fail("a key");
-    return key;
+    return jsonQuotedKey(key) ?? key;
   };
 
   const readObject = (depth: number): ArgumentsMapping => {

@@ -9,6 +9,7 @@ export type {
   ToolCallSyntax,
   WorkCounter,
 } from "@toolcall/core";
+export { detectOutputSyntax, type OutputSyntax } from "./detect-output-syntax.js";
 export { type DetectedSyntax, detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 export { foldEvents } from "./engine/define-syntax.js";
 export { apertus } from "./families/apertus.js";
@@ -26,6 +27,7 @@ export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { minimaxM2 } from "./families/minimax.js";
 export { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 export { phi4Mini } from "./families/phi4-mini.js";
+export { qwen3Coder } from "./families/qwen3-coder.js";
 export { seedOss } from "./families/seed-oss.js";
 export { hunyuan, jamba } from "./families/tool-calls-list.js";
 export { xlam } from "./families/xlam.js";

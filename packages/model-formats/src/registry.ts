@@ -14,6 +14,7 @@ import { llama3Json, llamaPythonic } from "./families/llama.js";
 import { minimaxM2 } from "./families/minimax.js";
 import { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 import { phi4Mini } from "./families/phi4-mini.js";
+import { qwen3Coder } from "./families/qwen3-coder.js";
 import { seedOss } from "./families/seed-oss.js";
 import { hunyuan, jamba } from "./families/tool-calls-list.js";
 import { xlam } from "./families/xlam.js";
@@ -51,6 +52,7 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   "harmony-stripped": harmonyStripped,
   "minimax-m2": minimaxM2,
   "seed-oss": seedOss,
+  "qwen3-coder": qwen3Coder,
   granite,
   "phi4-mini": phi4Mini,
   "command-r7b": commandR7b,
@@ -65,8 +67,8 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
 });
 
 /**
- * A syntax of this package by id (`undefined` for ids it does not implement, such as `qwen3-coder` and `gemma4`,
- * which live in `@toolcall/qwen-templates` and `@toolcall/gemma-recovery`).
+ * A syntax of this package by id (`undefined` for ids it does not implement, such as `gemma4`, which lives in
+ * `@toolcall/gemma-recovery`).
  *
  * @example
  * syntaxById("glm47")?.name; // "GLM-4.7 / GLM-5 (<arg_key>/<arg_value>, no newlines)"
@@ -82,10 +84,6 @@ const own = (syntax: ToolCallSyntax, module: string, signatures: string[][]): Sy
   encode: syntax.encode,
   signatures,
 });
-
-function probeValue(value: unknown): string {
-  return typeof value === "string" ? value : JSON.stringify(value);
-}
 
 /**
  * Every syntax detection knows, in the order the source signatures are tried (the more specific first, as
@@ -110,23 +108,7 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(jamba, "jamba", [["<tool_calls>"]]),
   own(glm47, "glm", [["</arg_key><arg_value>"]]),
   own(glm45, "glm", [["<arg_key>", "<arg_value>"]]),
-  {
-    id: "qwen3-coder",
-    name: "Qwen3-Coder / Qwen3.5 (<function=…><parameter=…>)",
-    module: "@toolcall/qwen-templates",
-    encode: (calls) =>
-      calls
-        .map((call) => {
-          const args = Object.entries(
-            JSON.parse(String(call.function.arguments ?? "{}")) as Record<string, unknown>,
-          )
-            .map(([k, v]) => `<parameter=${k}>\n${probeValue(v)}\n</parameter>\n`)
-            .join("");
-          return `<tool_call>\n<function=${call.function.name}>\n${args}</function>\n</tool_call>`;
-        })
-        .join("\n"),
-    signatures: [["<function=", "<parameter="]],
-  },
+  own(qwen3Coder, "qwen3-coder", [["<function=", "<parameter="]]),
   own(hermes, "hermes", [["<tool_call>"]]),
   own(harmony, "gpt-oss", [["<|channel|>"]]),
   own(kimiK2, "kimi", [["<|tool_calls_section_begin|>"]]),

@@ -29,6 +29,17 @@ const FRAGMENTS: Record<string, string[]> = {
     "<think>",
     "</think>",
   ],
+  "qwen3-coder": [
+    "<tool_call>",
+    "\n<function=f>",
+    "<parameter=k>",
+    "\nv\n",
+    "</parameter>",
+    "</function>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+  ],
   glm47: ["<tool_call>f", "<arg_key>k</arg_key>", "<arg_value>", "</arg_value>", "</tool_call>", "</think>"],
   "hy-v3": [
     "<tool_calls>",
@@ -288,6 +299,7 @@ describe("every syntax: total, split-invariant, linear", () => {
                 "llama-pythonic",
                 "minimax-m2",
                 "seed-oss",
+                "qwen3-coder",
                 "hy-v3",
                 "hy-v4",
               ].includes(syntax.id)

@@ -361,8 +361,13 @@ describe("round trip: what the templates drop or rewrite, found at its offset", 
       "Qwen-Qwen3-Coder-30B-A3B-Instruct",
       "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>",
     );
-    expect(coder.ok).toBe(false);
-    expect(coder.error).toContain("@toolcall/qwen-templates");
+    expect(coder).toMatchObject({ ok: true, syntax: "qwen3-coder" });
+    const gemma = check(
+      "google-gemma-4-31B-it",
+      '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>',
+    );
+    expect(gemma.ok).toBe(false);
+    expect(gemma.error).toContain("@toolcall/gemma-recovery");
     expect(check("google-gemma-3-it", "Hello").error).toContain("no known tool-call syntax");
   });
 });

@@ -39,7 +39,7 @@ const args = fc.record(
   { requiredKeys: [] },
 );
 
-describe("qwen3Coder: the ToolCallSyntax interface over this package's parser", () => {
+describe("qwen3Coder: the engine's family, re-exported", () => {
   for (const file of ["Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja", "Qwen-Qwen3.5-4B.jinja"]) {
     it(`encodes calls as ${file} renders them, and parses them back`, () => {
       const template = read(file);
@@ -73,13 +73,16 @@ describe("qwen3Coder: the ToolCallSyntax interface over this package's parser", 
     });
   }
 
-  it("parse is parseQwenToolCalls with ids from createId, and a stream's events add up to it", () => {
+  it("reads the calls parseQwenToolCalls reads (the newline before a call is syntax), and a stream's events add up to it", () => {
     const input = `Let me edit.\n<tool_call>\n<function=edit_file>\n<parameter=line>\n3\n</parameter>\n</function>\n</tool_call>`;
     const createId = ({ index }: { index: number }) => `call_${index}`;
     const whole = qwen3Coder.parse(input, { tools, createId });
+    const legacy = parseQwenToolCalls(input, { tools, createId: () => "call_0" });
     expect(whole).toEqual({
-      ...parseQwenToolCalls(input, { tools, createId: () => "call_0" }),
+      toolCalls: legacy.toolCalls,
+      content: "Let me edit.",
       reasoning: null,
+      issues: [],
     });
     for (let cut = 1; cut < input.length; cut += 7) {
       const stream = qwen3Coder.createStream({ tools, createId });
@@ -90,7 +93,8 @@ describe("qwen3Coder: the ToolCallSyntax interface over this package's parser", 
       ];
       const content = events.map((e) => (e.type === "content" ? e.text : "")).join("");
       const ended = events.flatMap((e) => (e.type === "tool_call_end" ? [e.toolCall] : []));
-      expect({ content, ended }).toEqual({ content: "Let me edit.\n", ended: whole.toolCalls });
+      expect({ content, ended }).toEqual({ content: "Let me edit.", ended: whole.toolCalls });
+      expect(events.filter((e) => e.type === "tool_call_delta").length).toBeGreaterThan(0);
     }
   });
 });
@@ -100,14 +104,14 @@ describe("qwen3Coder under core's work budget", () => {
     const text = `Hi ${"<tool_call>\n<function=f>\n<parameter=a>\nx\n</parameter>\n</function>\n</tool_call>\n".repeat(300)}`;
     const counted = createWorkMeter();
     expect(qwen3Coder.parse(text, { meter: counted }).toolCalls).toHaveLength(300);
-    expect(counted.steps).toBeGreaterThan(text.length);
+    expect(counted.steps).toBeGreaterThan(text.length / 2);
     const streamed = createWorkMeter();
     const stream = qwen3Coder.createStream({ meter: streamed });
     stream.push(text);
     stream.end();
-    expect(streamed.steps).toBeGreaterThan(text.length);
+    expect(streamed.steps).toBeGreaterThan(text.length / 2);
     const tight = qwen3Coder.parse(text, { meter: createWorkMeter({ limit: 1000 }) });
-    expect(tight.issues.map((i) => i.code)).toContain("qwen_budget_exhausted");
+    expect(tight.issues.map((i) => i.code)).toContain("budget_exhausted");
     expect(tight.toolCalls.length).toBeLessThan(300);
   });
 });

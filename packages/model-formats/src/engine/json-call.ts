@@ -30,7 +30,21 @@ export type JsonCallResult =
   | { status: "complete"; name: string; id: string; arguments: string }
   | { status: "error"; message: string }
   | { status: "end" }
-  | { status: "not_call"; message: string };
+  | { status: "not_call"; message: string }
+  | { status: "unknown_key"; message: string };
+
+/**
+ * Keys other models and servers write where a family expects its own argument key (`"args"`: Gemini's SDKs;
+ * `"input"`: Anthropic's blocks; `"parameters"`: Llama 3 and Command; `"arguments"`: OpenAI): each names the
+ * arguments and nothing else, so one of them alone is read as the arguments (`arguments_alias`).
+ */
+export const ARGUMENT_ALIASES: readonly string[] = ["arguments", "parameters", "args", "input"];
+
+/**
+ * Keys of a call object that say something about the call but never hold its arguments: a call with these and no
+ * argument key is a call without arguments (`{}`).
+ */
+const CALL_METADATA_KEYS: readonly string[] = ["type", "id", "index", "call_id"];
 
 function decodeString(raw: string): string | undefined {
   try {
@@ -69,6 +83,9 @@ export function* readJsonCall(
   };
   let key = "";
   let keys = 0;
+  /** The first key at the object's top level that names neither the call, its arguments nor its metadata. */
+  let unknownKey: string | undefined;
+  let aliasKey: string | undefined;
   let keyedName: string | undefined;
   const span: Record<"name" | "args" | "id", [number, number]> = {
     name: [-1, -1],
@@ -81,7 +98,7 @@ export function* readJsonCall(
   let started = false;
   let released = 0;
   let failed = false;
-  const slot = (k: string): keyof typeof span | undefined =>
+  const slot = (k: string): keyof typeof span | "alias" | undefined =>
     options.keyed
       ? keys === 1
         ? "args"
@@ -92,7 +109,9 @@ export function* readJsonCall(
           ? "args"
           : k === options.idKey
             ? "id"
-            : undefined;
+            : ARGUMENT_ALIASES.includes(k)
+              ? "alias"
+              : undefined;
   let open: keyof typeof span | undefined;
   const scanner = new JsonScanner({
     trackDepth: 1,
@@ -103,7 +122,16 @@ export function* readJsonCall(
         if (options.keyed && keys === 1) keyedName = key;
       },
       valueStart: (_depth, offset, first) => {
-        const s = slot(key);
+        let s = slot(key);
+        if (s === "alias") {
+          // Another family's argument key: the arguments when the family's own key never comes (the first wins).
+          if (aliasKey !== undefined || span.args[0] !== -1) s = undefined;
+          else {
+            aliasKey = key;
+            s = "args";
+          }
+        } else if (s === undefined && unknownKey === undefined && !CALL_METADATA_KEYS.includes(key))
+          unknownKey = key;
         open = s !== undefined && span[s][0] === -1 ? s : undefined;
         if (open === undefined) return;
         span[open][0] = offset;
@@ -157,8 +185,21 @@ export function* readJsonCall(
       status: "not_call",
       message: "a call object with more than one key (the key is the tool's name)",
     };
+  if (span.args[0] === -1 && unknownKey !== undefined && !options.keyed)
+    // Never a runnable call on arguments the model did not give: `{"name": "f", "argz": {…}}` is not `f({})`.
+    return {
+      status: "unknown_key",
+      message: `the call has no ${JSON.stringify(options.argumentKeys[0] ?? "arguments")} but a key ${JSON.stringify(unknownKey)}: its arguments are unknown`,
+    };
   const text = body();
   let args = "{}";
+  if (aliasKey !== undefined && !options.argumentKeys.includes(aliasKey))
+    out.issue({
+      code: "arguments_alias",
+      severity: "warning",
+      message: `${JSON.stringify(aliasKey)} read as the call's ${JSON.stringify(options.argumentKeys[0] ?? "arguments")}`,
+      tool: name,
+    });
   if (span.args[0] !== -1) {
     const raw = text.slice(span.args[0], span.args[1]);
     const payload = argsFirst === '"' ? (decodeString(raw) ?? raw) : raw;
@@ -180,9 +221,11 @@ export function jsonCallFailure(
   result: Exclude<JsonCallResult, { status: "complete" }>,
   raw: string,
 ): SyntaxIssue {
-  return result.status === "end"
-    ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
-    : { code: "call_invalid", severity: "error", message: result.message, raw };
+  if (result.status === "end")
+    return { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw };
+  if (result.status === "unknown_key")
+    return { code: "arguments_key_unknown", severity: "error", message: result.message, raw };
+  return { code: "call_invalid", severity: "error", message: result.message, raw };
 }
 
 /**
@@ -204,6 +247,16 @@ export function* listNext(
   if (after === "]") {
     reader.consume(1);
     return { more: false, pending: "", closed: true };
+  }
+  if (after === "{") {
+    // `[{…} {…}]`: two call objects with nothing but space between have one reading, a list of both. Recorded, and
+    // only for what follows as a whole call: a cut object after it goes back to content as any failed item does.
+    out.issue({
+      code: "list_comma_missing",
+      severity: "warning",
+      message: "a comma is missing between two calls of the list: the next object is read as the next call",
+    });
+    return { more: true, pending, closed: false };
   }
   out.issue({ code: "list_unclosed", severity: "info", message: "the list of calls does not end with ]" });
   out.text(channel, pending);

@@ -16,7 +16,12 @@ export class MarkerSet {
   readonly markers: readonly string[];
   readonly maxLength: number;
   readonly #needle: string;
-  readonly #firsts: readonly string[];
+  /**
+   * The markers' first characters as one native search (`/[\n<]/g`) when they share no prefix. One `indexOf` per
+   * first character would rescan the text past every hit of another one (no `\n` in a text full of `<`: a scan to
+   * the end at each `<`, quadratic); the class stops at the nearest of them, so each character is examined once.
+   */
+  readonly #firsts: RegExp | null;
 
   static readonly #shared = new Map<string, MarkerSet>();
 
@@ -40,17 +45,27 @@ export class MarkerSet {
     this.markers = [...markers].sort((a, b) => b.length - a.length);
     this.maxLength = Math.max(0, ...markers.map((m) => m.length));
     this.#needle = commonPrefix(markers);
-    this.#firsts = [...new Set(markers.map((m) => m[0] ?? ""))].filter((c) => c !== "");
+    const firsts = [...new Set(markers.map((m) => m[0] ?? ""))].filter((c) => c !== "");
+    this.#firsts =
+      firsts.length === 0
+        ? null
+        : new RegExp(
+            `[${firsts.map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`).join("")}]`,
+            "g",
+          );
   }
 
+  /** The next place a marker may start; adds what the native search examined to {@link scanned}. */
   #next(text: string, from: number): number {
-    if (this.#needle !== "") return text.indexOf(this.#needle, from);
-    let best = -1;
-    for (const first of this.#firsts) {
-      const i = text.indexOf(first, from);
-      if (i !== -1 && (best === -1 || i < best)) best = i;
+    let at = -1;
+    if (this.#needle !== "") at = text.indexOf(this.#needle, from);
+    else if (this.#firsts !== null) {
+      this.#firsts.lastIndex = from;
+      const found = this.#firsts.exec(text);
+      if (found !== null) at = found.index;
     }
-    return best;
+    this.scanned += Math.max(0, (at === -1 ? text.length : at + 1) - from);
+    return at;
   }
 
   /** After {@link find}: where it stopped (-1: nowhere), and the whole marker found there (`null`: the text ends inside one). */
@@ -93,18 +108,18 @@ export class MarkerSet {
    */
   find(text: string, from: number, final: boolean): number {
     let i = from;
+    // What the native searches examine, counted where they run: the work count is the work done.
+    this.scanned = 0;
     for (;;) {
       const at = this.#next(text, i);
       if (at === -1) break;
       const marker = this.matchAt(text, at, final);
       if (marker !== null || this.partial) {
-        this.scanned = at - from + 1;
         this.at = at;
         return at;
       }
       i = at + 1;
     }
-    this.scanned = text.length - from;
     this.marker = null;
     if (!final) {
       // The text may end inside the shared prefix itself (`<` of `<|`), before the native search could see it.

@@ -16,6 +16,11 @@ export interface SectionSyntax {
   callEnd: string;
   /** The markers that end the section. */
   sectionEnds: readonly string[];
+  /**
+   * A call may follow the section's opener with its begin marker missing (DeepSeek R1 writes
+   * `<｜tool▁calls｜>function<｜tool▁sep｜>…`; llama.cpp reads it): read as a call (`call_unopened`) when it reads as one.
+   */
+  firstCallUnmarked?: boolean;
 }
 
 /**
@@ -54,10 +59,28 @@ export function* readSection(
   const inside = MarkerSet.of([syntax.callBegin, ...syntax.sectionEnds]);
   let pending = implicit ? "" : options.opener;
   let next: string | null = implicit ? syntax.callBegin : null;
+  /** Calls read: a section in which none was read is text, its end marker too. */
+  let read = 0;
+  let first = !implicit;
   for (;;) {
     if (next === null) {
       pending += yield* reader.space();
       next = yield* reader.peek(inside);
+      if (next === null && first && syntax.firstCallUnmarked && (yield* reader.peekChar()) !== null) {
+        first = false;
+        const outcome = yield* options.readCall(pending);
+        pending = "";
+        if (outcome === "ended") return;
+        if (outcome === "ok") {
+          read++;
+          out.issue({
+            code: "call_unopened",
+            severity: "warning",
+            message: `${syntax.callBegin} is missing after ${options.opener}: read as a call`,
+          });
+        }
+        continue;
+      }
       if (next === null) {
         if (!implicit)
           out.issue({
@@ -70,10 +93,17 @@ export function* readSection(
       }
       reader.consume(next.length);
     }
-    if (next !== syntax.callBegin) return;
+    first = false;
+    if (next !== syntax.callBegin) {
+      // The section's end: syntax when it closed calls; with none read, its opener went back to content with the
+      // failed calls, and its end goes there too (a malformed section stays in content as written).
+      if (read === 0) out.text(options.channel, pending + next);
+      return;
+    }
     const outcome = yield* options.readCall(pending + next);
     pending = "";
     if (outcome === "ended") return;
+    if (outcome === "ok") read++;
     next = null;
   }
 }

@@ -32,6 +32,7 @@ const SECTION: SectionSyntax = {
   callBegin: DEEPSEEK_CALL_BEGIN,
   callEnd: DEEPSEEK_CALL_END,
   sectionEnds: [DEEPSEEK_CALLS_END],
+  firstCallUnmarked: true,
 };
 
 /**

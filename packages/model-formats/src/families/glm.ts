@@ -3,10 +3,10 @@ import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
-import { readValue } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+import { isToolName, jsonCallOf } from "../engine/tool-name.js";
 
 export const GLM_CALL_OPEN = "<tool_call>";
 export const GLM_CALL_CLOSE = "</tool_call>";
@@ -19,12 +19,36 @@ const NAME_END = new MarkerSet(["\n", GLM_KEY_OPEN, GLM_CALL_CLOSE]);
 const IN_CALL = new MarkerSet([GLM_KEY_OPEN, GLM_CALL_CLOSE]);
 const KEY_CLOSE = new MarkerSet([GLM_KEY_CLOSE]);
 const VALUE_OPEN = new MarkerSet([GLM_VALUE_OPEN]);
-const VALUE_CLOSE = new MarkerSet([GLM_VALUE_CLOSE]);
+const VALUE_STOPS = new MarkerSet([GLM_VALUE_CLOSE, GLM_KEY_OPEN, GLM_CALL_CLOSE]);
 
 interface GlmLayout {
   /** Written before each call (GLM-4.5/4.6: `\n`). */
   beforeCall: string;
   reasoning: ReasoningSyntax;
+}
+
+/**
+ * A value up to its `</arg_value>`: the first one followed by the next key, the call's end or the end of the text
+ * (any other is part of the value). A value that runs into `<arg_key>` or `</tool_call>` before any closer lost its
+ * `</arg_value>` (GLM under load; vLLM and SGLang end it there): it ends there, `unclosed`, since a template writes
+ * those tags only between values. `null` when the text ends first: a cut call is never repaired.
+ */
+function* readGlmValue(reader: Reader): Step<{ text: string; unclosed: boolean } | null> {
+  const parts: string[] = [];
+  const sink = (text: string) => {
+    parts.push(text);
+  };
+  for (;;) {
+    const found = yield* reader.before(VALUE_STOPS, sink);
+    if (found === null) return null;
+    if (found !== GLM_VALUE_CLOSE) return { text: parts.join(""), unclosed: true };
+    reader.consume(found.length);
+    const space = yield* reader.space();
+    const next = yield* reader.peek(IN_CALL);
+    if (next !== null || (reader.ended && reader.pos >= reader.text.length))
+      return { text: parts.join(""), unclosed: false };
+    parts.push(found, space);
+  }
 }
 
 function* readCall(
@@ -36,7 +60,7 @@ function* readCall(
   channel: Channel,
 ): Step<void> {
   reader.record();
-  const fail = (code: "call_invalid" | "call_truncated", message: string) => {
+  const fail = (code: "call_invalid" | "call_truncated" | "call_name_invalid", message: string) => {
     const raw = marker + reader.takeRecord();
     const issue: SyntaxIssue = { code, severity: "error", message, raw };
     out.abort(issue, raw, channel);
@@ -46,6 +70,27 @@ function* readCall(
   const name = nameParts.join("").trim();
   if (after === null) return fail("call_truncated", "the text ends inside a tool call");
   if (name === "" || name.includes("<")) return fail("call_invalid", "a tool call without a name");
+  if (!isToolName(name)) {
+    if (after === GLM_CALL_CLOSE && name.startsWith("{")) {
+      // A JSON call inside GLM's tags (a model trained on Hermes data): one reading, and only when it is whole.
+      const call = jsonCallOf(name);
+      if (call !== undefined) {
+        reader.takeRecord();
+        out.start(call.name, context.createId(out.index, call.name), channel, layout.beforeCall);
+        out.issue({
+          code: "call_json_form",
+          severity: "warning",
+          message: `a JSON call object inside ${GLM_CALL_OPEN}: read as a call`,
+          tool: call.name,
+        });
+        context.checkName(call.name, out);
+        out.end(call.arguments);
+        return;
+      }
+    }
+    // `multiply a=1 b=2`, a name with a literal `\n`: no one reading of the arguments, so no call.
+    return fail("call_name_invalid", `${JSON.stringify(name)} is not a tool name`);
+  }
   out.start(name, context.createId(out.index, name), channel, layout.beforeCall);
   context.checkName(name, out);
   const args = new TextArguments(name, context, out);
@@ -106,8 +151,16 @@ function* readCall(
         parameter: key,
       });
     }
-    const value = yield* readValue(reader, VALUE_CLOSE, IN_CALL);
-    if (value.status === "end") return fail("call_truncated", "the text ends inside a tool call");
+    const value = yield* readGlmValue(reader);
+    if (value === null) return fail("call_truncated", "the text ends inside a tool call");
+    if (value.unclosed)
+      out.issue({
+        code: "value_unclosed",
+        severity: "warning",
+        message: `${GLM_VALUE_CLOSE} is missing: the value ends at the next ${GLM_KEY_OPEN} or ${GLM_CALL_CLOSE}`,
+        tool: name,
+        parameter: key,
+      });
     args.addText(key, value.text);
     next = null;
   }

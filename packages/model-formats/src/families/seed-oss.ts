@@ -1,21 +1,26 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
 import { pyStr, toPython } from "@toolcall/jinja";
 import { argumentsMapping } from "../engine/arguments.js";
-import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
+import { defineSyntax } from "../engine/define-syntax.js";
+import {
+  FUNCTION_CLOSE,
+  FUNCTION_OPEN,
+  type FunctionCallSyntax,
+  PARAMETER_CLOSE,
+  PARAMETER_OPEN,
+  readFunctionCall,
+} from "../engine/function-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
-import type { Channel, Output } from "../engine/output.js";
-import { readValue } from "../engine/read-value.js";
-import type { Reader, Step } from "../engine/reader.js";
-import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
-import { TextArguments } from "../engine/text-arguments.js";
+import type { Channel } from "../engine/output.js";
+import { readSection, type SectionSyntax } from "../engine/section.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 
 export const SEED_CALL_OPEN = "<seed:tool_call>";
 export const SEED_CALL_CLOSE = "</seed:tool_call>";
-export const SEED_FUNCTION_OPEN = "<function=";
-export const SEED_FUNCTION_CLOSE = "</function>";
-export const SEED_PARAMETER_OPEN = "<parameter=";
-export const SEED_PARAMETER_CLOSE = "</parameter>";
+export const SEED_FUNCTION_OPEN = FUNCTION_OPEN;
+export const SEED_FUNCTION_CLOSE = FUNCTION_CLOSE;
+export const SEED_PARAMETER_OPEN = PARAMETER_OPEN;
+export const SEED_PARAMETER_CLOSE = PARAMETER_CLOSE;
 export const SEED_THINK: ReasoningSyntax = {
   open: "<seed:think>",
   close: "</seed:think>",
@@ -31,59 +36,9 @@ const SECTION: SectionSyntax = {
   callEnd: SEED_FUNCTION_CLOSE,
   sectionEnds: [SEED_CALL_CLOSE],
 };
-const IN_FUNCTION = new MarkerSet([SEED_PARAMETER_OPEN, SEED_FUNCTION_CLOSE]);
-const PARAMETER_CLOSE = new MarkerSet([SEED_PARAMETER_CLOSE]);
 const FUNCTION_START = new MarkerSet([SEED_FUNCTION_OPEN]);
 /** Content ends with `\n`, and a call starts with `\n` (the template's two newlines); between calls, one. */
-const SEPARATOR = ["\n\n", "\n"] as const;
-
-/** Reads `NAME>` after `<function=` or `K>` after `<parameter=`; `null` when no `>` closes it. */
-function* tagName(reader: Reader): Step<string | null> {
-  const text = yield* reader.upTo(">\n<", 1024);
-  if ((yield* reader.peekChar()) !== ">") return null;
-  reader.consume(1);
-  return text.trim();
-}
-
-/** One `<function=NAME>` … `</function>` after its marker. */
-function* readFunction(
-  reader: Reader,
-  out: Output,
-  context: FamilyContext,
-  channel: Channel,
-  prefix: string,
-): Step<CallOutcome> {
-  reader.record();
-  const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
-  const name = yield* tagName(reader);
-  if (name === null)
-    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a function tag that does not close");
-  if (name === "") return yield* fail("call_invalid", "a function without a name");
-  out.start(name, context.createId(out.index, name), channel, SEPARATOR);
-  context.checkName(name, out);
-  const args = new TextArguments(name, context, out);
-  for (;;) {
-    yield* reader.space();
-    const next = yield* reader.peek(IN_FUNCTION);
-    if (next === null)
-      return yield* fail(
-        atEnd() ? "call_truncated" : "call_invalid",
-        "text inside a function that is not a parameter",
-      );
-    reader.consume(next.length);
-    if (next === SEED_FUNCTION_CLOSE) break;
-    const key = yield* tagName(reader);
-    if (key === null)
-      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
-    const value = yield* readValue(reader, PARAMETER_CLOSE, IN_FUNCTION);
-    if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
-    args.addText(key, value.text);
-  }
-  reader.takeRecord();
-  out.end(args.finish());
-  return "ok";
-}
+const CALLS: FunctionCallSyntax = { section: SECTION, separator: ["\n\n", "\n"], valueOnLines: false };
 
 /** A value as Seed-OSS's template writes it: strings as they are, anything else as Python's `str()` (`True`, `{'a': 1}`). */
 function seedValue(value: unknown): string {
@@ -137,7 +92,7 @@ export const seedOss: ToolCallSyntax = defineSyntax({
         syntax: SECTION,
         opener,
         channel,
-        readCall: (prefix) => readFunction(reader, out, context, channel, prefix),
+        readCall: (prefix) => readFunctionCall(reader, out, context, { syntax: CALLS, channel, prefix }),
       });
     yield* textLoop(reader, out, context, {
       callMarkers: [SEED_CALL_OPEN],

@@ -1,0 +1,97 @@
+import type { FamilyContext } from "./define-syntax.js";
+import { MarkerSet } from "./marker-set.js";
+import type { Channel, Output, Separator } from "./output.js";
+import { readValue } from "./read-value.js";
+import type { Reader, Step } from "./reader.js";
+import { type CallOutcome, callFailer, type SectionSyntax } from "./section.js";
+import { TextArguments } from "./text-arguments.js";
+import { isToolName } from "./tool-name.js";
+
+export const FUNCTION_OPEN = "<function=";
+export const FUNCTION_CLOSE = "</function>";
+export const PARAMETER_OPEN = "<parameter=";
+export const PARAMETER_CLOSE = "</parameter>";
+
+const IN_FUNCTION = new MarkerSet([PARAMETER_OPEN, FUNCTION_CLOSE]);
+const PARAMETER_END = new MarkerSet([PARAMETER_CLOSE]);
+
+/** How a family writes `<function=NAME><parameter=K>V</parameter></function>` (Seed-OSS, Qwen3-Coder, Nemotron 3). */
+export interface FunctionCallSyntax {
+  section: SectionSyntax;
+  /** What the template writes before a call. */
+  separator: Separator;
+  /** The template writes each value on its own lines (`<parameter=K>\nV\n</parameter>`): one newline each side is syntax. */
+  valueOnLines: boolean;
+}
+
+/** Reads `NAME>` after `<function=` or `K>` after `<parameter=`; `null` when no `>` closes it. */
+function* tagName(reader: Reader): Step<string | null> {
+  const text = yield* reader.upTo(">\n<", 1024);
+  if ((yield* reader.peekChar()) !== ">") return null;
+  reader.consume(1);
+  return text.trim();
+}
+
+function valueText(text: string, onLines: boolean): string {
+  if (!onLines) return text;
+  let value = text;
+  if (value.startsWith("\n")) value = value.slice(1);
+  if (value.endsWith("\n")) value = value.slice(0, -1);
+  return value;
+}
+
+/**
+ * One `<function=NAME>` … `</function>` after its marker: each `<parameter=K>` value is text up to its
+ * `</parameter>` (core's typing by the tool's schema), streamed pair by pair. A name that cannot be a tool's, a tag
+ * that does not close or text between the parameters leaves the call in content as written.
+ */
+export function* readFunctionCall(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  options: { syntax: FunctionCallSyntax; channel: Channel; prefix: string },
+): Step<CallOutcome> {
+  const { syntax, channel } = options;
+  reader.record();
+  const fail = callFailer(reader, out, { syntax: syntax.section, channel, prefix: options.prefix });
+  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
+  const name = yield* tagName(reader);
+  if (name === null)
+    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a function tag that does not close");
+  if (!isToolName(name)) return yield* fail("call_invalid", "a function without a tool's name");
+  out.start(name, context.createId(out.index, name), channel, syntax.separator);
+  context.checkName(name, out);
+  const args = new TextArguments(name, context, out);
+  for (;;) {
+    yield* reader.space();
+    const next = yield* reader.peek(IN_FUNCTION);
+    if (next === null && atEnd()) {
+      // Whole parameters, then the end of the text: a call without its closing tags, as every family reads it.
+      out.issue({
+        code: "call_unclosed",
+        severity: "info",
+        message: `${FUNCTION_CLOSE} is missing`,
+        tool: name,
+      });
+      reader.takeRecord();
+      out.end(args.finish());
+      return "ended";
+    }
+    if (next === null)
+      return yield* fail(
+        atEnd() ? "call_truncated" : "call_invalid",
+        "text inside a function that is not a parameter",
+      );
+    reader.consume(next.length);
+    if (next === FUNCTION_CLOSE) break;
+    const key = yield* tagName(reader);
+    if (key === null)
+      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
+    const value = yield* readValue(reader, PARAMETER_END, IN_FUNCTION);
+    if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
+    args.addText(key, valueText(value.text, syntax.valueOnLines));
+  }
+  reader.takeRecord();
+  out.end(args.finish());
+  return "ok";
+}

@@ -1,0 +1,86 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { SYNTAXES } from "../src/registry.js";
+import { expectSplitInvariant } from "./helpers.js";
+import { mismatches, normalContent, seededCuts, type VllmCase } from "./peers-vllm-cases.js";
+
+/**
+ * SGLang's own function-call parser tests (test/srt/test_function_call_parser.py, Apache-2.0), as data: the cases
+ * whose input is a whole model output (a streaming test's deltas joined) and whose test states the result, run through
+ * our syntax for the family, whole and in seeded random splits, and compared as vLLM's cases are
+ * (`peers-vllm-cases.ts`). Where we differ on purpose, `DIFFERENCES` holds the difference exactly.
+ */
+interface SglangCase extends Omit<VllmCase, "vllmParser"> {
+  detector: string;
+}
+
+const CASES = (
+  JSON.parse(
+    readFileSync(
+      new URL("./__fixtures__/peers/sglang-function-call-parser-cases.json", import.meta.url),
+      "utf8",
+    ),
+  ) as { cases: SglangCase[] }
+).cases;
+
+/**
+ * A list with no marker is a call list only where the content begins (docs/decisions.md: a syntax with no marker reads
+ * calls only where they cannot be prose; `<|python_start|>` marks one anywhere); SGLang's Pythonic detector reads a
+ * bracketed list after prose too.
+ */
+const LIST_AFTER_PROSE =
+  "list after prose: an unmarked pythonic list is a call list only where the content begins; SGLang reads it after prose";
+
+/** Why we differ from an SGLang case, and what we give there: the fields, the calls' names, the content. */
+const DIFFERENCES: Record<
+  string,
+  { reason: string; fields: string[]; calls: string[]; content: string | null }
+> = {
+  "sglang-pythonic-complete-call-after-text": {
+    reason: LIST_AFTER_PROSE,
+    fields: ["calls.count", "content"],
+    calls: [],
+    content: "Here's a tool call: [get_weather(location='New York', unit='celsius')]",
+  },
+  "sglang-pythonic-text-before-call": {
+    reason: LIST_AFTER_PROSE,
+    fields: ["calls.count", "content"],
+    calls: [],
+    content: "This is some text before [get_weather(location='London')]",
+  },
+};
+
+describe("SGLang's function-call parser cases", () => {
+  CASES.forEach((c, index) => {
+    test(`${c.test} [${c.detector}] (${c.syntax})`, () => {
+      const syntax = SYNTAXES[c.syntax];
+      if (syntax === undefined) throw new Error(c.syntax);
+      const whole = expectSplitInvariant(
+        syntax,
+        c.text,
+        { tools: c.tools },
+        seededCuts(c.text.length, 20261128 + index),
+      );
+      const fields = mismatches({ ...c, vllmParser: c.detector }, whole);
+      const difference = DIFFERENCES[c.id];
+      if (difference === undefined) {
+        expect(fields, c.id).toEqual([]);
+        return;
+      }
+      expect(fields, difference.reason).toEqual(difference.fields);
+      expect(whole.toolCalls.map((call) => call.function.name)).toEqual(difference.calls);
+      expect(normalContent(whole.content)).toBe(difference.content);
+    });
+  });
+
+  test("each case names its file and commit, listed in the fixtures README, and every difference is a case", () => {
+    const readme = readFileSync(new URL("./__fixtures__/peers/README.md", import.meta.url), "utf8");
+    for (const c of CASES) {
+      expect(c.commit).toMatch(/^[0-9a-f]{40}$/);
+      expect(readme).toContain(`\`${c.file}\` at \`${c.commit}\``);
+    }
+    const ids = new Set(CASES.map((c) => c.id));
+    expect(ids.size).toBe(CASES.length);
+    for (const id of Object.keys(DIFFERENCES)) expect(ids.has(id), id).toBe(true);
+  });
+});
