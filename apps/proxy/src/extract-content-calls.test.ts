@@ -124,7 +124,15 @@ describe("native calls left in a whole response", () => {
     expect(
       result.choices[0]?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c)),
     ).toEqual([{ name: "get_weather", arguments: '{"city":"Paris","days":3}' }]);
-    expect(reports).toEqual([{ kind: "tool_call", extractor: "gemma" }]);
+    expect(reports).toMatchObject([
+      {
+        kind: "tool_call",
+        extractor: "gemma",
+        syntax: "gemma4",
+        index: 0,
+        toolCall: { function: { name: "get_weather" } },
+      },
+    ]);
     const plain = {
       ...completion,
       choices: [{ ...completion.choices[0], message: { role: "assistant", content: "Hi", refusal: null } }],

@@ -28,6 +28,7 @@ function fromGemma(events: ReturnType<GemmaToolCallStream["push"]>): ExtractionE
  */
 export const gemmaContentCalls: ContentCallExtractor = {
   name: "gemma",
+  syntax: "gemma4",
   parse(content) {
     const { toolCalls, content: rest, issues } = parseGemmaToolCalls(content);
     return { toolCalls, content: rest, issues: issues.map(({ code, message }) => ({ code, message })) };

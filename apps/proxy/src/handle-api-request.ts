@@ -357,6 +357,14 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   #onExtract(source: string): ((report: ExtractionReport) => void) | undefined {
     if (this.#extractors().length === 0) return undefined;
     return (report) => {
+      // A recovered call is on the answer like any other repair: header, end-of-stream comment, report.
+      if (report.kind === "tool_call")
+        this.#summaryOf().addContentCall({
+          index: report.index,
+          id: report.toolCall.id,
+          name: report.toolCall.function.name,
+          syntax: report.syntax,
+        });
       const rule =
         report.kind === "tool_call"
           ? `content-calls:${report.extractor}`

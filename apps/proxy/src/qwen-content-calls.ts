@@ -28,6 +28,7 @@ function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
  */
 export const qwenContentCalls: ContentCallExtractor = {
   name: "qwen",
+  syntax: "qwen3-coder",
   parse(content, context) {
     const { toolCalls, content: rest, issues } = parseQwenToolCalls(content, { tools: context.tools });
     return { toolCalls, content: rest, issues: issues.map(({ code, message }) => ({ code, message })) };

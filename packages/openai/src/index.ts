@@ -8,6 +8,7 @@ export {
 } from "./convert-messages.js";
 export { exchangeApi } from "./exchange-api.js";
 export {
+  CONTENT_CALL_REPAIR,
   type ExchangeSummary,
   REPAIRS_HEADER,
   type RepairedCallSummary,
