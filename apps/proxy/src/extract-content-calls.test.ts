@@ -1,6 +1,6 @@
+import { extractCompletionContentCalls, extractStreamContentCalls } from "@toolcall/openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { extractCompletionContentCalls, extractStreamContentCalls } from "./extract-content-calls.js";
 import { gemmaContentCalls } from "./gemma-content-calls.js";
 
 const CALL = '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>';

@@ -1,5 +1,5 @@
 import { GemmaToolCallStream, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
-import type { ContentCallExtractor, ExtractionEvent } from "./content-call-extractor.js";
+import type { ContentCallExtractor, ExtractionEvent } from "@toolcall/openai";
 
 function fromGemma(events: ReturnType<GemmaToolCallStream["push"]>): ExtractionEvent[] {
   return events.map((event): ExtractionEvent => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ContentCallExtractor, ExtractionContext, ExtractionReport } from "@toolcall/openai";
 import {
   type OpenAIRepairOptions,
   REPAIRS_HEADER,
@@ -6,8 +7,6 @@ import {
   RepairSummary,
   repairRequestBody,
 } from "@toolcall/openai";
-import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
-import type { ExtractionReport } from "./extract-content-calls.js";
 import { requestHeadersForUpstream } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
 import {

@@ -1,5 +1,5 @@
+import type { ContentCallExtractor, ExtractionEvent } from "@toolcall/openai";
 import { parseQwenToolCalls, type QwenStreamEvent, QwenToolCallStream } from "@toolcall/qwen-templates";
-import type { ContentCallExtractor, ExtractionEvent } from "./content-call-extractor.js";
 
 function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
   return events.map((event): ExtractionEvent => {

@@ -1,7 +1,11 @@
-import { type OpenAIRepairOptions, repairResponseBodySteps } from "@toolcall/openai";
+import type { ContentCallExtractor, ExtractionContext } from "@toolcall/openai";
+import {
+  type ExtractionReport,
+  extractCompletionContentCallsSteps,
+  type OpenAIRepairOptions,
+  repairResponseBodySteps,
+} from "@toolcall/openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
-import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
-import { type ExtractionReport, extractCompletionContentCallsSteps } from "./extract-content-calls.js";
 
 /** The two APIs the proxy repairs. */
 export type RepairedApi = "chat.completions" | "responses";

@@ -1,6 +1,13 @@
 export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
 export { changedJson } from "./changed-json.js";
 export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat-completion-stream-repair.js";
+export type {
+  ContentCallExtractor,
+  ExtractedToolCall,
+  ExtractionContext,
+  ExtractionEvent,
+  ExtractionIssue,
+} from "./content-call-extractor.js";
 export {
   chatMessagesToResponseInput,
   responseInputToChatMessages,
@@ -14,6 +21,13 @@ export {
   type RepairedCallSummary,
   RepairSummary,
 } from "./exchange-summary.js";
+export {
+  ContentCallStream,
+  type ExtractionReport,
+  extractCompletionContentCalls,
+  extractCompletionContentCallsSteps,
+  extractStreamContentCalls,
+} from "./extract-content-calls.js";
 export { openaiChatChunksFormat } from "./formats/chat-chunks-format.js";
 export { openaiChatCompletionFormat } from "./formats/chat-completion-format.js";
 export { isChatMessageLike, openaiChatFormat } from "./formats/chat-format.js";
@@ -27,7 +41,7 @@ export {
   isResponseItem,
   readResponseItems,
 } from "./formats/responses-items.js";
-export { type Fetch, type FetchInput, guardFetch } from "./guard-fetch.js";
+export { type Fetch, type FetchInput, type GuardFetchOptions, guardFetch } from "./guard-fetch.js";
 export { type GuardOpenAIOptions, guardOpenAI } from "./guard-openai.js";
 export type {
   ArgumentsReport,
@@ -64,3 +78,4 @@ export { sanitizeChatMessages } from "./sanitize-chat-messages.js";
 export { sanitizeResponseInput } from "./sanitize-response-input.js";
 export { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
 export { RESPONSE_STEP_SIZE } from "./step-pace.js";
+export { syntaxContentCalls } from "./syntax-content-calls.js";

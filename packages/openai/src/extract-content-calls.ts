@@ -1,5 +1,4 @@
 import { runSteps } from "@toolcall/core";
-import type { ChunkStep } from "@toolcall/openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
   ContentCallExtractor,
@@ -8,6 +7,7 @@ import type {
   ExtractionEvent,
   ExtractionIssue,
 } from "./content-call-extractor.js";
+import type { ChunkStep } from "./repair-sse-stream.js";
 
 /** Told once for each call recovered from content and each piece of call-like text left there. */
 export type ExtractionReport =
