@@ -6,14 +6,8 @@
 
 import v8 from "node:v8";
 import vm from "node:vm";
-import {
-  coreRepairs,
-  createJsonrepairRepair,
-  decodeArguments,
-  numbersRoundTrip,
-  StreamDecider,
-  sanitizeHistory,
-} from "@toolcall/core";
+import { coreRepairs, createJsonrepairRepair, decodeArguments, sanitizeHistory } from "@toolcall/core";
+import { numbersRoundTrip, StreamDecider } from "@toolcall/core/kit";
 import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
 import { syntaxById } from "@toolcall/model-formats";
 import { createSseRepair } from "@toolcall/openai";

@@ -23,6 +23,7 @@ export default defineConfig({
     "src/xlam.ts",
     "src/apertus.ts",
     "src/hy.ts",
+    "src/nemotron-nano-v2.ts",
   ],
   format: ["esm", "cjs"],
   // Shared code goes to chunks in both formats, so no family bundles the engine twice.

@@ -1,4 +1,4 @@
-import { isPlainObject } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import { withoutBom } from "./read-text.js";
 
 /**

@@ -1,11 +1,10 @@
-import type { IssueSeverity } from "@toolcall/core";
+import type { IssueSeverity, RecordIssue } from "@toolcall/core";
+import { issuePlace } from "@toolcall/core/kit";
 import type { Painter } from "./colors.js";
 import { plural } from "./human-counts.js";
-import { formatPath } from "./places.js";
-import type { PlacedIssue } from "./record-processor.js";
 
 /** One issue with its place: core's codes, a format's codes, or the command line's `input_*`/`line_*` codes. */
-export type CheckIssue = PlacedIssue;
+export type CheckIssue = RecordIssue;
 
 /**
  * What can be said of a conversation: `clean` (no issue of severity error), `errors` (some rule is broken, or a
@@ -93,7 +92,7 @@ export function humanFinding(finding: CheckFinding, paint: Painter): string {
   const where = `${finding.file}${finding.line !== undefined ? `:${finding.line}` : ""}${finding.record !== undefined ? `[${finding.record}]` : ""}`;
   const lines = [`${paint("bold", where)}${finding.format ? paint("dim", `  (${finding.format})`) : ""}`];
   for (const found of finding.issues) {
-    const at = found.place ?? (found.path ? formatPath(found.path) : undefined);
+    const at = issuePlace(found);
     const place = at === undefined ? "" : `  ${at}`;
     const label = found.label === undefined || at?.startsWith(found.label) ? "" : `  ${found.label}`;
     const call = found.callId === undefined ? "" : `  ${paint("cyan", found.callId)}`;

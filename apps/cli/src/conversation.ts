@@ -1,4 +1,5 @@
-import { isPlainObject, type ToolDefinition } from "@toolcall/core";
+import type { ToolDefinition } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 
 /** A conversation found in an input: its messages, the tools it offers, and how to put repaired messages back. */
 export interface Conversation {

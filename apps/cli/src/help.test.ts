@@ -1,4 +1,4 @@
-import { REPAIR_ORDER } from "@toolcall/core";
+import { REPAIR_ORDER } from "@toolcall/core/kit";
 import { describe, expect, it } from "vitest";
 import { REPAIR_HELP } from "./help.js";
 

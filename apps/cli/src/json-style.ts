@@ -1,4 +1,4 @@
-import { serializeJson } from "@toolcall/core";
+import { type Result, serializeJson } from "@toolcall/core";
 
 /** How a JSON text was written, so that what is rewritten looks like what was read. */
 export interface JsonStyle {
@@ -130,21 +130,17 @@ export function layoutJson(compact: string, style: JsonStyle): string {
  * the same bytes faster. A value that cannot be written (nesting beyond core's limit) is an error, never a crash.
  *
  * @example
- * writeJson({ a: 1 }, { indent: "", spaced: true, ensureAscii: false, eol: "\n" }); // { ok: true, text: '{"a": 1}' }
+ * writeJson({ a: 1 }, { indent: "", spaced: true, ensureAscii: false, eol: "\n" }); // { success: true, value: '{"a": 1}' }
  */
-export function writeJson(
-  value: unknown,
-  style: JsonStyle,
-  lossless = true,
-): { ok: true; text: string } | { ok: false; error: string } {
+export function writeJson(value: unknown, style: JsonStyle, lossless = true): Result<string> {
   if (!lossless && !style.ensureAscii) {
     try {
-      return { ok: true, text: layoutJson(JSON.stringify(value), style) };
+      return { success: true, value: layoutJson(JSON.stringify(value), style) };
     } catch {
       // too deep for the native serializer: core's reports it as an error below
     }
   }
   const compact = serializeJson(value, { ensureAscii: style.ensureAscii });
-  if (!compact.ok) return compact;
-  return { ok: true, text: layoutJson(compact.text, style) };
+  if (!compact.success) return compact;
+  return { success: true, value: layoutJson(compact.value, style) };
 }

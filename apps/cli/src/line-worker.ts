@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
-import type { SanitizeOptions } from "@toolcall/core";
-import { createRecordProcessor, type PendingPolicy } from "./record-processor.js";
+import { createRecordEngine, type SanitizeOptions } from "@toolcall/core";
+import type { PendingPolicy } from "@toolcall/core/kit";
 import { forcedFormat, type WorkContext } from "./record-work.js";
 import { resolveRepairs } from "./repair-registry.js";
 import type { LineBatch, WorkerConfig } from "./worker-pool.js";
@@ -14,7 +14,7 @@ if (!resolved.ok) throw new Error(resolved.error);
 const forced = forcedFormat(config.format);
 const context: WorkContext = {
   mode: config.mode,
-  processor: createRecordProcessor({
+  processor: createRecordEngine({
     repairs: resolved.rules,
     ...(config.policy !== undefined ? { policy: config.policy as SanitizeOptions["policy"] } : {}),
     ...(config.missingResult !== undefined

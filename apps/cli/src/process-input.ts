@@ -1,24 +1,20 @@
 import { isUtf8 } from "node:buffer";
-import { type ConversationFormat, parseJson } from "@toolcall/core";
+import { parseJson } from "@toolcall/core";
+import { type ConversationFormat, describeShape } from "@toolcall/core/kit";
 import { lineAndColumn, plainJsonError, surroundings, withoutBom } from "./document-text.js";
-import { detectRecordFormat, detectSessionFormat, expectedFormats, formatById } from "./formats.js";
+import { detectRecordFormat, detectSessionFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import type { JournaledOutput } from "./journal.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
 import { LineBatches } from "./line-batches.js";
+import type { RecordPlace } from "./places.js";
 import { computeRecord, type LineResult, type RecordData, rewrite, type WorkContext } from "./record-work.js";
 import { arrayElementSpans, writePieces } from "./record-writer.js";
-import { describeValue, type InputFormat, scanInput } from "./scan-input.js";
+import { type InputFormat, scanInput } from "./scan-input.js";
 import { readSessionLines, sessionRewritePieces } from "./session-lines.js";
 import { inlinePool, type LinePool } from "./worker-pool.js";
 
-/** Where a record is in its file. */
-export interface RecordPlace {
-  /** The JSONL line (1-based), or the first line of a session. */
-  line?: number;
-  /** The element of a JSON array of records. */
-  index?: number;
-}
+export type { RecordPlace } from "./places.js";
 
 /** What the driver asks of a command (check, repair): to take each record's results, and what holds none. */
 export interface RecordHandler {
@@ -89,10 +85,10 @@ export async function processInput(options: {
             depth: place.index === undefined ? 0 : 1,
           });
     const data = computed.data;
-    if (written !== undefined && !written.ok && data.kind === "repair") data.notWritable = written.error;
+    if (written !== undefined && !written.success && data.kind === "repair") data.notWritable = written.error;
     handler.consume(format, place, data);
-    if (written === undefined || !written.ok || data.kind !== "repair") return undefined;
-    return { text: written.text, rules: data.rules };
+    if (written === undefined || !written.success || data.kind !== "repair") return undefined;
+    return { text: written.value, rules: data.rules };
   };
   const placeText = (place: RecordPlace) =>
     place.index !== undefined
@@ -123,7 +119,7 @@ export async function processInput(options: {
   };
   const unknownFormat = (value: unknown): InputIssue => ({
     code: "input_format_unknown",
-    message: `${describeValue(value)}, in no known format; expected one of: ${expectedFormats()} (or name one with --format)`,
+    message: refusalOf(value),
   });
 
   const applyLine = (raw: Buffer, contentEnd: number, number: number, result: LineResult) => {
@@ -150,7 +146,7 @@ export async function processInput(options: {
         if (bom) text = text.slice(1);
         const parsed = parseJson(text);
         if (
-          !parsed.ok ||
+          !parsed.success ||
           !recordsOfArray(parsed.value, text, place, bom ? Buffer.from("\uFEFF", "utf8") : Buffer.alloc(0))
         ) {
           output?.keep(raw);
@@ -166,7 +162,7 @@ export async function processInput(options: {
         announce(format);
         const exact =
           result.exactData === undefined ? undefined : parseJson(result.exactData, { lossless: true });
-        const data = exact?.ok ? (exact.value as RecordData) : result.data;
+        const data = exact?.success ? (exact.value as RecordData) : result.data;
         handler.consume(format, place, data);
         if (result.bytes === undefined || output === undefined) {
           output?.keep(raw);
@@ -232,7 +228,7 @@ export async function processInput(options: {
       return { code: "input_invalid_utf8", message: "the file holds bytes that are not UTF-8" };
     const { text, bom } = withoutBom(raw.toString("utf8"));
     const parsed = parseJson(text);
-    if (!parsed.ok) {
+    if (!parsed.success) {
       const position = /position (\d+)/.exec(parsed.error);
       const where = position ? ` (${lineAndColumn(text, Number(position[1]))})` : "";
       return {
@@ -241,6 +237,10 @@ export async function processInput(options: {
       };
     }
     const value = parsed.value;
+    if (forced?.unit === "record" && !isArrayOfRecords(value)) {
+      const misnamed = FORMATS.misnamed({ value, named: forced });
+      if (misnamed !== undefined) return { code: "input_format_unknown", message: misnamed };
+    }
     const single =
       forced !== undefined
         ? forced.unit === "record" && !isArrayOfRecords(value)
@@ -294,13 +294,14 @@ export async function processInput(options: {
     value.forEach((element, index) => {
       const span = spans[index] as { start: number; end: number };
       const place = { ...base, index };
-      const format = elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
+      const format =
+        forced !== undefined && elementFormat.matches(element) ? elementFormat : detectRecordFormat(element);
       const elementText = text.slice(span.start, span.end);
       let rewritten: { text: string; rules: string[] } | undefined;
       if (format === undefined) {
         handler.unreadable(place, {
           code: "line_format_unknown",
-          message: `${describeValue(element)}, in no known format (it is kept as it is)`,
+          message: `${describeShape(element)}, in no known format (it is kept as it is)`,
         });
       } else {
         rewritten = handle(format, element, elementText, place, documentStyle);
@@ -332,6 +333,8 @@ export async function processInput(options: {
   function wholeLines(raw: Buffer, framing: "session" | "sse"): InputIssue | undefined {
     const session = readSessionLines(raw, framing, (place, issue) => handler.unreadable(place, issue));
     const { lines, values } = session;
+    const misnamed = forced === undefined ? undefined : FORMATS.misnamed({ value: values, named: forced });
+    if (misnamed !== undefined) return { code: "input_format_unknown", message: misnamed };
     const format = forced ?? detectSessionFormat(values);
     if (format === undefined || format.unit !== "session") {
       return unknownFormat(values[0]);
@@ -362,7 +365,7 @@ export async function processInput(options: {
       ok: false,
       issue: {
         code: "input_format_unknown",
-        message: `no line holds a record of a known format; expected one of: ${expectedFormats()}`,
+        message: `no line holds a record of a known format (line ${held[0]?.place.line ?? 1}: ${held[0]?.issue.message ?? "none"}); ${FORMATS.expected("record")}`,
       },
       summary,
     };

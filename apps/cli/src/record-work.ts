@@ -1,26 +1,30 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import { type ConversationFormat, numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import { parseJson, type RecordIssue, type Result, serializeJson } from "@toolcall/core";
+import {
+  type ConversationFormat,
+  numbersRoundTrip,
+  type RecordChange,
+  type RecordEngine,
+} from "@toolcall/core/kit";
 import { plainJsonError } from "./document-text.js";
-import { detectRecordFormat, formatById } from "./formats.js";
+import { detectRecordFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
-import type { PlacedIssue, RecordProcessor } from "./record-processor.js";
 import { serializeRecord } from "./record-writer.js";
-import type { ReportedChange } from "./repair-findings.js";
 
 /** What a record's check found (serializable: it crosses from a worker to the main thread). */
 export interface CheckData {
   kind: "check";
   conversations: number;
-  issues: PlacedIssue[];
+  issues: RecordIssue[];
 }
 
 /** What a record's repair did and left (serializable). */
 export interface RepairData {
   kind: "repair";
   conversations: number;
-  changes: Array<ReportedChange & { place?: string; label?: string }>;
-  remaining: PlacedIssue[];
+  changes: RecordChange[];
+  remaining: RecordIssue[];
   notRewritable?: string;
   /** The rules that changed it, for the journal. */
   rules: string[];
@@ -33,7 +37,7 @@ export type RecordData = CheckData | RepairData;
 /** How records are worked on: checked or repaired, with which processor, and a format named by `--format`. */
 export interface WorkContext {
   mode: "check" | "repair";
-  processor: RecordProcessor;
+  processor: RecordEngine;
   forced?: ConversationFormat;
 }
 
@@ -62,7 +66,7 @@ export function computeRecord(
   let lossless = false;
   if (repaired.value !== undefined && text !== undefined && !numbersRoundTrip(text)) {
     const exact = parseJson(text, { lossless: true });
-    if (exact.ok) {
+    if (exact.success) {
       const again = context.processor.repair(format, exact.value);
       if (again.value !== undefined) {
         repaired = again;
@@ -85,13 +89,13 @@ export function computeRecord(
  * The record's rewritten text in a style, or why it cannot be written.
  *
  * @example
- * rewrite(repaired, text, { ascii: true }); // { ok: true, text: '{"messages":[…]}' }
+ * rewrite(repaired, text, { ascii: true }); // { success: true, value: '{"messages":[…]}' }
  */
 export function rewrite(
   computed: { value?: unknown; lossless: boolean },
   text: string,
   options: { ascii?: boolean; style?: JsonStyle; depth?: number } = {},
-): { ok: true; text: string } | { ok: false; error: string } | undefined {
+): Result<string> | undefined {
   if (computed.value === undefined) return undefined;
   const style =
     options.style ?? detectJsonStyle(text, options.ascii === undefined ? {} : { ascii: options.ascii });
@@ -122,13 +126,6 @@ function isBlank(content: Buffer): boolean {
   return true;
 }
 
-/** Names a value's shape in a few words. */
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return typeof value === "object" ? "an object" : `a ${typeof value}`;
-}
-
 /**
  * Works on one JSONL line, from its bytes (without the line terminator): UTF-8, JSON, its format (named, or
  * detected from the last format seen, then every format), the check or repair, and the rewritten text. The same
@@ -154,16 +151,22 @@ export function workLine(
   const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   const parsed = parseJson(text);
-  if (!parsed.ok)
+  if (!parsed.success)
     return {
       kind: "unreadable",
       issue: { code: "line_invalid_json", message: plainJsonError(parsed.error) },
     };
   const value = parsed.value;
   let format: ConversationFormat | undefined;
-  if (context.forced !== undefined) format = context.forced.unit === "record" ? context.forced : undefined;
-  else if (state.current?.matches(value)) format = state.current;
-  else {
+  if (context.forced !== undefined) {
+    const misnamed =
+      context.forced.unit === "record" ? FORMATS.misnamed({ value, named: context.forced }) : undefined;
+    if (misnamed !== undefined)
+      return { kind: "format_unknown", issue: { code: "line_format_unknown", message: misnamed } };
+    format = context.forced.unit === "record" ? context.forced : undefined;
+  } else {
+    // Detected on every line, by priority: the last line's format would claim a line a more specific one owns
+    // (a line of Ollama's object arguments after an OpenAI Chat line), and workers would then disagree.
     format = detectRecordFormat(value);
     if (format !== undefined) state.current = format;
   }
@@ -179,16 +182,16 @@ export function workLine(
       kind: "format_unknown",
       issue: {
         code: "line_format_unknown",
-        message: `${describe(value)}, in no known format (it is passed through unread)`,
+        message: `${refusalOf(value, { brief: true })} (it is passed through unread)`,
       },
     };
   }
   const computed = computeRecord(context, format, value, text);
   const exact = computed.lossless ? serializeJson(computed.data) : undefined;
-  const exactData = exact?.ok ? { exactData: exact.text } : {};
+  const exactData = exact?.success ? { exactData: exact.value } : {};
   const written = rewrite(computed, text, { ascii: isAscii(content) });
   if (written === undefined) return { kind: "record", format: format.id, data: computed.data, ...exactData };
-  if (!written.ok) {
+  if (!written.success) {
     const data = computed.data as RepairData;
     return { kind: "record", format: format.id, data: { ...data, notWritable: written.error } };
   }
@@ -197,7 +200,7 @@ export function workLine(
     format: format.id,
     data: computed.data,
     ...exactData,
-    bytes: Buffer.from(`${bom ? "\uFEFF" : ""}${written.text}`, "utf8"),
+    bytes: Buffer.from(`${bom ? "\uFEFF" : ""}${written.value}`, "utf8"),
   };
 }
 

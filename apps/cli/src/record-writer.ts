@@ -1,3 +1,4 @@
+import type { Result } from "@toolcall/core";
 import { type JsonStyle, writeJson } from "./json-style.js";
 
 /** Where one element of a JSON array is in the array's text: `[start, end)`. */
@@ -62,11 +63,14 @@ export function serializeRecord(
   style: JsonStyle,
   lossless: boolean,
   depth = 0,
-): { ok: true; text: string } | { ok: false; error: string } {
+): Result<string> {
   const written = writeJson(value, style, lossless);
-  if (!written.ok || depth === 0 || style.indent === "") return written;
+  if (!written.success || depth === 0 || style.indent === "") return written;
   // JSON strings never hold a raw line break: every line break in the text is layout.
-  return { ok: true, text: written.text.split(style.eol).join(`${style.eol}${style.indent.repeat(depth)}`) };
+  return {
+    success: true,
+    value: written.value.split(style.eol).join(`${style.eol}${style.indent.repeat(depth)}`),
+  };
 }
 
 /** One piece of a rebuilt file of lines: an original line kept, or new bytes. */

@@ -1,22 +1,11 @@
-import { type SanitizeChange, serializeJson } from "@toolcall/core";
+import { type RecordIssue, serializeJson } from "@toolcall/core";
+import type { RecordChange } from "@toolcall/core/kit";
 import { verdictLine, verdictOf } from "./check-findings.js";
 import type { Painter } from "./colors.js";
 import type { InputIssue } from "./input-issue.js";
-import type { PlacedIssue } from "./record-processor.js";
 
-/** One change core made, where it was made. `before` and `after` hold the values replaced, whole: nothing is lost. */
-export interface ReportedChange {
-  rule: SanitizeChange["rule"];
-  messageIndex: number;
-  callId?: string;
-  status?: string;
-  repairs?: string[];
-  before?: unknown;
-  after?: unknown;
-  /** Where in the record, as its format names places. */
-  place?: string;
-  label?: string;
-}
+/** One change core made, where it was made (the engine's record of it). */
+export type ReportedChange = RecordChange;
 
 interface Where {
   file: string;
@@ -30,34 +19,16 @@ interface Where {
  * with errors no rule repairs, or a part of the input passed through unread.
  */
 export type RepairFinding =
-  | (Where & { kind: "changed"; format: string; changes: ReportedChange[]; remaining: PlacedIssue[] })
+  | (Where & { kind: "changed"; format: string; changes: ReportedChange[]; remaining: RecordIssue[] })
   | (Where & {
       kind: "not_rewritable";
       format: string;
       reason: string;
       changes: ReportedChange[];
-      remaining: PlacedIssue[];
+      remaining: RecordIssue[];
     })
-  | (Where & { kind: "unrepaired"; format: string; remaining: PlacedIssue[] })
+  | (Where & { kind: "unrepaired"; format: string; remaining: RecordIssue[] })
   | (Where & { kind: "passed_through"; issue: InputIssue });
-
-/**
- * Core's change records as the report lists them.
- *
- * @example
- * toReportedChanges(sanitizeHistory(messages).changes)[0]; // { rule: "arguments_canonicalized", messageIndex: 2, callId: "c1", … }
- */
-export function toReportedChanges(changes: readonly SanitizeChange[]): ReportedChange[] {
-  return changes.map((change) => {
-    const reported: ReportedChange = { rule: change.rule, messageIndex: change.messageIndex };
-    if (change.toolCallId !== undefined) reported.callId = change.toolCallId;
-    if (change.status !== undefined) reported.status = change.status;
-    if (change.repairs !== undefined && change.repairs.length > 0) reported.repairs = change.repairs;
-    if (change.before !== undefined) reported.before = change.before;
-    if (change.after !== undefined) reported.after = change.after;
-    return reported;
-  });
-}
 
 /**
  * A finding as one JSON text: every value whole (numbers read exactly keep every digit, through core's serializer).
@@ -67,12 +38,12 @@ export function toReportedChanges(changes: readonly SanitizeChange[]): ReportedC
  */
 export function findingJson(finding: RepairFinding): string {
   const written = serializeJson(finding);
-  return written.ok ? written.text : JSON.stringify({ ...finding, error: written.error });
+  return written.success ? written.value : JSON.stringify({ ...finding, error: written.error });
 }
 
 function shortValue(value: unknown, width = 70): string {
   const written = serializeJson(value);
-  const text = written.ok ? written.text : String(value);
+  const text = written.success ? written.value : String(value);
   return text.length > width ? `${text.slice(0, width - 1)}…` : text;
 }
 

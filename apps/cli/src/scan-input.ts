@@ -125,7 +125,7 @@ function parseLine(raw: Buffer, contentEnd: number, number: number): LineParse {
   const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
   if (bom) text = text.slice(1);
   const parsed = parseJson(text);
-  if (!parsed.ok)
+  if (!parsed.success)
     return { ok: false, issue: { code: "line_invalid_json", message: plainJsonError(parsed.error) } };
   return { ok: true, text, value: parsed.value, bom };
 }

@@ -66,7 +66,7 @@ export function readSessionLines(
     }
     if (text.trim() === "") return;
     const parsed = parseJson(text, { lossless: true });
-    if (!parsed.ok) {
+    if (!parsed.success) {
       unreadable({ line: index + 1 }, { code: "line_invalid_json", message: plainJsonError(parsed.error) });
       return;
     }
@@ -95,8 +95,8 @@ export function sessionRewritePieces(
   const style = detectJsonStyle(withoutBom(firstText).text.replace(/^data: ?/, ""));
   const fresh = (value: unknown): Buffer | undefined => {
     const written = serializeRecord(value, style, true);
-    if (!written.ok) return undefined;
-    return Buffer.from(`${framing === "sse" ? "data: " : ""}${written.text}${eol}`, "utf8");
+    if (!written.success) return undefined;
+    return Buffer.from(`${framing === "sse" ? "data: " : ""}${written.value}${eol}`, "utf8");
   };
   const pieces: Piece[] = [];
   const valueLines = new Set(lineOfValue);

@@ -1,4 +1,4 @@
-import type { ToolCallSyntax } from "@toolcall/core";
+import type { ToolCallSyntax } from "@toolcall/core/kit";
 import { gemma4 } from "@toolcall/gemma-recovery";
 import { SYNTAX_DESCRIPTORS, SYNTAXES } from "@toolcall/model-formats";
 

@@ -64,7 +64,7 @@ function templateVariables(
     const text = entry.slice(equals + 1);
     const parsed = parseJson(text, { lossless: true });
     Object.defineProperty(variables, name, {
-      value: parsed.ok ? parsed.value : text,
+      value: parsed.success ? parsed.value : text,
       writable: true,
       enumerable: true,
       configurable: true,

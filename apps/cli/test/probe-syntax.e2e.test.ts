@@ -1,7 +1,8 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { detectToolCallSyntax } from "@toolcall/model-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type RunResult, run, tempDir } from "./helpers.js";
 
@@ -85,11 +86,15 @@ const OPENS_REASONING = new Set([
 ]);
 
 const files = readdirSync(templatesDir).filter((file) => file.endsWith(".jinja"));
+/** The families' batch (../shared/templates/families): what each writes is held by model-formats' detection tests. */
+const familyFiles = readdirSync(join(templatesDir, "families"))
+  .filter((file) => file.endsWith(".jinja"))
+  .map((file) => `families/${file}`);
 const probes = new Map<string, RunResult>();
 
 beforeAll(async () => {
   // A few at a time: each probe renders its template a few dozen times.
-  const queue = [...files];
+  const queue = [...files, ...familyFiles];
   const worker = async () => {
     for (let file = queue.shift(); file !== undefined; file = queue.shift())
       probes.set(file, await run(["probe", "--template", join(templatesDir, file), "--json"]));
@@ -143,6 +148,28 @@ describe("probe: the tool-call syntax of every template in ../shared/templates",
     expect(parallel("openai-gpt-oss-120b")).toBe(false);
     expect(parallel("Qwen-Qwen3-8B")).toBe(true);
   });
+});
+
+describe("probe: every template in ../shared/templates/families reports what detection finds", () => {
+  for (const file of familyFiles) {
+    it(file, () => {
+      const result = probes.get(file) as RunResult;
+      expect(result.code, result.err).toBe(0);
+      const syntax = JSON.parse(result.out).syntax as ProbedSyntax;
+      const detected = detectToolCallSyntax(readFileSync(join(templatesDir, file), "utf8"));
+      expect(syntax).toMatchObject({
+        id: detected.id,
+        module: detected.module,
+        method: detected.method,
+        callText: detected.callText,
+        startInReasoning: detected.startInReasoning,
+        parallelCalls: detected.parallelCalls,
+        candidates: detected.candidates,
+      });
+      if (syntax.id !== null && syntax.method === "render")
+        expect(syntax.markers.some((marker) => syntax.callText?.includes(marker))).toBe(true);
+    });
+  }
 });
 
 describe("probe: the syntax in the human report", () => {

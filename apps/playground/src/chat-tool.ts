@@ -1,22 +1,24 @@
-// Tool (c): a saved chat and a provider → what that provider would refuse, in its own words (core's provider
-// profiles), which providers refuse it at all, and the repaired record (`sanitizeHistory` with core's repairs and
-// the provider's fixes, written back by the record's format) as a line diff.
+// Tool (c): a saved chat and a provider → core's record engine on each record (the verdict the command line gives:
+// core's rules, the profiles that reject each error, what the named provider rejects in its own words), which
+// providers refuse it at all, and the repaired record (written back by the record's format) as a line diff.
 import {
-  type ConversationFormat,
   coreRepairs,
-  type FormatConversation,
-  type FormatIssue,
-  type Issue,
+  createRecordEngine,
   listProviderProfiles,
   PROVIDER_IDS,
   type ProviderId,
-  type ProviderIssue,
   type ProviderVerdict,
   providerVerdict,
-  type SanitizeChange,
-  sanitizeHistory,
-  validateHistory,
+  type RecordIssue,
 } from "@toolcall/core";
+import {
+  type ConversationFormat,
+  type FormatIssue,
+  orderRepairs,
+  type RecordChange,
+  type RecordEngine,
+} from "@toolcall/core/kit";
+import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { type Change, diffLines } from "diff";
 import { readSavedChat } from "./saved-chat.js";
 
@@ -27,15 +29,18 @@ export interface ConversationReport {
   label?: string;
   /** True for a model's answer (a completion): its calls have no results by nature, and no provider reads it. */
   answer: boolean;
-  /** The provider's issues (with status and literal text), or R3's issues for `any`. */
-  issues: Array<Issue | ProviderIssue>;
+  /**
+   * The record engine's issues, as the command line reports them: core's rules, each error with the profiles that
+   * reject it; for a named provider, what it rejects beyond them too, with status and literal text (`answers`).
+   */
+  issues: RecordIssue[];
   /** Every profile's verdict on the history as it is. */
   verdict: ProviderVerdict;
-  changes: SanitizeChange[];
+  changes: RecordChange[];
   /** The repaired messages. */
   after: unknown[];
   /** Issues left after the repair (none, when the repair did its job). */
-  remaining: Array<Issue | ProviderIssue>;
+  remaining: RecordIssue[];
 }
 
 export interface RecordReport {
@@ -69,13 +74,34 @@ function profileId(provider: string): ProviderId | undefined {
   return (PROVIDER_IDS as readonly string[]).includes(provider) ? (provider as ProviderId) : undefined;
 }
 
-function check(conversation: FormatConversation, messages: unknown[], provider: ProviderId | undefined) {
-  if (provider !== undefined && !conversation.answer) return validateHistory(messages, { provider });
-  return validateHistory(messages, {
-    ...(conversation.tools ? { tools: conversation.tools } : {}),
-    ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
-    pendingCalls: conversation.answer ? "pending" : "missing",
-  });
+/**
+ * The repairs the page runs: core's and Gemma 4's quote markers, what `toolcall` with no command runs on the bundled
+ * session, so the same saved chat comes out repaired alike (a Gemma call with leaked `<|"|>` markers included).
+ */
+export const PAGE_REPAIRS = orderRepairs([...coreRepairs, gemmaQuoteMarkers]);
+
+/** The engine a provider choice makes: `any` checks every profile on errors; a profile is checked and repaired for. */
+const engines = new Map<string, RecordEngine>();
+function engineFor(provider: ProviderId | undefined): RecordEngine {
+  const key = provider ?? ANY_PROVIDER;
+  let engine = engines.get(key);
+  if (engine === undefined) {
+    engine = createRecordEngine(
+      provider === undefined
+        ? { providers: { mode: "errors" }, repairs: PAGE_REPAIRS }
+        : { providers: { mode: "named", ids: [provider] }, provider, repairs: PAGE_REPAIRS },
+    );
+    engines.set(key, engine);
+  }
+  return engine;
+}
+
+/** A conversation's issues among a record's: those of a conversation (not the record's shape) with its label. */
+function ofConversation<T extends { scope?: "record"; label?: string }>(
+  list: readonly T[],
+  label: string | undefined,
+): T[] {
+  return list.filter((item) => item.scope !== "record" && item.label === label);
 }
 
 function recordText(format: ConversationFormat, value: unknown): string {
@@ -96,33 +122,33 @@ export function runChatTool(inputs: { chat: string; format: string; provider: st
     return { ok: false, error: `no provider profile ${inputs.provider}` };
   const reading = readSavedChat(inputs.chat, inputs.format);
   if (!reading.ok) return reading;
+  const engine = engineFor(provider);
   const records = reading.records.map((record): RecordReport => {
-    const conversations = record.reading.conversations.map((conversation): ConversationReport => {
-      const before = conversation.messages;
-      const answer = conversation.answer === true;
-      const { messages: after, changes } = sanitizeHistory(before, {
-        repairs: coreRepairs,
-        // An answer's calls have no results by nature: they stay as they are.
-        ...(answer ? { pendingCalls: "keep" as const } : {}),
-        ...(provider === undefined || answer ? {} : { provider }),
-      });
+    // One engine for every door: the page gives the verdict the command line gives on the same record.
+    const checked = engine.check(record.format, record.value);
+    const repair = engine.repair(record.format, record.value);
+    const repairedReading = repair.value === undefined ? undefined : record.format.read(repair.value);
+    const conversations = record.reading.conversations.map((conversation, index): ConversationReport => {
+      const label = conversation.label;
       return {
-        ...(conversation.label ? { label: conversation.label } : {}),
-        answer,
-        issues: check(conversation, before, provider),
-        verdict: providerVerdict(before),
-        changes,
-        after,
-        remaining: check(conversation, after, provider),
+        ...(label ? { label } : {}),
+        answer: conversation.answer === true,
+        issues: ofConversation(checked.issues, label),
+        verdict: providerVerdict(conversation.messages),
+        changes: repair.changes.filter((change) => change.label === label),
+        after: repairedReading?.conversations[index]?.messages ?? conversation.messages,
+        remaining: ofConversation(repair.remaining, label),
       };
     });
-    const written = record.reading.write(
-      conversations.map((conversation) => (conversation.changes.length > 0 ? conversation.after : undefined)),
-    );
     const before = recordText(record.format, record.value);
-    const repaired = written.ok
-      ? { ok: true as const, value: written.value, text: recordText(record.format, written.value) }
-      : written;
+    const repaired =
+      repair.notRewritable !== undefined
+        ? { ok: false as const, reason: repair.notRewritable }
+        : {
+            ok: true as const,
+            value: repair.value ?? record.value,
+            text: recordText(record.format, repair.value ?? record.value),
+          };
     return {
       ...(record.label ? { label: record.label } : {}),
       format: record.format,

@@ -1,20 +1,19 @@
 // Tool (c) on the page: per conversation, the provider's refusals in its own words, which providers refuse the
 // history, the repair's changes; per record, its format's own findings and the repaired record as a diff (with a
 // copy button for it).
-import type { Issue, ProviderIssue } from "@toolcall/core";
+import type { RecordIssue } from "@toolcall/core";
+import { issuePlace } from "@toolcall/core/kit";
 import { ANY_PROVIDER, type ChatReport, type ConversationReport, type RecordReport } from "./chat-tool.js";
 import { byId, copyButton, fill, h } from "./dom.js";
 
-function issueRow(issue: Issue | ProviderIssue): HTMLElement {
-  const provider = "status" in issue;
+function issueRow(issue: RecordIssue): HTMLElement {
+  const answer = issue.answers?.[0];
   return h(
     "li",
     { class: "issue", "data-testid": "issue", "data-code": issue.code },
     h("code", {}, issue.code),
-    provider
-      ? h("span", { class: "status" }, ` HTTP ${(issue as ProviderIssue).status}`)
-      : ` (${issue.severity})`,
-    h("span", { class: "meta" }, ` at ${JSON.stringify(issue.path)}`),
+    answer !== undefined ? h("span", { class: "status" }, ` HTTP ${answer.status}`) : ` (${issue.severity})`,
+    h("span", { class: "meta" }, ` at ${issuePlace(issue) ?? "the record"}`),
     h("pre", { class: "literal", "data-testid": "issue-message" }, issue.message),
   );
 }
@@ -37,6 +36,8 @@ function diffView(report: RecordReport): HTMLElement {
 
 function conversationView(report: ConversationReport, provider: string): HTMLElement {
   const who = report.answer ? "Core" : provider === ANY_PROVIDER ? "A strict provider" : provider;
+  // Warnings (a call awaiting its result, arguments kept raw) do not make a provider refuse the history.
+  const errorsLeft = report.remaining.filter((issue) => issue.severity === "error").length;
   return h(
     "section",
     { class: "conversation", "data-testid": "conversation" },
@@ -69,7 +70,7 @@ function conversationView(report: ConversationReport, provider: string): HTMLEle
           { "data-rule": change.rule },
           h("code", {}, change.rule),
           ` message ${change.messageIndex}`,
-          change.toolCallId ? `, call ${change.toolCallId}` : "",
+          change.callId ? `, call ${change.callId}` : "",
           change.constraint ? ` (for ${change.constraint})` : "",
           change.repairs?.length ? ` — repairs: ${change.repairs.join(", ")}` : "",
         ),
@@ -77,10 +78,10 @@ function conversationView(report: ConversationReport, provider: string): HTMLEle
     ),
     h(
       "p",
-      { class: report.remaining.length === 0 ? "ok" : "error", "data-testid": "remaining" },
-      report.remaining.length === 0
+      { class: errorsLeft === 0 ? "ok" : "error", "data-testid": "remaining" },
+      errorsLeft === 0
         ? `${who} accepts the repaired history.`
-        : `${report.remaining.length} issue${report.remaining.length === 1 ? "" : "s"} left after the repair.`,
+        : `${errorsLeft} error${errorsLeft === 1 ? "" : "s"} left after the repair.`,
     ),
   );
 }

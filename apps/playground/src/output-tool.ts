@@ -1,7 +1,7 @@
 // Tool (b): a model's raw output → the calls, content and reasoning its family's parser reads, and the round trip
 // through the chat template (`roundTrip` of @toolcall/model-formats): does the template render the parsed message
 // back to the very bytes the model wrote, and if not, where does it first differ.
-import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core";
+import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core/kit";
 import {
   type DetectedSyntax,
   detectToolCallSyntax,

@@ -1,6 +1,6 @@
 // Tool (b) on the page: the parse (calls, content, reasoning, issues) and the round trip, expected and rendered side
 // by side with the first differing character marked and its UTF-8 byte offset given.
-import type { SyntaxParseResult } from "@toolcall/core";
+import type { SyntaxParseResult } from "@toolcall/core/kit";
 import { byId, copyButton, fill, h } from "./dom.js";
 import type { OutputReport } from "./output-tool.js";
 import { textView } from "./text-view.js";

@@ -3,36 +3,32 @@
 // Claude Code sessions from @toolcall/anthropic; ShareGPT and LLaMA-Factory from @toolcall/datasets), composed here in
 // the command line's order, detected from the content or picked. One JSON document is a record or an array of
 // records; JSON lines are a session (a whole file of lines) or one record per line.
-import { anthropicMessagesFormat, claudeCodeFormat } from "@toolcall/anthropic";
-import type { ConversationFormat, FormatReading } from "@toolcall/core";
-import { llamafactoryFormat, sharegptFormat } from "@toolcall/datasets";
-import {
-  codexRolloutFormat,
-  openaiChatChunksFormat,
-  openaiChatCompletionFormat,
-  openaiChatFormat,
-  openaiResponsesFormat,
-} from "@toolcall/openai";
+import { anthropicFormats } from "@toolcall/anthropic";
+import { type ConversationFormat, createFormatRegistry, type FormatReading } from "@toolcall/core/kit";
+import { datasetFormats } from "@toolcall/datasets";
+import { geminiFormats } from "@toolcall/gemini";
+import { openaiFormats } from "@toolcall/openai";
 
-/** Formats whose record is one JSON value, most specific first (the command line's order). */
-export const RECORD_FORMATS: readonly ConversationFormat[] = [
-  openaiChatCompletionFormat,
-  anthropicMessagesFormat,
-  llamafactoryFormat,
-  sharegptFormat,
-  openaiResponsesFormat,
-  openaiChatFormat,
-];
+/** The formats the page reads: the ecosystems' packages composed as the command line composes them. */
+export const SAVED_CHAT_REGISTRY = createFormatRegistry([
+  ...openaiFormats,
+  ...anthropicFormats,
+  ...datasetFormats,
+  ...geminiFormats,
+]);
+
+/** Formats whose record is one JSON value, most specific first. */
+export const RECORD_FORMATS: readonly ConversationFormat[] = SAVED_CHAT_REGISTRY.formats.filter(
+  (format) => format.unit === "record",
+);
 
 /** Formats whose record is a whole file of JSON lines. */
-export const SESSION_FORMATS: readonly ConversationFormat[] = [
-  claudeCodeFormat,
-  codexRolloutFormat,
-  openaiChatChunksFormat,
-];
+export const SESSION_FORMATS: readonly ConversationFormat[] = SAVED_CHAT_REGISTRY.formats.filter(
+  (format) => format.unit === "session",
+);
 
 /** Every format the page reads, for the picker. */
-export const SAVED_CHAT_FORMATS: readonly ConversationFormat[] = [...RECORD_FORMATS, ...SESSION_FORMATS];
+export const SAVED_CHAT_FORMATS: readonly ConversationFormat[] = SAVED_CHAT_REGISTRY.formats;
 
 /** One record of the paste, read. */
 export interface SavedRecord {
@@ -62,8 +58,14 @@ function parseLines(text: string): { ok: true; values: unknown[] } | { ok: false
   return { ok: true, values };
 }
 
-function expected(formats: readonly ConversationFormat[]): string {
-  return formats.map((format) => `${format.id} (${format.expected})`).join(", ");
+function claimedSession(values: unknown[]): ConversationFormat | undefined {
+  const found = SAVED_CHAT_REGISTRY.detect(values, "session");
+  return found?.claimed ? found.format : undefined;
+}
+
+/** Why a format the reader picked does not fit what was pasted, when another format claims it. */
+function misnamed(value: unknown, forced: ConversationFormat | undefined): string | undefined {
+  return forced === undefined ? undefined : SAVED_CHAT_REGISTRY.misnamed({ value, named: forced });
 }
 
 function record(format: ConversationFormat, value: unknown, label?: string): SavedRecord {
@@ -77,10 +79,13 @@ function record(format: ConversationFormat, value: unknown, label?: string): Sav
  * readSavedChat('[{"role": "user", "content": "hi"}]', "auto"); // { ok: true, records: [{ format: openaiChatFormat, … }] }
  */
 export function readSavedChat(text: string, formatId: string): SavedChatReading {
-  const forced =
-    formatId === "auto" ? undefined : SAVED_CHAT_FORMATS.find((format) => format.id === formatId);
+  const forced = formatId === "auto" ? undefined : SAVED_CHAT_REGISTRY.byId(formatId);
   if (formatId !== "auto" && forced === undefined) return { ok: false, error: `no format ${formatId}` };
-  const detect = (value: unknown) => forced ?? RECORD_FORMATS.find((format) => format.matches(value));
+  const detect = (value: unknown) => {
+    if (forced !== undefined) return forced;
+    const found = SAVED_CHAT_REGISTRY.detect(value, "record");
+    return found?.claimed ? found.format : undefined;
+  };
   let whole: unknown;
   let wholeError: string | undefined;
   try {
@@ -89,6 +94,8 @@ export function readSavedChat(text: string, formatId: string): SavedChatReading 
     wholeError = (error as Error).message;
   }
   if (wholeError === undefined) {
+    const wrong = misnamed(forced?.unit === "session" && !Array.isArray(whole) ? [whole] : whole, forced);
+    if (wrong !== undefined) return { ok: false, error: wrong };
     const single = forced?.unit === "session" ? undefined : detect(whole);
     if (single?.matches(whole)) return { ok: true, records: [record(single, whole)] };
     // A data set saved as one JSON array: each element a record.
@@ -99,15 +106,14 @@ export function readSavedChat(text: string, formatId: string): SavedChatReading 
       return { ok: true, records: [record(forced, whole)] };
     return {
       ok: false,
-      error: `not a saved chat the page reads; expected ${expected(forced ? [forced] : RECORD_FORMATS)}`,
+      error: `not a saved chat the page reads: ${SAVED_CHAT_REGISTRY.refusal({ value: whole, unit: "record", ...(forced ? { named: forced } : {}) })}`,
     };
   }
   const lines = parseLines(text);
   if (!lines.ok)
     return { ok: false, error: `neither a JSON document (${wholeError}) nor JSON lines (${lines.error})` };
   if (lines.values.length === 0) return { ok: false, error: "nothing to read" };
-  const session =
-    forced?.unit === "session" ? forced : SESSION_FORMATS.find((format) => format.matches(lines.values));
+  const session = forced?.unit === "session" ? forced : claimedSession(lines.values);
   if (session !== undefined && (forced === undefined || forced === session))
     return { ok: true, records: [record(session, lines.values)] };
   const records: SavedRecord[] = [];
@@ -116,7 +122,7 @@ export function readSavedChat(text: string, formatId: string): SavedChatReading 
     if (format === undefined || !format.matches(value))
       return {
         ok: false,
-        error: `line ${index + 1} is no saved chat the page reads; expected ${expected(SAVED_CHAT_FORMATS)}`,
+        error: `line ${index + 1} is no saved chat the page reads: ${SAVED_CHAT_REGISTRY.refusal({ value, unit: "record" })}`,
       };
     records.push(record(format, value, `line ${index + 1}`));
   }

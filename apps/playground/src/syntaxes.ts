@@ -1,6 +1,6 @@
 // Every tool-call syntax the packages implement, by id: model-formats' registry (Qwen3-Coder included), and Gemma 4
 // from gemma-recovery until its family joins the engine.
-import type { ToolCallSyntax } from "@toolcall/core";
+import type { ToolCallSyntax } from "@toolcall/core/kit";
 import { gemma4 } from "@toolcall/gemma-recovery";
 import { SYNTAXES } from "@toolcall/model-formats";
 

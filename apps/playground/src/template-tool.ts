@@ -2,9 +2,11 @@
 // template's capabilities (the probe), its tool-call syntax (detection), or the error Python would raise. No DOM
 // here: the page and the tests call the same function.
 import {
+  type ArgumentNote,
   type ChatTemplateCapabilities,
   getCompiledTemplate,
   probeChatTemplate,
+  renderArgumentNotes,
   safeRenderChatTemplate,
 } from "@toolcall/jinja";
 import { type DetectedSyntax, detectToolCallSyntax } from "@toolcall/model-formats";
@@ -47,6 +49,8 @@ export interface TemplateReport {
   inputs: ReadInputs;
   render?: { ok: true; text: string } | { ok: false; error: PythonError };
   capabilities?: ChatTemplateCapabilities;
+  /** The calls whose arguments the template gets otherwise than as their JSON (what the command line's render notes). */
+  argumentNotes: ArgumentNote[];
   detected?: DetectedSyntax;
   /** The template's own special tokens from the variables (`bos_token`, `eos_token`), for display. */
   tokens: string[];
@@ -156,7 +160,7 @@ export function runTemplateTool(inputs: TemplateInputs): TemplateReport {
   const tokens = ["bos_token", "eos_token", "pad_token", "unk_token"]
     .map((key) => variables[key])
     .filter((value): value is string => typeof value === "string");
-  const report: TemplateReport = { inputs: read, tokens };
+  const report: TemplateReport = { inputs: read, tokens, argumentNotes: [] };
   let compiled: ReturnType<typeof getCompiledTemplate>;
   try {
     compiled = getCompiledTemplate(inputs.source);
@@ -182,6 +186,9 @@ export function runTemplateTool(inputs: TemplateInputs): TemplateReport {
     addGenerationPrompt: inputs.addGenerationPrompt,
     variables,
     ...(read.now ? { now: read.now } : {}),
+  });
+  report.argumentNotes = renderArgumentNotes(read.messages, {
+    argumentsForm: report.capabilities?.argumentsForm ?? "mapping",
   });
   report.render = result.ok
     ? { ok: true, text: result.text }

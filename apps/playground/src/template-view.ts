@@ -43,6 +43,12 @@ function byteLength(text: string): number {
  */
 export function showTemplateReport(report: TemplateReport, options: { whitespace: boolean }): void {
   fill(byId("template-errors"), ...report.inputs.errors.map((line) => h("p", { class: "error" }, line)));
+  fill(
+    byId("render-notes"),
+    ...report.argumentNotes.map((note) =>
+      h("p", { class: "warning", "data-status": note.status }, `${note.place} ${note.message}`),
+    ),
+  );
   const render = report.render;
   if (render === undefined) {
     fill(byId("render"), h("p", { class: "meta" }, "Nothing to render until the inputs read."));

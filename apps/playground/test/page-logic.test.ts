@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeFormat } from "@toolcall/anthropic";
-import { coreRepairs, sanitizeHistory, validateHistory } from "@toolcall/core";
+import { createRecordEngine } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { runChatTool } from "../src/chat-tool.js";
@@ -120,6 +120,43 @@ describe("the chat template tool", () => {
       { numRuns: 200 },
     );
   });
+
+  it("says which calls the template gets otherwise than as their JSON, as the command line's render notes", () => {
+    // A Python dict (as servers write what a model trained on Python literals emits) and an empty string, rendered
+    // by a real Qwen3 template: the prompt holds {"_raw_arguments": …} and {}, and the report says so.
+    const source = readFileSync(
+      join(repositoryRoot, "..", "shared", "templates", "Qwen-Qwen3-8B.jinja"),
+      "utf8",
+    );
+    const messages = [
+      { role: "user", content: "Weather in Paris?" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "c1", type: "function", function: { name: "get_weather", arguments: "{'city': 'Paris'}" } },
+          { id: "c2", type: "function", function: { name: "get_time", arguments: "" } },
+        ],
+      },
+      { role: "tool", tool_call_id: "c1", content: "18 °C" },
+      { role: "tool", tool_call_id: "c2", content: "12:00" },
+    ];
+    const report = runTemplateTool({
+      source,
+      messages: JSON.stringify(messages),
+      tools: "",
+      variables: "{}",
+      addGenerationPrompt: true,
+      now: "2026-01-02 03:04:05",
+    });
+    expect(report.render).toMatchObject({ ok: true });
+    expect(report.render?.ok && report.render.text).toContain("_raw_arguments");
+    expect(report.argumentNotes.map((note) => [note.place, note.status])).toEqual([
+      ["messages[1].tool_calls[0]", "invalid"],
+      ["messages[1].tool_calls[1]", "empty"],
+    ]);
+    expect(report.argumentNotes[0]?.message).toMatch(/_raw_arguments/);
+  });
 });
 
 describe("the saved chat tool", () => {
@@ -136,14 +173,20 @@ describe("the saved chat tool", () => {
     expect(reading.ok && reading.records.map((record) => record.format.id)).toEqual(["claude-code"]);
     const report = runChatTool({ chat: text, format: "auto", provider: "anthropic" });
     if (!report.ok) throw new Error(report.error);
-    const conversations = claudeCodeFormat.read(values).conversations;
-    expect(report.records[0]?.conversations.map((c) => c.issues)).toEqual(
-      conversations.map((c) => validateHistory(c.messages, { provider: "anthropic" })),
+    // The record engine's verdict, as the command line gives it with --provider anthropic.
+    const engine = createRecordEngine({
+      providers: { mode: "named", ids: ["anthropic"] },
+      provider: "anthropic",
+    });
+    const checked = engine.check(claudeCodeFormat, values);
+    expect(report.records[0]?.conversations.flatMap((c) => c.issues)).toEqual(
+      checked.issues.filter((issue) => issue.scope !== "record"),
     );
+    const repaired = engine.repair(claudeCodeFormat, values);
+    // Claude Code sessions cannot hold every change (record_not_rewritable): then the session is kept as it was.
+    expect(repaired.changes.length).toBeGreaterThan(0);
     expect(report.records[0]?.conversations.map((c) => c.after)).toEqual(
-      conversations.map(
-        (c) => sanitizeHistory(c.messages, { repairs: coreRepairs, provider: "anthropic" }).messages,
-      ),
+      claudeCodeFormat.read(repaired.value ?? values).conversations.map((c) => c.messages),
     );
   });
 

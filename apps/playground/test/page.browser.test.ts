@@ -5,10 +5,11 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudeCodeFormat } from "@toolcall/anthropic";
-import { coreRepairs, providerVerdict, sanitizeHistory, validateHistory } from "@toolcall/core";
+import { createRecordEngine, providerVerdict } from "@toolcall/core";
 import { sharegptFormat } from "@toolcall/datasets";
 import { probeChatTemplate } from "@toolcall/jinja";
 import { roundTrip } from "@toolcall/model-formats";
+import { openaiChatFormat } from "@toolcall/openai";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -239,12 +240,22 @@ describe("the model output tool", () => {
   });
 });
 
+/** The record engine as the command line runs it with `--provider` (or without, for `any`). */
+function engineFor(provider: string) {
+  return createRecordEngine(
+    provider === "any"
+      ? { providers: { mode: "errors" } }
+      : { providers: { mode: "named", ids: [provider] }, provider },
+  );
+}
+
 describe("the saved chat tool", () => {
   it("lists what Anthropic refuses in its own words and repairs the history, as core does in Node", async () => {
     const state = { ...defaultState(true), tab: "chat" as const, provider: "anthropic" };
     await open(state);
     const history = JSON.parse(state.chat) as unknown[];
-    const issues = validateHistory(history, { provider: "anthropic" });
+    const engine = engineFor("anthropic");
+    const issues = engine.check(openaiChatFormat, history).issues;
     expect(issues.length).toBeGreaterThan(0);
     expect(
       await page.$$eval('[data-testid="issue-message"]', (list) => list.map((n) => n.textContent)),
@@ -254,7 +265,7 @@ describe("the saved chat tool", () => {
     ).toEqual(issues.map((issue) => issue.code));
     const rejectedBy = providerVerdict(history).rejectedBy;
     expect(await page.textContent('[data-testid="verdict"]')).toContain(rejectedBy.join(", "));
-    const repaired = sanitizeHistory(history, { repairs: coreRepairs, provider: "anthropic" });
+    const repaired = engine.repair(openaiChatFormat, history);
     expect(
       await page.$$eval('[data-testid="changes"] li', (list) => list.map((n) => n.getAttribute("data-rule"))),
     ).toEqual(repaired.changes.map((change) => change.rule));
@@ -264,7 +275,7 @@ describe("the saved chat tool", () => {
     expect(await page.locator(".diff-view .removed").count()).toBeGreaterThan(0);
     expect(await page.locator(".diff-view .added").count()).toBeGreaterThan(0);
     await page.click('[data-testid="copy-repaired"]');
-    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(repaired.messages);
+    expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(repaired.value);
   });
 
   it("repairs the malformed arguments captured in the wild, and says so for every provider", async () => {
@@ -301,7 +312,8 @@ describe("the saved chat tool", () => {
       chat: JSON.stringify(history, null, 2),
     };
     await open(state);
-    const issues = validateHistory(history, { provider: "vllm" });
+    const engine = engineFor("vllm");
+    const issues = engine.check(openaiChatFormat, history).issues;
     // The messages quote the engine's own JSON.parse error; Chromium's V8 adds "(line 1 column 24)" where Node 20's
     // stops at "position 23". Codes and places are the same everywhere.
     const engineNeutral = (text: string | null) => (text ?? "").replace(/ \(line \d+ column \d+\)/g, "");
@@ -314,7 +326,7 @@ describe("the saved chat tool", () => {
       await page.$$eval('[data-testid="issue"]', (list) => list.map((n) => n.getAttribute("data-code"))),
     ).toEqual(issues.map((issue) => issue.code));
     await page.click('[data-testid="copy-repaired"]');
-    const repaired = sanitizeHistory(history, { repairs: coreRepairs, provider: "vllm" }).messages;
+    const repaired = engine.repair(openaiChatFormat, history).value;
     expect(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))).toEqual(repaired);
     expect(await page.textContent('[data-testid="remaining"]')).toBe("vllm accepts the repaired history.");
   });
@@ -342,9 +354,10 @@ describe("the saved chat tool reads what the command line reads", () => {
     expect(await pageCodes('[data-testid="format-issue"]')).toEqual(
       reading.issues.map((issue) => issue.code),
     );
-    const expected = reading.conversations.flatMap((conversation) =>
-      validateHistory(conversation.messages, { provider: "anthropic" }).map((issue) => issue.code),
-    );
+    const expected = engineFor("anthropic")
+      .check(claudeCodeFormat, values)
+      .issues.filter((issue) => issue.scope !== "record")
+      .map((issue) => issue.code);
     expect(expected.length).toBeGreaterThan(0);
     expect(await pageCodes('[data-testid="issue"]')).toEqual(expected);
     expect(await page.locator('[data-testid="conversation"]').count()).toBe(reading.conversations.length);
@@ -359,14 +372,12 @@ describe("the saved chat tool reads what the command line reads", () => {
       list.map((n) => n.getAttribute("data-format")),
     );
     expect(formats).toEqual(values.map(() => "sharegpt"));
+    const engine = engineFor("any");
     const expected = values.flatMap((value) =>
-      sharegptFormat.read(value).conversations.flatMap((conversation) =>
-        validateHistory(conversation.messages, {
-          ...(conversation.tools ? { tools: conversation.tools } : {}),
-          ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
-          pendingCalls: conversation.answer ? "pending" : "missing",
-        }).map((issue) => issue.code),
-      ),
+      engine
+        .check(sharegptFormat, value)
+        .issues.filter((issue) => issue.scope !== "record")
+        .map((issue) => issue.code),
     );
     expect(await pageCodes('[data-testid="issue"]')).toEqual(expected);
     expect(await page.locator('[data-testid="conversation"]').count()).toBe(values.length);

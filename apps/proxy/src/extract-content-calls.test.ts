@@ -1,4 +1,4 @@
-import { extractCompletionContentCalls, extractStreamContentCalls } from "@toolcall/openai";
+import { extractCompletionContentCalls, extractStreamContentCalls } from "@toolcall/openai/exchange";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { gemmaContentCalls } from "./gemma-content-calls.js";

@@ -1,5 +1,5 @@
 import { GemmaToolCallStream, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
-import type { ContentCallExtractor, ExtractionEvent } from "@toolcall/openai";
+import { type ContentCallExtractor, type ExtractionEvent, extractionIssue } from "@toolcall/openai";
 
 function fromGemma(events: ReturnType<GemmaToolCallStream["push"]>): ExtractionEvent[] {
   return events.map((event): ExtractionEvent => {
@@ -9,7 +9,7 @@ function fromGemma(events: ReturnType<GemmaToolCallStream["push"]>): ExtractionE
       case "tool_call":
         return { type: "tool_call", toolCall: event.toolCall };
       case "issue":
-        return { type: "issue", issue: { code: event.issue.code, message: event.issue.message } };
+        return { type: "issue", issue: extractionIssue(event.issue) };
       default: {
         const never: never = event;
         return never;
@@ -31,7 +31,7 @@ export const gemmaContentCalls: ContentCallExtractor = {
   syntax: "gemma4",
   parse(content) {
     const { toolCalls, content: rest, issues } = parseGemmaToolCalls(content);
-    return { toolCalls, content: rest, issues: issues.map(({ code, message }) => ({ code, message })) };
+    return { toolCalls, content: rest, issues: issues.map(extractionIssue) };
   },
   createStream() {
     const stream = new GemmaToolCallStream();

@@ -1,12 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { ContentCallExtractor, ExtractionContext, ExtractionReport } from "@toolcall/openai";
+import type {
+  ContentCallExtractor,
+  ExtractionContext,
+  OpenAIRepairOptions,
+  RepairReport,
+} from "@toolcall/openai";
 import {
-  type OpenAIRepairOptions,
+  type ExtractionReport,
   REPAIRS_HEADER,
-  type RepairReport,
   RepairSummary,
   repairRequestBody,
-} from "@toolcall/openai";
+} from "@toolcall/openai/exchange";
 import { requestHeadersForUpstream } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
 import {

@@ -1,4 +1,4 @@
-import type { ContentCallExtractor, ExtractionEvent } from "@toolcall/openai";
+import { type ContentCallExtractor, type ExtractionEvent, extractionIssue } from "@toolcall/openai";
 import { parseQwenToolCalls, type QwenStreamEvent, QwenToolCallStream } from "@toolcall/qwen-templates";
 
 function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
@@ -8,7 +8,7 @@ function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
       case "tool_call":
         return event;
       case "issue":
-        return { type: "issue", issue: { code: event.issue.code, message: event.issue.message } };
+        return { type: "issue", issue: extractionIssue(event.issue) };
       default: {
         const never: never = event;
         return never;
@@ -31,7 +31,7 @@ export const qwenContentCalls: ContentCallExtractor = {
   syntax: "qwen3-coder",
   parse(content, context) {
     const { toolCalls, content: rest, issues } = parseQwenToolCalls(content, { tools: context.tools });
-    return { toolCalls, content: rest, issues: issues.map(({ code, message }) => ({ code, message })) };
+    return { toolCalls, content: rest, issues: issues.map(extractionIssue) };
   },
   createStream(context) {
     const stream = new QwenToolCallStream({ tools: context.tools });

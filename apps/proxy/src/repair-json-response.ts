@@ -1,10 +1,9 @@
-import type { ContentCallExtractor, ExtractionContext } from "@toolcall/openai";
+import type { ContentCallExtractor, ExtractionContext, OpenAIRepairOptions } from "@toolcall/openai";
 import {
   type ExtractionReport,
   extractCompletionContentCallsSteps,
-  type OpenAIRepairOptions,
   repairResponseBodySteps,
-} from "@toolcall/openai";
+} from "@toolcall/openai/exchange";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 
 /** The two APIs the proxy repairs. */

@@ -6,7 +6,7 @@ import {
   type ExtractionReport,
   type RepairSummary,
   type SseFaultVerdict,
-} from "@toolcall/openai";
+} from "@toolcall/openai/exchange";
 import { errorFrame, type ProxyError } from "./proxy-error.js";
 import type { RepairedApi } from "./repair-json-response.js";
 import { StreamEndWatch } from "./stream-end-watch.js";

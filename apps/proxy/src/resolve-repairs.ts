@@ -1,10 +1,5 @@
-import {
-  coreRepairs,
-  createJsonrepairRepair,
-  parseRepairNames,
-  REPAIR_ORDER,
-  type RepairRule,
-} from "@toolcall/core";
+import { coreRepairs, createJsonrepairRepair, parseRepairNames, type RepairRule } from "@toolcall/core";
+import { REPAIR_ORDER } from "@toolcall/core/kit";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { jsonrepair } from "jsonrepair";
 

@@ -1,5 +1,4 @@
 import {
-  argumentIssues,
   type DecodeStatus,
   type FinishReason,
   type IssueCode,
@@ -7,6 +6,7 @@ import {
   normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
+import { argumentIssues } from "@toolcall/core/kit";
 import type { ModelToolCall } from "./ai-sdk-types.js";
 import { unusableCallInput } from "./unusable-call-input.js";
 

@@ -1,4 +1,5 @@
-import { type FinishReason, finishReasonAtStreamEnd, isPlainObject } from "@toolcall/core";
+import type { FinishReason } from "@toolcall/core";
+import { finishReasonAtStreamEnd, isPlainObject } from "@toolcall/core/kit";
 
 /**
  * Core's finish reason for an AI SDK one (`{ unified, raw }` in the V3 specification, a plain string before). A

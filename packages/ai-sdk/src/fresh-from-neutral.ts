@@ -1,4 +1,5 @@
-import { type ChatMessage, isFunctionCall, isPlainObject, type ToolCall } from "@toolcall/core";
+import type { ChatMessage, ToolCall } from "@toolcall/core";
+import { isFunctionCall, isPlainObject } from "@toolcall/core/kit";
 import { getTag, NEUTRAL_ORIGIN, setTag } from "./origin.js";
 import { sameValue } from "./same-value.js";
 import { inputOfArguments } from "./tool-call-input.js";

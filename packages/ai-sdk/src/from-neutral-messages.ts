@@ -1,4 +1,5 @@
-import { type ChatMessage, isPlainObject, type ToolCall } from "@toolcall/core";
+import type { ChatMessage, ToolCall } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import type { ModelMessage } from "ai";
 import { freshFromNeutral, type MessageForm, partsOfContent, toolCallPartOf } from "./fresh-from-neutral.js";
 import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, getTag, isCarried } from "./origin.js";

@@ -1,4 +1,5 @@
-import { isPlainObject, type SanitizeChange, type SanitizeOptions, sanitizeHistory } from "@toolcall/core";
+import { type SanitizeChange, type SanitizeOptions, sanitizeHistory } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import type { ModelMessage } from "ai";
 import type { MessageForm } from "./fresh-from-neutral.js";
 import { fromNeutralEntries } from "./from-neutral-messages.js";

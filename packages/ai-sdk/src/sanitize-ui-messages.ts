@@ -1,11 +1,11 @@
 import {
   type ChatMessage,
-  isPlainObject,
   type SanitizeChange,
   type SanitizeOptions,
   sanitizeHistory,
   type ToolCall,
 } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import type { UIMessage } from "ai";
 import { AI_SDK_ORIGIN, AI_SDK_PART, getTag, isCarried } from "./origin.js";
 import { sameValue } from "./same-value.js";

@@ -1,4 +1,5 @@
-import { type FinishReason, type StreamCall, StreamDecider, type StreamEvent } from "@toolcall/core";
+import type { FinishReason } from "@toolcall/core";
+import { type StreamCall, StreamDecider, type StreamEvent } from "@toolcall/core/kit";
 import type { ModelToolCall, StreamPart } from "./ai-sdk-types.js";
 import { type DecideOptions, decideToolCall, type ToolCallReport } from "./decide-tool-call.js";
 

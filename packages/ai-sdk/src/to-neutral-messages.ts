@@ -1,4 +1,5 @@
-import { type ChatMessage, isPlainObject, type ToolCall } from "@toolcall/core";
+import type { ChatMessage, ToolCall } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import type { ModelMessage } from "ai";
 import { unchangedNeutral } from "./fresh-from-neutral.js";
 import {

@@ -1,4 +1,5 @@
-import { decodeArguments, isPlainObject, safeEncodeArguments } from "@toolcall/core";
+import { decodeArguments, safeEncodeArguments } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 
 /**
  * The neutral `function.arguments` of an AI SDK tool-call part's `input`. An object (what the SDK holds for a call
@@ -26,7 +27,7 @@ export function argumentsOfInput(input: unknown, options: { textAsMapping?: bool
   if (!isPlainObject(input)) return input;
   const encoded = safeEncodeArguments(input);
   // A value JSON cannot hold (a cycle, a throwing getter) stays a native value: core reports it.
-  return encoded.ok ? encoded.text : input;
+  return encoded.success ? encoded.value : input;
 }
 
 /**

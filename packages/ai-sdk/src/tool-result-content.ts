@@ -1,4 +1,4 @@
-import { isPlainObject } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 
 /** A tool result's `output` (`ToolResultOutput`): `text`, `json`, `error-text`, `error-json`, `content`, `execution-denied`. */
 type Output = { type?: unknown; value?: unknown; reason?: unknown; [key: string]: unknown };

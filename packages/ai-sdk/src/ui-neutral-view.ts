@@ -1,4 +1,5 @@
-import { type ChatMessage, isPlainObject, normalizeAnswerArguments, type ToolCall } from "@toolcall/core";
+import { type ChatMessage, normalizeAnswerArguments, type ToolCall } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import { AI_SDK_ORIGIN, AI_SDK_PART, CarriedMessage, setTag } from "./origin.js";
 import { argumentsOfInput } from "./tool-call-input.js";
 

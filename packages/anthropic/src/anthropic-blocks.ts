@@ -1,12 +1,7 @@
-import {
-  type ChatMessage,
-  isPlainObject,
-  originOf,
-  parseJson,
-  serializeJson,
-  type ToolCall,
-  withOrigin,
-} from "@toolcall/core";
+import { type ChatMessage, parseJson, type ToolCall } from "@toolcall/core";
+import { isPlainObject, originOf, withOrigin } from "@toolcall/core/kit";
+import { argumentsOf, resultContent, setKey, textParts, withNote } from "./block-values.js";
+import { clineTextResults } from "./cline-text-results.js";
 
 /** Where a block is: its message (a record's message index, or a transcript's line) and its index in `content`. */
 export interface BlockAddress {
@@ -90,39 +85,6 @@ export const ANTHROPIC_BLOCK_TYPES: ReadonlySet<string> = new Set([
   "search_result",
 ]);
 
-/** A tool's input as neutral wire text: the JSON text of whatever it is (a string input is a JSON string). */
-function argumentsOf(input: unknown): unknown {
-  if (input === undefined) return undefined;
-  const written = serializeJson(input);
-  return written.ok ? written.text : input;
-}
-
-/** Text blocks as neutral text parts (one text block reads as its text); other blocks stay out of the view. */
-function textParts(blocks: readonly unknown[]): Array<{ type: "text"; text: unknown }> {
-  return blocks
-    .filter((block) => isPlainObject(block) && block.type === "text")
-    .map((block) => ({ type: "text" as const, text: (block as { text?: unknown }).text }));
-}
-
-function resultContent(content: unknown): unknown {
-  if (content === undefined || content === null) return "";
-  if (typeof content === "string") return content;
-  return Array.isArray(content) ? textParts(content) : content;
-}
-
-function setKey(target: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
-  const copy = { ...target };
-  Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
-  return copy;
-}
-
-/** A tool result's content with a note in front, in the block's own form. */
-function withNote(content: unknown, note: string): unknown {
-  if (Array.isArray(content)) return [{ type: "text", text: note }, ...content];
-  if (typeof content === "string") return `${note}\n${content}`;
-  return note;
-}
-
 /**
  * Reads Anthropic messages into neutral messages: in a user message, each `tool_result` block is a tool message
  * (first, as Anthropic puts them first) and the other blocks one user message; in an assistant message, `tool_use`
@@ -140,6 +102,7 @@ function withNote(content: unknown, note: string): unknown {
 export function readAnthropicMessages(views: readonly AnthropicMessageView[]): BlocksReading {
   const messages: ChatMessage[] = [];
   const issues: BlockIssue[] = [];
+  let pendingUses: Array<{ id: unknown; name: unknown }> = [];
   views.forEach((view, viewIndex) => {
     const { role, content, addresses } = view;
     if (Array.isArray(content)) {
@@ -159,6 +122,9 @@ export function readAnthropicMessages(views: readonly AnthropicMessageView[]): B
       return;
     }
     if (role === "assistant") {
+      pendingUses = content.flatMap((block) =>
+        isPlainObject(block) && block.type === "tool_use" ? [{ id: block.id, name: block.name }] : [],
+      );
       const calls: ToolCall[] = [];
       const own: BlockAddress[] = [];
       const thinking: string[] = [];
@@ -198,8 +164,26 @@ export function readAnthropicMessages(views: readonly AnthropicMessageView[]): B
     }
     const own: BlockAddress[] = [];
     const rest: unknown[] = [];
+    const textResults = clineTextResults(content, pendingUses);
     content.forEach((block, j) => {
       const address = addresses[j] as BlockAddress;
+      const textResult = textResults.get(j);
+      if (textResult === null) return;
+      if (textResult !== undefined) {
+        // Cline keeps a result as text blocks (`[read_file for 'x'] Result:`, then the output): it answers its call.
+        const blocks = [j, ...textResult.body];
+        messages.push(
+          withOrigin(
+            {
+              role: "tool",
+              tool_call_id: textResult.id,
+              content: blocks.map((k) => (content[k] as { text: string }).text).join("\n"),
+            },
+            { view: viewIndex, addresses: blocks.map((k) => addresses[k] as BlockAddress) } satisfies Origin,
+          ),
+        );
+        return;
+      }
       if (isPlainObject(block) && block.type === "tool_result") {
         messages.push(
           withOrigin(
@@ -313,6 +297,11 @@ export function readAnthropicMessages(views: readonly AnthropicMessageView[]): B
           const key = addressKey(address);
           const old = before.get(key) as ChatMessage | undefined;
           let block = blockAt(address) as Record<string, unknown>;
+          if (block.type === "text") {
+            if (message.tool_call_id !== old?.tool_call_id || message.content !== old?.content)
+              return { ok: false, reason: "a result Cline keeps as text cannot change" };
+            continue;
+          }
           if (message.tool_call_id !== old?.tool_call_id)
             block = setKey(block, "tool_use_id", message.tool_call_id);
           if (old !== undefined && message.content !== old.content) {
@@ -349,7 +338,7 @@ export function readAnthropicMessages(views: readonly AnthropicMessageView[]): B
           if (fn.arguments !== oldFn.arguments) {
             const parsed =
               typeof fn.arguments === "string" ? parseJson(fn.arguments, { lossless: true }) : undefined;
-            if (parsed === undefined || !parsed.ok || !isPlainObject(parsed.value)) {
+            if (parsed === undefined || !parsed.success || !isPlainObject(parsed.value)) {
               return { ok: false, reason: "new arguments that are not a JSON object have no tool_use form" };
             }
             block = setKey(block, "input", parsed.value);

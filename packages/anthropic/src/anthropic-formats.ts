@@ -1,4 +1,4 @@
-import type { ConversationFormat } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import { claudeCodeFormat } from "./claude-code-format.js";
 import { anthropicMessagesFormat } from "./messages-format.js";
 

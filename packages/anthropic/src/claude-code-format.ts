@@ -1,4 +1,4 @@
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import {
   type AnthropicMessageView,
   applyBlockEdits,
@@ -71,6 +71,7 @@ export const claudeCodeFormat: ConversationFormat = {
   expected:
     'JSON lines of {"type": "user" | "assistant" | "summary" | …, "message": {role, content}, "uuid", …}',
   unit: "session",
+  priority: 30,
   matches(value) {
     if (!Array.isArray(value) || value.length === 0) return false;
     const sample = value.slice(0, 8);
@@ -93,7 +94,11 @@ export const claudeCodeFormat: ConversationFormat = {
           },
         },
       ],
-      issues: reading.issues.map(({ address, ...found }) => ({ ...found, place: placeOfBlock(address, []) })),
+      issues: reading.issues.map(({ address, ...found }) => ({
+        ...found,
+        path: [address.message, "message", "content", address.block],
+        place: placeOfBlock(address, []),
+      })),
       write([next]) {
         if (next === undefined) return { ok: true, value };
         const result = reading.edits(next);

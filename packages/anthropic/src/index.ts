@@ -1,4 +1,22 @@
 export {
+  type ChatMessage,
+  coreRepairs,
+  createJsonrepairRepair,
+  type DecodeStatus,
+  type FinishReason,
+  getProviderProfile,
+  type Issue,
+  type IssueCode,
+  listProviderProfiles,
+  type ProviderId,
+  type ProviderOption,
+  parseRepairNames,
+  type RepairRule,
+  type Result,
+  type SanitizeChange,
+  type SanitizePolicy,
+} from "@toolcall/core";
+export {
   ANTHROPIC_BLOCK_TYPES,
   type AnthropicMessageView,
   addressKey,

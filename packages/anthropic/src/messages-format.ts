@@ -1,9 +1,5 @@
-import {
-  type ConversationFormat,
-  type FormatReading,
-  isPlainObject,
-  type ToolDefinition,
-} from "@toolcall/core";
+import type { ToolDefinition } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import {
   ANTHROPIC_BLOCK_TYPES,
   type AnthropicMessageView,
@@ -112,6 +108,7 @@ export const anthropicMessagesFormat: ConversationFormat = {
   expected:
     'a request {"messages": [{role, content: [blocks]}], "tools": [{name, input_schema}]}, a response {"type": "message", …}, or a list of messages with tool_use / tool_result / thinking blocks',
   unit: "record",
+  priority: 30,
   matches: (value) => shapeOf(value) !== undefined,
   read(value): FormatReading {
     const shape: Shape | undefined = Array.isArray(value)
@@ -122,7 +119,9 @@ export const anthropicMessagesFormat: ConversationFormat = {
     if (shape === undefined) {
       return {
         conversations: [],
-        issues: [{ code: "record_not_conversation", severity: "error", message: "not Anthropic Messages" }],
+        issues: [
+          { code: "record_not_conversation", severity: "error", message: "not Anthropic Messages", path: [] },
+        ],
         write: () => ({ ok: true, value }),
       };
     }
@@ -152,7 +151,11 @@ export const anthropicMessagesFormat: ConversationFormat = {
           },
         },
       ],
-      issues: reading.issues.map(({ address, ...found }) => ({ ...found, place: placeOfBlock(address, []) })),
+      issues: reading.issues.map(({ address, ...found }) => ({
+        ...found,
+        path: [...(prefix ? [prefix] : []), address.message, "content", address.block],
+        place: placeOfBlock(address, []),
+      })),
       write([next]) {
         if (next === undefined) return { ok: true, value };
         const result = reading.edits(next);

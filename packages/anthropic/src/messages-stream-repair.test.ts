@@ -1,4 +1,5 @@
-import { coreRepairs, createWorkMeter } from "@toolcall/core";
+import { coreRepairs } from "@toolcall/core";
+import { createWorkMeter } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MessagesStreamRepair } from "./messages-stream-repair.js";

@@ -1,13 +1,5 @@
-import {
-  argumentIssues,
-  type DecodeStatus,
-  type FinishReason,
-  type Issue,
-  type RepairRule,
-  StreamDecider,
-  type StreamEvent,
-  type WorkMeter,
-} from "@toolcall/core";
+import type { DecodeStatus, FinishReason, Issue, RepairRule } from "@toolcall/core";
+import { argumentIssues, StreamDecider, type StreamEvent, type WorkMeter } from "@toolcall/core/kit";
 import type { SseEvent } from "./sse-events.js";
 
 /** What became of one streamed `tool_use` block that was not clean JSON object text. */

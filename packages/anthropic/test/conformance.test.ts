@@ -1,7 +1,8 @@
 import { loadVectors } from "@toolcall/conformance";
 import { describeConformance } from "@toolcall/conformance/vitest";
-import { isPlainObject, type SanitizeOptions, sanitizeHistory, validateHistory } from "@toolcall/core";
+import { type SanitizeOptions, sanitizeHistory, validateHistory } from "@toolcall/core";
 import { resolveCoreRepairs } from "@toolcall/core/conformance";
+import { isPlainObject } from "@toolcall/core/kit";
 import { anthropicMessagesFormat } from "../src/index.js";
 import { decideStream } from "./stream-decisions.js";
 

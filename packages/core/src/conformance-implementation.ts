@@ -2,20 +2,22 @@ import {
   coreRepairs,
   decodeArguments,
   encodeArguments,
-  finishReasonAtStreamEnd,
   normalizeAnswerArguments,
   prepareForTemplate,
   providerVerdict,
   type RepairRule,
-  type StreamCallDelta,
-  StreamDecider,
-  type StreamEvent,
   sanitizeHistory,
-  ToolCallAccumulator,
-  type ToolCallDelta,
   validateHistory,
   validateToolCall,
 } from "./index.js";
+import {
+  finishReasonAtStreamEnd,
+  type StreamCallDelta,
+  StreamDecider,
+  type StreamEvent,
+  ToolCallAccumulator,
+  type ToolCallDelta,
+} from "./kit.js";
 
 // The suite passes the options of its vectors through; core's functions read the ones they know.
 // biome-ignore lint/suspicious/noExplicitAny: options arrive as data from vector files

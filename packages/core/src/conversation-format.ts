@@ -1,4 +1,4 @@
-import type { IssueSeverity } from "./issues.js";
+import type { Issue } from "./issues.js";
 import type { ChatMessage, FinishReason, ToolDefinition } from "./types.js";
 
 /**
@@ -23,12 +23,12 @@ export interface FormatConversation {
   placeOf?(path: readonly (string | number)[]): string;
 }
 
-/** Something wrong with a record's own shape, found while reading it (before any rule of core runs). */
-export interface FormatIssue {
-  /** A snake_case code of the format (`block_unknown`, `tool_call_unparsable`). */
-  code: string;
-  severity: IssueSeverity;
-  message: string;
+/**
+ * Something wrong with a record's own shape, found while reading it (before any rule of core runs): core's
+ * {@link Issue} with the format's own codes (`block_unknown`, `tool_call_unparsable`). `path` leads from the record to
+ * the part (`["conversations", 4, "value"]`; `[]` for the whole record); `place` says the same for people.
+ */
+export interface FormatIssue extends Issue<string> {
   /** Where in the record (`conversations[4].value`). */
   place?: string;
 }
@@ -74,6 +74,17 @@ export interface ConversationFormat {
   /** The shape in a few words, for a message naming what was expected. */
   readonly expected: string;
   readonly unit: "record" | "session";
+  /**
+   * Detection priority: a format of higher priority is tried first (default 0). A format whose shape is a special
+   * case of another's (a Gemini CLI session is a list of messages too) ranks above it; two formats of the same
+   * priority that both claim a value make the detection "probable" (docs/decisions.md, "Format detection").
+   */
+  readonly priority?: number;
+  /**
+   * A looser look than `matches`: the value is probably in this format though it does not read as one (a key
+   * misspelled, a part missing). A refusal then names this format and `--format` with its id.
+   */
+  resembles?(value: unknown): boolean;
   /** True when the value has this format's shape (cheap: called on samples to detect a file's format). */
   matches(value: unknown): boolean;
   /** Reads a record; never throws, whatever the value. */

@@ -2,6 +2,7 @@ import { JsonNumber } from "./json-number.js";
 import { parseJson } from "./parse-json.js";
 import { listEntries } from "./read-history.js";
 import { pythonLiteral } from "./repairs/python-literal.js";
+import type { Result } from "./result.js";
 
 /** The JSON Schema type a parameter is read as, and whether `null` is allowed. */
 export interface ParameterType {
@@ -11,7 +12,8 @@ export interface ParameterType {
 }
 
 /** What converting one parameter value gave. */
-export type ConvertedValue = { ok: true; value: unknown } | { ok: false; value: string; reason: string };
+/** The typed value, or the text kept as a string and why it could not be typed. */
+export type ConvertedValue = Result<unknown, { text: string; reason: string }>;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -136,11 +138,11 @@ function family(type: string): "string" | "integer" | "number" | "boolean" | "st
  * reason.
  *
  * @example
- * convertParameterValue({ text: "5", schema: { type: "integer" } }); // { ok: true, value: JsonNumber("5") }
- * convertParameterValue({ text: "True", schema: { type: "boolean" } }); // { ok: true, value: true }
- * convertParameterValue({ text: "null", schema: { type: "string" } }); // { ok: true, value: "null" }
- * convertParameterValue({ text: "null", schema: { type: ["string", "null"] } }); // { ok: true, value: null }
- * convertParameterValue({ text: '{"a": 1}', schema: { type: ["string", "object"] } }); // { ok: true, value: { a: JsonNumber("1") } }
+ * convertParameterValue({ text: "5", schema: { type: "integer" } }); // { success: true, value: JsonNumber("5") }
+ * convertParameterValue({ text: "True", schema: { type: "boolean" } }); // { success: true, value: true }
+ * convertParameterValue({ text: "null", schema: { type: "string" } }); // { success: true, value: "null" }
+ * convertParameterValue({ text: "null", schema: { type: ["string", "null"] } }); // { success: true, value: null }
+ * convertParameterValue({ text: '{"a": 1}', schema: { type: ["string", "object"] } }); // { success: true, value: { a: JsonNumber("1") } }
  */
 export function convertParameterValue(options: { text: string; schema: unknown }): ConvertedValue {
   let text: unknown;
@@ -156,13 +158,13 @@ export function convertParameterValue(options: { text: string; schema: unknown }
     return convert(value, schema);
   } catch {
     // A schema that throws on reading (a getter, a Proxy) types nothing.
-    return { ok: false, value, reason: "the schema could not be read" };
+    return { success: false, error: { text: value, reason: "the schema could not be read" } };
   }
 }
 
 function convert(text: string, schema: unknown): ConvertedValue {
   const { type, nullable, members } = typeOf(schema);
-  if (type === undefined) return { ok: true, value: text };
+  if (type === undefined) return { success: true, value: text };
   if (members.length < 2) return convertAs(text, type, nullable);
   // A union: the first member the text fits. Where a string is one of them, only an object or a list is tried
   // before it (text that is JSON of a shape the tool also takes); a number or a boolean is not, so `"0012"` and
@@ -174,7 +176,7 @@ function convert(text: string, schema: unknown): ConvertedValue {
   for (let i = 0; i < members.length; i++) {
     if (textual !== -1 && (kinds[i] !== "structured" || spelledNull)) continue;
     const converted = convertAs(text, members[i] as string, nullable);
-    if (converted.ok) return converted;
+    if (converted.success) return converted;
   }
   return convertAs(text, members[textual === -1 ? 0 : textual] as string, nullable);
 }
@@ -184,50 +186,50 @@ function convertAs(text: string, type: string, nullable: boolean): ConvertedValu
   // A string keeps its text, except the two ways templates write None (`tojson`'s `null`, Python's `None`) where
   // the schema allows null: a model writes them for a value it leaves out, as MiniMax M2 did (vLLM #32278).
   if (kind === "string")
-    return { ok: true, value: nullable && (text === "null" || text === "None") ? null : text };
+    return { success: true, value: nullable && (text === "null" || text === "None") ? null : text };
   const trimmed = text.trim();
   const lowered = trimmed.toLowerCase();
-  if (lowered === "null" || lowered === "none") return { ok: true, value: null };
+  if (lowered === "null" || lowered === "none") return { success: true, value: null };
   switch (kind) {
     case "integer":
     case "number": {
       if (kind === "integer" && PLAIN_INTEGER.test(trimmed))
-        return { ok: true, value: new JsonNumber(canonicalInteger(trimmed)) };
+        return { success: true, value: new JsonNumber(canonicalInteger(trimmed)) };
       if (JSON_NUMBER.test(trimmed)) {
         // A number too large for a double (`1e999`) stays text: written back it would not be JSON.
         if (!Number.isFinite(Number(trimmed)))
-          return { ok: false, value: text, reason: `not a finite number (${type})` };
-        return { ok: true, value: new JsonNumber(trimmed) };
+          return { success: false, error: { text, reason: `not a finite number (${type})` } };
+        return { success: true, value: new JsonNumber(trimmed) };
       }
-      return { ok: false, value: text, reason: `not a number (${type})` };
+      return { success: false, error: { text, reason: `not a number (${type})` } };
     }
     case "boolean":
-      if (lowered === "true") return { ok: true, value: true };
-      if (lowered === "false") return { ok: true, value: false };
-      return { ok: false, value: text, reason: `not a boolean (${type})` };
+      if (lowered === "true") return { success: true, value: true };
+      if (lowered === "false") return { success: true, value: false };
+      return { success: false, error: { text, reason: `not a boolean (${type})` } };
     case "structured": {
       const parsed = parseJson(trimmed, { lossless: true });
-      if (parsed.ok) {
+      if (parsed.success) {
         // Python would write `1e999` back as `Infinity`, which is not JSON: such text stays text.
         if (holdsNonFinite(parsed.value))
-          return { ok: false, value: text, reason: `a number out of range (${type})` };
-        return { ok: true, value: parsed.value };
+          return { success: false, error: { text, reason: `a number out of range (${type})` } };
+        return { success: true, value: parsed.value };
       }
       // Core's Python-literal reader reads a dict; a list is read inside one.
       const repaired = pythonLiteral.repair(`{'v': ${trimmed}}`);
       if (typeof repaired === "string") {
         const again = parseJson(repaired, { lossless: true });
-        if (again.ok) {
+        if (again.success) {
           const value = (again.value as { v: unknown }).v;
           if (holdsNonFinite(value))
-            return { ok: false, value: text, reason: `a number out of range (${type})` };
-          return { ok: true, value };
+            return { success: false, error: { text, reason: `a number out of range (${type})` } };
+          return { success: true, value };
         }
       }
-      return { ok: false, value: text, reason: `not JSON or a Python literal (${type})` };
+      return { success: false, error: { text, reason: `not JSON or a Python literal (${type})` } };
     }
     case "other":
-      return { ok: true, value: text };
+      return { success: true, value: text };
     default: {
       const never: never = kind;
       return never;

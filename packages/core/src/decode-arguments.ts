@@ -121,7 +121,7 @@ function* runRepairs(
     applied.push(id);
     meter.charge(current.length);
     const parsed = parse(current);
-    if (parsed.ok && isJsonObject(parsed.value)) return { ok: true, mapping: parsed.value, applied };
+    if (parsed.success && isJsonObject(parsed.value)) return { ok: true, mapping: parsed.value, applied };
   }
   return { ok: false, budget };
 }
@@ -150,7 +150,7 @@ function startsNoJsonValue(text: string): boolean {
   return true;
 }
 
-const NOT_JSON = { ok: false, error: "not JSON" } as const;
+const NOT_JSON = { success: false, error: "not JSON" } as const;
 
 /** Text the strict parse did not decide, with repairs to run: their steps, and what makes the result of theirs. */
 class PendingRepairs {
@@ -175,16 +175,16 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult | Pendin
   // The parser's own message, for the outcomes that report it (parsed for it late when the parse was skipped).
   const parseError = (): string => {
     const result = parsed ?? parseJson(text, parseOptions);
-    return result.ok ? "" : result.error;
+    return result.success ? "" : result.error;
   };
-  if (parsed?.ok) {
+  if (parsed?.success) {
     const value = parsed.value;
     if (isJsonObject(value)) return { arguments: value, status: "object", repairs: [], raw: text };
     if (value === null) return { arguments: {}, status: "null_literal", repairs: [], raw: text };
     if (typeof value === "string") {
       callerMeter?.charge(value.length);
       const inner = parseJson(value, parseOptions);
-      if (inner.ok && isJsonObject(inner.value)) {
+      if (inner.success && isJsonObject(inner.value)) {
         return { arguments: inner.value, status: "double_encoded", repairs: [], raw: text };
       }
     }

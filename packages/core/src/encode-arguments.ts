@@ -1,5 +1,6 @@
 import { isPlainObject, setOwn } from "./define-property.js";
 import { errorMessage } from "./error-message.js";
+import type { Result } from "./result.js";
 import { type SerializeOptions, serializeJson } from "./serialize-json.js";
 import { type ArgumentsMapping, RAW_ARGUMENTS_KEY } from "./types.js";
 
@@ -29,27 +30,28 @@ export function isRawSentinel(value: unknown): value is { _raw_arguments: unknow
   }
 }
 
-export type EncodeResult = { ok: true; text: string } | { ok: false; error: string };
+/** The wire text (`value`), or why the value cannot be JSON. */
+export type EncodeResult = Result<string>;
 
 /**
  * Encodes arguments to wire text, reporting a value that cannot be JSON (a cycle, nesting too deep, a throwing
  * getter) instead of throwing.
  *
  * @example
- * safeEncodeArguments({ a: 1 }); // { ok: true, text: '{"a":1}' }
+ * safeEncodeArguments({ a: 1 }); // { success: true, value: '{"a":1}' }
  */
 export function safeEncodeArguments(value: unknown, options: EncodeOptions = {}): EncodeResult {
   try {
     return encode(value, options);
   } catch (error) {
     // A getter or proxy trap that throws where the value is looked at before serializing.
-    return { ok: false, error: errorMessage(error) };
+    return { success: false, error: errorMessage(error) };
   }
 }
 
 function encode(value: unknown, options: EncodeOptions): EncodeResult {
-  if (typeof value === "string") return { ok: true, text: value };
-  if (value === undefined || value === null) return { ok: true, text: "{}" };
+  if (typeof value === "string") return { success: true, value: value };
+  if (value === undefined || value === null) return { success: true, value: "{}" };
   const serializeOptions: SerializeOptions = {
     style: options.style ?? "compact",
     ensureAscii: options.ensureAscii ?? false,
@@ -63,9 +65,9 @@ function encode(value: unknown, options: EncodeOptions): EncodeResult {
   }
   if (isRawSentinel(mapping)) {
     const policy = options.rawPolicy ?? "preserve";
-    if (policy === "empty") return { ok: true, text: "{}" };
+    if (policy === "empty") return { success: true, value: "{}" };
     if (policy === "verbatim" && typeof mapping._raw_arguments === "string") {
-      return { ok: true, text: mapping._raw_arguments };
+      return { success: true, value: mapping._raw_arguments };
     }
   }
   return serializeJson(mapping, serializeOptions);
@@ -84,7 +86,7 @@ function encode(value: unknown, options: EncodeOptions): EncodeResult {
  */
 export function encodeArguments(value: unknown, options: EncodeOptions = {}): string {
   const result = safeEncodeArguments(value, options);
-  if (result.ok) return result.text;
+  if (result.success) return result.value;
   return JSON.stringify({ [RAW_ARGUMENTS_KEY]: `[arguments could not be encoded: ${result.error}]` });
 }
 
@@ -114,6 +116,6 @@ export class ArgumentsEncodeError extends Error {
  */
 export function encodeArgumentsOrThrow(value: unknown, options: EncodeOptions = {}): string {
   const result = safeEncodeArguments(value, options);
-  if (result.ok) return result.text;
+  if (result.success) return result.value;
   throw new ArgumentsEncodeError(result.error);
 }

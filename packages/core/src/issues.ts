@@ -27,13 +27,27 @@ export type IssueCode =
 
 export type IssueSeverity = "error" | "warning" | "info";
 
-/** One finding about a tool call or a history: a union member keyed on `code`, with where it was found. */
-export interface Issue {
-  code: IssueCode;
+/**
+ * One finding, in the one shape every package reports: a stable snake_case `code`, how serious it is, a sentence for
+ * people, and where it was found. `Code` narrows the codes a producer can emit (core's R3 codes by default; a syntax
+ * parser, a record format or the proxy names its own union), so a consumer can `switch` on `code` exhaustively.
+ *
+ * @example
+ * import type { Issue } from "@toolcall/core";
+ *
+ * type ParseCode = "call_unclosed" | "arguments_invalid";
+ * const found: Issue<ParseCode> = { code: "call_unclosed", severity: "error", message: "no </tool_call>", path: [0] };
+ */
+export interface Issue<Code extends string = IssueCode> {
+  code: Code;
   severity: IssueSeverity;
-  /** Keys from the validated value to the offending part (`["function", "arguments"]`, `[3, "tool_calls", 0]`). */
-  path: Array<string | number>;
+  /** A sentence for people; never parsed. */
   message: string;
+  /**
+   * Keys from the checked value to the offending part (`["function", "arguments"]`, `[3, "tool_calls", 0]`); for text,
+   * the character offset (`[120]`); `[]` for the whole value.
+   */
+  path: Array<string | number>;
 }
 
 /** The severity each code always has. */

@@ -57,7 +57,7 @@ function sameJson(a: unknown, b: unknown, depth = 0): boolean {
 /** A schema value in a message: its JSON, cut short when long (a huge list is not written out). */
 function show(value: unknown): string {
   const written = serializeJson(value, { maxLength: 200 });
-  return written.ok ? written.text : "a value too long or too odd to show";
+  return written.success ? written.value : "a value too long or too odd to show";
 }
 
 /** A path as a chain from the leaf up: built into a list only for a violation (a deep value copies no paths). */

@@ -65,9 +65,9 @@ describe("numbersRoundTrip", () => {
     fc.assert(
       fc.property(document, (text) => {
         const exact = parseJson(text, { lossless: true });
-        expect(exact.ok).toBe(true);
-        const written = serializeJson(exact.ok ? exact.value : null);
-        expect(written).toEqual({ ok: true, text });
+        expect(exact.success).toBe(true);
+        const written = serializeJson(exact.success ? exact.value : null);
+        expect(written).toEqual({ success: true, value: text });
         if (numbersRoundTrip(text)) expect(JSON.stringify(JSON.parse(text))).toBe(text);
       }),
       { numRuns: 2000 },
@@ -96,10 +96,10 @@ describe("numbersRoundTrip", () => {
         (entries) => {
           const json = `{${entries.map(([key, value]) => `${JSON.stringify(key)}: ${value}`).join(", ")}}`;
           const exact = parseJson(json, { lossless: true });
-          if (!exact.ok) return;
+          if (!exact.success) return;
           const compact = serializeJson(exact.value);
-          if (!compact.ok) return;
-          expect(numbersRoundTrip(json)).toBe(JSON.stringify(JSON.parse(json)) === compact.text);
+          if (!compact.success) return;
+          expect(numbersRoundTrip(json)).toBe(JSON.stringify(JSON.parse(json)) === compact.value);
         },
       ),
       { numRuns: 2000 },

@@ -1,11 +1,13 @@
 import { setOwn } from "./define-property.js";
 import { errorMessage } from "./error-message.js";
 import { JsonNumber } from "./json-number.js";
+import type { Result } from "./result.js";
 
 /** The default nesting limit: about where Python's `json.loads` gives up with a RecursionError. */
 export const DEFAULT_MAX_DEPTH = 1000;
 
-export type ParseJsonResult = { ok: true; value: unknown } | { ok: false; error: string };
+/** Parsed JSON, or why the text is not JSON (a message). */
+export type ParseJsonResult = Result<unknown>;
 
 export interface ParseJsonOptions {
   /** Keep numbers as {@link JsonNumber} (every digit, `1.0` stays a float). */
@@ -19,14 +21,14 @@ export interface ParseJsonOptions {
  * nesting limit on both.
  */
 export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJsonResult {
-  if (typeof text !== "string") return { ok: false, error: "not text" };
+  if (typeof text !== "string") return { success: false, error: "not text" };
   const maxDepth = options?.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (options?.lossless) return parseLossless(text, maxDepth);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { ok: false, error: errorMessage(error) };
+    return { success: false, error: errorMessage(error) };
   }
   // A container of depth d needs at least 2d characters, and depth never exceeds the number of `{` and `[`
   // characters (strings included): only text with more of them than the limit needs the walk, and counting them
@@ -38,9 +40,9 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJs
     openersExceed(text, maxDepth) &&
     depthExceeds(value, maxDepth)
   ) {
-    return { ok: false, error: `nesting deeper than ${maxDepth}` };
+    return { success: false, error: `nesting deeper than ${maxDepth}` };
   }
-  return { ok: true, value };
+  return { success: true, value };
 }
 
 /** True when the text holds more than `limit` opening brackets; stops counting as soon as it knows. */
@@ -91,7 +93,7 @@ function parseLossless(text: string, maxDepth: number): ParseJsonResult {
   const length = text.length;
   const stack: Frame[] = [];
   const fail = (what: string): ParseJsonResult => ({
-    ok: false,
+    success: false,
     error:
       pos >= length
         ? `Unexpected end of JSON input (${what})`
@@ -140,7 +142,7 @@ function parseLossless(text: string, maxDepth: number): ParseJsonResult {
       if (pos >= length) return fail("a value");
       const c = text.charCodeAt(pos);
       if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-        if (stack.length >= maxDepth) return { ok: false, error: `nesting deeper than ${maxDepth}` };
+        if (stack.length >= maxDepth) return { success: false, error: `nesting deeper than ${maxDepth}` };
         pos++;
         skipWhitespace();
         if (c === 0x5b) {
@@ -197,7 +199,7 @@ function parseLossless(text: string, maxDepth: number): ParseJsonResult {
     const frame = stack[stack.length - 1];
     if (frame === undefined) {
       if (pos !== length) return fail("end of input");
-      return { ok: true, value };
+      return { success: true, value };
     }
     if (Array.isArray(frame.container)) {
       frame.container.push(value);

@@ -2,6 +2,7 @@ import { errorMessage } from "./error-message.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH } from "./parse-json.js";
 import { pythonFloatRepr } from "./python-float.js";
+import type { Result } from "./result.js";
 
 export interface SerializeOptions {
   /** `compact`: `JSON.stringify` bytes. `python`: `json.dumps` bytes (`", "`, `": "`). */
@@ -27,14 +28,15 @@ export interface SerializeOptions {
  * @example
  * const a: unknown[] = [];
  * a.length = 2 ** 32 - 1;
- * serializeJson({ a }); // { ok: false, error: "the JSON text would exceed 536870888 characters" }
+ * serializeJson({ a }); // { success: false, error: "the JSON text would exceed 536870888 characters" }
  */
 export const MAX_JSON_TEXT_LENGTH = 2 ** 29 - 24;
 
 /** Parts of an array joined at a time: a huge array never needs one list as long as itself. */
 const CHUNK = 4096;
 
-export type SerializeResult = { ok: true; text: string } | { ok: false; error: string };
+/** The JSON text (`value`), or why the value has none. */
+export type SerializeResult = Result<string>;
 
 // Python's ensure_ascii escapes everything outside space..tilde that JSON does not already escape, DEL included.
 const NON_ASCII = /[\u007f-\uffff]/g;
@@ -215,6 +217,6 @@ export function serializeJson(root: unknown, options: SerializeOptions = {}): Se
     // A stack overflow on a pathological value, or a throwing getter or proxy trap.
     failure = errorMessage(error);
   }
-  if (failure !== undefined) return { ok: false, error: failure };
-  return { ok: true, text: text ?? "null" };
+  if (failure !== undefined) return { success: false, error: failure };
+  return { success: true, value: text ?? "null" };
 }

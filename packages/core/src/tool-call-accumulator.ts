@@ -43,7 +43,7 @@ function readField(object: object, key: string): unknown {
 }
 
 function isCompleteJson(text: string): boolean {
-  return parseJson(text).ok;
+  return parseJson(text).success;
 }
 
 /**
@@ -167,7 +167,7 @@ export class ToolCallAccumulator {
     const brokenAt = this.#brokenAt.get(call);
     if (brokenAt !== undefined && text.length < 2 * brokenAt) return false;
     this.#meter?.charge(text.length);
-    if (parseJson(text).ok) return true;
+    if (parseJson(text).success) return true;
     this.#brokenAt.set(call, text.length);
     return false;
   }

@@ -1,3 +1,4 @@
+import type { Issue } from "./issues.js";
 import type { WorkMeter } from "./work-budget.js";
 
 /**
@@ -32,16 +33,14 @@ export interface SyntaxToolCall {
 }
 
 /**
- * Why part of the text was read the way it was. Codes are snake_case and stable; `raw` holds text left in content
- * exactly as the model wrote it.
+ * Why part of the text was read the way it was: core's {@link Issue} with the syntax's own codes (snake_case, stable,
+ * no family prefix). `path` is `[]` (the text as a whole); `raw` holds text left in content exactly as the model wrote
+ * it, `tool` and `parameter` name the call and parameter when the issue is about one.
  *
  * @example
- * const issue: SyntaxIssue = { code: "call_truncated", severity: "error", message: "the text ends inside a call", raw: "<tool_call>{" };
+ * const issue: SyntaxIssue = { code: "call_truncated", severity: "error", message: "the text ends inside a call", path: [], raw: "<tool_call>{" };
  */
-export interface SyntaxIssue {
-  code: string;
-  severity: "error" | "warning" | "info";
-  message: string;
+export interface SyntaxIssue extends Issue<string> {
   raw?: string;
   tool?: string;
   parameter?: string;

@@ -68,7 +68,7 @@ describe("every public function of core is total over hostile values", () => {
         expect(typeof encoded).toBe("string");
         if (typeof value !== "string") expect(() => JSON.parse(encoded)).not.toThrow();
         const safe = safeEncodeArguments(value, { style: "python", sortKeys: true, ensureAscii: true });
-        expect(typeof safe.ok).toBe("boolean");
+        expect(typeof safe.success).toBe("boolean");
         try {
           encodeArgumentsOrThrow(value);
         } catch (error) {
@@ -76,8 +76,8 @@ describe("every public function of core is total over hostile values", () => {
         }
         const normalized = normalizeArguments(value, { repairs: coreRepairs });
         expect(isStatus(normalized.decoded.status)).toBe(true);
-        expect(typeof serializeJson(value).ok).toBe("boolean");
-        expect(typeof parseJson(value as string).ok).toBe("boolean");
+        expect(typeof serializeJson(value).success).toBe("boolean");
+        expect(typeof parseJson(value as string).success).toBe("boolean");
         expect(typeof numbersRoundTrip(value as string)).toBe("boolean");
         expect(typeof isRawSentinel(value)).toBe("boolean");
         expect(typeof finishReasonAtStreamEnd(value as string)).toBe("string");
@@ -171,7 +171,7 @@ describe("the cases of the issue", () => {
   it("encodes arguments holding an array of length 2**32 - 1 to a documented error, at once", () => {
     const a = hugeSparseArray();
     expect(safeEncodeArguments({ a })).toEqual({
-      ok: false,
+      success: false,
       error: expect.stringMatching(/would exceed/),
     });
     expect(JSON.parse(encodeArguments({ a }))).toEqual({
@@ -263,7 +263,7 @@ describe("the cases of the issue", () => {
 
   it("handles cycles and deep values in arguments", () => {
     for (const value of [cyclicObject(), deeplyNested(100_000), deeplyNested(100_000, "array")]) {
-      expect(safeEncodeArguments(value).ok).toBe(false);
+      expect(safeEncodeArguments(value).success).toBe(false);
       expect(isStatus(normalizeArguments(value).decoded.status)).toBe(true);
     }
   });

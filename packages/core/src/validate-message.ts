@@ -35,10 +35,10 @@ function describe(value: unknown): string {
 /** A value in a message: its JSON, cut short when long; never throws (a BigInt, a cycle, a getter that throws). */
 function show(value: unknown): string {
   const written = serializeJson(value, { maxLength: 200 });
-  if (written.ok) return written.text;
+  if (written.success) return written.value;
   if (typeof value !== "string") return describe(value);
   const cut = serializeJson(value.slice(0, 100));
-  return cut.ok ? `${cut.text}…` : "a long text";
+  return cut.success ? `${cut.value}…` : "a long text";
 }
 
 /** Content that is a string, or a list of parts of the types the role takes; null only where `nullable`. */

@@ -1,4 +1,5 @@
-import { isPlainObject, parseJson, pythonLiteral, serializeJson } from "@toolcall/core";
+import { parseJson, serializeJson } from "@toolcall/core";
+import { isPlainObject, pythonLiteral } from "@toolcall/core/kit";
 
 /** A call written as text (`{"name": …, "arguments": …}`), as data sets store it, read. */
 export interface CallText {
@@ -29,13 +30,13 @@ export function readCallText(text: string): CallText {
   const json = parseJson(text.trim(), { lossless: true });
   let value: unknown;
   let syntax: CallText["syntax"] = "unreadable";
-  if (json.ok) {
+  if (json.success) {
     value = json.value;
     syntax = "json";
   } else {
     const repaired = pythonLiteral.repair(text.trim());
     const python = repaired === undefined ? undefined : parseJson(repaired, { lossless: true });
-    if (python?.ok) {
+    if (python?.success) {
       value = python.value;
       syntax = "python";
     }
@@ -49,7 +50,7 @@ export function readCallText(text: string): CallText {
   if (typeof raw === "string" || raw === undefined) args = raw;
   else {
     const written = serializeJson(raw);
-    args = written.ok ? written.text : raw;
+    args = written.success ? written.value : raw;
   }
   return { name: value.name, arguments: args, syntax, object: value, spaced };
 }
@@ -65,7 +66,7 @@ export function readCallText(text: string): CallText {
 export function writeCallText(read: CallText, name: unknown, argumentsText: unknown): string | undefined {
   if (read.syntax === "python") return undefined;
   const parsed = typeof argumentsText === "string" ? parseJson(argumentsText, { lossless: true }) : undefined;
-  const args = parsed?.ok ? parsed.value : argumentsText;
+  const args = parsed?.success ? parsed.value : argumentsText;
   const call: Record<string, unknown> = {};
   const define = (key: string, value: unknown) =>
     Object.defineProperty(call, key, { value, writable: true, enumerable: true, configurable: true });
@@ -75,5 +76,5 @@ export function writeCallText(read: CallText, name: unknown, argumentsText: unkn
   if (!("name" in source)) define("name", name);
   if (!("arguments" in source)) define("arguments", args);
   const written = serializeJson(call, read.spaced ? { style: "python" } : {});
-  return written.ok ? written.text : undefined;
+  return written.success ? written.value : undefined;
 }

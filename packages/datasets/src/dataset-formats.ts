@@ -1,4 +1,4 @@
-import type { ConversationFormat } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import { llamafactoryFormat } from "./llamafactory-format.js";
 import { sharegptFormat } from "./sharegpt-format.js";
 

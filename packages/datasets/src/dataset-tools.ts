@@ -1,4 +1,5 @@
-import { isPlainObject, parseJson, type ToolDefinition } from "@toolcall/core";
+import { parseJson, type ToolDefinition } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 
 /**
  * A data set's tool list as core reads tools: an array, or (as LLaMA-Factory and glaive store it) a JSON string of
@@ -12,7 +13,7 @@ export function toolsOf(value: unknown): ToolDefinition[] | undefined {
   let tools = value;
   if (typeof value === "string") {
     const parsed = parseJson(value);
-    if (!parsed.ok) return undefined;
+    if (!parsed.success) return undefined;
     tools = parsed.value;
   }
   if (!Array.isArray(tools)) return undefined;

@@ -1,13 +1,12 @@
+import type { ChatMessage, ToolCall } from "@toolcall/core";
 import {
-  type ChatMessage,
   type ConversationFormat,
   type FormatIssue,
   type FormatReading,
   isPlainObject,
   originOf,
-  type ToolCall,
   withOrigin,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { type CallText, readCallText, writeCallText } from "./call-text.js";
 import { toolsOf } from "./dataset-tools.js";
 
@@ -58,6 +57,7 @@ export const llamafactoryFormat: ConversationFormat = {
   expected:
     '{"messages": [{"role", "content": [{"type": "text" | "reasoning" | "tool_call", "value"}]}], "tools"?}',
   unit: "record",
+  priority: 20,
   matches: isV1,
   read(value): FormatReading {
     const record = isPlainObject(value) ? value : {};
@@ -107,6 +107,7 @@ export const llamafactoryFormat: ConversationFormat = {
             code: "call_unreadable",
             severity: "error",
             message: "the tool_call part is not JSON",
+            path: ["messages", index, "content", partIndex],
             place: `messages[${index}].content[${partIndex}]`,
           });
         }

@@ -1,44 +1,23 @@
+import type { ChatMessage, ToolCall } from "@toolcall/core";
 import {
-  type ChatMessage,
   type ConversationFormat,
   type FormatIssue,
   type FormatReading,
   isPlainObject,
   originOf,
-  parseJson,
-  type ToolCall,
   withOrigin,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { type CallText, readCallText, writeCallText } from "./call-text.js";
 import { toolsOf } from "./dataset-tools.js";
+import { functionCallTexts, isTurn, ROLES, sharedResults, type Turn } from "./sharegpt-turns.js";
 import { findTagged, replaceTagged, type TaggedSegment, textOutside } from "./tagged-calls.js";
-
-/** The role each ShareGPT speaker plays (glaive and LLaMA-Factory add `function_call` and `observation`). */
-const ROLES: Readonly<Record<string, string>> = {
-  human: "user",
-  user: "user",
-  gpt: "assistant",
-  assistant: "assistant",
-  system: "system",
-  function_call: "assistant",
-  observation: "tool",
-  tool: "tool",
-  function: "tool",
-  function_response: "tool",
-};
-
-type Turn = Record<string, unknown> & { from?: unknown; value?: unknown };
 
 /** What a neutral message or call was read from. */
 type Origin =
   | { kind: "turn"; turn: number }
   | { kind: "calls"; turn: number; segments?: TaggedSegment[]; calls: CallText[]; list: boolean }
   | { kind: "call"; turn: number; index: number }
-  | { kind: "result"; turn: number; segment?: number };
-
-function isTurn(value: unknown): value is Turn {
-  return isPlainObject(value) && "from" in value && "value" in value;
-}
+  | { kind: "result"; turn: number; segment?: number; share?: number; of?: number };
 
 function turnsOf(value: unknown): { turns: unknown[]; key?: "conversations" } | undefined {
   if (Array.isArray(value)) return value.length > 0 && value.every(isTurn) ? { turns: value } : undefined;
@@ -46,15 +25,6 @@ function turnsOf(value: unknown): { turns: unknown[]; key?: "conversations" } | 
     return { turns: value.conversations, key: "conversations" };
   }
   return undefined;
-}
-
-/** The calls a `function_call` turn holds: one call object, or a list of them (LLaMA-Factory takes both). */
-function functionCallTexts(value: string): { calls: CallText[]; list: boolean } {
-  const parsed = parseJson(value.trim());
-  if (parsed.ok && Array.isArray(parsed.value)) {
-    return { calls: parsed.value.map((item) => readCallText(JSON.stringify(item))), list: true };
-  }
-  return { calls: [readCallText(value)], list: false };
 }
 
 /**
@@ -75,6 +45,7 @@ export const sharegptFormat: ConversationFormat = {
   expected:
     '{"conversations": [{"from": "human" | "gpt" | "function_call" | "observation" | "tool", "value": …}]}',
   unit: "record",
+  priority: 15,
   matches: (value) => turnsOf(value) !== undefined,
   read(value): FormatReading {
     const found: { turns: unknown[]; key?: "conversations" } =
@@ -88,6 +59,7 @@ export const sharegptFormat: ConversationFormat = {
     const issues: FormatIssue[] = [];
     let pending: string[] = [];
     let toolFrom: unknown;
+    let unreadTurn = -1;
     if (record !== undefined && typeof record.system === "string") {
       messages.push(
         withOrigin({ role: "system", content: record.system }, { kind: "turn", turn: -1 } satisfies Origin),
@@ -110,6 +82,7 @@ export const sharegptFormat: ConversationFormat = {
               code: "call_unreadable",
               severity: "error",
               message: "the call is neither JSON nor a Python literal",
+              path: found.key ? ["conversations", turn] : [turn],
               place: place(turn),
             });
           } else if (call.syntax === "python") {
@@ -118,6 +91,7 @@ export const sharegptFormat: ConversationFormat = {
               severity: "warning",
               message:
                 "the call is a Python literal, not JSON (a server that reads calls with json.loads refuses what a model trained on it writes)",
+              path: found.key ? ["conversations", turn] : [turn],
               place: place(turn),
             });
           }
@@ -128,8 +102,24 @@ export const sharegptFormat: ConversationFormat = {
             { kind: "call", turn, index } satisfies Origin,
           );
         });
+      if (turn === unreadTurn) return;
       if (from === "function_call" && text !== undefined) {
         const { calls, list } = functionCallTexts(text);
+        if (list && calls.length === 0) {
+          // No call: the turn and the observation answering it are carried through as they are, unread.
+          issues.push({
+            code: "call_list_empty",
+            severity: "warning",
+            message:
+              "the function_call turn holds an empty list (no call); it and its observation are kept unread",
+            path: found.key ? ["conversations", turn] : [turn],
+            place: place(turn),
+          });
+          const next = turns[turn + 1];
+          if (isTurn(next) && typeof next.from === "string" && ROLES[next.from] === "tool")
+            unreadTurn = turn + 1;
+          return;
+        }
         messages.push(
           withOrigin({ role: "assistant", content: null, tool_calls: makeCalls(calls) }, {
             kind: "calls",
@@ -153,6 +143,22 @@ export const sharegptFormat: ConversationFormat = {
       }
       if (role === "tool") {
         toolFrom ??= from;
+        const shared = sharedResults(turns, turn, pending.length);
+        if (shared !== undefined) {
+          // One observation answering every call of the turn before it (LLaMA-Factory, ToolACE, APIGen): by position.
+          shared.forEach((content, share) => {
+            const id = pending.shift() as string;
+            messages.push(
+              withOrigin({ role: "tool", tool_call_id: id, content }, {
+                kind: "result",
+                turn,
+                share,
+                of: shared.length,
+              } satisfies Origin),
+            );
+          });
+          return;
+        }
         const segments = text?.includes("<tool_response>") ? findTagged(text, "tool_response") : [];
         const bodies = segments.length > 0 ? segments.map((s) => s.body.trim()) : [raw.value];
         bodies.forEach((body, segment) => {
@@ -176,7 +182,8 @@ export const sharegptFormat: ConversationFormat = {
     const before = new Map<string, unknown>();
     for (const message of messages) {
       const origin = originOf(message) as Origin;
-      if (origin.kind === "result") before.set(`r${origin.turn}.${origin.segment ?? 0}`, message);
+      if (origin.kind === "result")
+        before.set(`r${origin.turn}.${origin.segment ?? origin.share ?? 0}`, message);
       for (const call of (message.tool_calls as ToolCall[] | undefined) ?? []) {
         const callOrigin = originOf(call) as Origin & { kind: "call" };
         before.set(`c${callOrigin.turn}.${callOrigin.index}`, call);
@@ -227,7 +234,7 @@ export const sharegptFormat: ConversationFormat = {
           anchor = Math.max(anchor, origin.turn);
           if (origin.kind === "result") {
             const results = seenResults.get(origin.turn) ?? new Map<number, unknown>();
-            results.set(origin.segment ?? 0, message);
+            results.set(origin.segment ?? origin.share ?? 0, message);
             seenResults.set(origin.turn, results);
           }
           for (const call of (message.tool_calls as ToolCall[] | undefined) ?? []) {
@@ -286,11 +293,24 @@ export const sharegptFormat: ConversationFormat = {
               );
               newTurns.set(origin.turn, { ...turn, value: `[${items.join(", ")}]` });
             }
-          } else if (origin.kind === "result" && (origin.segment ?? 0) === 0) {
+          } else if (origin.kind === "result" && (origin.segment ?? origin.share ?? 0) === 0) {
             const turn = turns[origin.turn] as Turn;
             const kept = seenResults.get(origin.turn);
             if (kept === undefined) {
               dropped.add(origin.turn);
+              continue;
+            }
+            if (origin.of !== undefined) {
+              // Results sharing one observation are written back as that one turn: all kept as they were, or none.
+              for (let share = 0; share < origin.of; share++) {
+                const now = kept.get(share) as Record<string, unknown> | undefined;
+                const old = before.get(`r${origin.turn}.${share}`) as Record<string, unknown> | undefined;
+                if (now === undefined || now.content !== old?.content)
+                  return {
+                    ok: false,
+                    reason: `${place(origin.turn)}: one result of the ${origin.of} this observation holds cannot change alone`,
+                  };
+              }
               continue;
             }
             const segments = typeof turn.value === "string" ? findTagged(turn.value, "tool_response") : [];

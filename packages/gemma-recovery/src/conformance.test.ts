@@ -1,6 +1,6 @@
 import { loadVectors } from "@toolcall/conformance";
 import { describeConformance } from "@toolcall/conformance/vitest";
-import type { SyntaxParseResult, SyntaxStreamEvent } from "@toolcall/core";
+import type { SyntaxParseResult, SyntaxStreamEvent } from "@toolcall/core/kit";
 import { gemma4 } from "./gemma4-syntax.js";
 
 /** Folds stream events into a whole result (as a caller of the stream would). */

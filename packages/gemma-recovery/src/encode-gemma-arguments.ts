@@ -1,11 +1,11 @@
+import { JsonNumber } from "@toolcall/core";
 import {
   type ArgumentsMapping,
   DEFAULT_MAX_DEPTH,
   isPlainObject,
-  JsonNumber,
   MAX_JSON_TEXT_LENGTH,
   pythonFloatRepr,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { QUOTE_TOKEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";
 
 /** Why a mapping could not be written in the native syntax. */

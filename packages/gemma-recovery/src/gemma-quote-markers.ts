@@ -1,4 +1,5 @@
-import { isWorkMeter, type RepairContext, type RepairRule, type WorkMeter } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core";
+import { isWorkMeter, type RepairContext, type WorkMeter } from "@toolcall/core/kit";
 
 /** The meter of a rule's context, when it has a usable one (a rule called by hand may get anything). */
 function meterOf(context: RepairContext | undefined): WorkMeter | undefined {

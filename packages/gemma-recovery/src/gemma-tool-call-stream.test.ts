@@ -1,4 +1,4 @@
-import { createWorkMeter } from "@toolcall/core";
+import { createWorkMeter } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type GemmaStreamEvent, GemmaToolCallStream } from "./gemma-tool-call-stream.js";

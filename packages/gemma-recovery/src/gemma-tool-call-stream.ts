@@ -1,12 +1,12 @@
+import { encodeArguments } from "@toolcall/core";
 import {
   createWorkMeter,
-  encodeArguments,
   isWorkMeter,
   randomCallId,
   WORK_UNITS_BASE,
   WORK_UNITS_PER_CHAR,
   type WorkMeter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { GemmaTextScan, readGemmaArguments } from "./parse-gemma-arguments.js";
 import { readCallHead } from "./read-call-head.js";
 import { CHANNEL_CLOSE, CHANNEL_OPEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";

@@ -1,13 +1,13 @@
-import {
-  decodeArguments,
-  type EncodableToolCall,
-  type SyntaxIssue,
-  type SyntaxParseOptions,
-  type SyntaxStream,
-  type SyntaxStreamEvent,
-  type SyntaxToolCall,
-  type ToolCallSyntax,
-} from "@toolcall/core";
+import { decodeArguments } from "@toolcall/core";
+import type {
+  EncodableToolCall,
+  SyntaxIssue,
+  SyntaxParseOptions,
+  SyntaxStream,
+  SyntaxStreamEvent,
+  SyntaxToolCall,
+  ToolCallSyntax,
+} from "@toolcall/core/kit";
 import { encodeGemmaToolCall } from "./encode-gemma-arguments.js";
 import {
   type GemmaIssue,
@@ -28,6 +28,7 @@ function withId(call: GemmaToolCall, index: number, options: SyntaxParseOptions)
 const asIssue = (issue: GemmaIssue): SyntaxIssue => ({
   ...issue,
   severity: issue.code === "call_unclosed" ? "info" : "error",
+  path: [],
 });
 
 /**

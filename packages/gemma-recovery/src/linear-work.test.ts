@@ -1,4 +1,5 @@
-import { coreRepairs, createJsonrepairRepair, decodeArguments, WORK_UNITS_PER_CHAR } from "@toolcall/core";
+import { coreRepairs, createJsonrepairRepair, decodeArguments } from "@toolcall/core";
+import { WORK_UNITS_PER_CHAR } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { jsonrepair } from "jsonrepair";
 import { describe, expect, it } from "vitest";
@@ -52,7 +53,7 @@ const CONTENT_TEXTS: Record<string, (n: number) => string> = {
   "good calls": (n) => `<|tool_call>call:f{a:${Q}x${Q},n:1}<tool_call|>text `.repeat(n / 42),
 };
 
-function stream(text: string, size: number, meter: import("@toolcall/core").WorkMeter) {
+function stream(text: string, size: number, meter: import("@toolcall/core/kit").WorkMeter) {
   const parser = new GemmaToolCallStream({ meter });
   for (let i = 0; i < text.length; i += size) parser.push(text.slice(i, i + size));
   return parser.end();

@@ -1,13 +1,13 @@
+import { JsonNumber } from "@toolcall/core";
 import {
   type ArgumentsMapping,
   createTokenFinder,
   createWorkMeter,
   DEFAULT_MAX_DEPTH,
   isWorkMeter,
-  JsonNumber,
   type TokenFinder,
   type WorkMeter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { QUOTE_TOKEN } from "./tokens.js";
 
 export type GemmaArgumentsResult =

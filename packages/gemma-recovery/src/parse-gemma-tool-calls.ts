@@ -1,4 +1,4 @@
-import { resolveWorkMeter } from "@toolcall/core";
+import { resolveWorkMeter } from "@toolcall/core/kit";
 import {
   type GemmaIssue,
   type GemmaParseOptions,

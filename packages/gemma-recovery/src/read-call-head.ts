@@ -1,4 +1,4 @@
-import type { WorkMeter } from "@toolcall/core";
+import type { WorkMeter } from "@toolcall/core/kit";
 
 /** What follows `<|tool_call>`: `call:NAME{`, a prefix of it that the text ends in, or anything else. */
 export type CallHead =

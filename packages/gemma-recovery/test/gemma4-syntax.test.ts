@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createWorkMeter, type SyntaxStreamEvent, type ToolCallSyntax } from "@toolcall/core";
+import { createWorkMeter, type SyntaxStreamEvent, type ToolCallSyntax } from "@toolcall/core/kit";
 import { renderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ToolCallAccumulator, type ToolCallDelta } from "@toolcall/core";
+import { ToolCallAccumulator, type ToolCallDelta } from "@toolcall/core/kit";
 import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { GemmaToolCallStream, gemmaQuoteMarkers } from "../src/index.js";

@@ -16,7 +16,7 @@ import { PARITY_NOW, renderPythonText } from "./parity-cases.mjs";
 /** Our outcome for a case: `{ ok }` or `{ error: "Type: message" }`. */
 export function renderCase(jinja, core, c) {
   const parsed = core.parseJson(c.variables, { lossless: true });
-  if (!parsed.ok) throw new Error(`bad variables: ${c.variables}`);
+  if (!parsed.success) throw new Error(`bad variables: ${c.variables}`);
   const variables = {
     messages: [],
     tools: null,

@@ -24,6 +24,7 @@ export const templatesDir: string;
 export const hfRender: string;
 export const PARITY_NOW: Date;
 export const KWARGS: { bos_token: string; eos_token: string };
+export const TEMPLATE_FOLDERS: string[];
 export function loadTemplates(): TemplateFile[];
 export function loadConversations(): Conversations;
 export function callId(conversation: number, call: number): string;

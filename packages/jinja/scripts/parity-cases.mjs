@@ -17,12 +17,23 @@ export const hfRender = join(sharedDir, "parity/hf_render.py");
 export const PARITY_NOW = new Date(2026, 0, 2, 3, 4, 5);
 export const KWARGS = { bos_token: "<s>", eos_token: "</s>" };
 
-/** Every template file: `{ name, source }`, sorted by name. */
+/** The folders of templates, relative to `templatesDir`: the first corpus, then the families' batch. */
+export const TEMPLATE_FOLDERS = ["", "families"];
+
+/**
+ * Every template file: `{ name, source }`, sorted by name; a file of the families' batch is named by its path
+ * relative to `templatesDir` (`families/NAME.jinja`).
+ */
 export function loadTemplates() {
-  return readdirSync(templatesDir)
-    .filter((f) => f.endsWith(".jinja"))
-    .sort()
-    .map((name) => ({ name, source: readFileSync(join(templatesDir, name), "utf8") }));
+  return TEMPLATE_FOLDERS.flatMap((folder) =>
+    readdirSync(join(templatesDir, folder))
+      .filter((f) => f.endsWith(".jinja"))
+      .sort()
+      .map((file) => {
+        const name = folder === "" ? file : `${folder}/${file}`;
+        return { name, source: readFileSync(join(templatesDir, name), "utf8") };
+      }),
+  );
 }
 
 /** `{ tools, conversations: [{ id, args_json }] }`. */

@@ -34,7 +34,7 @@ export function pythonJson(value) {
 /** Wire JSON text as the tagged value Python would decode it to (integral floats and big ints tagged). */
 export function taggedFromWire(text) {
   const parsed = parseJson(text, { lossless: true });
-  if (!parsed.ok) return text;
+  if (!parsed.success) return text;
   const walk = (v) => {
     if (Array.isArray(v)) return v.map(walk);
     if (

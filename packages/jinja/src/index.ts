@@ -1,3 +1,4 @@
+export { type ArgumentNote, renderArgumentNotes } from "./chat/argument-notes.js";
 export {
   ChatConversation,
   type ChatConversationOptions,

@@ -30,7 +30,7 @@ describe("public conversations, every template", () => {
   const expected = renderPython(cases);
 
   it("covers every template and conversation", () => {
-    expect(templates.length).toBe(39);
+    expect(templates.length).toBe(66);
     expect(cases.length).toBe(templates.length * conversations.conversations.length * 2);
   });
 

@@ -329,7 +329,7 @@ function pythonInput(s: Snippet): string {
 
 function ours(s: Snippet): Outcome {
   const parsed = parseJson(s.variables ?? "{}", { lossless: true });
-  if (!parsed.ok) throw new Error(parsed.error);
+  if (!parsed.success) throw new Error(parsed.error);
   const variables = {
     messages: [],
     tools: null,

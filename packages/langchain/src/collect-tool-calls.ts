@@ -5,17 +5,14 @@ import type {
   ToolCallChunk,
 } from "@langchain/core/messages";
 import { parsePartialJson } from "@langchain/core/output_parsers";
+import { decodeArguments, type EncodeOptions, encodeArguments, type ToolCall } from "@toolcall/core";
 import {
   type AccumulatingToolCall,
-  decodeArguments,
-  type EncodeOptions,
-  encodeArguments,
   isDecodedToObject,
   isFunctionCall,
   isPlainObject,
-  type ToolCall,
   ToolCallAccumulator,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { argumentsText } from "./arguments-text.js";
 import { jsonEqual } from "./json-equal.js";
 import { isAIChunk } from "./message-type.js";

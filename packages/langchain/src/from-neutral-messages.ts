@@ -14,12 +14,10 @@ import {
   type DecodeStatus,
   decodeArguments,
   type IssueCode,
-  isDecodedToObject,
-  isFunctionCall,
-  isPlainObject,
   type ToolCall,
   validateToolCall,
 } from "@toolcall/core";
+import { isDecodedToObject, isFunctionCall, isPlainObject } from "@toolcall/core/kit";
 import { argumentsText } from "./arguments-text.js";
 import { ASSISTANT_KWARGS, OPENAI_ROLE_KEY } from "./to-neutral-messages.js";
 

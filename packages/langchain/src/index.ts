@@ -1,15 +1,22 @@
 export {
-  type ArgumentsMapping,
+  type ChatMessage,
   coreRepairs,
   createJsonrepairRepair,
   type DecodeStatus,
   type FinishReason,
+  getProviderProfile,
   type Issue,
   type IssueCode,
+  listProviderProfiles,
+  type ProviderId,
+  type ProviderOption,
+  parseRepairNames,
   type RepairRule,
+  type Result,
   type SanitizeChange,
   type SanitizePolicy,
 } from "@toolcall/core";
+export type { ArgumentsMapping } from "@toolcall/core/kit";
 export { type CollectedToolCall, type CollectOptions, collectToolCalls } from "./collect-tool-calls.js";
 export { finishReasonOf } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from "./from-neutral-messages.js";

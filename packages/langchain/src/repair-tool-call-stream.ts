@@ -1,11 +1,11 @@
 import type { AIMessageChunk, BaseMessage, ToolCallChunk } from "@langchain/core/messages";
+import type { NormalizedAnswerArguments } from "@toolcall/core";
 import {
   finishReasonAtStreamEnd,
-  type NormalizedAnswerArguments,
   type StreamCall,
   StreamDecider,
   type StreamEvent,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { collectToolCalls } from "./collect-tool-calls.js";
 import { finishReasonOf } from "./finish-reason.js";
 import { isAIChunk, isAIMessageLike } from "./message-type.js";

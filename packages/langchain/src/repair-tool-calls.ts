@@ -5,17 +5,15 @@ import type {
   ToolCall as LangChainToolCall,
 } from "@langchain/core/messages";
 import {
-  type ArgumentsMapping,
   type DecodeStatus,
   decodeArguments,
   type FinishReason,
   type IssueCode,
-  isFunctionCall,
-  isPlainObject,
   type NormalizedAnswerArguments,
   normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
+import { type ArgumentsMapping, isFunctionCall, isPlainObject } from "@toolcall/core/kit";
 import { argumentsText } from "./arguments-text.js";
 import { type CollectedToolCall, collectToolCalls } from "./collect-tool-calls.js";
 import { finishReasonOf } from "./finish-reason.js";

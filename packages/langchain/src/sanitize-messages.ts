@@ -1,11 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import {
-  type ChatMessage,
-  isPlainObject,
-  type SanitizeChange,
-  type SanitizeOptions,
-  sanitizeHistory,
-} from "@toolcall/core";
+import { type ChatMessage, type SanitizeChange, type SanitizeOptions, sanitizeHistory } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import { fromNeutralMessage } from "./from-neutral-messages.js";
 import { toNeutralMessage } from "./to-neutral-messages.js";
 

@@ -6,7 +6,8 @@ import { type AIMessage, AIMessageChunk, type BaseMessage } from "@langchain/cor
 import { OutputParserException } from "@langchain/core/output_parsers";
 import { type Runnable, RunnableLambda, RunnableSequence } from "@langchain/core/runnables";
 import { interopSafeParseAsync, isInteropZodSchema } from "@langchain/core/utils/types";
-import { decodeArguments, isDecodedToObject, isPlainObject, isRawSentinel } from "@toolcall/core";
+import { decodeArguments, isRawSentinel } from "@toolcall/core";
+import { isDecodedToObject, isPlainObject } from "@toolcall/core/kit";
 import { finishReasonOf } from "./finish-reason.js";
 import { type RepairToolCallsOptions, repairToolCalls } from "./repair-tool-calls.js";
 

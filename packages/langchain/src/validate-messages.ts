@@ -1,12 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import {
-  type Issue,
-  isPlainObject,
-  type ToolDefinition,
-  type ValidateOptions,
-  validateHistory,
-} from "@toolcall/core";
+import { type Issue, type ToolDefinition, type ValidateOptions, validateHistory } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
 import { toNeutralMessages } from "./to-neutral-messages.js";
 
 export interface ValidateMessagesOptions extends Omit<ValidateOptions, "tools"> {

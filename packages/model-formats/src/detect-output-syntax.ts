@@ -1,4 +1,4 @@
-import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core";
+import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core/kit";
 import { SYNTAX_DESCRIPTORS, SYNTAXES } from "./registry.js";
 
 /** What {@link detectOutputSyntax} found in a model's text alone. */

@@ -1,4 +1,4 @@
-import type { EncodableToolCall } from "@toolcall/core";
+import type { EncodableToolCall } from "@toolcall/core/kit";
 import { getCompiledTemplate, type Template } from "@toolcall/jinja";
 import { SYNTAX_DESCRIPTORS, type SyntaxDescriptor } from "./registry.js";
 

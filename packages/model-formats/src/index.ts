@@ -8,7 +8,7 @@ export type {
   SyntaxToolCall,
   ToolCallSyntax,
   WorkCounter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 export { detectOutputSyntax, type OutputSyntax } from "./detect-output-syntax.js";
 export { type DetectedSyntax, detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 export { foldEvents } from "./engine/define-syntax.js";
@@ -26,6 +26,7 @@ export { kimiK2 } from "./families/kimi.js";
 export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { minimaxM2 } from "./families/minimax.js";
 export { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
+export { nemotronNanoV2 } from "./families/nemotron-nano-v2.js";
 export { phi4Mini } from "./families/phi4-mini.js";
 export { qwen3Coder } from "./families/qwen3-coder.js";
 export { seedOss } from "./families/seed-oss.js";

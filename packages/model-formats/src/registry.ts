@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { apertus } from "./families/apertus.js";
 import { commandR7b } from "./families/command-r7b.js";
 import { deepseekV3, deepseekV31 } from "./families/deepseek.js";
@@ -13,6 +13,7 @@ import { kimiK2 } from "./families/kimi.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
 import { minimaxM2 } from "./families/minimax.js";
 import { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
+import { nemotronNanoV2 } from "./families/nemotron-nano-v2.js";
 import { phi4Mini } from "./families/phi4-mini.js";
 import { qwen3Coder } from "./families/qwen3-coder.js";
 import { seedOss } from "./families/seed-oss.js";
@@ -64,6 +65,7 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   apertus,
   "hy-v3": hyV3,
   "hy-v4": hyV4,
+  "nemotron-nano-v2": nemotronNanoV2,
 });
 
 /**
@@ -105,6 +107,7 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(hyV3, "hy", [["<tool_sep{}>"], ["<tool_sep"]]),
   own(hyV4, "hy", [["<arg_key{}>"], ["<tool_calls", "<arg_key"]]),
   own(hunyuan, "hunyuan", [["<tool_calls>", "<|extra_0|>"]]),
+  own(nemotronNanoV2, "nemotron-nano-v2", [["<TOOLCALL>"]]),
   own(jamba, "jamba", [["<tool_calls>"]]),
   own(glm47, "glm", [["</arg_key><arg_value>"]]),
   own(glm45, "glm", [["<arg_key>", "<arg_value>"]]),

@@ -1,4 +1,4 @@
-import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core";
+import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core/kit";
 import {
   getCompiledTemplate,
   probeChatTemplate,

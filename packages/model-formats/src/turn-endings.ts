@@ -1,4 +1,4 @@
-import type { SyntaxToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { SyntaxToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 
 /**
  * The texts a rendered assistant turn may end with that a model's output lacks, because a server strips the stop

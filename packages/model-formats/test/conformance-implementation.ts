@@ -1,4 +1,4 @@
-import type { SyntaxParseOptions } from "@toolcall/core";
+import type { SyntaxParseOptions } from "@toolcall/core/kit";
 import { foldEvents } from "../src/engine/define-syntax.js";
 import { syntaxById } from "../src/registry.js";
 

@@ -100,6 +100,69 @@ describe("detectToolCallSyntax on every template in ../shared/templates", () => 
   });
 });
 
+const familyTemplates = join(templates, "families");
+
+/**
+ * What each template of the families' batch (../shared/templates/families) writes, and how detection finds it: by
+ * rendering, or by the source's markers when the template raises on the probes or renders no calls (Granite 3.3,
+ * LFM2) — `none` where no syntax of this package or its siblings writes it yet.
+ */
+const EXPECTED_FAMILIES: Record<string, { id: string | null; method: "render" | "signature" | "none" }> = {
+  "ByteDance-Seed-Seed-OSS-36B-Instruct": { id: "seed-oss", method: "render" },
+  // Raises on a call turn without `tool_plan` (`message.content[0].thinking`): found by its markers.
+  "CohereLabs-command-a-reasoning-08-2025": { id: "command-r7b", method: "signature" },
+  // `<tool_call>{"name": …, "arguments": …}</tool_call>`: Hermes' envelope without its newlines.
+  "LGAI-EXAONE-EXAONE-4.0-32B": { id: "hermes", method: "render" },
+  "LiquidAI-LFM2-24B-A2B": { id: null, method: "none" },
+  "LiquidAI-LFM2.5-8B-A1B": { id: "llama-pythonic", method: "render" },
+  "MiniMaxAI-MiniMax-M2.5": { id: "minimax-m2", method: "render" },
+  "MiniMaxAI-MiniMax-M3": { id: "minimax-m2", method: "signature" },
+  "Qwen-Qwen3.6-35B-A3B": { id: "qwen3-coder", method: "render" },
+  "Qwen-Qwen3.8-27B": { id: "qwen3-coder", method: "render" },
+  "Salesforce-Llama-xLAM-2.vllm-tool_chat_template_xlam_llama": { id: "xlam", method: "render" },
+  "Salesforce-xLAM-2.vllm-tool_chat_template_xlam_qwen": { id: "xlam", method: "render" },
+  "XiaomiMiMo-MiMo-V2-Flash": { id: "qwen3-coder", method: "render" },
+  "ai-sage-GigaChat3-10B-A1.8B": { id: null, method: "none" },
+  "allenai-Olmo-3-7B-Instruct": { id: null, method: "none" },
+  // Renders no assistant calls: only its markers tell.
+  "ibm-granite-granite-3.3-2b-instruct": { id: "granite", method: "signature" },
+  "ibm-granite-granite-4.0-h-small": { id: "hermes", method: "render" },
+  "meetkai-functionary-medium-v3.1": { id: "functionary-v31", method: "render" },
+  "meetkai-functionary-medium-v3.2": { id: "functionary-v32", method: "render" },
+  "meituan-longcat-LongCat-Flash-Chat": { id: null, method: "none" },
+  "nvidia-NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": { id: "qwen3-coder", method: "render" },
+  "nvidia-NVIDIA-Nemotron-3-Super-120B-A12B-BF16": { id: "qwen3-coder", method: "render" },
+  // Renders a last assistant turn as a prefill, without its calls: only its markers tell.
+  "nvidia-NVIDIA-Nemotron-Nano-9B-v2": { id: "nemotron-nano-v2", method: "signature" },
+  // `<tool_call>NAME\n<arg_key>…`: GLM-4.5's writing.
+  "poolside-Laguna-XS.2": { id: "glm45", method: "render" },
+  "stepfun-ai-Step-3.5-Flash": { id: "qwen3-coder", method: "render" },
+  "stepfun-ai-step3": { id: null, method: "none" },
+  "swiss-ai-Apertus-8B-Instruct-2509": { id: "apertus", method: "render" },
+  "tencent-Hunyuan-A13B-Instruct": { id: "hunyuan", method: "render" },
+};
+
+describe("detectToolCallSyntax on every template in ../shared/templates/families", () => {
+  const files = readdirSync(familyTemplates).filter((f) => f.endsWith(".jinja"));
+
+  it("covers them all", () => {
+    expect(files.map((f) => f.replace(/\.jinja$/, "")).sort()).toEqual(Object.keys(EXPECTED_FAMILIES).sort());
+  });
+
+  for (const file of files) {
+    const name = file.replace(/\.jinja$/, "");
+    it(name, () => {
+      const detected = detectToolCallSyntax(readFileSync(join(familyTemplates, file), "utf8"));
+      expect({ id: detected.id, method: detected.method }).toEqual(EXPECTED_FAMILIES[name]);
+      if (detected.method !== "render" || detected.id === null) return;
+      expect(detected.callText).toContain("probe_fn_alpha");
+      expect(detected.candidates[0]).toBe(detected.id);
+      if (detected.module?.startsWith("@toolcall/model-formats"))
+        expect(syntaxById(detected.id)).toBeDefined();
+    });
+  }
+});
+
 describe("detectToolCallSyntax falls back on the template's source, and never throws", () => {
   it("a template that raises on every probe: found by its markers", () => {
     const raising =

@@ -4,7 +4,7 @@ import type {
   SyntaxStreamEvent,
   ToolCallSyntax,
   WorkCounter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { foldEvents } from "../src/engine/define-syntax.js";

@@ -1,4 +1,4 @@
-import type { WorkCounter } from "@toolcall/core";
+import type { WorkCounter } from "@toolcall/core/kit";
 import { describe, expect, it } from "vitest";
 import { MarkerSet } from "../src/engine/marker-set.js";
 import { syntaxById } from "../src/registry.js";

@@ -5,7 +5,7 @@
  * it, one or more calls, and the tools in the system turn) byte for byte as the real template does, and drops what
  * the real one drops, and is detected and probed (@toolcall/jinja's `probeChatTemplate`) as the real one is; other
  * conversations (no system message, tool results, past turns) are not imitated unless a note says so. Where the real
- * template is at hand (../shared/templates or $TOOLCALL_TEMPLATES), round-trip-families-guard.test.ts holds each
+ * template is at hand (../shared/templates/families or $TOOLCALL_TEMPLATES), round-trip-families-guard.test.ts holds each
  * look-alike to the real one on all of that.
  */
 
@@ -73,8 +73,9 @@ const BACKTICK = "`";
 /**
  * Functionary v3.1 (`meetkai/functionary-medium-v3.1`'s chat template; published in llama.cpp's
  * `models/templates/meetkai-functionary-medium-v3.1.jinja`): each tool as a line of prose and its JSON (HTML-escaped,
- * as the real template's `| safe` concatenation leaves it), calls as `<function=NAME>{…}</function>`, a turn with
- * calls ended by `<|eom_id|>`; reasoning is not rendered.
+ * as the real template's `| safe` concatenation leaves it), calls as `<function=NAME>{…}</function>` with the
+ * arguments' wire text concatenated as it is (the real template raises on a mapping), a turn with calls ended by
+ * `<|eom_id|>`; reasoning is not rendered.
  *
  * @example
  * safeRenderChatTemplate({ template: FUNCTIONARY_V31_LOOK_ALIKE, messages, tools });
@@ -97,7 +98,7 @@ export const FUNCTIONARY_V31_LOOK_ALIKE = String.raw`
   {%- else %}
     {{- '<|start_header_id|>assistant<|end_header_id|>\n\n' + (m.content or '') }}
     {%- for call in m.tool_calls or [] %}
-      {{- '<function=' + call.function.name + '>' + call.function.arguments | tojson + '</function>' }}
+      {{- '<function=' + call.function.name + '>' + call.function.arguments + '</function>' }}
     {%- endfor %}
     {{- '<|eom_id|>' if m.tool_calls else '<|eot_id|>' }}
   {%- endif %}
@@ -152,10 +153,12 @@ export const FUNCTIONARY_V32_LOOK_ALIKE = String.raw`
 {%- if add_generation_prompt %}{{- '<|start_header_id|>assistant<|end_header_id|>\n\n>>>' }}{%- endif %}`;
 
 /**
- * Apertus (`swiss-ai/Apertus-8B-Instruct-2509`'s chat template; published in llama.cpp's
- * `models/templates/Apertus-8B-Instruct.jinja`): tools as TypeScript types in the developer turn, calls as
- * `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>` after the content, the last assistant turn left open;
- * reasoning is not rendered (the real template reads it only from `content.blocks`).
+ * Apertus (`swiss-ai/Apertus-8B-Instruct-2509`'s chat template, as published on Hugging Face; llama.cpp's
+ * `models/templates/Apertus-8B-Instruct.jinja` carries three edits of its own): tools as bare function objects
+ * (`tool.name`; OpenAI's `{ type, function }` envelope raises) written as TypeScript types in the developer turn,
+ * calls as `<|tools_prefix|>[{"NAME": {…}}, …]<|tools_suffix|>` after the content with the arguments' wire text
+ * concatenated as it is (a mapping raises), `content: null` raising, the last assistant turn left open; reasoning is
+ * not rendered (the real template reads it only from `content.blocks`).
  *
  * @example
  * safeRenderChatTemplate({ template: APERTUS_LOOK_ALIKE, messages, tools });
@@ -168,8 +171,8 @@ export const APERTUS_LOOK_ALIKE = String.raw`
 {%- if tools %}
   {{- 'Tool Capabilities:\n' }}
   {%- for tool in tools %}
-    {%- set p = tool.function.parameters %}
-    {{- '// ' + tool.function.description + '\ntype ' + tool.function.name + ' = ' }}
+    {%- set p = tool.parameters %}
+    {{- '// ' + tool.description + '\ntype ' + tool.name + ' = ' }}
     {%- if p and p.properties %}
       {{- '(_: {\n' }}
       {%- for name, spec in p.properties | items %}
@@ -191,11 +194,12 @@ export const APERTUS_LOOK_ALIKE = String.raw`
   {%- if m.role == 'user' %}
     {{- '<|user_start|>' + m.content + '<|user_end|>' }}
   {%- else %}
-    {{- '<|assistant_start|>' + (m.content if m.content is string else '') }}
+    {%- if m.content is not string %}{{- raise_exception('Invalid assistant content') }}{%- endif %}
+    {{- '<|assistant_start|>' + m.content }}
     {%- if m.tool_calls %}
       {{- '<|tools_prefix|>[' }}
       {%- for call in m.tool_calls %}
-        {{- '{"' + call.function.name + '": ' + call.function.arguments | tojson + '}' + ('' if loop.last else ', ') }}
+        {{- '{"' + call.function.name + '": ' + call.function.arguments + '}' + ('' if loop.last else ', ') }}
       {%- endfor %}
       {{- ']<|tools_suffix|>' }}
     {%- endif %}

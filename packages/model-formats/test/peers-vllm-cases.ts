@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { SyntaxParseResult } from "@toolcall/core";
+import type { SyntaxParseResult } from "@toolcall/core/kit";
 
 /** One call as a vLLM test states it: the name, and the arguments in whichever form the test checks them. */
 export interface VllmExpectedCall {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { SyntaxParseResult } from "@toolcall/core";
+import type { SyntaxParseResult } from "@toolcall/core/kit";
 import { describe, expect, test } from "vitest";
 import { SYNTAXES } from "../src/registry.js";
 import { expectSplitInvariant, fixedIds } from "./helpers.js";

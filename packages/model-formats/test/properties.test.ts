@@ -1,12 +1,11 @@
+import { decodeArguments, encodeArguments } from "@toolcall/core";
 import {
   createWorkMeter,
-  decodeArguments,
-  encodeArguments,
   type SyntaxParseResult,
   type SyntaxStreamEvent,
   type ToolCallSyntax,
   type WorkCounter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { foldEvents } from "../src/engine/define-syntax.js";
@@ -173,6 +172,15 @@ const FRAGMENTS: Record<string, string[]> = {
     "助手：",
   ],
   jamba: ["<tool_calls>", "[", '{"name": "f", "arguments": ', "]", "</tool_calls>"],
+  "nemotron-nano-v2": [
+    "<TOOLCALL>",
+    "[",
+    '{"name": "f", "arguments": ',
+    "]",
+    "</TOOLCALL>",
+    "<think>",
+    "</think>",
+  ],
   xlam: ["[", '{"name": "f", "arguments": ', "]", "```json\n", "```", "<think>", "</think>"],
   apertus: [
     "<|tools_prefix|>",

@@ -22,25 +22,31 @@ import {
   SEED_OSS_LOOK_ALIKE,
   XLAM_LOOK_ALIKE,
 } from "./look-alike-templates.js";
-import { assistantMessage, type Case, type Renderer, type RenderRequest } from "./round-trip-property.js";
+import {
+  assistantMessage,
+  type Case,
+  FLAT_TOOLS,
+  type Renderer,
+  type RenderRequest,
+} from "./round-trip-property.js";
 
 /*
- * The families whose real templates the corpus in ../shared/templates lacks. Like every real template, those are read
- * from outside the repository: from ../shared/templates when it holds them, or from the directory $TOOLCALL_TEMPLATES
- * names; a test whose template is in neither is skipped, saying where the template is published. Each family has a
- * look-alike (look-alike-templates.ts) its tests run on everywhere.
+ * The families whose real templates live in the second batch of the shared corpus, ../shared/templates/families (read
+ * where they are, never copied into the repository), or in the directory $TOOLCALL_TEMPLATES names; a test whose
+ * template is in neither is skipped, saying where the template is published. Each family has a look-alike
+ * (look-alike-templates.ts) its tests run on everywhere, held to the real template by round-trip-families-guard.
  */
 
 const templateDirs = [
   ...(process.env.TOOLCALL_TEMPLATES ? [resolve(process.env.TOOLCALL_TEMPLATES)] : []),
-  resolve(import.meta.dirname, "../../../../shared/templates"),
+  resolve(import.meta.dirname, "../../../../shared/templates/families"),
 ];
 const LLAMA_CPP = "ggml-org/llama.cpp models/templates";
 const VLLM = "vllm-project/vllm examples";
 
 /** A family: its real template's name, where it is published, its look-alike, and what the tests expect of it. */
 export interface Family {
-  /** The real template's file name without `.jinja`, as published. */
+  /** The real template's file name in ../shared/templates/families, without `.jinja`. */
   template: string;
   /** Where the real template is published (the model's own repository and licence in the package README). */
   published: string;
@@ -57,7 +63,7 @@ const calls = { content: true, reasoning: "none", calls: 3 } as const;
 
 export const FAMILIES: Family[] = [
   {
-    template: "ByteDance-Seed-OSS",
+    template: "ByteDance-Seed-Seed-OSS-36B-Instruct",
     published: LLAMA_CPP,
     lookAlike: SEED_OSS_LOOK_ALIKE,
     case: { ...calls, syntax: seedOss, reasoning: "non-empty", exceptions: "drops blank reasoning" },
@@ -81,15 +87,20 @@ export const FAMILIES: Family[] = [
     detected: { id: functionaryV32.id, method: "render" },
   },
   {
-    template: "Apertus-8B-Instruct",
+    template: "swiss-ai-Apertus-8B-Instruct-2509",
     published: LLAMA_CPP,
     lookAlike: APERTUS_LOOK_ALIKE,
-    case: { ...calls, syntax: apertus, exceptions: "drops reasoning" },
+    case: {
+      ...calls,
+      syntax: apertus,
+      tools: FLAT_TOOLS,
+      exceptions: "drops reasoning; reads bare function objects as tools; arguments as the wire text",
+    },
     roundTrips: true,
     detected: { id: apertus.id, method: "render" },
   },
   {
-    template: "vllm-tool_chat_template_hunyuan_a13b",
+    template: "tencent-Hunyuan-A13B-Instruct",
     published: VLLM,
     lookAlike: HUNYUAN_LOOK_ALIKE,
     case: { ...calls, syntax: hunyuan, exceptions: "drops reasoning" },
@@ -97,7 +108,7 @@ export const FAMILIES: Family[] = [
     detected: { id: hunyuan.id, method: "render" },
   },
   {
-    template: "vllm-tool_chat_template_xlam_qwen",
+    template: "Salesforce-xLAM-2.vllm-tool_chat_template_xlam_qwen",
     published: VLLM,
     lookAlike: XLAM_LOOK_ALIKE,
     case: { ...calls, syntax: xlam, content: false, exceptions: "drops content beside calls, and reasoning" },
@@ -106,7 +117,7 @@ export const FAMILIES: Family[] = [
   },
   {
     // Granite 4.0 writes Hermes' <tool_call>.
-    template: "ibm-granite-granite-4.0",
+    template: "ibm-granite-granite-4.0-h-small",
     published: LLAMA_CPP,
     lookAlike: GRANITE_40_LOOK_ALIKE,
     case: { ...calls, syntax: hermes, exceptions: "drops reasoning" },
@@ -115,7 +126,7 @@ export const FAMILIES: Family[] = [
   },
   {
     // Granite 3.3 renders no assistant calls: only its signature tells.
-    template: "ibm-granite-granite-3.3-2B-Instruct",
+    template: "ibm-granite-granite-3.3-2b-instruct",
     published: LLAMA_CPP,
     lookAlike: GRANITE_33_LOOK_ALIKE,
     case: { ...calls, syntax: granite, exceptions: "drops the calls" },
@@ -131,7 +142,7 @@ export function realTemplate(family: Family, context: { skip: (note: string) => 
     if (existsSync(file)) return readFileSync(file, "utf8");
   }
   return context.skip(
-    `${family.template}.jinja is not in ../shared/templates nor $TOOLCALL_TEMPLATES (published: ${family.published})`,
+    `${family.template}.jinja is not in ../shared/templates/families nor $TOOLCALL_TEMPLATES (published: ${family.published})`,
   );
 }
 

@@ -78,7 +78,7 @@ describe("the reference renderer (transformers' Jinja2) writes the same prompts 
           template,
           output: expected,
           messages: messagesFor(testCase),
-          tools: TOOLS,
+          tools: testCase.tools ?? TOOLS,
           syntax: testCase.syntax,
           variables: testCase.variables,
           now: RENDER_NOW,

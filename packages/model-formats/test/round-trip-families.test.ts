@@ -5,9 +5,9 @@ import { MINIMAX_LOOK_ALIKE } from "./look-alike-templates.js";
 import { LIST_FILES_TURN, VARIANTS } from "./round-trip-families-cases.js";
 import { type Case, expectRoundTrips, MESSAGES, TOOLS } from "./round-trip-property.js";
 
-// The families the corpus in ../shared/templates lacks: every test runs on the family's look-alike (everywhere, CI
-// among them) and on the real template where it is at hand (../shared/templates or $TOOLCALL_TEMPLATES; skipped,
-// saying where it is published, otherwise). round-trip-families-guard.test.ts holds the two to the same bytes.
+// The families of the corpus's second batch: every test runs on the family's look-alike (everywhere, CI among them)
+// and on the real template where it is at hand (../shared/templates/families or $TOOLCALL_TEMPLATES; skipped, saying
+// where it is published, otherwise). round-trip-families-guard.test.ts holds the two to the same bytes.
 
 const MINIMAX: Case = {
   template: "look-alike of MiniMax-M2",

@@ -1,4 +1,5 @@
-import { decodeArguments, encodeArguments, type ToolCallSyntax } from "@toolcall/core";
+import { decodeArguments, encodeArguments } from "@toolcall/core";
+import type { ToolCallSyntax } from "@toolcall/core/kit";
 import { safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { expect } from "vitest";
@@ -88,9 +89,14 @@ export interface Case {
   variables?: Record<string, unknown>;
   /** Leave out the system message (a template that renders it only beside the last message). */
   noSystem?: boolean;
+  /** The tools as the template reads them (default {@link TOOLS}; Apertus reads bare function objects). */
+  tools?: unknown[];
   /** What the template drops or rewrites, so some outputs cannot round-trip: the generator stays clear of it. */
   exceptions?: string;
 }
+
+/** The tools without OpenAI's `{ type, function }` envelope, as Apertus's template reads them (`tool.name`). */
+export const FLAT_TOOLS = TOOLS.map((tool) => tool.function);
 
 /** The conversation before the assistant's turn. */
 export const messagesFor = (testCase: Case) => (testCase.noSystem ? MESSAGES.slice(1) : MESSAGES);
@@ -113,7 +119,7 @@ export function renderRequests(
 ): RenderRequest[] {
   const options = {
     template,
-    tools: TOOLS,
+    tools: testCase.tools ?? TOOLS,
     variables: { bos_token: "<s>", eos_token: "</s>", ...testCase.variables },
   };
   const messages = messagesFor(testCase);
@@ -142,7 +148,7 @@ export function modelOutput(
 ): string | undefined {
   const options = {
     template,
-    tools: TOOLS,
+    tools: testCase.tools ?? TOOLS,
     variables: { bos_token: "<s>", eos_token: "</s>", ...testCase.variables },
   };
   const messages = messagesFor(testCase);
@@ -213,7 +219,7 @@ export function expectRoundTrips(testCase: Case, template: string): void {
         template,
         output,
         messages: messagesFor(testCase),
-        tools: TOOLS,
+        tools: testCase.tools ?? TOOLS,
         syntax: testCase.syntax,
         variables: testCase.variables,
         now: RENDER_NOW,

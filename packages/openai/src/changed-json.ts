@@ -1,4 +1,5 @@
-import { numbersRoundTrip, parseJson, runSteps, serializeJson } from "@toolcall/core";
+import { parseJson, serializeJson } from "@toolcall/core";
+import { numbersRoundTrip, runSteps } from "@toolcall/core/kit";
 
 /**
  * The text of a JSON document after a change. `JSON.stringify` of the changed tree when every number of the original
@@ -32,9 +33,9 @@ export function* changedJsonSteps(args: ChangedJsonArgs): Generator<number, stri
   if (!roundTrip) {
     const exact = parseJson(args.text, { lossless: true });
     yield args.text.length;
-    if (exact.ok) {
+    if (exact.success) {
       const written = serializeJson(args.redo(exact.value));
-      if (written.ok) return written.text;
+      if (written.success) return written.value;
     }
   }
   return JSON.stringify(args.changed);

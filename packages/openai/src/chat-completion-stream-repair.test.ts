@@ -1,4 +1,5 @@
-import { coreRepairs, createWorkMeter } from "@toolcall/core";
+import { coreRepairs } from "@toolcall/core";
+import { createWorkMeter } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";

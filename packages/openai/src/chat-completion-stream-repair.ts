@@ -1,10 +1,5 @@
-import {
-  type FinishReason,
-  type StreamCall,
-  StreamDecider,
-  type StreamEvent,
-  type WorkMeter,
-} from "@toolcall/core";
+import type { FinishReason } from "@toolcall/core";
+import { type StreamCall, StreamDecider, type StreamEvent, type WorkMeter } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
 import { streamReport } from "./repair-arguments.js";

@@ -1,3 +1,5 @@
+import type { Issue } from "@toolcall/core";
+
 /** A tool call found in assistant text, OpenAI-shaped, with its arguments as JSON object text. */
 export interface ExtractedToolCall {
   id: string;
@@ -5,10 +7,16 @@ export interface ExtractedToolCall {
   function: { name: string; arguments: string };
 }
 
-/** Why a call-looking piece of text was left in content (the text stays as the model wrote it). */
-export interface ExtractionIssue {
+/** Why a call-looking piece of text was left in content (the text stays as the model wrote it): core's one issue shape. */
+export type ExtractionIssue = Issue<string>;
+
+/** An issue of a parser that reports only a code and a message, in the one shape (`path` `[]`: the text as a whole). */
+export function extractionIssue(issue: {
   code: string;
   message: string;
+  severity?: Issue["severity"];
+}): ExtractionIssue {
+  return { code: issue.code, severity: issue.severity ?? "error", message: issue.message, path: [] };
 }
 
 /** What a streaming extractor decides from the text it was fed so far. */

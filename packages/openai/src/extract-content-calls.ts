@@ -1,4 +1,4 @@
-import { runSteps } from "@toolcall/core";
+import { runSteps } from "@toolcall/core/kit";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
   ContentCallExtractor,

@@ -1,4 +1,5 @@
-import { isFunctionCall, isPlainObject, type ToolCall } from "@toolcall/core";
+import type { ToolCall } from "@toolcall/core";
+import { isFunctionCall, isPlainObject } from "@toolcall/core/kit";
 import type { ChatCompletionMessageFunctionToolCall } from "openai/resources/chat/completions";
 
 /**

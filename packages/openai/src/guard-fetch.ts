@@ -1,4 +1,4 @@
-import type { ToolCallSyntax } from "@toolcall/core";
+import type { ToolCallSyntax } from "@toolcall/core/kit";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import { exchangeApi } from "./exchange-api.js";

@@ -1,5 +1,21 @@
-export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
-export { changedJson } from "./changed-json.js";
+export {
+  type ChatMessage,
+  coreRepairs,
+  createJsonrepairRepair,
+  type DecodeStatus,
+  type FinishReason,
+  getProviderProfile,
+  type Issue,
+  type IssueCode,
+  listProviderProfiles,
+  type ProviderId,
+  type ProviderOption,
+  parseRepairNames,
+  type RepairRule,
+  type Result,
+  type SanitizeChange,
+  type SanitizePolicy,
+} from "@toolcall/core";
 export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat-completion-stream-repair.js";
 export type {
   ContentCallExtractor,
@@ -8,30 +24,19 @@ export type {
   ExtractionEvent,
   ExtractionIssue,
 } from "./content-call-extractor.js";
+export { extractionIssue } from "./content-call-extractor.js";
 export {
   chatMessagesToResponseInput,
   responseInputToChatMessages,
   type Unconverted,
 } from "./convert-messages.js";
-export { exchangeApi } from "./exchange-api.js";
-export {
-  CONTENT_CALL_REPAIR,
-  type ExchangeSummary,
-  REPAIRS_HEADER,
-  type RepairedCallSummary,
-  RepairSummary,
-} from "./exchange-summary.js";
-export {
-  ContentCallStream,
-  type ExtractionReport,
-  extractCompletionContentCalls,
-  extractCompletionContentCallsSteps,
-  extractStreamContentCalls,
-} from "./extract-content-calls.js";
+export { CONTENT_CALL_REPAIR, REPAIRS_HEADER } from "./exchange-summary.js";
+export type { ExtractionReport } from "./extract-content-calls.js";
 export { openaiChatChunksFormat } from "./formats/chat-chunks-format.js";
 export { openaiChatCompletionFormat } from "./formats/chat-completion-format.js";
 export { isChatMessageLike, openaiChatFormat } from "./formats/chat-format.js";
 export { codexRolloutFormat } from "./formats/codex-rollout-format.js";
+export { ollamaChatFormat } from "./formats/ollama-chat-format.js";
 export { openaiFormats } from "./formats/openai-formats.js";
 export { openaiResponsesFormat } from "./formats/responses-format.js";
 export {
@@ -53,25 +58,8 @@ export type {
 } from "./options.js";
 export { repairChatCompletion, repairChatCompletionSteps } from "./repair-chat-completion.js";
 export { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
-export { type RepairedRequestBody, repairRequestBody } from "./repair-request-body.js";
 export { repairResponse, repairResponseSteps } from "./repair-response.js";
-export {
-  type PrepareAnswer,
-  type RepairedResponseBody,
-  type RepairResponseBodyArgs,
-  repairResponseBody,
-  repairResponseBodySteps,
-} from "./repair-response-body.js";
 export { repairResponseStream } from "./repair-response-stream.js";
-export {
-  type ChunkStep,
-  createSseRepair,
-  repairSseStream,
-  type SseFaultVerdict,
-  type SseRepair,
-  type SseRepairOptions,
-  type SseStreamFault,
-} from "./repair-sse-stream.js";
 export type { RepairedEvent } from "./repaired-event.js";
 export { ResponseStreamRepair } from "./response-stream-repair.js";
 export { sanitizeChatMessages } from "./sanitize-chat-messages.js";

@@ -1,13 +1,11 @@
+import { type FinishReason, type NormalizedAnswerArguments, normalizeAnswerArguments } from "@toolcall/core";
 import {
   argumentIssues,
   decideStreamedCall,
-  type FinishReason,
-  type NormalizedAnswerArguments,
-  normalizeAnswerArguments,
   normalizeAnswerArgumentsSteps,
   type StreamDecision,
   type StreamedArguments,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions, RepairSource } from "./options.js";
 import { SMALL_ARGUMENTS, weighted } from "./step-pace.js";
 

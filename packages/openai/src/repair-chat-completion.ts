@@ -1,4 +1,4 @@
-import { runSteps } from "@toolcall/core";
+import { runSteps } from "@toolcall/core/kit";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { isChatFunctionCall } from "./function-call.js";
 import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";

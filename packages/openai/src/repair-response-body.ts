@@ -1,4 +1,4 @@
-import { runSteps } from "@toolcall/core";
+import { runSteps } from "@toolcall/core/kit";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { Response } from "openai/resources/responses/responses";
 import { utf8 } from "./bytes.js";

@@ -1,4 +1,5 @@
-import { type FinishReason, runSteps } from "@toolcall/core";
+import type { FinishReason } from "@toolcall/core";
+import { runSteps } from "@toolcall/core/kit";
 import type {
   Response,
   ResponseFunctionToolCall,

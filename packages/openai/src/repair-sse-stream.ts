@@ -1,4 +1,5 @@
-import { numbersRoundTrip, parseJson, serializeJson } from "@toolcall/core";
+import { parseJson, serializeJson } from "@toolcall/core";
+import { numbersRoundTrip } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { ArgumentFrames } from "./argument-frames.js";
@@ -162,9 +163,9 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       !numbersRoundTrip(source.frame.data)
     ) {
       const exact = parseJson(source.frame.data, { lossless: true });
-      if (exact.ok) {
+      if (exact.success) {
         const written = serializeJson(result.redo(exact.value));
-        if (written.ok) data = written.text;
+        if (written.success) data = written.value;
       }
     }
     data ??= JSON.stringify(value);

@@ -1,4 +1,4 @@
-import { finishReasonAtStreamEnd, StreamedArguments } from "@toolcall/core";
+import { finishReasonAtStreamEnd, StreamedArguments } from "@toolcall/core/kit";
 import type {
   ResponseFunctionCallArgumentsDeltaEvent,
   ResponseFunctionCallArgumentsDoneEvent,

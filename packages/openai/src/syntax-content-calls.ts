@@ -1,7 +1,12 @@
-import type { SyntaxIssue, SyntaxStreamEvent, ToolCallSyntax } from "@toolcall/core";
+import type { SyntaxIssue, SyntaxStreamEvent, ToolCallSyntax } from "@toolcall/core/kit";
 import type { ContentCallExtractor, ExtractionEvent, ExtractionIssue } from "./content-call-extractor.js";
 
-const issueOf = (issue: SyntaxIssue): ExtractionIssue => ({ code: issue.code, message: issue.message });
+const issueOf = ({ code, severity, message, path }: SyntaxIssue): ExtractionIssue => ({
+  code,
+  severity,
+  message,
+  path,
+});
 
 function fromSyntax(events: readonly SyntaxStreamEvent[]): ExtractionEvent[] {
   const out: ExtractionEvent[] = [];

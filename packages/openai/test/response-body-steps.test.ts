@@ -2,13 +2,8 @@ import { coreRepairs, type RepairRule } from "@toolcall/core";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  type OpenAIApi,
-  RESPONSE_STEP_SIZE,
-  type RepairedResponseBody,
-  repairResponseBody,
-  repairResponseBodySteps,
-} from "../src/index.js";
+import { type RepairedResponseBody, repairResponseBody, repairResponseBodySteps } from "../src/exchange.js";
+import { type OpenAIApi, RESPONSE_STEP_SIZE } from "../src/index.js";
 import { fixture } from "./server.js";
 
 const REPAIRS: readonly RepairRule[] = [gemmaQuoteMarkers, ...coreRepairs];

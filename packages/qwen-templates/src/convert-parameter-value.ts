@@ -3,11 +3,11 @@
  * values shares it); re-exported here so this package's API stays as it was.
  *
  * @example
- * convertParameterValue({ text: "5", schema: { type: "integer" } }); // { ok: true, value: JsonNumber("5") }
+ * convertParameterValue({ text: "5", schema: { type: "integer" } }); // { success: true, value: JsonNumber("5") }
  */
 export {
   type ConvertedValue,
   convertParameterValue,
   type ParameterType,
   parameterType,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";

@@ -1,4 +1,4 @@
-import type { WorkMeter } from "@toolcall/core";
+import type { WorkMeter } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { countWork, expectLinearWork, fuzzRuns, repeatedUnit } from "../../core/test/linear-work.js";

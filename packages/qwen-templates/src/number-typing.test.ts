@@ -57,9 +57,8 @@ describe("Qwen number typing", () => {
       expect(result.issues.map((i) => i.code)).toEqual(["qwen_parameter_type_mismatch"]);
     }
     expect(convertParameterValue({ text: "-1e999", schema: { type: "number" } })).toEqual({
-      ok: false,
-      value: "-1e999",
-      reason: "not a finite number (number)",
+      success: false,
+      error: { text: "-1e999", reason: "not a finite number (number)" },
     });
   });
 

@@ -1,11 +1,5 @@
-import {
-  encodeArguments,
-  isPlainObject,
-  normalizeArguments,
-  parseJson,
-  resolveWorkMeter,
-  type WorkMeter,
-} from "@toolcall/core";
+import { encodeArguments, normalizeArguments, parseJson } from "@toolcall/core";
+import { isPlainObject, resolveWorkMeter, type WorkMeter } from "@toolcall/core/kit";
 import { convertParameterValue } from "./convert-parameter-value.js";
 import { type QwenIssue, type QwenParseOptions, type QwenToolCall, randomCallId } from "./qwen-issue.js";
 import { type BlockResult, nextBlockStart, QwenTextScan, readQwenBlock } from "./read-qwen-block.js";
@@ -76,7 +70,7 @@ export function blockToCall(
     // The lossless parse, the decode of string arguments and the text written: a few passes over the body.
     meter.charge(4 * block.body.length);
     const parsed = parseJson(block.body, { lossless: true });
-    const value = parsed.ok ? (parsed.value as Record<string, unknown> | null) : null;
+    const value = parsed.success ? (parsed.value as Record<string, unknown> | null) : null;
     // A call needs a name: an empty one is an R3 error (R4 drops such a call with its result); a blank one is
     // refused as the XML form refuses it.
     if (
@@ -149,16 +143,16 @@ export function blockToCall(
     // Typing reads the value once as JSON and, for a structure, once as a Python literal.
     meter.charge(4 * parameter.text.length);
     const converted = convertParameterValue({ text: parameter.text, schema });
-    if (!converted.ok) {
+    if (!converted.success) {
       issues.push({
         code: "qwen_parameter_type_mismatch",
         severity: "warning",
-        message: `${converted.reason}; kept as text`,
+        message: `${converted.error.reason}; kept as text`,
         tool: name,
         parameter: parameter.name,
       });
     }
-    setOwn(args, parameter.name, converted.value);
+    setOwn(args, parameter.name, converted.success ? converted.value : converted.error.text);
   }
   const encoded = encodeArguments(args, { style: "python" });
   meter.charge(encoded.length);

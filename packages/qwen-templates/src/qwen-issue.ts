@@ -1,4 +1,4 @@
-import type { WorkMeter } from "@toolcall/core";
+import type { WorkMeter } from "@toolcall/core/kit";
 
 /** Why part of the model's text was read the way it was. Codes are stable. */
 export type QwenIssueCode =
@@ -45,4 +45,4 @@ export interface QwenParseOptions {
 }
 
 /** A random OpenAI-style call id: core's, the one every recovered call gets by default. */
-export { randomCallId } from "@toolcall/core";
+export { randomCallId } from "@toolcall/core/kit";

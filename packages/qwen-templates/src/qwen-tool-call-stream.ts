@@ -4,7 +4,7 @@ import {
   WORK_UNITS_BASE,
   WORK_UNITS_PER_CHAR,
   type WorkMeter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import {
   budgetIssue,
   consumeBlock,

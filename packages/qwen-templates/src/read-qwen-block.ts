@@ -1,4 +1,4 @@
-import { createTokenFinder, type TokenFinder, type WorkMeter } from "@toolcall/core";
+import { createTokenFinder, type TokenFinder, type WorkMeter } from "@toolcall/core/kit";
 
 /**
  * The markers of Qwen3-Coder / Qwen3.5 tool calls.

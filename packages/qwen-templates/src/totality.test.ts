@@ -54,10 +54,10 @@ describe("every public function of qwen-templates is total over hostile values",
     fc.assert(
       fc.property(anyValue, anyValue, (textRecipe, schemaRecipe) => {
         const schema = build(schemaRecipe);
-        expect(typeof convertParameterValue({ text: build(textRecipe) as string, schema }).ok).toBe(
+        expect(typeof convertParameterValue({ text: build(textRecipe) as string, schema }).success).toBe(
           "boolean",
         );
-        expect(typeof convertParameterValue(build(schemaRecipe) as never).ok).toBe("boolean");
+        expect(typeof convertParameterValue(build(schemaRecipe) as never).success).toBe("boolean");
         expect(typeof parameterType(schema).nullable).toBe("boolean");
       }),
       RUNS,

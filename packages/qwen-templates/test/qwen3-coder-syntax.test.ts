@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { createWorkMeter, decodeArguments, encodeArguments, type SyntaxStreamEvent } from "@toolcall/core";
+import { decodeArguments, encodeArguments } from "@toolcall/core";
+import { createWorkMeter, type SyntaxStreamEvent } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { encodeQwen3Coder, parseQwenToolCalls, qwen3Coder, renderQwenChatTemplate } from "../src/index.js";

@@ -141,6 +141,11 @@ describe("the Qwen entry point", () => {
       toolCallFormat: "xml",
       thinkingSwitch: true,
     });
+    for (const file of ["families/Qwen-Qwen3.6-35B-A3B.jinja", "families/Qwen-Qwen3.8-27B.jinja"])
+      expect(probeQwenChatTemplate(read(file)), file).toMatchObject({
+        toolCallFormat: "xml",
+        thinkingSwitch: true,
+      });
     expect(probeQwenChatTemplate(read("Qwen-Qwen3-8B.jinja"))).toMatchObject({
       toolCallFormat: "json",
       thinkingSwitch: true,

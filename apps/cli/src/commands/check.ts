@@ -1,4 +1,5 @@
-import type { ConversationFormat, RepairRule } from "@toolcall/core";
+import { createRecordEngine, type RepairRule } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import {
   type CheckFinding,
   type CheckIssue,
@@ -16,7 +17,6 @@ import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
-import { createRecordProcessor } from "../record-processor.js";
 import { ReportStream } from "../report-stream.js";
 import type { InputFormat } from "../scan-input.js";
 
@@ -88,7 +88,7 @@ export interface CheckRunResult {
 
 /** The command line's own findings (unreadable files and lines) are errors: nothing in them could be checked. */
 function asIssue(found: InputIssue): CheckIssue {
-  return { code: found.code, severity: "error", message: found.message };
+  return { code: found.code, severity: "error", message: found.message, path: [] };
 }
 
 function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[], paint: Painter): string {
@@ -153,7 +153,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
   const files: CheckFileSummary[] = [];
   const json = options.json && !options.quiet ? new JsonReport(report, "check") : undefined;
   const providers = providerCheckOf(options.providers, options.quiet);
-  const processor = createRecordProcessor({
+  const processor = createRecordEngine({
     repairs: options.repairs,
     ...(providers !== undefined ? { providers } : {}),
   });

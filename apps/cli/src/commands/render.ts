@@ -1,5 +1,6 @@
-import { decodeArguments, isPlainObject, parseJson } from "@toolcall/core";
-import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
+import { parseJson } from "@toolcall/core";
+import { isPlainObject } from "@toolcall/core/kit";
+import { probeChatTemplate, renderArgumentNotes, safeRenderChatTemplate } from "@toolcall/jinja";
 import { readChatTemplate } from "../chat-template-file.js";
 import { type Conversation, isConversationList, toConversation } from "../conversation.js";
 import { streamTarget } from "../output-target.js";
@@ -41,7 +42,7 @@ export type Read<T> = { ok: true; value: T } | { ok: false; message: string };
 export function parseConversation(text: string, path: string): Read<Conversation> {
   const body = withoutBom(text);
   const parsed = parseJson(body, { lossless: true });
-  if (parsed.ok) {
+  if (parsed.success) {
     if (isConversationList(parsed.value)) {
       const count = (parsed.value as unknown[]).length;
       return {
@@ -58,7 +59,7 @@ export function parseConversation(text: string, path: string): Read<Conversation
     return { ok: true, value: conversation };
   }
   const lines = body.split(/\r?\n/).filter((line) => line.trim() !== "");
-  if (lines.length > 1 && parseJson(lines[0] as string).ok)
+  if (lines.length > 1 && parseJson(lines[0] as string).success)
     return {
       ok: false,
       message: `is JSONL with ${lines.length} lines; render takes one conversation (sed -n 1p ${path} | toolcall render --messages - …)`,
@@ -74,47 +75,11 @@ export function parseConversation(text: string, path: string): Read<Conversation
  */
 export function parseTools(text: string): Read<unknown[]> {
   const parsed = parseJson(withoutBom(text), { lossless: true });
-  if (!parsed.ok) return { ok: false, message: `is not JSON: ${parsed.error}` };
+  if (!parsed.success) return { ok: false, message: `is not JSON: ${parsed.error}` };
   if (Array.isArray(parsed.value)) return { ok: true, value: parsed.value };
   if (isPlainObject(parsed.value) && Array.isArray(parsed.value.tools))
     return { ok: true, value: parsed.value.tools };
   return { ok: false, message: 'is not a tool list: give a JSON array of tools or an object with "tools"' };
-}
-
-const STATUS_NOTES: Partial<Record<string, string>> = {
-  absent: "has no arguments: the template gets {}",
-  empty: "has empty arguments: the template gets {}",
-  null_literal: "has the arguments null: the template gets {}",
-  double_encoded: "has arguments encoded twice: the template gets the object inside",
-  non_object:
-    'has arguments that are JSON but not an object: the template gets {"_raw_arguments": <the text>}',
-  native_non_object:
-    'has arguments that are not an object: the template gets {"_raw_arguments": <the value>}',
-  invalid: 'has arguments that are not JSON: the template gets {"_raw_arguments": <the text>}',
-};
-
-/**
- * The calls whose arguments reach the template as something other than `json.loads` of their text would give
- * (RULES.md R1, R5): said on standard error, so standard output stays the prompt alone.
- */
-function argumentNotes(messages: readonly unknown[], form: "mapping" | "string"): string[] {
-  const notes: string[] = [];
-  messages.forEach((message, index) => {
-    if (!isPlainObject(message) || !Array.isArray(message.tool_calls)) return;
-    message.tool_calls.forEach((call: unknown, callIndex: number) => {
-      if (!isPlainObject(call) || !isPlainObject(call.function)) return;
-      const where = `messages[${index}].tool_calls[${callIndex}]`;
-      const args = call.function.arguments;
-      if (form === "string") {
-        if (typeof args !== "string")
-          notes.push(`${where} has arguments that are not text: the template gets their JSON text`);
-        return;
-      }
-      const note = STATUS_NOTES[decodeArguments(args, { lossless: true }).status];
-      if (note !== undefined) notes.push(`${where} ${note}`);
-    });
-  });
-  return notes;
 }
 
 /**
@@ -179,8 +144,9 @@ export async function runRender(options: RenderOptions): Promise<number> {
     stderr.write(`${result.error.pythonText}\n`);
     return 1;
   }
-  for (const note of argumentNotes(messages, probeChatTemplate(template.template.source).argumentsForm))
-    stderr.write(`toolcall render: note: ${note}\n`);
+  const { argumentsForm } = probeChatTemplate(template.template.source);
+  for (const note of renderArgumentNotes(messages, { argumentsForm }))
+    stderr.write(`toolcall render: note: ${note.place} ${note.message}\n`);
   const output = streamTarget(stdout);
   output.write(result.text);
   await output.commit();

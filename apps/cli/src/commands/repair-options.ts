@@ -1,5 +1,5 @@
-import type { ConversationFormat, RepairRule, SanitizeOptions } from "@toolcall/core";
-import type { PendingPolicy } from "../record-processor.js";
+import type { RepairRule, SanitizeOptions } from "@toolcall/core";
+import type { ConversationFormat, PendingPolicy } from "@toolcall/core/kit";
 import type { InputFormat } from "../scan-input.js";
 
 /** What `toolcall repair` was asked to do (its flags, read and checked). */

@@ -1,3 +1,4 @@
+import { createRecordEngine } from "@toolcall/core";
 import { createPainter } from "../colors.js";
 import { describeError, openInput } from "../input-source.js";
 import { JournaledOutput } from "../journal.js";
@@ -8,7 +9,6 @@ import { PoolCache } from "../pool-cache.js";
 import { processInput } from "../process-input.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
-import { createRecordProcessor } from "../record-processor.js";
 import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
 import { ReportStream } from "../report-stream.js";
 import { humanRepairSummary } from "./human-repair-summary.js";
@@ -40,7 +40,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     options.provider === undefined ? undefined : [options.provider],
     options.quiet,
   );
-  const processor = createRecordProcessor({
+  const processor = createRecordEngine({
     repairs: options.repairs,
     policy: options.policy,
     missingResult: options.missingResult,

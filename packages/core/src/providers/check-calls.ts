@@ -96,7 +96,7 @@ export function argumentsRefusal(
   }
   if (value === "") return params.allowEmpty === true ? undefined : { error: "empty text" };
   const parsed = parseJson(value);
-  if (!parsed.ok) return { error: parsed.error };
+  if (!parsed.success) return { error: parsed.error };
   if (!object) return undefined;
   const v = parsed.value;
   return typeof v === "object" && v !== null && !Array.isArray(v)

@@ -1,5 +1,5 @@
 import { isPlainObject } from "../define-property.js";
-import { compactLongLists, isArraySafe } from "../read-history.js";
+import { compactLongLists, isArraySafe, Unreadable } from "../read-history.js";
 import type { SanitizeChange, SanitizeOptions, SanitizeResult } from "../sanitize-options.js";
 import { fixNames, fixReasoningItems, fixThoughtSignatures, fixToolCallIds } from "./fix-calls.js";
 import { type Fix, type FixContext, ORIGIN, type ProviderChange } from "./fix-context.js";
@@ -15,6 +15,7 @@ import {
 } from "./fix-messages.js";
 import type { ConstraintCode, ProviderProfile } from "./provider-profile.js";
 import { type ProviderOption, resolveProviderProfile } from "./provider-profiles.js";
+import { readableMessage } from "./readable-message.js";
 
 /** The fix of each code that core's R4 does not already make, in the order they run. */
 const FIXES: ReadonlyArray<[ConstraintCode, Fix]> = [
@@ -83,14 +84,11 @@ export function sanitizeForProvider(
   try {
     current = messages.map((message, index) => {
       if (!isPlainObject(message)) return message;
-      let copy: Record<string | symbol, unknown>;
-      try {
-        copy = { ...message, [ORIGIN]: index };
-      } catch {
-        return message;
-      }
-      copies.set(copy, index);
-      return copy;
+      const copy = readableMessage(message);
+      // A message that cannot be read is no message to fix: an entry that is no object, the caller's again at the end.
+      const entry = copy === undefined ? new Unreadable(message) : Object.assign(copy, { [ORIGIN]: index });
+      copies.set(entry, index);
+      return entry;
     });
   } catch {
     // A list whose entries cannot be read (a proxy that throws): core's R4 reads what it can, no provider fix runs.

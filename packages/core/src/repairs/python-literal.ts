@@ -203,8 +203,8 @@ export const pythonLiteral: RepairRule = {
     }
     if (!read.pythonic) return undefined;
     const serialized = serializeJson(read.value);
-    if (!serialized.ok) return undefined;
-    meter?.charge(2 * serialized.text.length);
-    return serialized.text !== text ? serialized.text : undefined;
+    if (!serialized.success) return undefined;
+    meter?.charge(2 * serialized.value.length);
+    return serialized.value !== text ? serialized.value : undefined;
   },
 };

@@ -80,19 +80,25 @@ function conversation(options: {
   return messages;
 }
 
+/** The same tools without OpenAI's `{ type, function }` envelope: some templates (Apertus) read `tool.name`. */
+const bareTools = tools.map((tool) => tool.function);
+
 function tryRender(template: Template, messages: unknown[], withTools = true): string | undefined {
-  try {
-    return template.render({
-      messages,
-      tools: withTools ? tools : null,
-      documents: null,
-      add_generation_prompt: false,
-      bos_token: "<s>",
-      eos_token: "</s>",
-    });
-  } catch {
-    return undefined;
+  for (const given of withTools ? [tools, bareTools] : [null]) {
+    try {
+      return template.render({
+        messages,
+        tools: given,
+        documents: null,
+        add_generation_prompt: false,
+        bos_token: "<s>",
+        eos_token: "</s>",
+      });
+    } catch {
+      // The next form of the tools, or nothing.
+    }
   }
+  return undefined;
 }
 
 const probeCache = new WeakMap<Template, ChatTemplateCapabilities>();

@@ -1,4 +1,4 @@
-import type { WorkMeter } from "@toolcall/core";
+import type { WorkMeter } from "@toolcall/core/kit";
 import { type Builtins, defaultBuiltins, defaultGlobals } from "../filters/default-builtins.js";
 import { strftime } from "../filters/strftime.js";
 import { bind, REQUIRED } from "../runtime/python-call.js";

@@ -1,4 +1,4 @@
-import { compareCodePoints } from "@toolcall/core";
+import { compareCodePoints } from "@toolcall/core/kit";
 import { dictGet, dictHas, hashKey } from "./access.js";
 import { DictView } from "./dict-view.js";
 import { isStr, Markup, strText } from "./markup.js";

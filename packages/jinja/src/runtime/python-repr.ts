@@ -1,4 +1,4 @@
-import { pythonFloatRepr } from "@toolcall/core";
+import { pythonFloatRepr } from "@toolcall/core/kit";
 import { DictView } from "./dict-view.js";
 import { lateBound } from "./late-bound.js";
 import { Markup } from "./markup.js";

@@ -1,12 +1,5 @@
-import {
-  type ArgumentsMapping,
-  decodeArguments,
-  type EncodableToolCall,
-  encodeArguments,
-  normalizeArguments,
-  type SyntaxIssue,
-  serializeJson,
-} from "@toolcall/core";
+import { decodeArguments, encodeArguments, normalizeArguments, serializeJson } from "@toolcall/core";
+import type { ArgumentsMapping, EncodableToolCall, SyntaxIssue } from "@toolcall/core/kit";
 
 /** The wire text for argument text a model wrote, by core's R1/R2, and the issue when it is not an object. */
 export function wireArguments(text: string, tool: string): { text: string; issue?: SyntaxIssue } {
@@ -20,6 +13,7 @@ export function wireArguments(text: string, tool: string): { text: string; issue
         code: "arguments_not_object",
         severity: "warning",
         message: "the arguments are JSON but not an object; kept under _raw_arguments",
+        path: [],
         tool,
       },
     };
@@ -30,6 +24,7 @@ export function wireArguments(text: string, tool: string): { text: string; issue
         code: "arguments_invalid",
         severity: "warning",
         message: "the arguments are not JSON; kept under _raw_arguments",
+        path: [],
         tool,
       },
     };
@@ -59,5 +54,5 @@ export function argumentsText(call: EncodableToolCall): string {
 /** A value as Jinja's `tojson` writes it in a chat template: Python's `json.dumps(value, ensure_ascii=False)`. */
 export function pythonJsonText(value: unknown): string {
   const written = serializeJson(value, { style: "python" });
-  return written.ok ? written.text : "null";
+  return written.success ? written.value : "null";
 }

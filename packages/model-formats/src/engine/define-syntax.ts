@@ -13,21 +13,14 @@ import {
   WORK_UNITS_BASE,
   WORK_UNITS_PER_CHAR,
   type WorkMeter,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
+import type { FamilyContext } from "./family-context.js";
 import { Output } from "./output.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
 import { isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
-/** What a family parser gets besides its text and its output. */
-export interface FamilyContext {
-  tools: ToolIndex;
-  /** The id for a call whose syntax carries none. */
-  createId(index: number, name: string): string;
-  startInReasoning: boolean;
-  /** Adds an `unknown_tool` warning when tools were offered and `name` is not one of them. */
-  checkName(name: string, out: Output): void;
-}
+export type { FamilyContext } from "./family-context.js";
 
 /** A family's parts: the parser as a resumable step over the text, and the encoder. */
 export interface FamilyDefinition {
@@ -132,11 +125,13 @@ class FamilyStream implements SyntaxStream {
               code: "budget_exhausted",
               severity: "warning",
               message: "the work budget ran out; the rest of the text is content, unread",
+              path: [],
             }
           : {
               code: "parser_error",
               severity: "error",
               message: error instanceof Error ? error.message : String(error),
+              path: [],
             };
       const uncommitted = this.#reader.takeUncommitted();
       this.#out.abort(issue, uncommitted + this.#reader.consume(this.#reader.text.length - this.#reader.pos));

@@ -1,4 +1,4 @@
-import type { SyntaxIssue } from "@toolcall/core";
+import type { SyntaxIssue } from "@toolcall/core/kit";
 import { wireArguments } from "./arguments.js";
 import type { FamilyContext } from "./define-syntax.js";
 import { JsonScanner } from "./json-scanner.js";
@@ -222,10 +222,16 @@ export function jsonCallFailure(
   raw: string,
 ): SyntaxIssue {
   if (result.status === "end")
-    return { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw };
+    return {
+      code: "call_truncated",
+      severity: "error",
+      message: "the text ends inside a tool call",
+      path: [],
+      raw,
+    };
   if (result.status === "unknown_key")
-    return { code: "arguments_key_unknown", severity: "error", message: result.message, raw };
-  return { code: "call_invalid", severity: "error", message: result.message, raw };
+    return { code: "arguments_key_unknown", severity: "error", message: result.message, path: [], raw };
+  return { code: "call_invalid", severity: "error", message: result.message, path: [], raw };
 }
 
 /**

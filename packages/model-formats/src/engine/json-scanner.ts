@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_DEPTH } from "@toolcall/core";
+import { DEFAULT_MAX_DEPTH } from "@toolcall/core/kit";
 
 /** What the scanner tells its listener about members of shallow containers (depth ≤ `trackDepth`). */
 export interface JsonListener {

@@ -1,5 +1,12 @@
-import type { SyntaxIssue, SyntaxStreamEvent, SyntaxToolCall } from "@toolcall/core";
+import type { SyntaxIssue, SyntaxStreamEvent, SyntaxToolCall } from "@toolcall/core/kit";
 import { isSpaceCode } from "./reader.js";
+
+/** An issue as a parser finds it: the path is the text as a whole (`[]`) unless the parser says more. */
+export type IssueFound = Omit<SyntaxIssue, "path"> & { path?: SyntaxIssue["path"] };
+
+function withPath(found: IssueFound): SyntaxIssue {
+  return found.path === undefined ? { ...found, path: [] } : (found as SyntaxIssue);
+}
 
 export type Channel = "content" | "reasoning";
 
@@ -119,7 +126,8 @@ export class Output {
   }
 
   /** The call that began (in `channel`, if it had not) is void: its text goes back there, exactly as written. */
-  abort(issue: SyntaxIssue, raw: string, channel: Channel = "content"): void {
+  abort(found: IssueFound, raw: string, channel: Channel = "content"): void {
+    const issue = withPath(found);
     const call = this.#call;
     let target = channel;
     if (call !== null) {
@@ -133,8 +141,8 @@ export class Output {
     this.onCommit();
   }
 
-  issue(issue: SyntaxIssue): void {
-    this.#events.push({ type: "issue", issue });
+  issue(found: IssueFound): void {
+    this.#events.push({ type: "issue", issue: withPath(found) });
   }
 
   /** Sends everything held (the end of the text). */

@@ -1,4 +1,4 @@
-import type { WorkCounter, WorkMeter } from "@toolcall/core";
+import type { WorkCounter, WorkMeter } from "@toolcall/core/kit";
 import type { JsonScanner } from "./json-scanner.js";
 import type { MarkerSet } from "./marker-set.js";
 

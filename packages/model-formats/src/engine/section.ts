@@ -1,4 +1,4 @@
-import type { SyntaxIssue } from "@toolcall/core";
+import type { SyntaxIssue } from "@toolcall/core/kit";
 import { MarkerSet } from "./marker-set.js";
 import type { Channel, Output } from "./output.js";
 import type { Reader, Step } from "./reader.js";
@@ -145,5 +145,5 @@ export function callFailure(
   message: string,
   raw: string,
 ): SyntaxIssue {
-  return { code, severity: "error", message, raw };
+  return { code, severity: "error", message, path: [], raw };
 }

@@ -1,4 +1,5 @@
-import { convertParameterValue, serializeJson } from "@toolcall/core";
+import { serializeJson } from "@toolcall/core";
+import { convertParameterValue } from "@toolcall/core/kit";
 import type { FamilyContext } from "./define-syntax.js";
 import type { Output } from "./output.js";
 
@@ -38,12 +39,12 @@ export class TextArguments {
     }
     if (schema !== undefined) {
       const converted = convertParameterValue({ text, schema });
-      value = converted.value;
-      if (!converted.ok)
+      value = converted.success ? converted.value : converted.error.text;
+      if (!converted.success)
         this.#out.issue({
           code: "parameter_type_mismatch",
           severity: "warning",
-          message: `${converted.reason}; kept as text`,
+          message: `${converted.error.reason}; kept as text`,
           tool: this.#tool,
           parameter: key,
         });
@@ -64,7 +65,7 @@ export class TextArguments {
     this.#keys.add(key);
     const name = serializeJson(key, { style: "python" });
     const written = serializeJson(value, { style: "python" });
-    const pair = `${name.ok ? name.text : '""'}: ${written.ok ? written.text : "null"}`;
+    const pair = `${name.success ? name.value : '""'}: ${written.success ? written.value : "null"}`;
     const piece = this.#text === "" ? `{${pair}` : `, ${pair}`;
     this.#text += piece;
     this.#out.delta(piece);

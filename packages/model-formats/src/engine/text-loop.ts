@@ -1,4 +1,4 @@
-import type { FamilyContext } from "./define-syntax.js";
+import type { FamilyContext } from "./family-context.js";
 import { MarkerSet } from "./marker-set.js";
 import type { Channel, Output } from "./output.js";
 import type { Reader, Step } from "./reader.js";

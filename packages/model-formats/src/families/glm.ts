@@ -1,4 +1,4 @@
-import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
@@ -62,7 +62,7 @@ function* readCall(
   reader.record();
   const fail = (code: "call_invalid" | "call_truncated" | "call_name_invalid", message: string) => {
     const raw = marker + reader.takeRecord();
-    const issue: SyntaxIssue = { code, severity: "error", message, raw };
+    const issue: SyntaxIssue = { code, severity: "error", message, path: [], raw };
     out.abort(issue, raw, channel);
   };
   const nameParts: string[] = [];

@@ -1,4 +1,4 @@
-import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, SyntaxIssue, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { readJsonArguments } from "../engine/json-arguments.js";
@@ -60,7 +60,7 @@ function* readCallBody(
   const name = harmonyToolName(recipient);
   const fail = (code: "call_invalid" | "call_truncated", message: string) => {
     const raw = head + reader.takeRecord();
-    const issue: SyntaxIssue = { code, severity: "error", message, raw };
+    const issue: SyntaxIssue = { code, severity: "error", message, path: [], raw };
     out.abort(issue, raw, "content");
   };
   if (name === "") return fail("call_invalid", "a recipient without a name");

@@ -1,4 +1,4 @@
-import type { EncodableToolCall } from "@toolcall/core";
+import type { EncodableToolCall } from "@toolcall/core/kit";
 import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 
 /** The suffix the published Hy3 and Hy4-preview checkpoints put on their structural tokens (`<tool_calls:opensource>`). */

@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";

@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { readJsonArguments } from "../engine/json-arguments.js";

@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { pyRepr, toPython } from "@toolcall/jinja";
 import { argumentsJson, argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";

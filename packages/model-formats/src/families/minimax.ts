@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax } from "../engine/define-syntax.js";
 import { type InvokeSyntax, readInvoke } from "../engine/invoke.js";

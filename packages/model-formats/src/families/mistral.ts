@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
 import { readCallList, readUnopenedList } from "../engine/call-list.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";

@@ -1,4 +1,5 @@
-import { type EncodableToolCall, isPlainObject, serializeJson, type ToolCallSyntax } from "@toolcall/core";
+import { serializeJson } from "@toolcall/core";
+import { type EncodableToolCall, isPlainObject, type ToolCallSyntax } from "@toolcall/core/kit";
 import { pyStr, toPython } from "@toolcall/jinja";
 import { argumentsMapping } from "../engine/arguments.js";
 import { defineSyntax } from "../engine/define-syntax.js";
@@ -32,7 +33,7 @@ const FUNCTION_START = new MarkerSet([FUNCTION_OPEN]);
 function qwenValue(value: unknown): string {
   if (isPlainObject(value) || Array.isArray(value)) {
     const written = serializeJson(value, { style: "python" });
-    return written.ok ? written.text : "null";
+    return written.success ? written.value : "null";
   }
   return pyStr(toPython(value));
 }

@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { pyStr, toPython } from "@toolcall/jinja";
 import { argumentsMapping } from "../engine/arguments.js";
 import { defineSyntax } from "../engine/define-syntax.js";

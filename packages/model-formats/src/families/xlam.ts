@@ -1,4 +1,4 @@
-import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core";
+import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { nameAndArgumentsJson } from "../engine/arguments.js";
 import { readUnopenedList } from "../engine/call-list.js";
 import { defineSyntax } from "../engine/define-syntax.js";

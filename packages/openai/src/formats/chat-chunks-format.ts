@@ -1,15 +1,14 @@
+import type { ChatMessage, ToolCall } from "@toolcall/core";
 import {
   type AccumulatingToolCall,
-  type ChatMessage,
   type ConversationFormat,
   type FormatConversation,
   type FormatReading,
   finishReasonAtStreamEnd,
   isPlainObject,
-  type ToolCall,
   ToolCallAccumulator,
   type ToolCallDelta,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 
 /** Where one streamed fragment of a call is: the line, its choice and its delta in `tool_calls`. */
 interface Fragment {
@@ -79,6 +78,7 @@ export const openaiChatChunksFormat: ConversationFormat = {
   expected:
     'JSON lines (or SSE "data:" lines) of {"object": "chat.completion.chunk", "choices": [{"delta": …}]}',
   unit: "session",
+  priority: 10,
   matches(value) {
     if (!Array.isArray(value) || value.length === 0) return false;
     const sample = value.slice(0, 8);
@@ -94,6 +94,7 @@ export const openaiChatChunksFormat: ConversationFormat = {
           code: "chunk_invalid",
           severity: "warning",
           message: "not a chat.completion.chunk (left as it is)",
+          path: [line],
           place: `record ${line + 1}`,
         });
         return;

@@ -1,10 +1,10 @@
+import type { ChatMessage } from "@toolcall/core";
 import {
-  type ChatMessage,
   type ConversationFormat,
   type FormatConversation,
   type FormatReading,
   isPlainObject,
-} from "@toolcall/core";
+} from "@toolcall/core/kit";
 import { placeIn } from "./place.js";
 
 function isCompletion(value: unknown): value is Record<string, unknown> & { choices: unknown[] } {
@@ -27,6 +27,7 @@ export const openaiChatCompletionFormat: ConversationFormat = {
   name: "OpenAI chat.completion responses",
   expected: '{"object": "chat.completion", "choices": [{"message": …, "finish_reason": …}]}',
   unit: "record",
+  priority: 40,
   matches: isCompletion,
   read(value): FormatReading {
     if (!isCompletion(value)) {
@@ -37,6 +38,7 @@ export const openaiChatCompletionFormat: ConversationFormat = {
             code: "record_not_conversation",
             severity: "error",
             message: "not a chat.completion with choices",
+            path: [],
           },
         ],
         write: () => ({ ok: true, value }),
@@ -51,6 +53,7 @@ export const openaiChatCompletionFormat: ConversationFormat = {
           code: "choice_without_message",
           severity: "error",
           message: `choice ${index} holds no message`,
+          path: ["choices", index],
           place: `choices[${index}]`,
         });
         return;

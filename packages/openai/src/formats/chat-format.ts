@@ -1,10 +1,10 @@
+import type { ChatMessage, ToolDefinition } from "@toolcall/core";
 import {
-  type ChatMessage,
   type ConversationFormat,
   type FormatReading,
   isPlainObject,
-  type ToolDefinition,
-} from "@toolcall/core";
+  splitResultIdLists,
+} from "@toolcall/core/kit";
 import { placeIn } from "./place.js";
 
 /** Keys that make an object a container of conversations or an item of another format, not a message. */
@@ -53,7 +53,8 @@ function withMessages(
 
 /**
  * OpenAI Chat Completions conversations: a request body or a saved conversation (`{ messages, tools?, … }`, every
- * other key kept), or a bare list of messages. The messages are core's neutral view as they are; writing back
+ * other key kept), or a bare list of messages. The messages are core's neutral view as they are (a tool result
+ * listing its calls in `tool_call_ids`, as SWE-agent stores it, reads as one result per call); writing back
  * replaces `messages` and nothing else.
  *
  * @example
@@ -65,6 +66,7 @@ export const openaiChatFormat: ConversationFormat = {
   name: "OpenAI Chat messages",
   expected: 'a list of {role, content, tool_calls?} messages, or an object with "messages" (a request body)',
   unit: "record",
+  priority: 0,
   matches(value) {
     if (isMessageList(value)) return true;
     // A conversation object may be empty (a data set's placeholder); a bare empty list says nothing.
@@ -76,10 +78,16 @@ export const openaiChatFormat: ConversationFormat = {
   },
   read(value): FormatReading {
     if (Array.isArray(value)) {
+      const split = splitResultIdLists(value);
       return {
-        conversations: [{ messages: value as ChatMessage[], placeOf: (path) => placeIn("", path) }],
+        conversations: [
+          { messages: (split?.messages ?? value) as ChatMessage[], placeOf: (path) => placeIn("", path) },
+        ],
         issues: [],
-        write: ([messages]) => ({ ok: true, value: messages ?? value }),
+        write: ([messages]) => {
+          if (messages === undefined) return { ok: true, value };
+          return split === undefined ? { ok: true, value: messages } : split.join(messages);
+        },
       };
     }
     if (!isPlainObject(value) || !Array.isArray(value.messages)) {
@@ -90,22 +98,29 @@ export const openaiChatFormat: ConversationFormat = {
             code: "record_not_conversation",
             severity: "error",
             message: 'neither a list of messages nor an object with "messages"',
+            path: [],
           },
         ],
         write: () => ({ ok: true, value }),
       };
     }
     const tools = toolsOf(value);
+    // A result listing the calls it answers (`tool_call_ids`, SWE-agent) is one result per call in the view.
+    const split = splitResultIdLists(value.messages);
     return {
       conversations: [
         {
-          messages: value.messages as ChatMessage[],
+          messages: (split?.messages ?? value.messages) as ChatMessage[],
           ...(tools ? { tools } : {}),
           placeOf: (path) => placeIn("messages", path),
         },
       ],
       issues: [],
-      write: ([messages]) => ({ ok: true, value: messages ? withMessages(value, messages) : value }),
+      write: ([messages]) => {
+        if (messages === undefined) return { ok: true, value };
+        const joined = split === undefined ? { ok: true as const, value: messages } : split.join(messages);
+        return joined.ok ? { ok: true, value: withMessages(value, joined.value) } : joined;
+      },
     };
   },
 };

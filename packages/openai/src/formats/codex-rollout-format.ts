@@ -1,4 +1,4 @@
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { applyItemEdits, readResponseItems } from "./responses-items.js";
 
 const LINE_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
@@ -23,6 +23,7 @@ export const codexRolloutFormat: ConversationFormat = {
   name: "Codex CLI session (rollout JSONL)",
   expected: 'JSON lines of {"timestamp", "type": "session_meta" | "response_item" | …, "payload"}',
   unit: "session",
+  priority: 20,
   matches(value) {
     if (!Array.isArray(value) || value.length === 0) return false;
     const sample = value.slice(0, 8);

@@ -1,13 +1,14 @@
-import type { ConversationFormat } from "@toolcall/core";
+import type { ConversationFormat } from "@toolcall/core/kit";
 import { openaiChatChunksFormat } from "./chat-chunks-format.js";
 import { openaiChatCompletionFormat } from "./chat-completion-format.js";
 import { openaiChatFormat } from "./chat-format.js";
 import { codexRolloutFormat } from "./codex-rollout-format.js";
+import { ollamaChatFormat } from "./ollama-chat-format.js";
 import { openaiResponsesFormat } from "./responses-format.js";
 
 /**
  * Every OpenAI format, most specific first (the order to try them in when detecting): completions and chunk logs
- * before Responses items, Codex sessions, and Chat messages last (a list of `{role, content}` is Chat).
+ * before Responses items, Codex sessions, Ollama's native chat (object arguments), and Chat messages last (a list of `{role, content}` is Chat).
  *
  * @example
  * const format = openaiFormats.find((f) => f.unit === "record" && f.matches(value));
@@ -17,5 +18,6 @@ export const openaiFormats: readonly ConversationFormat[] = [
   openaiChatChunksFormat,
   codexRolloutFormat,
   openaiResponsesFormat,
+  ollamaChatFormat,
   openaiChatFormat,
 ];

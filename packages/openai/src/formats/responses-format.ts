@@ -1,10 +1,5 @@
-import {
-  type ConversationFormat,
-  type FinishReason,
-  type FormatReading,
-  isPlainObject,
-  type ToolDefinition,
-} from "@toolcall/core";
+import type { FinishReason, ToolDefinition } from "@toolcall/core";
+import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { placeIn } from "./place.js";
 import { applyItemEdits, type ItemsReading, isResponseItem, readResponseItems } from "./responses-items.js";
 
@@ -70,6 +65,7 @@ export const openaiResponsesFormat: ConversationFormat = {
   expected:
     'a request {"input": [items]}, a response {"object": "response", "output": [items]}, or a list of items',
   unit: "record",
+  priority: 10,
   matches: (value) => shapeOf(value) !== undefined,
   read(value): FormatReading {
     // Reading is more lenient than matching: any list is a list of items (an emptied one included).
@@ -82,6 +78,7 @@ export const openaiResponsesFormat: ConversationFormat = {
             code: "record_not_conversation",
             severity: "error",
             message: "neither a Responses request, a response, nor a list of items",
+            path: [],
           },
         ],
         write: () => ({ ok: true, value }),

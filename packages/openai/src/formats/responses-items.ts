@@ -1,4 +1,5 @@
-import { type ChatMessage, isPlainObject, originOf, type ToolCall, withOrigin } from "@toolcall/core";
+import type { ChatMessage, ToolCall } from "@toolcall/core";
+import { isPlainObject, originOf, withOrigin } from "@toolcall/core/kit";
 
 /** Item types of the Responses API (input and output), as the API names them. */
 export const RESPONSE_ITEM_TYPES: ReadonlySet<string> = new Set([

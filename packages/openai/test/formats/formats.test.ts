@@ -2,14 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expectConversationFormat } from "@toolcall/conformance/vitest";
-import {
-  type ConversationFormat,
-  coreRepairs,
-  isPlainObject,
-  type SanitizeOptions,
-  sanitizeHistory,
-  validateHistory,
-} from "@toolcall/core";
+import { coreRepairs, type SanitizeOptions, sanitizeHistory, validateHistory } from "@toolcall/core";
+import { type ConversationFormat, isPlainObject } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {

@@ -1,86 +1,77 @@
-import {
-  type ConversationFormat,
-  type FormatConversation,
-  type FormatReading,
-  type Issue,
-  type IssueSeverity,
-  isPlainObject,
-  type RepairRule,
-  type SanitizeOptions,
-  sanitizeHistory,
-  validateHistory,
-} from "@toolcall/core";
-import { callIdAt } from "./places.js";
+import type { ConversationFormat, FormatConversation, FormatReading } from "../conversation-format.js";
+import { isPlainObject } from "../define-property.js";
+import type { Issue, IssueSeverity } from "../issues.js";
+import { coreRepairs } from "../repairs/index.js";
+import type { RepairRule } from "../repairs/repair-rule.js";
+import { sanitizeHistory } from "../sanitize-history.js";
+import type { SanitizeChange, SanitizeOptions } from "../sanitize-options.js";
+import { validateHistory } from "../validate-history.js";
+import { keepEmptyTurns } from "./empty-turns.js";
 import {
   findingMessage,
   matchFindings,
   type ProviderCheck,
   profilesOf,
   providerFindings,
-} from "./provider-verdicts.js";
-import { type ReportedChange, toReportedChanges } from "./repair-findings.js";
+} from "./provider-findings.js";
+import { callIdAt, type RecordChange, toRecordChanges } from "./record-changes.js";
 
-/** One issue, placed in its record as the record's format names places. */
-export interface PlacedIssue {
-  code: string;
-  severity: IssueSeverity;
-  message: string;
-  /** Where in the record (`messages[3].tool_calls[0]`, `conversations[4]`, `record 12 (payload)`). */
+/** One issue, placed in its record as the record's format names places: core's issue, with where it is. */
+export interface RecordIssue extends Issue<string> {
+  /**
+   * `record` for what the record's format found in its own shape (its `path` then leads through the record, not the
+   * neutral view); absent for an issue of a conversation (its `path` leads through the neutral view's messages).
+   */
+  scope?: "record";
+  /** Where in the record (`messages[3].tool_calls[0]`, `conversations[4]`). */
   place?: string;
   /** Which conversation of the record (`choices[1]`), for records that hold several. */
   label?: string;
-  /** Core's path in the neutral view, message index first. */
-  path?: Array<string | number>;
   callId?: string;
-  /**
-   * The provider profiles that reject a history with this issue (errors, when provider profiles were checked; empty
-   * when none of those checked does).
-   */
+  /** The provider profiles that reject a history with this issue (when profiles were checked). */
   refusedBy?: readonly string[];
   /** For an issue a provider profile found: each rejecting profile's answer, HTTP status and literal text. */
   answers?: ReadonlyArray<{ provider: string; status: number; message: string }>;
 }
 
+/** What checking a record found. */
 export interface RecordCheck {
   conversations: number;
-  issues: PlacedIssue[];
+  issues: RecordIssue[];
 }
 
+/** What repairing a record did and left. */
 export interface RecordRepair {
   conversations: number;
-  /** The record rewritten, when a rule changed something and the format could write it. */
+  /** The record rewritten in its own format, when a rule changed something and the format could write it. */
   value?: unknown;
-  changes: Array<ReportedChange & { place?: string; label?: string }>;
+  changes: RecordChange[];
   /** Why the record was kept as it was although a rule would change it (the format cannot hold the change). */
   notRewritable?: string;
-  /** What is still wrong after the repair (errors make `repair` exit 1). */
-  remaining: PlacedIssue[];
+  /** What is still wrong after the repair, read again from the record as written. */
+  remaining: RecordIssue[];
 }
 
-/** What happens to calls still awaiting their results at the end of a history (`--pending`). */
+/** What happens to calls still awaiting their results at the end of a history. */
 export type PendingPolicy = "keep" | "synthesize" | "drop-call";
 
-export interface RecordProcessorOptions {
-  repairs: readonly RepairRule[];
-  /**
-   * Skip sanitizing a conversation in which validation finds nothing and nothing else sanitize acts on (default
-   * true): one pass over its calls instead of two. Off only to test that it changes nothing.
-   */
+export interface RecordEngineOptions {
+  /** Repairs (R6) tried on arguments; default core's. */
+  repairs?: readonly RepairRule[];
+  /** Skip sanitizing a conversation in which nothing is found (default true); off only to test it changes nothing. */
   skipClean?: boolean;
   policy?: SanitizeOptions["policy"];
   missingResult?: SanitizeOptions["missingResult"];
   syntheticResult?: string;
+  /** Calls of the last turn awaiting their results: kept (default), given a synthetic result, or dropped. */
   pending?: PendingPolicy;
   /** Which provider profiles conversations are checked against (none when absent). */
   providers?: ProviderCheck;
-  /** `repair --provider`: sanitize for this profile too (its constraints' fixes after core's). */
+  /** The provider the repaired record is for: its constraints' fixes run after core's. */
   provider?: string;
 }
 
-/**
- * What sanitize acts on that validation reports no issue for: an assistant message left empty (content `""` or
- * `[]` and no calls, or an empty `tool_calls` list), and arguments stored as a mapping (canonicalized to text).
- */
+/** Something sanitize acts on that validation reports no issue for (an empty assistant turn, mapping arguments). */
 function sanitizeActsBeyondIssues(messages: readonly unknown[]): boolean {
   for (const message of messages) {
     if (!isPlainObject(message) || message.role !== "assistant") continue;
@@ -101,8 +92,8 @@ function sanitizeActsBeyondIssues(messages: readonly unknown[]): boolean {
 function placed(
   conversation: FormatConversation,
   issue: { code: string; severity: IssueSeverity; message: string; path: Array<string | number> },
-): PlacedIssue {
-  const out: PlacedIssue = {
+): RecordIssue {
+  const out: RecordIssue = {
     code: issue.code,
     severity: issue.severity,
     message: issue.message,
@@ -111,29 +102,33 @@ function placed(
   const place = conversation.placeOf?.(issue.path);
   if (place !== undefined) out.place = place;
   if (conversation.label !== undefined) out.label = conversation.label;
-  const callId = callIdAt(conversation.messages, issue.path);
+  const callId = callIdAt({ messages: conversation.messages, path: issue.path });
   if (callId !== undefined) out.callId = callId;
   return out;
 }
 
 /**
- * Checks and repairs records of any format with core's rules: the format reads the record into core's neutral view,
- * core validates (every message whole, every call, pairing; calls of a history's last turn awaiting their results
- * are pending, never missing) or sanitizes it, and the format writes the record back. The same function serves the
- * main thread and the workers.
+ * The record engine: reads a record through its format into core's neutral view, checks it (every message whole,
+ * every call, pairing; calls of the last turn awaiting their results are `tool_result_pending` warnings, never
+ * missing), repairs it with sanitize, and writes it back through the format, which keeps every byte it did not
+ * change. Every door (the command line, the playground, a library user) gives the same verdict on the same record.
+ * Empty turns are left as they are unless `provider` names a profile whose fixes remove them (the change then names
+ * the rule).
  *
  * @example
- * const processor = createRecordProcessor({ repairs: coreRepairs });
- * processor.check(openaiChatFormat, record).issues; // [{ code, severity, message, place, … }]
+ * const engine = createRecordEngine({ providers: { mode: "errors" } });
+ * engine.check(openaiChatFormat, record).issues; // [{ code, severity, message, place, … }]
+ * engine.repair(sharegptFormat, row).value; // the row, repaired, in ShareGPT's own shapes
  */
-export function createRecordProcessor(options: RecordProcessorOptions) {
+export function createRecordEngine(options: RecordEngineOptions = {}) {
+  const repairs = options.repairs ?? coreRepairs;
   const target = options.provider === undefined ? undefined : profilesOf([options.provider])[0];
   const sanitizeFor = (conversation: FormatConversation): SanitizeOptions => ({
-    repairs: options.repairs,
+    repairs,
     ...(options.policy !== undefined ? { policy: options.policy } : {}),
     ...(options.missingResult !== undefined ? { missingResult: options.missingResult } : {}),
     ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
-    // An answer's calls have no results by nature: they are left as they are, whatever --pending says.
+    // An answer's calls have no results by nature: they are left as they are, whatever `pending` says.
     pendingCalls: conversation.answer ? "keep" : (options.pending ?? "keep"),
     ...(target !== undefined && !conversation.answer ? { provider: target } : {}),
   });
@@ -142,16 +137,20 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
     validateHistory(conversation.messages, {
       ...(conversation.tools ? { tools: conversation.tools } : {}),
       ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
-      repairs: options.repairs,
+      repairs,
       pendingCalls: "pending",
     });
 
   /** Core's issues of one conversation, then the provider profiles' verdicts on it (an answer is no request). */
-  const checkConversation = (conversation: FormatConversation, found: readonly Issue[]): PlacedIssue[] => {
+  const checkConversation = (conversation: FormatConversation, found: readonly Issue[]): RecordIssue[] => {
     const issues = found.map((issue) => placed(conversation, issue));
     if (options.providers === undefined || conversation.answer) return issues;
-    const findings = providerFindings(conversation.messages, found, options.providers);
-    const { refusedBy, unmatched } = matchFindings(found, findings);
+    const findings = providerFindings({
+      messages: conversation.messages,
+      issues: found,
+      check: options.providers,
+    });
+    const { refusedBy, unmatched } = matchFindings({ issues: found, findings });
     issues.forEach((issue, i) => {
       const names = refusedBy[i];
       if (names !== undefined) issue.refusedBy = names;
@@ -177,10 +176,12 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
     reading: FormatReading,
     known?: ReadonlyMap<FormatConversation, Issue[]>,
   ): RecordCheck => {
-    const issues: PlacedIssue[] = reading.issues.map((found) => ({
+    const issues: RecordIssue[] = reading.issues.map((found) => ({
       code: found.code,
       severity: found.severity,
       message: found.message,
+      path: found.path,
+      scope: "record" as const,
       ...(found.place !== undefined ? { place: found.place } : {}),
     }));
     for (const conversation of reading.conversations)
@@ -188,7 +189,6 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
     return { conversations: reading.conversations.length, issues };
   };
 
-  /** A conversation sanitize would leave as it is: no issue, nothing else sanitize acts on, the provider content. */
   const needsNothing = (conversation: FormatConversation, found: readonly Issue[]): boolean =>
     found.length === 0 &&
     !sanitizeActsBeyondIssues(conversation.messages) &&
@@ -196,16 +196,37 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
       conversation.answer === true ||
       validateHistory(conversation.messages, { provider: target }).length === 0);
 
+  const sanitize = (conversation: FormatConversation): { messages: unknown[]; changes: SanitizeChange[] } => {
+    const settings = sanitizeFor(conversation);
+    // With no provider named, no rule asks for empty turns to go: they stay (docs/decisions.md, "Empty turns").
+    if (target !== undefined && !conversation.answer) return sanitizeHistory(conversation.messages, settings);
+    return keepEmptyTurns({
+      messages: conversation.messages,
+      sanitize: (messages) => sanitizeHistory(messages, settings),
+    });
+  };
+
   return {
+    /**
+     * Checks one record read through its format.
+     *
+     * @example
+     * createRecordEngine().check(openaiChatFormat, [{ role: "user", content: "hi" }]).issues; // []
+     */
     check(format: ConversationFormat, value: unknown): RecordCheck {
       return checkReading(format.read(value));
     },
 
+    /**
+     * Repairs one record read through its format and writes it back in the format's own shapes; `remaining` is read
+     * again from what was written, so the report says what the written record holds.
+     *
+     * @example
+     * createRecordEngine().repair(openaiChatFormat, record).changes; // [{ rule: "arguments_canonicalized", … }]
+     */
     repair(format: ConversationFormat, value: unknown): RecordRepair {
       const reading = format.read(value);
-      const changes: RecordRepair["changes"] = [];
-      // A conversation validation finds clean, with nothing else sanitize acts on, needs no sanitize pass; its
-      // issues are kept for the report of what is left.
+      const changes: RecordChange[] = [];
       const validated = new Map<FormatConversation, Issue[]>();
       const clean = new Set<FormatConversation>();
       if (options.skipClean !== false) {
@@ -217,9 +238,9 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
       }
       const replacements = reading.conversations.map((conversation) => {
         if (clean.has(conversation)) return undefined;
-        const result = sanitizeHistory(conversation.messages, sanitizeFor(conversation));
+        const result = sanitize(conversation);
         if (result.changes.length === 0) return undefined;
-        for (const change of toReportedChanges(result.changes)) {
+        for (const change of toRecordChanges(result.changes)) {
           const place = conversation.placeOf?.([change.messageIndex]);
           changes.push({
             ...change,
@@ -229,24 +250,20 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
         }
         return result.messages;
       });
-      if (changes.length === 0) {
-        return {
-          conversations: reading.conversations.length,
-          changes,
-          remaining: checkReading(reading, validated).issues,
-        };
-      }
+      const conversations = reading.conversations.length;
+      if (changes.length === 0)
+        return { conversations, changes, remaining: checkReading(reading, validated).issues };
       const written = reading.write(replacements);
       if (!written.ok) {
         return {
-          conversations: reading.conversations.length,
+          conversations,
           changes,
           notRewritable: written.reason,
           remaining: checkReading(reading).issues,
         };
       }
       return {
-        conversations: reading.conversations.length,
+        conversations,
         value: written.value,
         changes,
         remaining: checkReading(format.read(written.value)).issues,
@@ -255,5 +272,5 @@ export function createRecordProcessor(options: RecordProcessorOptions) {
   };
 }
 
-/** A record processor (see {@link createRecordProcessor}). */
-export type RecordProcessor = ReturnType<typeof createRecordProcessor>;
+/** A record engine (see {@link createRecordEngine}). */
+export type RecordEngine = ReturnType<typeof createRecordEngine>;

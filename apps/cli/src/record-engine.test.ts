@@ -1,8 +1,7 @@
-import { coreRepairs } from "@toolcall/core";
+import { coreRepairs, createRecordEngine } from "@toolcall/core";
 import { openaiChatFormat } from "@toolcall/openai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createRecordProcessor } from "./record-processor.js";
 
 // Repair skips sanitize for a conversation validation finds clean: that must change nothing, whatever the history.
 const args = fc.oneof(
@@ -44,18 +43,18 @@ const message = fc.oneof(
   fc.constant("not a message"),
 );
 
-describe("record processor", () => {
+describe("record engine through the command line's formats", () => {
   it("skipping sanitize on clean conversations gives exactly what sanitizing every one gives (each exception it knows is needed: removing one fails this)", () => {
     fc.assert(
       fc.property(
         fc.array(message, { maxLength: 6 }),
         fc.constantFrom("keep", "synthesize", "drop-call"),
         (messages, pending) => {
-          const a = createRecordProcessor({ repairs: coreRepairs, pending: pending as "keep" }).repair(
+          const a = createRecordEngine({ repairs: coreRepairs, pending: pending as "keep" }).repair(
             openaiChatFormat,
             messages,
           );
-          const b = createRecordProcessor({
+          const b = createRecordEngine({
             repairs: coreRepairs,
             pending: pending as "keep",
             skipClean: false,

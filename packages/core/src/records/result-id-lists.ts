@@ -1,0 +1,96 @@
+import { isPlainObject } from "../define-property.js";
+import { originOf, withOrigin } from "../origin.js";
+
+/** A tool message answering several calls at once: `tool_call_ids` a list, no `tool_call_id` (SWE-agent). */
+function answersSeveral(message: unknown): message is Record<string, unknown> & { tool_call_ids: unknown[] } {
+  return (
+    isPlainObject(message) &&
+    message.role === "tool" &&
+    typeof message.tool_call_id !== "string" &&
+    Array.isArray(message.tool_call_ids)
+  );
+}
+
+interface Share {
+  source: number;
+  share: number;
+  of: number;
+}
+
+/** Tags a neutral result as one share of a source message (kept apart from any origin a format noted). */
+const SHARE = Symbol("share of a result with several ids");
+
+/**
+ * Messages in which a tool result lists the calls it answers (`"tool_call_ids": ["call_1"]`, as SWE-agent stores its
+ * history) read as core's neutral view: one result per id, each with its `tool_call_id`, so each call is paired;
+ * `join` puts a repaired list back in the source's shape, the source message whole where all its shares are kept as
+ * they were, gone where all were dropped. `undefined` when no message lists ids (the messages are the view as they are).
+ *
+ * @example
+ * const split = splitResultIdLists([{ role: "tool", tool_call_ids: ["a", "b"], content: "ok" }]);
+ * split?.messages.map((m) => m.tool_call_id); // ["a", "b"]
+ */
+export function splitResultIdLists(messages: readonly unknown[]):
+  | {
+      messages: Array<Record<string, unknown>>;
+      join(next: readonly unknown[]): { ok: true; value: unknown[] } | { ok: false; reason: string };
+    }
+  | undefined {
+  if (!messages.some(answersSeveral)) return undefined;
+  const view: Array<Record<string, unknown>> = [];
+  messages.forEach((message, source) => {
+    if (!answersSeveral(message)) {
+      view.push(message as Record<string, unknown>);
+      return;
+    }
+    const ids = message.tool_call_ids;
+    const { tool_call_ids: _ids, ...rest } = message;
+    const of = Math.max(ids.length, 1);
+    for (let share = 0; share < of; share++) {
+      const neutral: Record<string, unknown> = { ...rest, tool_call_id: ids[share] };
+      const origin = originOf(message);
+      if (origin !== undefined) withOrigin(neutral, origin);
+      Object.defineProperty(neutral, SHARE, {
+        value: { source, share, of } satisfies Share,
+        enumerable: true,
+      });
+      view.push(neutral);
+    }
+  });
+  return {
+    messages: view,
+    join(next) {
+      const out: unknown[] = [];
+      const seen = new Map<number, Array<Record<string, unknown>>>();
+      for (const message of next) {
+        const share = isPlainObject(message)
+          ? ((message as Record<symbol, unknown>)[SHARE] as Share | undefined)
+          : undefined;
+        if (share === undefined) {
+          out.push(message);
+          continue;
+        }
+        const list = seen.get(share.source) ?? [];
+        if (list.length === 0) out.push(messages[share.source]);
+        list.push(message as Record<string, unknown>);
+        seen.set(share.source, list);
+      }
+      for (const [source, list] of seen) {
+        const original = messages[source] as Record<string, unknown> & { tool_call_ids: unknown[] };
+        const of = Math.max(original.tool_call_ids.length, 1);
+        const whole =
+          list.length === of &&
+          list.every(
+            (message, share) =>
+              message.content === original.content && message.tool_call_id === original.tool_call_ids[share],
+          );
+        if (!whole)
+          return {
+            ok: false,
+            reason: `messages[${source}]: one result of the ${of} its tool_call_ids name cannot change alone`,
+          };
+      }
+      return { ok: true, value: out };
+    },
+  };
+}

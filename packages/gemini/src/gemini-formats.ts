@@ -1,0 +1,10 @@
+import type { ConversationFormat } from "@toolcall/core/kit";
+import { geminiContentsFormat } from "./gemini-contents-format.js";
+
+/**
+ * Every Gemini format, for a tool composing formats (`createFormatRegistry([...geminiFormats, …])`).
+ *
+ * @example
+ * createFormatRegistry(geminiFormats).detect({ contents: [] }, "record")?.format.id; // "gemini-contents"
+ */
+export const geminiFormats: readonly ConversationFormat[] = [geminiContentsFormat];

@@ -1,0 +1,3 @@
+export { geminiContentsFormat } from "./gemini-contents-format.js";
+export { sanitizeGeminiContents, validateGeminiContents } from "./gemini-door.js";
+export { geminiFormats } from "./gemini-formats.js";
