@@ -1,7 +1,7 @@
 import { SYNTAXES } from "@toolcall/model-formats";
-import type { ContentCallExtractor } from "./content-call-extractor.js";
+import type { ContentCallExtractor } from "@toolcall/openai";
+import { syntaxContentCalls } from "@toolcall/openai";
 import { gemmaContentCalls } from "./gemma-content-calls.js";
-import { syntaxContentCalls } from "./syntax-content-calls.js";
 
 const fromModelFormats: Record<string, ContentCallExtractor> = {};
 // Qwen3-Coder keeps the name the proxy always gave it (`qwen`, in logs and reports).

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { detectToolCallSyntax, syntaxById } from "@toolcall/model-formats";
-import type { ContentCallExtractor } from "./content-call-extractor.js";
+import type { ContentCallExtractor } from "@toolcall/openai";
+import { syntaxContentCalls } from "@toolcall/openai";
 import { gemmaContentCalls } from "./gemma-content-calls.js";
-import { syntaxContentCalls } from "./syntax-content-calls.js";
 import { parseUpstream } from "./upstream-target.js";
 
 /** What `--content-calls auto` found in a chat template. */

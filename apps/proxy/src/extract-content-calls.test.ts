@@ -1,6 +1,6 @@
+import { extractCompletionContentCalls, extractStreamContentCalls } from "@toolcall/openai/exchange";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { extractCompletionContentCalls, extractStreamContentCalls } from "./extract-content-calls.js";
 import { gemmaContentCalls } from "./gemma-content-calls.js";
 
 const CALL = '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>';
@@ -124,7 +124,15 @@ describe("native calls left in a whole response", () => {
     expect(
       result.choices[0]?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c)),
     ).toEqual([{ name: "get_weather", arguments: '{"city":"Paris","days":3}' }]);
-    expect(reports).toEqual([{ kind: "tool_call", extractor: "gemma" }]);
+    expect(reports).toMatchObject([
+      {
+        kind: "tool_call",
+        extractor: "gemma",
+        syntax: "gemma4",
+        index: 0,
+        toolCall: { function: { name: "get_weather" } },
+      },
+    ]);
     const plain = {
       ...completion,
       choices: [{ ...completion.choices[0], message: { role: "assistant", content: "Hi", refusal: null } }],

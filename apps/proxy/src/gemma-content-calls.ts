@@ -1,9 +1,5 @@
 import { GemmaToolCallStream, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
-import {
-  type ContentCallExtractor,
-  type ExtractionEvent,
-  extractionIssue,
-} from "./content-call-extractor.js";
+import { type ContentCallExtractor, type ExtractionEvent, extractionIssue } from "@toolcall/openai";
 
 function fromGemma(events: ReturnType<GemmaToolCallStream["push"]>): ExtractionEvent[] {
   return events.map((event): ExtractionEvent => {
@@ -32,6 +28,7 @@ function fromGemma(events: ReturnType<GemmaToolCallStream["push"]>): ExtractionE
  */
 export const gemmaContentCalls: ContentCallExtractor = {
   name: "gemma",
+  syntax: "gemma4",
   parse(content) {
     const { toolCalls, content: rest, issues } = parseGemmaToolCalls(content);
     return { toolCalls, content: rest, issues: issues.map(extractionIssue) };

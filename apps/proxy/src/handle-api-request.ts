@@ -1,8 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OpenAIRepairOptions, RepairReport } from "@toolcall/openai";
-import { REPAIRS_HEADER, RepairSummary, repairRequestBody } from "@toolcall/openai/exchange";
-import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
-import type { ExtractionReport } from "./extract-content-calls.js";
+import type {
+  ContentCallExtractor,
+  ExtractionContext,
+  OpenAIRepairOptions,
+  RepairReport,
+} from "@toolcall/openai";
+import {
+  type ExtractionReport,
+  REPAIRS_HEADER,
+  RepairSummary,
+  repairRequestBody,
+} from "@toolcall/openai/exchange";
 import { requestHeadersForUpstream } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
 import {
@@ -352,6 +360,14 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
   #onExtract(source: string): ((report: ExtractionReport) => void) | undefined {
     if (this.#extractors().length === 0) return undefined;
     return (report) => {
+      // A recovered call is on the answer like any other repair: header, end-of-stream comment, report.
+      if (report.kind === "tool_call")
+        this.#summaryOf().addContentCall({
+          index: report.index,
+          id: report.toolCall.id,
+          name: report.toolCall.function.name,
+          syntax: report.syntax,
+        });
       const rule =
         report.kind === "tool_call"
           ? `content-calls:${report.extractor}`

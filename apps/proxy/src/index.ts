@@ -4,7 +4,8 @@ export type {
   ExtractionContext,
   ExtractionEvent,
   ExtractionIssue,
-} from "./content-call-extractor.js";
+} from "@toolcall/openai";
+export { syntaxContentCalls } from "@toolcall/openai";
 export { CONTENT_CALL_EXTRACTORS } from "./content-call-extractors.js";
 export { createProxy, type ToolcallProxy } from "./create-proxy.js";
 export {
@@ -20,4 +21,3 @@ export type { RouteName } from "./proxy-metrics.js";
 export type { LogLevel, LogSink, ProxyOptions } from "./proxy-options.js";
 export { qwenContentCalls } from "./qwen-content-calls.js";
 export { REPAIR_NAMES, resolveRepairs } from "./resolve-repairs.js";
-export { syntaxContentCalls } from "./syntax-content-calls.js";

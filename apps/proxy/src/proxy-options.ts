@@ -1,5 +1,5 @@
 import type { ProviderOption, RepairRule, SanitizePolicy } from "@toolcall/core";
-import type { ContentCallExtractor } from "./content-call-extractor.js";
+import type { ContentCallExtractor } from "@toolcall/openai";
 
 /** Where the one-line-per-request JSON log goes. */
 export interface LogSink {

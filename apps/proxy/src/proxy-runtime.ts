@@ -1,6 +1,6 @@
 import type { ServerResponse } from "node:http";
 import type { ProviderOption, RepairRule, SanitizePolicy } from "@toolcall/core";
-import type { ContentCallExtractor } from "./content-call-extractor.js";
+import type { ContentCallExtractor } from "@toolcall/openai";
 import { type ClientResponseHeaders, responseHeadersForClient } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";
 import type { ProxyMetrics, RouteName } from "./proxy-metrics.js";

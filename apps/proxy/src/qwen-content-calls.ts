@@ -1,9 +1,5 @@
+import { type ContentCallExtractor, type ExtractionEvent, extractionIssue } from "@toolcall/openai";
 import { parseQwenToolCalls, type QwenStreamEvent, QwenToolCallStream } from "@toolcall/qwen-templates";
-import {
-  type ContentCallExtractor,
-  type ExtractionEvent,
-  extractionIssue,
-} from "./content-call-extractor.js";
 
 function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
   return events.map((event): ExtractionEvent => {
@@ -32,6 +28,7 @@ function fromQwen(events: readonly QwenStreamEvent[]): ExtractionEvent[] {
  */
 export const qwenContentCalls: ContentCallExtractor = {
   name: "qwen",
+  syntax: "qwen3-coder",
   parse(content, context) {
     const { toolCalls, content: rest, issues } = parseQwenToolCalls(content, { tools: context.tools });
     return { toolCalls, content: rest, issues: issues.map(extractionIssue) };

@@ -1,8 +1,10 @@
-import type { OpenAIRepairOptions } from "@toolcall/openai";
-import { repairResponseBodySteps } from "@toolcall/openai/exchange";
+import type { ContentCallExtractor, ExtractionContext, OpenAIRepairOptions } from "@toolcall/openai";
+import {
+  type ExtractionReport,
+  extractCompletionContentCallsSteps,
+  repairResponseBodySteps,
+} from "@toolcall/openai/exchange";
 import type { ChatCompletion } from "openai/resources/chat/completions";
-import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
-import { type ExtractionReport, extractCompletionContentCallsSteps } from "./extract-content-calls.js";
 
 /** The two APIs the proxy repairs. */
 export type RepairedApi = "chat.completions" | "responses";

@@ -1,7 +1,12 @@
 import type { ServerResponse } from "node:http";
-import { createSseRepair, type RepairSummary, type SseFaultVerdict } from "@toolcall/openai/exchange";
-import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
-import { ContentCallStream, type ExtractionReport } from "./extract-content-calls.js";
+import type { ContentCallExtractor, ExtractionContext } from "@toolcall/openai";
+import {
+  ContentCallStream,
+  createSseRepair,
+  type ExtractionReport,
+  type RepairSummary,
+  type SseFaultVerdict,
+} from "@toolcall/openai/exchange";
 import { errorFrame, type ProxyError } from "./proxy-error.js";
 import type { RepairedApi } from "./repair-json-response.js";
 import { StreamEndWatch } from "./stream-end-watch.js";

@@ -190,6 +190,7 @@ describe("/healthz is answered while 512 KB–1 MB whole answers are being repai
   /** The first probe marks both answers' start; the last marks the end of the Qwen answer's (the rule, the other's). */
   const probe = (name: string, first: boolean): ContentCallExtractor => ({
     name,
+    syntax: name,
     parse(content) {
       const qwen = content.length > 100 * KB;
       if (first || qwen) events.push(`${first ? "start" : "end"} ${qwen ? "qwen" : "markers"}`);

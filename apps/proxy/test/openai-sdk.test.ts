@@ -223,7 +223,23 @@ describe("the openai SDK through the proxy, whole responses", () => {
     });
     const via = await startProxy({ upstream: contentUpstream.url, contentCalls: [gemmaContentCalls] });
     try {
-      const completion = await client(via.baseURL).chat.completions.create({ model: "gemma", messages: ask });
+      const { data: completion, response } = await client(via.baseURL)
+        .chat.completions.create({ model: "gemma", messages: ask })
+        .withResponse();
+      // The recovered call is on the answer like any other repair, with the syntax it was written in.
+      expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toEqual({
+        response: [
+          {
+            index: 0,
+            id: completion.choices[0]?.message.tool_calls?.[0]?.id,
+            name: "patch",
+            status: "recovered",
+            repairs: ["content-call"],
+            usable: true,
+            syntax: "gemma4",
+          },
+        ],
+      });
       const choice = completion.choices[0];
       expect(choice?.finish_reason).toBe("tool_calls");
       expect(choice?.message.content).toBe(
@@ -297,10 +313,21 @@ describe("Qwen3-Coder calls left in content (--content-calls qwen)", () => {
   });
 
   it("turns them into tool calls typed by the request's schemas (whole response)", async () => {
-    const completion = await client(via.baseURL).chat.completions.create({
-      model: "qwen",
-      messages: ask,
-      tools: qwenTools,
+    const { data: completion, response } = await client(via.baseURL)
+      .chat.completions.create({ model: "qwen", messages: ask, tools: qwenTools })
+      .withResponse();
+    expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toEqual({
+      response: [
+        {
+          index: 0,
+          id: completion.choices[0]?.message.tool_calls?.[0]?.id,
+          name: "get_weather",
+          status: "recovered",
+          repairs: ["content-call"],
+          usable: true,
+          syntax: "qwen3-coder",
+        },
+      ],
     });
     const choice = completion.choices[0];
     expect(choice?.finish_reason).toBe("tool_calls");
@@ -332,6 +359,39 @@ describe("Qwen3-Coder calls left in content (--content-calls qwen)", () => {
         { name: "get_weather", arguments: '{"city": "Paris", "days": 3}' },
       ]);
       expect(result.finish).toBe("tool_calls");
+    }
+  });
+
+  it("says in the comment that ends the stream which calls it recovered, however the stream splits them", async () => {
+    for (const piece of [1, 7, 500]) {
+      const streamed = await fetch(`${via.baseURL}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "qwen",
+          messages: ask,
+          tools: qwenTools,
+          stream: true,
+          metadata: { piece: String(piece) },
+        }),
+      });
+      const text = await streamed.text();
+      const comment = text.split("\n\n").find((event) => event.startsWith(": x-toolcall-repairs "));
+      expect(
+        JSON.parse(comment?.slice(": x-toolcall-repairs ".length) ?? "{}"),
+        `piece ${piece}`,
+      ).toMatchObject({
+        response: [
+          {
+            index: 0,
+            name: "get_weather",
+            status: "recovered",
+            repairs: ["content-call"],
+            syntax: "qwen3-coder",
+          },
+        ],
+      });
+      expect(text.endsWith(`${comment}\n\ndata: [DONE]\n\n`)).toBe(true);
     }
   });
 });

@@ -23,7 +23,18 @@ export interface RepairedCallSummary {
   issue?: string;
   /** Streams: how the client's text ends, when not byte for byte the repaired text. */
   fit?: "equivalent" | "conflict";
+  /** A call recovered from content (repair `content-call`): the id of the tool-call syntax it was written in. */
+  syntax?: string;
 }
+
+/**
+ * The repair id of a tool call recovered from the text of `content`, where a server left the model's native syntax.
+ *
+ * @example
+ * summary.addContentCall({ index: 0, id: "call_1", name: "get_weather", syntax: "qwen3-coder" });
+ * summary.summary().response?.[0]?.repairs; // ["content-call"]
+ */
+export const CONTENT_CALL_REPAIR = "content-call";
 
 /** What one exchange repaired: history changes counted by rule, and the answer's calls that were not clean. */
 export interface ExchangeSummary {
@@ -76,6 +87,25 @@ export class RepairSummary {
       const rule = report.change.rule;
       this.#request.set(rule, (this.#request.get(rule) ?? 0) + 1);
     } else this.#response.push(callSummary(report));
+  }
+
+  /**
+   * Records a call recovered from content: `status: "recovered"`, repair `content-call`, and the syntax it was
+   * written in.
+   *
+   * @example
+   * summary.addContentCall({ index: 0, id: "call_1", name: "patch", syntax: "gemma4" });
+   */
+  addContentCall(call: { index: number; id?: string; name?: string; syntax: string }): void {
+    this.#response.push({
+      index: call.index,
+      ...(call.id === undefined ? {} : { id: call.id }),
+      ...(call.name === undefined || call.name === "" ? {} : { name: call.name }),
+      status: "recovered",
+      repairs: [CONTENT_CALL_REPAIR],
+      usable: true,
+      syntax: call.syntax,
+    });
   }
 
   /** Whether anything was recorded. */

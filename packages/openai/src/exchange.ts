@@ -7,11 +7,19 @@ export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
 export { changedJson } from "./changed-json.js";
 export { exchangeApi } from "./exchange-api.js";
 export {
+  CONTENT_CALL_REPAIR,
   type ExchangeSummary,
   REPAIRS_HEADER,
   type RepairedCallSummary,
   RepairSummary,
 } from "./exchange-summary.js";
+export {
+  ContentCallStream,
+  type ExtractionReport,
+  extractCompletionContentCalls,
+  extractCompletionContentCallsSteps,
+  extractStreamContentCalls,
+} from "./extract-content-calls.js";
 export { type RepairedRequestBody, repairRequestBody } from "./repair-request-body.js";
 export {
   type PrepareAnswer,

@@ -1,9 +1,36 @@
+import type { ToolCallSyntax } from "@toolcall/core/kit";
+import type { ChatCompletion } from "openai/resources/chat/completions";
+import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import { exchangeApi } from "./exchange-api.js";
 import { REPAIRS_HEADER, RepairSummary } from "./exchange-summary.js";
+import {
+  ContentCallStream,
+  type ExtractionReport,
+  extractCompletionContentCallsSteps,
+} from "./extract-content-calls.js";
 import type { OpenAIApi, OpenAIRepairOptions } from "./options.js";
 import { repairRequestBody } from "./repair-request-body.js";
 import { repairResponseBody } from "./repair-response-body.js";
 import { repairSseStream } from "./repair-sse-stream.js";
+import { syntaxContentCalls } from "./syntax-content-calls.js";
+
+/**
+ * `guardFetch`'s options: core's repair options, and the tool-call syntaxes to recover from `content`.
+ *
+ * @example
+ * import { qwen3Coder } from "@toolcall/model-formats";
+ * const options: GuardFetchOptions = { repairs: coreRepairs, contentCalls: [qwen3Coder] };
+ */
+export interface GuardFetchOptions extends OpenAIRepairOptions {
+  /**
+   * Native tool-call syntaxes a server may leave in a Chat Completions answer's `content` (any core `ToolCallSyntax`:
+   * `@toolcall/model-formats`' registry, `@toolcall/gemma-recovery`'s `gemma4`). Each call found becomes a tool call,
+   * listed in the `x-toolcall-repairs` summary as `content-call` with its syntax id; text that does not parse stays.
+   */
+  contentCalls?: readonly ToolCallSyntax[];
+  /** Every call recovered from content and every issue of the syntaxes, as the proxy's log and metrics take them. */
+  onContentCall?: (report: ExtractionReport) => void;
+}
 
 /** What a `fetch` takes as its first argument. */
 export type FetchInput = string | URL | Request;
@@ -77,26 +104,61 @@ async function guardedExchange(args: {
   api: OpenAIApi;
   input: FetchInput;
   init: RequestInit | undefined;
-  options: OpenAIRepairOptions;
+  options: GuardFetchOptions;
+  extractors: readonly ContentCallExtractor[];
 }): Promise<Response> {
   const summary = new RepairSummary(args.options);
   let { input, init } = args;
+  let context: ExtractionContext = { tools: [] };
   const body = await bodyBytes(input, init);
   if (body !== undefined) {
     const request = repairRequestBody({ api: args.api, body, options: summary.options });
     if (request.changed) [input, init] = withBody(input, init, request.body);
+    context = { tools: request.tools };
   }
+  const extractors = args.api === "chat.completions" ? args.extractors : [];
+  const onReport = (report: ExtractionReport): void => {
+    if (report.kind === "tool_call")
+      summary.addContentCall({
+        index: report.index,
+        id: report.toolCall.id,
+        name: report.toolCall.function.name,
+        syntax: report.syntax,
+      });
+    args.options.onContentCall?.(report);
+  };
   const response = await args.fetch(input, init);
   // Error answers, and answers without a body, reach the client as they came.
   if (!response.ok || response.body === null) return response;
   const type = response.headers.get("content-type") ?? "";
   if (type.includes("text/event-stream")) {
-    const stream = repairSseStream(response.body, { api: args.api, summary });
+    const prepare =
+      extractors.length === 0 ? undefined : new ContentCallStream({ extractors, context, onReport });
+    const stream = repairSseStream(response.body, {
+      api: args.api,
+      summary,
+      ...(prepare === undefined ? {} : { prepare }),
+    });
     return rebuilt(response, stream, answerHeaders(response, summary.text()));
   }
   if (type !== "" && !type.includes("json")) return response;
   const bytes = new Uint8Array(await response.arrayBuffer());
-  const repaired = repairResponseBody({ api: args.api, body: bytes, options: summary.options });
+  const prepare =
+    extractors.length === 0
+      ? undefined
+      : (answer: Record<string, unknown>) =>
+          extractCompletionContentCallsSteps({
+            completion: answer as unknown as ChatCompletion,
+            extractors,
+            context,
+            onReport,
+          }) as unknown as Generator<number, Record<string, unknown>, void>;
+  const repaired = repairResponseBody({
+    api: args.api,
+    body: bytes,
+    options: summary.options,
+    ...(prepare === undefined ? {} : { prepare }),
+  });
   // A body that is not JSON goes on as it came: the client reports it as it would have.
   const sent = repaired.ok ? repaired.body : bytes;
   return rebuilt(response, sent as ResponseBody, answerHeaders(response, summary.text()));
@@ -121,14 +183,19 @@ async function guardedExchange(args: {
  * import { guardFetch } from "@toolcall/openai";
  *
  * const client = new OpenAI({ fetch: guardFetch(fetch, { repairs: coreRepairs }) });
+ *
+ * // Qwen3-Coder calls a server left in `content` become tool calls, reported as `content-call`:
+ * import { qwen3Coder } from "@toolcall/model-formats";
+ * const recovering = new OpenAI({ fetch: guardFetch(fetch, { repairs: coreRepairs, contentCalls: [qwen3Coder] }) });
  */
-export function guardFetch(fetch?: Fetch, options: OpenAIRepairOptions = {}): Fetch {
+export function guardFetch(fetch?: Fetch, options: GuardFetchOptions = {}): Fetch {
+  const extractors = (options.contentCalls ?? []).map((syntax) => syntaxContentCalls({ syntax }));
   return (input, init) => {
     const inner: Fetch = fetch ?? globalThis.fetch;
     const method =
       init?.method ?? (typeof input === "object" && "method" in input ? input.method : undefined);
     const api = exchangeApi({ method, url: urlOf(input) });
     if (api === undefined) return inner(input, init);
-    return guardedExchange({ fetch: inner, api, input, init, options });
+    return guardedExchange({ fetch: inner, api, input, init, options, extractors });
   };
 }

@@ -17,12 +17,21 @@ export {
   type SanitizePolicy,
 } from "@toolcall/core";
 export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat-completion-stream-repair.js";
+export type {
+  ContentCallExtractor,
+  ExtractedToolCall,
+  ExtractionContext,
+  ExtractionEvent,
+  ExtractionIssue,
+} from "./content-call-extractor.js";
+export { extractionIssue } from "./content-call-extractor.js";
 export {
   chatMessagesToResponseInput,
   responseInputToChatMessages,
   type Unconverted,
 } from "./convert-messages.js";
-export { REPAIRS_HEADER } from "./exchange-summary.js";
+export { CONTENT_CALL_REPAIR, REPAIRS_HEADER } from "./exchange-summary.js";
+export type { ExtractionReport } from "./extract-content-calls.js";
 export { openaiChatChunksFormat } from "./formats/chat-chunks-format.js";
 export { openaiChatCompletionFormat } from "./formats/chat-completion-format.js";
 export { isChatMessageLike, openaiChatFormat } from "./formats/chat-format.js";
@@ -37,7 +46,7 @@ export {
   isResponseItem,
   readResponseItems,
 } from "./formats/responses-items.js";
-export { type Fetch, type FetchInput, guardFetch } from "./guard-fetch.js";
+export { type Fetch, type FetchInput, type GuardFetchOptions, guardFetch } from "./guard-fetch.js";
 export { type GuardOpenAIOptions, guardOpenAI } from "./guard-openai.js";
 export type {
   ArgumentsReport,
@@ -57,3 +66,4 @@ export { sanitizeChatMessages } from "./sanitize-chat-messages.js";
 export { sanitizeResponseInput } from "./sanitize-response-input.js";
 export { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
 export { RESPONSE_STEP_SIZE } from "./step-pace.js";
+export { syntaxContentCalls } from "./syntax-content-calls.js";

@@ -44,6 +44,8 @@ export interface ExtractionContext {
 export interface ContentCallExtractor {
   /** The name `--content-calls` takes. */
   readonly name: string;
+  /** The id of the tool-call syntax it reads (`qwen3-coder`, `gemma4`, …), as the repair summary names it. */
+  readonly syntax: string;
   /** Whole text: the calls found and the text without them (`null` when only whitespace is left). */
   parse(
     content: string,

@@ -1,16 +1,18 @@
 import { runSteps } from "@toolcall/core/kit";
-import type { ChunkStep } from "@toolcall/openai/exchange";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
   ContentCallExtractor,
+  ExtractedToolCall,
   ExtractionContext,
   ExtractionEvent,
   ExtractionIssue,
 } from "./content-call-extractor.js";
+import type { ChunkStep } from "./repair-sse-stream.js";
 
 /** Told once for each call recovered from content and each piece of call-like text left there. */
 export type ExtractionReport =
-  | { kind: "tool_call"; extractor: string }
+  /** A call recovered: its index among the choice's calls, the call, and the syntax it was written in. */
+  | { kind: "tool_call"; extractor: string; syntax: string; index: number; toolCall: ExtractedToolCall }
   | { kind: "issue"; extractor: string; issue: ExtractionIssue };
 
 type Message = ChatCompletion.Choice["message"];
@@ -63,8 +65,15 @@ export function* extractCompletionContentCallsSteps(
       for (const issue of result.issues) args.onReport?.({ kind: "issue", extractor: extractor.name, issue });
       const reasoning = typeof result.reasoning === "string" && result.reasoning !== "";
       if (result.toolCalls.length === 0 && !reasoning) continue;
-      for (let i = 0; i < result.toolCalls.length; i++)
-        args.onReport?.({ kind: "tool_call", extractor: extractor.name });
+      const before = (message as Message).tool_calls?.length ?? 0;
+      for (const [i, toolCall] of result.toolCalls.entries())
+        args.onReport?.({
+          kind: "tool_call",
+          extractor: extractor.name,
+          syntax: extractor.syntax,
+          index: before + i,
+          toolCall,
+        });
       found += result.toolCalls.length;
       message = {
         ...(message as Message),
@@ -90,7 +99,10 @@ export function* extractCompletionContentCallsSteps(
 }
 
 interface ChoiceState {
-  streams: Array<{ extractor: string; stream: ReturnType<ContentCallExtractor["createStream"]> }>;
+  streams: Array<{
+    extractor: ContentCallExtractor;
+    stream: ReturnType<ContentCallExtractor["createStream"]>;
+  }>;
   /** The index the next recovered call gets: after every index the server used. */
   nextIndex: number;
   found: number;
@@ -118,11 +130,18 @@ function feed(
     pending = [];
     for (const event of next) {
       if (event.type === "tool_call") {
-        onReport?.({ kind: "tool_call", extractor });
+        const index = state.nextIndex++;
+        onReport?.({
+          kind: "tool_call",
+          extractor: extractor.name,
+          syntax: extractor.syntax,
+          index,
+          toolCall: event.toolCall,
+        });
         state.found++;
-        toolCalls.push({ index: state.nextIndex++, ...event.toolCall });
+        toolCalls.push({ index, ...event.toolCall });
       } else if (event.type === "issue") {
-        onReport?.({ kind: "issue", extractor, issue: event.issue });
+        onReport?.({ kind: "issue", extractor: extractor.name, issue: event.issue });
       } else if (event.type === "reasoning") reasoning += event.text;
       else pending.push(event);
     }
@@ -178,7 +197,7 @@ export class ContentCallStream implements ChunkStep {
     if (state === undefined) {
       state = {
         streams: this.#extractors.map((extractor) => ({
-          extractor: extractor.name,
+          extractor,
           stream: extractor.createStream(this.#context),
         })),
         nextIndex: 0,

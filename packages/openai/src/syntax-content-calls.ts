@@ -55,6 +55,7 @@ export function syntaxContentCalls(args: {
   const startInReasoning = args.startInReasoning === true;
   return {
     name: args.name ?? syntax.id,
+    syntax: syntax.id,
     parse(content, context) {
       const result = syntax.parse(content, { tools: context.tools, startInReasoning });
       return {

@@ -1,0 +1,212 @@
+import { readFileSync } from "node:fs";
+import type { ServerResponse } from "node:http";
+import { join } from "node:path";
+import { coreRepairs } from "@toolcall/core";
+import { gemma4 } from "@toolcall/gemma-recovery";
+import { qwen3Coder } from "@toolcall/model-formats";
+import fc from "fast-check";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ExtractionReport, guardFetch, REPAIRS_HEADER } from "../src/index.js";
+import { startServer, type TestServer } from "./server.js";
+
+// guardFetch({ contentCalls }) against a loopback server answering as vLLM does when its tool parser leaves the
+// model's native calls in `content`: Qwen3-Coder XML (a look-alike of vLLM's `qwen3_coder` output, the text the
+// model writes), and Gemma 4 native calls (recorded vLLM traffic, @toolcall/gemma-recovery's fixture).
+
+const QWEN =
+  "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+const tools = [
+  {
+    type: "function" as const,
+    function: {
+      name: "get_weather",
+      parameters: { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } },
+    },
+  },
+];
+const GEMMA_SSE = readFileSync(
+  join(import.meta.dirname, "../../gemma-recovery/test/__fixtures__/vllm-gemma4-native-call-in-content.sse"),
+);
+const GEMMA = GEMMA_SSE.toString("utf8")
+  .split("\n")
+  .filter((line) => line.startsWith("data: {"))
+  .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
+  .join("");
+
+const frame = (delta: object, finish: string | null = null) =>
+  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+
+/** The SSE body vLLM sends: the text in deltas of `piece` characters. */
+function sse(text: string, piece: number): Buffer {
+  let out = frame({ role: "assistant", content: "" });
+  for (let at = 0; at < text.length; at += piece) out += frame({ content: text.slice(at, at + piece) });
+  return Buffer.from(`${out}${frame({}, "stop")}data: [DONE]\n\n`);
+}
+
+/** Writes `body` cut at `cuts` (byte offsets), each piece a separate socket write. */
+async function write(response: ServerResponse, body: Buffer, cuts: readonly number[]): Promise<void> {
+  let from = 0;
+  for (const cut of [...new Set(cuts)].sort((a, b) => a - b)) {
+    if (cut <= from || cut >= body.length) continue;
+    response.write(body.subarray(from, cut));
+    from = cut;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  response.end(body.subarray(from));
+}
+
+interface Ask {
+  text: string;
+  piece?: number;
+  cuts?: number[];
+}
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer(async (request, response) => {
+    const body = request.body as { stream?: boolean; metadata?: { ask?: string } };
+    const ask = JSON.parse(body.metadata?.ask ?? "{}") as Ask;
+    if (body.stream) {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      await write(response, sse(ask.text, ask.piece ?? 5), ask.cuts ?? []);
+      return;
+    }
+    response.writeHead(200, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify({
+        id: "c",
+        object: "chat.completion",
+        created: 1,
+        model: "m",
+        choices: [
+          {
+            index: 0,
+            message: { role: "assistant", content: ask.text },
+            finish_reason: "stop",
+            logprobs: null,
+          },
+        ],
+      }),
+    );
+  });
+});
+afterAll(() => server.close());
+
+function client(reports: ExtractionReport[] = []): OpenAI {
+  const fetch = guardFetch(globalThis.fetch, {
+    repairs: coreRepairs,
+    contentCalls: [qwen3Coder, gemma4],
+    onContentCall: (report) => reports.push(report),
+  });
+  return new OpenAI({ apiKey: "none", baseURL: server.baseURL, fetch, maxRetries: 0 });
+}
+const messages = [{ role: "user" as const, content: "Weather?" }];
+
+async function streamed(ask: Ask, reports: ExtractionReport[] = []) {
+  const stream = await client(reports).chat.completions.create({
+    model: "m",
+    messages,
+    tools,
+    stream: true,
+    metadata: { ask: JSON.stringify(ask) },
+  });
+  let content = "";
+  let finish: string | null = null;
+  const calls: Array<{ name: string; arguments: string }> = [];
+  for await (const chunk of stream) {
+    const choice = chunk.choices[0];
+    content += choice?.delta.content ?? "";
+    finish = choice?.finish_reason ?? finish;
+    for (const call of choice?.delta.tool_calls ?? []) {
+      calls[call.index] ??= { name: "", arguments: "" };
+      const into = calls[call.index] as { name: string; arguments: string };
+      into.name += call.function?.name ?? "";
+      into.arguments += call.function?.arguments ?? "";
+    }
+  }
+  return { content, finish, calls };
+}
+
+describe("guardFetch({ contentCalls }) through the openai SDK", () => {
+  it("recovers a Qwen3-Coder call left in content, typed by the request's schemas, and says so", async () => {
+    const reports: ExtractionReport[] = [];
+    const { data, response } = await client(reports)
+      .chat.completions.create({
+        model: "m",
+        messages,
+        tools,
+        metadata: { ask: JSON.stringify({ text: QWEN }) },
+      })
+      .withResponse();
+    const choice = data.choices[0];
+    expect(choice?.finish_reason).toBe("tool_calls");
+    expect(choice?.message.content).toBe("Let me check.");
+    expect(choice?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c))).toEqual([
+      { name: "get_weather", arguments: '{"city": "Paris", "days": 3}' },
+    ]);
+    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")).toEqual({
+      response: [
+        {
+          index: 0,
+          id: choice?.message.tool_calls?.[0]?.id,
+          name: "get_weather",
+          status: "recovered",
+          repairs: ["content-call"],
+          usable: true,
+          syntax: "qwen3-coder",
+        },
+      ],
+    });
+    expect(reports.map((r) => r.kind === "tool_call" && r.syntax)).toEqual(["qwen3-coder"]);
+  });
+
+  it("recovers a Gemma 4 call left in content (recorded vLLM text) and says so", async () => {
+    const { data, response } = await client()
+      .chat.completions.create({ model: "m", messages, metadata: { ask: JSON.stringify({ text: GEMMA }) } })
+      .withResponse();
+    const choice = data.choices[0];
+    expect(choice?.finish_reason).toBe("tool_calls");
+    expect(choice?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c))).toEqual([
+      { name: "patch", arguments: '{"content":"print(\'hi\')","mode":"overwrite","path":"/tmp/a.py"}' },
+    ]);
+    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").response).toMatchObject([
+      { name: "patch", status: "recovered", repairs: ["content-call"], syntax: "gemma4" },
+    ]);
+  });
+
+  it("leaves content alone without contentCalls", async () => {
+    const plain = new OpenAI({ apiKey: "none", baseURL: server.baseURL, fetch: guardFetch(), maxRetries: 0 });
+    const data = await plain.chat.completions.create({
+      model: "m",
+      messages,
+      metadata: { ask: JSON.stringify({ text: QWEN }) },
+    });
+    expect(data.choices[0]?.message.content).toBe(QWEN);
+    expect(data.choices[0]?.message.tool_calls).toBeUndefined();
+  });
+
+  it("recovers both from a stream, one character per delta", async () => {
+    for (const [text, name] of [
+      [QWEN, "get_weather"],
+      [GEMMA, "patch"],
+    ] as const) {
+      const reports: ExtractionReport[] = [];
+      const result = await streamed({ text, piece: 1 }, reports);
+      expect(result.finish).toBe("tool_calls");
+      expect(result.calls.map((c) => c.name)).toEqual([name]);
+      expect(reports.filter((r) => r.kind === "tool_call")).toHaveLength(1);
+    }
+  });
+
+  it("gives the same calls and content however the stream's bytes are split", async () => {
+    const whole = await streamed({ text: QWEN, piece: 4 });
+    const size = sse(QWEN, 4).length;
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: size - 1 }), { maxLength: 12 }), async (cuts) => {
+        expect(await streamed({ text: QWEN, piece: 4, cuts })).toEqual(whole);
+      }),
+      { numRuns: 25 },
+    );
+    expect(whole.calls).toEqual([{ name: "get_weather", arguments: '{"city": "Paris", "days": 3}' }]);
+  });
+});
