@@ -230,7 +230,7 @@ describe("the openai SDK through the proxy, whole responses", () => {
       expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toEqual({
         response: [
           {
-            index: 0,
+            choice: 0,
             id: completion.choices[0]?.message.tool_calls?.[0]?.id,
             name: "patch",
             status: "recovered",
@@ -319,7 +319,7 @@ describe("Qwen3-Coder calls left in content (--content-calls qwen)", () => {
     expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toEqual({
       response: [
         {
-          index: 0,
+          choice: 0,
           id: completion.choices[0]?.message.tool_calls?.[0]?.id,
           name: "get_weather",
           status: "recovered",
@@ -383,7 +383,7 @@ describe("Qwen3-Coder calls left in content (--content-calls qwen)", () => {
       ).toMatchObject({
         response: [
           {
-            index: 0,
+            choice: 0,
             name: "get_weather",
             status: "recovered",
             repairs: ["content-call"],

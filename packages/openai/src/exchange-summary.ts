@@ -4,13 +4,16 @@ import type { ArgumentsReport, OpenAIRepairOptions, RepairReport } from "./optio
  * The response header (and, at the end of a stream, the SSE comment name) that says what a guarded exchange repaired.
  *
  * @example
- * response.headers.get(REPAIRS_HEADER); // '{"response":[{"index":0,"id":"call_1","status":"repaired",…}]}'
+ * response.headers.get(REPAIRS_HEADER); // '{"response":[{"choice":0,"id":"call_1","status":"repaired",…}]}'
  */
 export const REPAIRS_HEADER = "x-toolcall-repairs";
 
 /** One call of an answer that was not clean object text, as the summary lists it. */
 export interface RepairedCallSummary {
-  index: number;
+  /** Chat Completions: the choice the call is in (the call itself is named by `id`). */
+  choice?: number;
+  /** Responses API: the output item the call is. */
+  item?: number;
   id?: string;
   name?: string;
   /** Core's decode status (`repaired`, `empty`, `truncated`, `invalid`, …). */
@@ -45,7 +48,7 @@ export interface ExchangeSummary {
 function callSummary(report: ArgumentsReport): RepairedCallSummary {
   const issue = report.usable ? undefined : report.issues.find((i) => i.severity === "error")?.code;
   return {
-    index: report.index,
+    ...(report.api === "responses" ? { item: report.index } : { choice: report.index }),
     ...(report.toolCallId === undefined ? {} : { id: report.toolCallId }),
     ...(report.name === undefined || report.name === "" ? {} : { name: report.name }),
     status: report.status,
@@ -98,7 +101,7 @@ export class RepairSummary {
    */
   addContentCall(call: { index: number; id?: string; name?: string; syntax: string }): void {
     this.#response.push({
-      index: call.index,
+      choice: call.index,
       ...(call.id === undefined ? {} : { id: call.id }),
       ...(call.name === undefined || call.name === "" ? {} : { name: call.name }),
       status: "recovered",

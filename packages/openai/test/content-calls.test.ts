@@ -147,7 +147,7 @@ describe("guardFetch({ contentCalls }) through the openai SDK", () => {
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")).toEqual({
       response: [
         {
-          index: 0,
+          choice: 0,
           id: choice?.message.tool_calls?.[0]?.id,
           name: "get_weather",
           status: "recovered",

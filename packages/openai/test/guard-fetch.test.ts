@@ -123,7 +123,7 @@ describe("guardFetch on recorded traffic", () => {
     expect(JSON.parse(comment.slice(`: ${REPAIRS_HEADER} `.length))).toEqual({
       response: [
         {
-          index: 0,
+          choice: 0,
           id: "call_79382389",
           name: "weather",
           status: "repaired",

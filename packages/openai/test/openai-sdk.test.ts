@@ -265,7 +265,7 @@ describe("the openai SDK, what was repaired is on the result", () => {
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "null")).toEqual({
       response: [
         {
-          index: 0,
+          choice: 0,
           id: "call_get_weather",
           name: "get_weather",
           status: "repaired",
