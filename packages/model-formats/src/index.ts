@@ -25,6 +25,7 @@ export { hyV3, hyV4 } from "./families/hy.js";
 export { kimiK2 } from "./families/kimi.js";
 export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { minimaxM2 } from "./families/minimax.js";
+export { minimaxM3 } from "./families/minimax-m3.js";
 export { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 export { nemotronNanoV2 } from "./families/nemotron-nano-v2.js";
 export { phi4Mini } from "./families/phi4-mini.js";

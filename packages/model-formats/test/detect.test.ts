@@ -116,7 +116,7 @@ const EXPECTED_FAMILIES: Record<string, { id: string | null; method: "render" | 
   "LiquidAI-LFM2-24B-A2B": { id: null, method: "none" },
   "LiquidAI-LFM2.5-8B-A1B": { id: "llama-pythonic", method: "render" },
   "MiniMaxAI-MiniMax-M2.5": { id: "minimax-m2", method: "render" },
-  "MiniMaxAI-MiniMax-M3": { id: "minimax-m2", method: "signature" },
+  "MiniMaxAI-MiniMax-M3": { id: "minimax-m3", method: "render" },
   "Qwen-Qwen3.6-35B-A3B": { id: "qwen3-coder", method: "render" },
   "Qwen-Qwen3.8-27B": { id: "qwen3-coder", method: "render" },
   "Salesforce-Llama-xLAM-2.vllm-tool_chat_template_xlam_llama": { id: "xlam", method: "render" },
