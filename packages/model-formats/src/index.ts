@@ -23,6 +23,7 @@ export { harmony, harmonyStripped } from "./families/harmony.js";
 export { hermes } from "./families/hermes.js";
 export { hyV3, hyV4 } from "./families/hy.js";
 export { kimiK2 } from "./families/kimi.js";
+export { lfm2 } from "./families/lfm2.js";
 export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { minimaxM2 } from "./families/minimax.js";
 export { minimaxM3 } from "./families/minimax-m3.js";

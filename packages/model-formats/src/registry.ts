@@ -10,6 +10,7 @@ import { harmony, harmonyStripped } from "./families/harmony.js";
 import { hermes } from "./families/hermes.js";
 import { hyV3, hyV4 } from "./families/hy.js";
 import { kimiK2 } from "./families/kimi.js";
+import { lfm2 } from "./families/lfm2.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
 import { minimaxM2 } from "./families/minimax.js";
 import { minimaxM3 } from "./families/minimax-m3.js";
@@ -68,6 +69,7 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   "hy-v4": hyV4,
   "nemotron-nano-v2": nemotronNanoV2,
   "minimax-m3": minimaxM3,
+  lfm2,
 });
 
 /**
@@ -103,6 +105,8 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(minimaxM3, "minimax-m3", [["]<]minimax[>["]]),
   own(minimaxM2, "minimax", [["<minimax:tool_call>"], ["]~!b[", "]~b]"]]),
   own(apertus, "apertus", [["<|tools_prefix|>"]]),
+  // LFM2 (24B) writes no call in its template; its tool list's preamble names the family.
+  own(lfm2, "lfm2", [["<|tool_call_start|>"], ["List of tools: ["]]),
   own(functionaryV32, "functionary", [[">>>all"]]),
   own(functionaryV31, "functionary", [["<|start_header_id|>", "<function="]]),
   own(granite, "granite", [["<|tool_call|>"]]),

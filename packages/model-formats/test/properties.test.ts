@@ -181,6 +181,7 @@ const FRAGMENTS: Record<string, string[]> = {
     "<think>",
     "</think>",
   ],
+  lfm2: ["<|tool_call_start|>", "[", "f(", "a=1", ")", "]", "<|tool_call_end|>", "<think>", "</think>"],
   "minimax-m3": [
     "]<]minimax[>[<tool_call>",
     "]<]minimax[>[<invoke",
