@@ -24,6 +24,8 @@ export default defineConfig({
     "src/apertus.ts",
     "src/hy.ts",
     "src/nemotron-nano-v2.ts",
+    "src/minimax-m3.ts",
+    "src/lfm2.ts",
   ],
   format: ["esm", "cjs"],
   // Shared code goes to chunks in both formats, so no family bundles the engine twice.

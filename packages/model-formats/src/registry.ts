@@ -10,8 +10,10 @@ import { harmony, harmonyStripped } from "./families/harmony.js";
 import { hermes } from "./families/hermes.js";
 import { hyV3, hyV4 } from "./families/hy.js";
 import { kimiK2 } from "./families/kimi.js";
+import { lfm2 } from "./families/lfm2.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
 import { minimaxM2 } from "./families/minimax.js";
+import { minimaxM3 } from "./families/minimax-m3.js";
 import { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 import { nemotronNanoV2 } from "./families/nemotron-nano-v2.js";
 import { phi4Mini } from "./families/phi4-mini.js";
@@ -66,6 +68,8 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   "hy-v3": hyV3,
   "hy-v4": hyV4,
   "nemotron-nano-v2": nemotronNanoV2,
+  "minimax-m3": minimaxM3,
+  lfm2,
 });
 
 /**
@@ -97,8 +101,12 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(deepseekV32, "deepseek", [["<｜DSML｜"]]),
   own(commandR7b, "command-r7b", [["<|END_THINKING|><|START_ACTION|>"], ["<|START_ACTION|>"]]),
   own(seedOss, "seed-oss", [["<seed:tool_call>"], ["<seed:think>"]]),
+  // MiniMax M3 keeps `]~!b[` and `]~b]` of M2's template: its namespace token comes first.
+  own(minimaxM3, "minimax-m3", [["]<]minimax[>["]]),
   own(minimaxM2, "minimax", [["<minimax:tool_call>"], ["]~!b[", "]~b]"]]),
   own(apertus, "apertus", [["<|tools_prefix|>"]]),
+  // LFM2 (24B) writes no call in its template; its tool list's preamble names the family.
+  own(lfm2, "lfm2", [["<|tool_call_start|>"], ["List of tools: ["]]),
   own(functionaryV32, "functionary", [[">>>all"]]),
   own(functionaryV31, "functionary", [["<|start_header_id|>", "<function="]]),
   own(granite, "granite", [["<|tool_call|>"]]),

@@ -113,10 +113,10 @@ const EXPECTED_FAMILIES: Record<string, { id: string | null; method: "render" | 
   "CohereLabs-command-a-reasoning-08-2025": { id: "command-r7b", method: "signature" },
   // `<tool_call>{"name": …, "arguments": …}</tool_call>`: Hermes' envelope without its newlines.
   "LGAI-EXAONE-EXAONE-4.0-32B": { id: "hermes", method: "render" },
-  "LiquidAI-LFM2-24B-A2B": { id: null, method: "none" },
-  "LiquidAI-LFM2.5-8B-A1B": { id: "llama-pythonic", method: "render" },
+  "LiquidAI-LFM2-24B-A2B": { id: "lfm2", method: "signature" },
+  "LiquidAI-LFM2.5-8B-A1B": { id: "lfm2", method: "render" },
   "MiniMaxAI-MiniMax-M2.5": { id: "minimax-m2", method: "render" },
-  "MiniMaxAI-MiniMax-M3": { id: "minimax-m2", method: "signature" },
+  "MiniMaxAI-MiniMax-M3": { id: "minimax-m3", method: "render" },
   "Qwen-Qwen3.6-35B-A3B": { id: "qwen3-coder", method: "render" },
   "Qwen-Qwen3.8-27B": { id: "qwen3-coder", method: "render" },
   "Salesforce-Llama-xLAM-2.vllm-tool_chat_template_xlam_llama": { id: "xlam", method: "render" },

@@ -132,7 +132,7 @@ function* readPythonCall(
  * `[f(a=1), g(b='x')]` (the reader is at `[`). The list is a call list once `[` is followed by a name and `(`;
  * before that it may be content (a Markdown link), and is held until it is known.
  */
-function* readPythonicList(
+export function* readPythonicList(
   reader: Reader,
   out: Output,
   context: FamilyContext,
