@@ -28,6 +28,8 @@ export interface RepairedCallSummary {
   fit?: "equivalent" | "conflict";
   /** A call recovered from content (repair `content-call`): the id of the tool-call syntax it was written in. */
   syntax?: string;
+  /** Calls merged into this one's arguments (repair `call_split`): the ids of the calls it became, its own first. */
+  split?: string[];
 }
 
 /**
@@ -56,6 +58,7 @@ function callSummary(report: ArgumentsReport): RepairedCallSummary {
     usable: report.usable,
     ...(issue === undefined ? {} : { issue }),
     ...(report.fit === undefined || report.fit === "exact" ? {} : { fit: report.fit }),
+    ...(report.split === undefined ? {} : { split: report.split.map((part) => part.id) }),
   };
 }
 

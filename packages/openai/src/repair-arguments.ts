@@ -109,6 +109,12 @@ function reported(args: RepairArgumentsArgs, answer: NormalizedAnswerArguments):
       id: at === 0 ? base : ids.fresh(base),
       arguments: part,
     }));
+    // The client gets one call per object, each object text a tool can run on: the report says so.
+    report.status = "repaired";
+    report.repairs = [...report.repairs, "call_split"];
+    report.issues = [];
+    report.usable = true;
+    report.changed = true;
   }
   if (args.quiet !== true) options.onRepair?.(report);
   return { text: answer.text, usable: answer.usable, report };

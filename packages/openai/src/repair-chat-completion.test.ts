@@ -2,6 +2,7 @@ import { coreRepairs } from "@toolcall/core";
 import fc from "fast-check";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
+import { RepairSummary } from "./exchange-summary.js";
 import { repairChatCompletion } from "./repair-chat-completion.js";
 import { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
 
@@ -133,6 +134,14 @@ describe("calls merged into one call's arguments, in a whole answer", () => {
     expect(reports).toHaveLength(1);
     expect(seen).toEqual(reports);
     expect(reports[0]?.split?.map((part) => part.id)).toEqual(["call_1", "call_1_3"]);
+    // What the client got runs: the report says so, and the header's entry names the calls it became.
+    expect(reports[0]).toMatchObject({ status: "repaired", usable: true, issues: [] });
+    expect(reports[0]?.repairs.at(-1)).toBe("call_split");
+    const summary = new RepairSummary({ repairs: coreRepairs });
+    for (const report of reports) summary.options.onRepair?.(report);
+    expect(JSON.parse(summary.text() ?? "{}").response).toEqual([
+      expect.objectContaining({ id: "call_1", usable: true, split: ["call_1", "call_1_3"] }),
+    ]);
   });
 
   it("the same object twice stays one call (repeated-object), and a length stop splits nothing", () => {
