@@ -76,8 +76,9 @@ export interface OpenAIRepairOptions {
   onRepair?: (report: RepairReport) => void;
   /**
    * Whole Chat Completions answers: a call whose arguments hold several calls merged (`{"a":1}{"b":2}`) becomes one
-   * call per object (core's `splitMergedArguments`; reported with `split`). Default `true`; `false` keeps it as one
-   * unusable call. Histories: `sanitize.splitMergedCalls`.
+   * call per object (core's `splitMergedArguments`; reported with `split`). Default `false`: a stream does not split
+   * yet, and a whole answer and its stream get one decision; `true` splits whole answers. Histories:
+   * `sanitize.splitMergedCalls` (on by default: a saved history is not compared with any stream).
    */
   splitMergedCalls?: boolean;
   /**

@@ -121,7 +121,7 @@ describe("calls merged into one call's arguments, in a whole answer", () => {
         ],
         true,
       ),
-      { repairs: coreRepairs, onRepair: (report) => seen.push(report) },
+      { repairs: coreRepairs, onRepair: (report) => seen.push(report), splitMergedCalls: true },
     );
     const calls = repaired.choices[0]?.message.tool_calls?.map((call) =>
       call.type === "function" ? [call.id, call.function.arguments] : [],
@@ -147,12 +147,25 @@ describe("calls merged into one call's arguments, in a whole answer", () => {
   it("the same object twice stays one call (repeated-object), and a length stop splits nothing", () => {
     const twice = repairChatCompletion(completion([{ id: "c1", arguments: '{"a":1}{"a":1}' }], true), {
       repairs: coreRepairs,
+      splitMergedCalls: true,
     });
     expect(twice.completion.choices[0]?.message.tool_calls).toHaveLength(1);
     const cut = completion([{ id: "c1", arguments: '{"a":1}{"b":2}' }], true);
     (cut.choices[0] as { finish_reason: string }).finish_reason = "length";
     expect(
-      repairChatCompletion(cut, { repairs: coreRepairs }).completion.choices[0]?.message.tool_calls,
+      repairChatCompletion(cut, { repairs: coreRepairs, splitMergedCalls: true }).completion.choices[0]
+        ?.message.tool_calls,
     ).toHaveLength(1);
+  });
+
+  it("are split only when asked: by default a whole answer decides as its stream does (one unusable call)", () => {
+    const merged = completion([{ id: "c1", arguments: '{"a":1}{"b":2}' }], true);
+    const { completion: repaired, reports } = repairChatCompletion(merged, { repairs: coreRepairs });
+    const calls = repaired.choices[0]?.message.tool_calls ?? [];
+    expect(calls.map((call) => (call as { function: { arguments: string } }).function.arguments)).toEqual([
+      '{"a":1}{"b":2}',
+    ]);
+    expect(reports[0]).toMatchObject({ usable: false });
+    expect(reports[0]?.split).toBeUndefined();
   });
 });

@@ -63,7 +63,7 @@ export function* repairChatCompletionSteps(
         arguments: call.function?.arguments,
         finishReason: choice.finish_reason,
         options,
-        splitIds: options.splitMergedCalls === false ? undefined : ids,
+        splitIds: options.splitMergedCalls === true ? ids : undefined,
       });
       if (report?.split !== undefined) {
         reports.push(report);
