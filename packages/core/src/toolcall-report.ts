@@ -34,6 +34,11 @@ export interface ToolcallCallReport {
   syntax?: string;
   /** Calls merged into this one's arguments: the ids of the calls it became, its own first. */
   split?: string[];
+  /**
+   * The arguments as the model wrote them, when they were changed or cannot run (on a call's own metadata; the HTTP
+   * header leaves them out).
+   */
+  raw?: string;
 }
 
 /**

@@ -15,8 +15,15 @@ export {
   type Result,
   type SanitizeChange,
   type SanitizePolicy,
+  type ToolcallOptions,
 } from "@toolcall/core";
 export type { ArgumentsMapping } from "@toolcall/core/kit";
+export {
+  type ContentCallsOption,
+  TOOLCALL_REPORT_KEY,
+  type ToolcallCallReport,
+  type ToolcallReport,
+} from "@toolcall/core/kit";
 export { type CollectedToolCall, type CollectOptions, collectToolCalls } from "./collect-tool-calls.js";
 export { finishReasonOf } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from "./from-neutral-messages.js";
