@@ -121,7 +121,7 @@ describe("guardFetch on recorded traffic", () => {
     const comment = events.at(-2) as string;
     expect(comment.startsWith(`: ${REPAIRS_HEADER} `)).toBe(true);
     expect(JSON.parse(comment.slice(`: ${REPAIRS_HEADER} `.length))).toEqual({
-      response: [
+      calls: [
         {
           choice: 0,
           id: "call_79382389",
@@ -176,7 +176,7 @@ describe("guardFetch on whole answers", () => {
     expect(text).toContain('"logprob":-1.0');
     expect(text).toContain('"arguments":"{\\"n\\":12345678901234567891,\\"f\\":1.0}"');
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")).toMatchObject({
-      response: [{ id: "call_1", status: "repaired", repairs: ["python-literal"] }],
+      calls: [{ id: "call_1", status: "repaired", repairs: ["python-literal"] }],
     });
   });
 
@@ -203,7 +203,7 @@ describe("guardFetch on whole answers", () => {
     const response = await post(guarded(), "/chat/completions", { model });
     expect(Buffer.from(await response.arrayBuffer()).equals(cut)).toBe(true);
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")).toMatchObject({
-      response: [{ status: "truncated", usable: false, issue: "arguments_truncated" }],
+      calls: [{ status: "truncated", usable: false, issue: "arguments_truncated" }],
     });
   });
 
@@ -237,7 +237,7 @@ describe("guardFetch on requests going out", () => {
     expect(response.status).toBe(200);
     expect(server.requests.at(-1)?.text).toContain('"seed":12345678901234567891,');
     expect(reports.every((r) => r.kind === "history")).toBe(true);
-    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").request).toMatchObject({
+    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").history).toMatchObject({
       arguments_raw_preserved: expect.any(Number),
       // One missing result, and one for the second call of each of two calls that held two merged.
       call_split: 2,
