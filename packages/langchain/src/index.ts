@@ -30,12 +30,12 @@ export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from
 export { createHistorySanitizer } from "./history-sanitizer.js";
 export { type RepairToolCallStreamOptions, repairToolCallStream } from "./repair-tool-call-stream.js";
 export {
-  DECISIONS_KEY,
   type RepairToolCallsOptions,
   type RepairToolCallsResult,
   repairToolCalls,
   type ToolCallDecision,
   type ToolCallOutcome,
+  toolcallReport,
 } from "./repair-tool-calls.js";
 export { RepairedAIMessageChunk } from "./repaired-ai-message-chunk.js";
 export {
