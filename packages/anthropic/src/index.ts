@@ -43,6 +43,7 @@ export {
   repairMessagesStream,
 } from "./guard-anthropic-fetch.js";
 export { anthropicMessagesFormat } from "./messages-format.js";
+export { type SanitizeMessagesRequestOptions, sanitizeMessagesRequest } from "./messages-request-door.js";
 export {
   type MessagesRepairOptions,
   MessagesStreamRepair,
