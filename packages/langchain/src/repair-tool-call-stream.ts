@@ -54,6 +54,7 @@ class FragmentDecider {
       repairs: options.repairs ?? [],
       maxDepth: options.maxDepth,
       ...(options.tools === undefined ? {} : { tools: options.tools }),
+      splitMergedCalls: options.splitMergedCalls === true,
     });
   }
 
@@ -118,8 +119,21 @@ class FragmentDecider {
         if (!event.held) out.push(fragment as ToolCallChunk);
         else if (typeof fragment?.id === "string" || typeof fragment?.name === "string")
           out.push({ ...(fragment as ToolCallChunk), args: "" });
-      } else if (event.decision.rest !== "")
-        out.push({ ...key, args: event.decision.rest, type: "tool_call_chunk" });
+      } else {
+        if (event.decision.rest !== "")
+          out.push({ ...key, args: event.decision.rest, type: "tool_call_chunk" });
+        // Calls merged into this one: each further call comes whole, at the index the decider gave it.
+        for (const part of event.decision.split?.slice(1) ?? []) {
+          if (part.index >= this.#nextIndex) this.#nextIndex = part.index + 1;
+          out.push({
+            index: part.index,
+            id: part.id,
+            name: event.call.call.name,
+            args: part.arguments,
+            type: "tool_call_chunk",
+          });
+        }
+      }
     }
   }
 }

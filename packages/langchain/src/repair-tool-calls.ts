@@ -15,6 +15,7 @@ import {
 } from "@toolcall/core";
 import {
   type ArgumentsMapping,
+  CallIds,
   isFunctionCall,
   isPlainObject,
   TOOLCALL_REPORT_KEY,
@@ -48,6 +49,12 @@ export interface RepairToolCallsOptions {
   tools?: readonly unknown[];
   /** Syntaxes whose calls a server left in the message's text are read into tool calls and decided like the others. */
   contentCalls?: readonly ToolCallSyntax[];
+  /**
+   * A call whose arguments are several distinct complete objects (`{"a":1}{"b":2}`) becomes one call per object, the
+   * first with its id, the others `<id>_2`, `<id>_3`… (core's `splitMergedArguments`), whole and streamed alike.
+   * Default `false`.
+   */
+  splitMergedCalls?: boolean;
   /** Told the message's report (core's `ToolcallReport`) when anything was repaired or recovered. */
   onReport?: (report: ToolcallReport) => void;
   /** Calls already read from the text, by id, with their syntax (the stream path reads them as they come). */
@@ -74,6 +81,8 @@ export interface ToolCallDecision {
   arguments: ArgumentsMapping;
   /** The arguments as the model emitted them, whenever they are not the mapping itself. */
   raw?: unknown;
+  /** Calls merged into this one's arguments (`splitMergedCalls`): the ids of the calls it became, its own first. */
+  split?: string[];
 }
 
 export interface RepairToolCallsResult {
@@ -108,6 +117,7 @@ export function toolcallReport(args: {
       usable: decision.outcome !== "invalid",
       ...(decision.issue === undefined ? {} : { issue: decision.issue }),
       ...(syntax === undefined ? {} : { syntax }),
+      ...(decision.split === undefined ? {} : { split: decision.split }),
       ...(typeof decision.raw === "string" ? { raw: decision.raw } : {}),
     };
     calls.push(report);
@@ -122,6 +132,8 @@ export interface DecidedToolCall {
   invalidToolCall?: InvalidToolCall;
   /** The OpenAI-shaped call for `additional_kwargs.tool_calls`: canonical text, or the raw sentinel text. */
   wire: unknown;
+  /** With `splitMergedCalls`: the arguments of each call this one's text held merged. */
+  parts?: string[];
 }
 
 /** Core's decisions already made for some calls (a stream's, by core's `StreamDecider`), by position. */
@@ -158,6 +170,7 @@ function decideOne(
       : answer.decoded;
   const mapped = answer.usable;
   const text = answer.text;
+  const parts = options.splitMergedCalls === true ? answer.split : undefined;
   const wire = answer.changed ? { ...call, function: { ...fn, arguments: text } } : call;
   const base = {
     index: collected.index,
@@ -181,6 +194,7 @@ function decideOne(
   const issue = cut ? "arguments_truncated" : blockingIssue(call, decodeOptions, decoded.status);
   const rawText = argumentsText(args) ?? (cut ? "" : undefined);
   return {
+    ...(parts === undefined ? {} : { parts }),
     decision: { ...base, outcome: "invalid", issue },
     invalidToolCall: {
       ...(id === undefined ? {} : { id }),
@@ -199,7 +213,44 @@ function decideToolCalls(
   options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined },
   answers: Answers,
 ): DecidedToolCall[] {
-  return collected.map((entry, position) => decideOne(entry, options, answers[position]));
+  const ids = new CallIds();
+  for (const entry of collected) if (typeof entry.call?.id === "string") ids.add(entry.call.id);
+  return collected.flatMap((entry, position) => {
+    const decided = decideOne(entry, options, answers[position]);
+    return decided.parts === undefined
+      ? [decided]
+      : splitDecided({ entry, parts: decided.parts, options, ids });
+  });
+}
+
+/** Merged calls as one decided call each: the first with the call's id, the others with fresh ones. */
+function splitDecided(args: {
+  entry: CollectedToolCall;
+  parts: readonly string[];
+  options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined };
+  ids: CallIds;
+}): DecidedToolCall[] {
+  const call = args.entry.call as Record<string, unknown> & { function: Record<string, unknown> };
+  const base = typeof call.id === "string" && call.id !== "" ? call.id : "call";
+  const splitIds = args.parts.map((_, at) => (at === 0 ? base : args.ids.fresh(base)));
+  return args.parts.map((part, at) => {
+    const one = decideOne(
+      {
+        index: args.entry.index,
+        call: { ...call, id: splitIds[at], function: { ...call.function, arguments: part } } as never,
+      },
+      args.options,
+    );
+    if (one.decision !== undefined)
+      one.decision = {
+        ...one.decision,
+        status: "repaired",
+        repairs: ["call_split"],
+        outcome: "recovered",
+        ...(at === 0 ? { split: splitIds, raw: call.function.arguments } : {}),
+      };
+    return one;
+  });
 }
 
 function callKey(call: { id?: unknown; name?: unknown; args?: unknown; error?: unknown }): unknown[] {

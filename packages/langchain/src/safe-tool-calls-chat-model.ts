@@ -134,8 +134,9 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
   }
 
   #repairOptions(): RepairToolCallsOptions {
-    const { repairs, finishReason, lossless, maxDepth, tools, onReport } = this.settings;
+    const { repairs, finishReason, lossless, maxDepth, tools, onReport, splitMergedCalls } = this.settings;
     return {
+      ...(splitMergedCalls === undefined ? {} : { splitMergedCalls }),
       ...(maxDepth === undefined ? {} : { maxDepth }),
       ...(repairs === undefined ? {} : { repairs }),
       ...(finishReason === undefined ? {} : { finishReason }),
