@@ -283,7 +283,7 @@ const SKIP: Record<string, string> = {
 describeConformance({
   implementation: {
     decideStream: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) =>
-      decideStream(input, decideOptions(options)),
+      decideStream(input, { ...decideOptions(options), splitMergedCalls: options.splitMergedCalls === true }),
     name: "@toolcall/ai-sdk",
     decode: (input, options: Options) =>
       typeof input === "string" ? decodeText(input, options) : decodeStored(input, options),
