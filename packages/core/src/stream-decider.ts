@@ -352,6 +352,7 @@ export class StreamDecider {
   /** The calls a split call became get ids (the first its own) and stream indexes after every one in use. */
   #placeSplit(state: CallState, parts: NonNullable<StreamDecision["split"]>): void {
     const base = state.call.id ?? "call";
+    const probes = this.#ids.probes;
     for (const [at, part] of parts.entries()) {
       if (at === 0) {
         part.id = base;
@@ -362,6 +363,8 @@ export class StreamDecider {
       part.index = ++this.#maxIndex;
       this.#usedIndexes.add(part.index);
     }
+    // One unit per call placed and per id looked up for it (a test counts them).
+    this.#options.meter?.charge(parts.length + this.#ids.probes - probes);
   }
 
   /** Calls waiting behind held ones go on, in order, until one of them is held in turn. */

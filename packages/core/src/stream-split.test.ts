@@ -1,9 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { countWork } from "../test/linear-work.js";
 import { CallIds } from "./call-ids.js";
 import { normalizeAnswerArguments } from "./normalize-answer-arguments.js";
 import { coreRepairs } from "./repairs/index.js";
 import { StreamDecider, type StreamEvent } from "./stream-decider.js";
+import type { WorkMeter } from "./work-budget.js";
 
 /** The calls a client holds after these events, in the order their headers came: id, index, whole text. */
 function clientCalls(events: readonly StreamEvent[]): { id: string; index: number; text: string }[] {
@@ -140,5 +142,26 @@ describe("StreamDecider splits merged calls (splitMergedCalls)", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("StreamDecider split work", () => {
+  const merged = (count: number) => (meter: WorkMeter) => {
+    const decider = new StreamDecider({ repairs: coreRepairs, splitMergedCalls: true, meter });
+    // Every call reuses one id, the worst case for fresh ids: each split call probes from where the last stopped.
+    for (let index = 0; index < count; index++)
+      decider.push({ index, id: "call", name: "f", arguments: `{"a":${index}}{"b":${index}}` });
+    const decided = decider.finish("tool_calls").filter((event) => event.type === "decided");
+    expect(decided.every((event) => event.type === "decided" && event.decision.split?.length === 2)).toBe(
+      true,
+    );
+  };
+
+  it("costs work linear in the number of split calls", () => {
+    const small = countWork(merged(1_000));
+    const large = countWork(merged(16_000));
+    expect(small).toBeGreaterThan(0);
+    // 16 times the calls, at most 17 times the work.
+    expect(large).toBeLessThanOrEqual(17 * small);
   });
 });
