@@ -15,7 +15,7 @@ import { qwen3Coder } from "@toolcall/model-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { coreRepairs, type ToolcallReport, withSafeToolCalls } from "../src/index.js";
+import { coreRepairs, ToolCallRepairer, type ToolcallReport, withSafeToolCalls } from "../src/index.js";
 import { quietLangChain } from "./quiet-langchain.js";
 
 // withSafeToolCalls({ contentCalls }) with the real @langchain/openai ChatOpenAI against a loopback server answering
@@ -158,5 +158,15 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
     const message = await withSafeToolCalls(chat(), { repairs: coreRepairs }).invoke(question);
     expect(calls(message)).toEqual([]);
     expect(message.text).toBe(QWEN);
+  });
+});
+
+describe("ToolCallRepairer({ contentCalls }) in a pipeline", () => {
+  it("reads the calls ChatOpenAI's answer left in its text, invoked and streamed", async () => {
+    answer = { text: QWEN, piece: 3 };
+    const chain = chat().pipe(new ToolCallRepairer({ contentCalls: "auto", chatTemplate: QWEN_TEMPLATE }));
+    const whole = await chain.invoke(question);
+    expect(calls(whole).map((call) => call.name)).toEqual(["get_weather"]);
+    expect(calls(await merged(await chain.stream(question)))).toEqual(calls(whole));
   });
 });
