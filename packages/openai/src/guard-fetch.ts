@@ -137,8 +137,11 @@ async function guardedExchange(args: {
     args.options.onContentCall?.(report);
   };
   const response = await args.fetch(input, init);
-  // Error answers, and answers without a body, reach the client as they came.
-  if (!response.ok || response.body === null) return response;
+  // Error answers, and answers without a body, reach the client as they came (what the history needed is told).
+  if (!response.ok || response.body === null) {
+    summary.done();
+    return response;
+  }
   const type = response.headers.get("content-type") ?? "";
   if (type.includes("text/event-stream")) {
     const prepare =
@@ -150,7 +153,10 @@ async function guardedExchange(args: {
     });
     return rebuilt(response, stream, answerHeaders(response, summary.text()));
   }
-  if (type !== "" && !type.includes("json")) return response;
+  if (type !== "" && !type.includes("json")) {
+    summary.done();
+    return response;
+  }
   const bytes = new Uint8Array(await response.arrayBuffer());
   const prepare =
     extractors.length === 0

@@ -2,6 +2,7 @@ import { gzipSync } from "node:zlib";
 import { coreRepairs } from "@toolcall/core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ToolcallReport } from "../src/index.js";
 import { guardFetch, REPAIRS_HEADER, type RepairReport } from "../src/index.js";
 import { poisonedSession } from "./poisoned-session.js";
 import {
@@ -243,6 +244,22 @@ describe("guardFetch on requests going out", () => {
       call_split: 2,
       result_synthesized: 3,
     });
+  });
+
+  it("tells onReport the exchange's ToolcallReport once, and sends the history as it is with sanitize: false", async () => {
+    const body = JSON.stringify({ model: "strict", messages: poisonedSession() });
+    const send = (fetch: typeof globalThis.fetch) =>
+      fetch(`${server.baseURL}/chat/completions`, { method: "POST", body });
+    const told: ToolcallReport[] = [];
+    const response = await send(
+      guardFetch(fetch, { repairs: coreRepairs, onReport: (report) => told.push(report) }),
+    );
+    expect(response.status).toBe(200);
+    expect(told).toEqual([JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")]);
+    expect(told[0]?.history).toMatchObject({ result_synthesized: 3 });
+    // Not sanitized: the strict provider refuses it, and the guard hands its error on as it came.
+    const refused = await send(guardFetch(fetch, { repairs: coreRepairs, sanitize: false }));
+    expect(refused.status).toBe(400);
   });
 
   it("reads a Request object's body and sends the sanitized one", async () => {
