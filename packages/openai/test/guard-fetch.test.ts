@@ -2,8 +2,7 @@ import { gzipSync } from "node:zlib";
 import { coreRepairs } from "@toolcall/core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ToolcallReport } from "../src/index.js";
-import { guardFetch, REPAIRS_HEADER, type RepairReport } from "../src/index.js";
+import { guardFetch, REPAIRS_HEADER, type RepairReport, type ToolcallReport } from "../src/index.js";
 import { poisonedSession } from "./poisoned-session.js";
 import {
   chatSse,
