@@ -64,7 +64,7 @@ const isObjectText = (text) => {
 // model's own text and reported unusable in the x-toolcall-repairs header: never turned into text that parses.
 const { data: completion, response } = await client.chat.completions.create(request).withResponse();
 const summary = JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}");
-const reported = new Map((summary.response ?? []).map((entry) => [entry.id, entry]));
+const reported = new Map((summary.calls ?? []).map((entry) => [entry.id, entry]));
 const calls = completion.choices[0].message.tool_calls;
 const bad = calls.filter((call) =>
   isObjectText(call.function.arguments)

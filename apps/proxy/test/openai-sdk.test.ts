@@ -114,7 +114,7 @@ describe("the openai SDK through the proxy, whole responses", () => {
       .chat.completions.create({ model: "chat-parallel.json", messages: ask, tools })
       .withResponse();
     expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toMatchObject({
-      response: [
+      calls: [
         { status: "repaired", repairs: ["markdown-fence"], usable: true },
         { status: "repaired", repairs: ["repeated-object"], usable: true },
       ],
@@ -127,7 +127,7 @@ describe("the openai SDK through the proxy, whole responses", () => {
     const text = await streamed.text();
     const comment = text.split("\n\n").find((event) => event.startsWith(": x-toolcall-repairs "));
     expect(JSON.parse(comment?.slice(": x-toolcall-repairs ".length) ?? "{}")).toMatchObject({
-      response: [{ id: "call_p2", status: "repaired", repairs: ["python-literal"] }],
+      calls: [{ id: "call_p2", status: "repaired", repairs: ["python-literal"] }],
     });
     expect(text.endsWith(`${comment}\n\ndata: [DONE]\n\n`)).toBe(true);
   });
@@ -228,7 +228,7 @@ describe("the openai SDK through the proxy, whole responses", () => {
         .withResponse();
       // The recovered call is on the answer like any other repair, with the syntax it was written in.
       expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toEqual({
-        response: [
+        calls: [
           {
             choice: 0,
             id: completion.choices[0]?.message.tool_calls?.[0]?.id,
@@ -317,7 +317,7 @@ describe("Qwen3-Coder calls left in content (--content-calls qwen)", () => {
       .chat.completions.create({ model: "qwen", messages: ask, tools: qwenTools })
       .withResponse();
     expect(JSON.parse(response.headers.get("x-toolcall-repairs") ?? "{}")).toEqual({
-      response: [
+      calls: [
         {
           choice: 0,
           id: completion.choices[0]?.message.tool_calls?.[0]?.id,
@@ -381,7 +381,7 @@ describe("Qwen3-Coder calls left in content (--content-calls qwen)", () => {
         JSON.parse(comment?.slice(": x-toolcall-repairs ".length) ?? "{}"),
         `piece ${piece}`,
       ).toMatchObject({
-        response: [
+        calls: [
           {
             choice: 0,
             name: "get_weather",

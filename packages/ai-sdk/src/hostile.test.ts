@@ -80,11 +80,11 @@ describe("hostile input", () => {
 
   it("a fresh call with hostile text is decided, never thrown on", () => {
     for (const input of hostileInputs.filter((value) => typeof value === "string")) {
-      const decided = decideToolCall(
-        { type: "tool-call", toolCallId: "c", toolName: "f", input: input as string },
-        { repairs: coreRepairs },
-        "length",
-      );
+      const decided = decideToolCall({
+        call: { type: "tool-call", toolCallId: "c", toolName: "f", input: input as string },
+        repairs: coreRepairs,
+        finishReason: "length",
+      });
       expect(decided.report?.usable).toBe(false);
     }
   });

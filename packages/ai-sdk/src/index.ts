@@ -15,18 +15,23 @@ export {
   type Result,
   type SanitizeChange,
   type SanitizePolicy,
+  type ToolcallOptions,
 } from "@toolcall/core";
+export {
+  type ContentCallsOption,
+  TOOLCALL_REPORT_KEY,
+  type ToolcallCallReport,
+  type ToolcallReport,
+} from "@toolcall/core/kit";
 export {
   type DecideOptions,
   decideToolCall,
   METADATA_KEY,
-  type ToolCallReport,
 } from "./decide-tool-call.js";
 export { coreFinishReason } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessages } from "./from-neutral-messages.js";
-export { repairGenerateResult } from "./repair-generate-result.js";
+export { type RepairGenerateOptions, repairGenerateResult } from "./repair-generate-result.js";
 export { repairToolCallStream } from "./repair-tool-call-stream.js";
-export type { ToolcallSummary } from "./report-summary.js";
 export {
   type SanitizeModelMessagesOptions,
   type SanitizeModelMessagesResult,
@@ -39,5 +44,9 @@ export {
 } from "./sanitize-ui-messages.js";
 export { toNeutralMessages } from "./to-neutral-messages.js";
 
-export { type ToolcallMiddlewareOptions, toolcallMiddleware } from "./toolcall-middleware.js";
+export {
+  resolveContentCalls,
+  type ToolcallMiddlewareOptions,
+  toolcallMiddleware,
+} from "./toolcall-middleware.js";
 export { type ToolcallRepairOptions, toolcallRepair } from "./toolcall-repair.js";

@@ -137,7 +137,7 @@ async function runStream(parts: readonly StreamPart[]): Promise<StreamPart[]> {
     },
   });
   const out: StreamPart[] = [];
-  for await (const part of repairToolCallStream(source, { repairs })) out.push(part);
+  for await (const part of repairToolCallStream({ stream: source, repairs })) out.push(part);
   return out;
 }
 
@@ -150,7 +150,7 @@ describe("properties", () => {
         fc.pre(generated.calls.every((call) => !repeatsWhatCameBefore(piecesOf(call.args, call.cuts))));
         const whole = deepFreeze(wholeOf(generated));
         const parts = deepFreeze(partsOf(generated));
-        const repaired = repairGenerateResult(whole, { repairs });
+        const repaired = repairGenerateResult({ result: whole, repairs });
         const streamed = await runStream(parts);
         // The same calls; in the stream, in the order they arrived (a late call comes after the ones before it).
         const calls = (list: readonly { type: string }[]) =>
@@ -163,9 +163,11 @@ describe("properties", () => {
         );
         const finish = streamed.find((part) => part.type === "finish") as { providerMetadata?: unknown };
         const summary = (metadata: unknown) => {
-          const calls = (metadata as { toolcall?: { calls: Array<{ toolCallId: string }> } } | undefined)
-            ?.toolcall?.calls;
-          return calls === undefined ? undefined : byId(calls);
+          const calls = (metadata as { toolcall?: { calls: Array<{ id: string }> } } | undefined)?.toolcall
+            ?.calls;
+          return calls === undefined
+            ? undefined
+            : byId(calls.map(({ id, ...rest }) => ({ toolCallId: id, ...rest })));
         };
         expect(summary(finish.providerMetadata)).toEqual(summary(repaired.providerMetadata));
         // Parts other than a call's pass as they came, in order.
@@ -201,7 +203,7 @@ describe("properties", () => {
     await fc.assert(
       fc.asyncProperty(answer, async (generated) => {
         const cut = { ...generated, finish: "length" as const };
-        const repaired = repairGenerateResult(wholeOf(cut), { repairs });
+        const repaired = repairGenerateResult({ result: wholeOf(cut), repairs });
         for (const part of repaired.content) {
           if (part.type !== "tool-call") continue;
           const report = part.providerMetadata?.toolcall as { usable?: boolean } | undefined;

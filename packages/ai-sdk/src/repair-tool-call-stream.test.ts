@@ -60,7 +60,9 @@ describe("repairToolCallStream", () => {
       call("c1", '{"q":1}'),
       finish("tool-calls"),
     ];
-    const out = await readAll(repairToolCallStream(countingSource(parts).stream, { repairs: coreRepairs }));
+    const out = await readAll(
+      repairToolCallStream({ stream: countingSource(parts).stream, repairs: coreRepairs }),
+    );
     expect(out.length).toBe(parts.length);
     for (let i = 0; i < parts.length; i++) expect(out[i]).toBe(parts[i]);
   });
@@ -68,7 +70,7 @@ describe("repairToolCallStream", () => {
   it("reads at most 128 parts ahead of its reader", async () => {
     const parts = Array.from({ length: 5000 }, (_, i) => text(i));
     const { stream, state } = countingSource([...parts, finish("stop")]);
-    const reader = repairToolCallStream(stream).getReader();
+    const reader = repairToolCallStream({ stream }).getReader();
     for (let i = 0; i < 10; i++) expect((await reader.read()).value).toBe(parts[i]);
     await settle();
     expect(state.pulled).toBeGreaterThanOrEqual(10);
@@ -87,7 +89,7 @@ describe("repairToolCallStream", () => {
         push = controller;
       },
     });
-    const reader = repairToolCallStream(source).getReader();
+    const reader = repairToolCallStream({ stream: source }).getReader();
     const first = reader.read();
     push.enqueue(text(1));
     expect((await first).value).toEqual(text(1));
@@ -110,14 +112,16 @@ describe("repairToolCallStream", () => {
         else controller.enqueue(text(sent++));
       },
     });
-    const reader = repairToolCallStream(source).getReader();
+    const reader = repairToolCallStream({ stream: source }).getReader();
     for (let i = 0; i < 3; i++) expect((await reader.read()).value).toEqual(text(i));
     await expect(reader.read()).rejects.toBe(failure);
   });
 
   it("decides a waiting call as cut when the source ends without a finish part", async () => {
     const parts = [text(0), call("c1", "{'q': 1}")];
-    const out = await readAll(repairToolCallStream(countingSource(parts).stream, { repairs: coreRepairs }));
+    const out = await readAll(
+      repairToolCallStream({ stream: countingSource(parts).stream, repairs: coreRepairs }),
+    );
     expect(out[0]).toBe(parts[0]);
     const decided = out[1] as Extract<StreamPart, { type: "tool-call" }>;
     expect(out.length).toBe(2);
@@ -127,7 +131,9 @@ describe("repairToolCallStream", () => {
 
   it("holds a repairable call until the finish part, then repairs it (and the calls after it keep their order)", async () => {
     const parts = [call("c1", "{'q': 1}"), call("c2", '{"q":2}'), text(0), finish("tool-calls")];
-    const out = await readAll(repairToolCallStream(countingSource(parts).stream, { repairs: coreRepairs }));
+    const out = await readAll(
+      repairToolCallStream({ stream: countingSource(parts).stream, repairs: coreRepairs }),
+    );
     expect(out.map((part) => part.type)).toEqual(["text-delta", "tool-call", "tool-call", "finish"]);
     const [, first, second] = out as Array<Extract<StreamPart, { type: "tool-call" }>>;
     expect(first?.input).toBe('{"q":1}');

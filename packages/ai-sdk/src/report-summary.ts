@@ -1,36 +1,39 @@
 import type { SanitizeChange } from "@toolcall/core";
-import { METADATA_KEY, type ToolCallReport } from "./decide-tool-call.js";
+import type { ToolcallCallReport, ToolcallReport } from "@toolcall/core/kit";
+import { METADATA_KEY } from "./decide-tool-call.js";
 
-/** What `providerMetadata.toolcall` of a whole answer (or a stream's `finish` part) holds. */
-export interface ToolcallSummary {
-  /** One report per call of the answer that was not clean object text. */
-  calls: ToolCallReport[];
-  /** What sanitizing the prompt changed (R4), one entry per change, for the call that carried this answer. */
-  history?: Array<Pick<SanitizeChange, "rule" | "messageIndex" | "toolCallId" | "status" | "repairs">>;
+/** What sanitizing changed, counted by rule (the `history` of core's `ToolcallReport`). */
+export function historyCounts(changes: readonly SanitizeChange[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const change of changes) counts[change.rule] = (counts[change.rule] ?? 0) + 1;
+  return counts;
 }
 
-/** The history part of a summary: plain JSON, without the values the changes replaced. */
-export function historySummary(changes: readonly SanitizeChange[]): NonNullable<ToolcallSummary["history"]> {
-  return changes.map((change) => ({
-    rule: change.rule,
-    messageIndex: change.messageIndex,
-    ...(change.toolCallId === undefined ? {} : { toolCallId: change.toolCallId }),
-    ...(change.status === undefined ? {} : { status: change.status }),
-    ...(change.repairs === undefined ? {} : { repairs: change.repairs }),
-  }));
+/** The exchange's report, or `undefined` when there is nothing to report. */
+export function exchangeReport(args: {
+  calls: readonly ToolcallCallReport[];
+  history: readonly SanitizeChange[] | undefined;
+}): ToolcallReport | undefined {
+  const { calls, history } = args;
+  if (calls.length === 0 && (history === undefined || history.length === 0)) return undefined;
+  return {
+    ...(history === undefined || history.length === 0 ? {} : { history: historyCounts(history) }),
+    ...(calls.length === 0 ? {} : { calls: [...calls] }),
+  };
 }
 
 /**
- * `providerMetadata` with this package's summary added under `toolcall`, or the metadata itself when there is
- * nothing to report.
+ * `providerMetadata` with the exchange's report added under `toolcall` (core's `ToolcallReport`), or the metadata
+ * itself when there is nothing to report; `onReport` is told the report.
  */
-export function withSummary<T extends Record<string, unknown> | undefined>(
-  metadata: T,
-  calls: readonly ToolCallReport[],
-  history: readonly SanitizeChange[] | undefined,
-): T {
-  if (calls.length === 0 && (history === undefined || history.length === 0)) return metadata;
-  const summary: ToolcallSummary = { calls: [...calls] };
-  if (history !== undefined && history.length > 0) summary.history = historySummary(history);
-  return { ...metadata, [METADATA_KEY]: summary } as T;
+export function withSummary<T extends Record<string, unknown> | undefined>(args: {
+  metadata: T;
+  calls: readonly ToolcallCallReport[];
+  history: readonly SanitizeChange[] | undefined;
+  onReport?: ((report: ToolcallReport) => void) | undefined;
+}): T {
+  const report = exchangeReport(args);
+  if (report === undefined) return args.metadata;
+  args.onReport?.(report);
+  return { ...args.metadata, [METADATA_KEY]: report } as T;
 }

@@ -1,7 +1,9 @@
 import type { FinishReason } from "@toolcall/core";
+import type { ToolcallCallReport } from "@toolcall/core/kit";
 import { type StreamCall, StreamDecider, type StreamEvent } from "@toolcall/core/kit";
 import type { ModelToolCall, StreamPart } from "./ai-sdk-types.js";
-import { type DecideOptions, decideToolCall, type ToolCallReport } from "./decide-tool-call.js";
+import { type DecideOptions, decideToolCall, reportOf } from "./decide-tool-call.js";
+import { splitToolCalls } from "./split-tool-calls.js";
 
 type Part<T extends StreamPart["type"]> = Extract<StreamPart, { type: T }>;
 
@@ -14,6 +16,14 @@ interface CallParts {
   end?: Part<"tool-input-end">;
   toolCall?: Part<"tool-call">;
   call?: StreamCall;
+  /** A call read from text: the syntax it was written in. */
+  syntax?: string;
+}
+
+/** What the part decider takes: the decide options, and the request's tools (each call typed by its schema). */
+export interface StreamPartDeciderOptions extends DecideOptions {
+  /** The tools of the request, `{ name, parameters }` (a JSON Schema each). */
+  tools?: readonly { name: string; parameters: unknown }[];
 }
 
 /**
@@ -30,7 +40,8 @@ interface CallParts {
  */
 export class StreamPartDecider {
   readonly #decider: StreamDecider;
-  readonly #options: DecideOptions;
+  readonly #options: StreamPartDeciderOptions;
+  readonly #schemas = new Map<string, unknown>();
   readonly #byId = new Map<string, CallParts>();
   readonly #byIndex: CallParts[] = [];
   readonly #external = new Set<string>();
@@ -39,11 +50,26 @@ export class StreamPartDecider {
   #nextCall = 0;
   #out: StreamPart[] = [];
   /** Reports of the calls decided so far, in order. */
-  readonly reports: ToolCallReport[] = [];
+  readonly reports: ToolcallCallReport[] = [];
 
-  constructor(options: DecideOptions = {}) {
+  constructor(options: StreamPartDeciderOptions = {}) {
     this.#options = options;
-    this.#decider = new StreamDecider({ repairs: options.repairs ?? [], maxDepth: options.maxDepth });
+    for (const tool of options.tools ?? []) this.#schemas.set(tool.name, tool.parameters);
+    this.#decider = new StreamDecider({
+      repairs: options.repairs ?? [],
+      maxDepth: options.maxDepth,
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      splitMergedCalls: options.splitMergedCalls === true,
+    });
+  }
+
+  /**
+   * A call read from the answer's text (`syntax`: the syntax it was written in), as a `tool-call` part: decided like
+   * any other call, reported as recovered.
+   */
+  pushRecovered(part: Part<"tool-call">, syntax: string): StreamPart[] {
+    this.#entry(part.toolCallId, false).syntax = syntax;
+    return this.push(part);
   }
 
   /** Reads one part; returns the parts to hand on, in order. */
@@ -166,8 +192,27 @@ export class StreamPartDecider {
     if (decision === undefined) return;
     // The part's input is the call's whole input as the SDK reads it (a value, or "" that is empty rather than
     // absent): core's fresh-answer rule on it, with the finish reason the decider decided the call with.
-    const decided = decideToolCall(part as ModelToolCall, this.#options, decision.finishReason ?? undefined);
-    if (decided.report !== undefined) this.reports.push(decided.report);
-    this.#out.push(decided.call as StreamPart);
+    const decided = decideToolCall({
+      call: part as ModelToolCall,
+      finishReason: decision.finishReason ?? undefined,
+      repairs: this.#options.repairs,
+      maxDepth: this.#options.maxDepth,
+      splitMergedCalls: decision.split !== undefined,
+      schema: this.#schemas.get(part.toolName),
+    });
+    const ids = decision.split?.map((call) => call.id);
+    const calls = splitToolCalls({ decided, ...(ids === undefined ? {} : { ids }), syntax: entry.syntax });
+    const report = reportOf(calls[0] as ModelToolCall);
+    if (report !== undefined) this.reports.push(report as ToolcallCallReport);
+    for (const [at, call] of calls.entries()) {
+      if (at > 0 && entry.streamed) {
+        // A call the decider split off: its input comes whole, as the protocol's parts for one call.
+        const id = call.toolCallId;
+        this.#out.push({ type: "tool-input-start", id, toolName: call.toolName });
+        this.#out.push({ type: "tool-input-delta", id, delta: call.input });
+        this.#out.push({ type: "tool-input-end", id });
+      }
+      this.#out.push(call as StreamPart);
+    }
   }
 }

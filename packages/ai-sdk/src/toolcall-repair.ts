@@ -33,7 +33,7 @@ export function toolcallRepair<TOOLS extends ToolSet = ToolSet>(
     if (tools === undefined || tools === null || !Object.hasOwn(tools, name)) return null;
     // The middleware decided this call knowing why generation stopped: a call it found unusable stays so.
     if (reportOf(toolCall)?.usable === false) return null;
-    const { call, report } = decideToolCall(toolCall, options, undefined);
+    const { call, report } = decideToolCall({ ...options, call: toolCall, finishReason: undefined });
     if (report === undefined || !report.usable || call.input === toolCall.input) return null;
     let schema: unknown;
     try {

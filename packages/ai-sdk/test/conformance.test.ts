@@ -10,7 +10,7 @@ import { z } from "zod";
 import {
   fromNeutralMessages,
   sanitizeModelMessages,
-  type ToolCallReport,
+  type ToolcallCallReport,
   toNeutralMessages,
   toolcallMiddleware,
   toolcallRepair,
@@ -85,7 +85,7 @@ function storedInput(input: unknown, options: Options) {
 function mappingOf(
   text: string,
   call: { input?: unknown; invalid?: boolean } | undefined,
-  report: ToolCallReport | undefined,
+  report: ToolcallCallReport | undefined,
   options: Options,
 ): unknown {
   if (report?.usable === false && report.status !== "object") return { _raw_arguments: text };
@@ -109,7 +109,7 @@ async function decodeText(input: string, options: Options) {
     experimental_repairToolCall: toolcallRepair(decideOptions(options)),
   });
   const call = result.steps[0]?.content.find((part) => part.type === "tool-call");
-  const report = call?.providerMetadata?.toolcall as ToolCallReport | undefined;
+  const report = call?.providerMetadata?.toolcall as ToolcallCallReport | undefined;
   return {
     status: report?.status ?? "object",
     arguments: mappingOf(input, call, report, options),
@@ -188,7 +188,7 @@ async function accumulate(input: { deltas: unknown[]; finishReason?: string | nu
     else if (part.type === "tool-call") calls.push(part as never);
   }
   return calls.map((call, index) => {
-    const report = call.providerMetadata?.toolcall as ToolCallReport | undefined;
+    const report = call.providerMetadata?.toolcall as ToolcallCallReport | undefined;
     const text = texts.get(call.toolCallId) ?? "";
     return {
       index,
@@ -245,7 +245,7 @@ async function normalizeAnswer(input: unknown, options: Options) {
     if (part.type === "tool-call") streamed.push(part);
   if (streamed.length !== 1 || !isDeepStrictEqual(streamed[0], whole))
     throw new Error(`whole and streamed answers differ: ${JSON.stringify([whole, streamed])}`);
-  const report = whole?.providerMetadata?.toolcall as ToolCallReport | undefined;
+  const report = whole?.providerMetadata?.toolcall as ToolcallCallReport | undefined;
   const handed: unknown = whole?.input;
   const text =
     report?.usable === false && handed !== input && typeof handed === "string" ? JSON.parse(handed) : handed;
@@ -283,7 +283,7 @@ const SKIP: Record<string, string> = {
 describeConformance({
   implementation: {
     decideStream: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) =>
-      decideStream(input, decideOptions(options)),
+      decideStream(input, { ...decideOptions(options), splitMergedCalls: options.splitMergedCalls === true }),
     name: "@toolcall/ai-sdk",
     decode: (input, options: Options) =>
       typeof input === "string" ? decodeText(input, options) : decodeStored(input, options),

@@ -197,10 +197,7 @@ describe("saved ModelMessages", () => {
     expect((await replay(messages)).text).toBe("Accepted.");
     const viaMiddleware = await replay(next, true);
     expect(viaMiddleware.text).toBe("Accepted.");
-    expect(viaMiddleware.providerMetadata?.toolcall).toMatchObject({
-      calls: [],
-      history: [{ rule: "arguments_canonicalized", status: "repaired", repairs: ["python-literal"] }],
-    });
+    expect(viaMiddleware.providerMetadata?.toolcall).toEqual({ history: { arguments_canonicalized: 1 } });
   });
 
   it("a missing result: the SDK refuses before any middleware runs; sanitizeModelMessages makes it replayable", async () => {

@@ -23,6 +23,9 @@ const payload = fc.oneof(
     '{"location": "<|\\"|"Paris<|\\""}',
     '{"location": "Par',
     '{"location": "Paris"}</tool_call>',
+    // Calls merged into one (cumulative deltas, a gateway merging parallel calls): split with splitMergedCalls.
+    '{"location": "Paris"}{"location": "Rome"}',
+    '{"location":"Oslo"} {"location":"Rome"}{"location":"Lima"}',
   ),
   fc.string({ maxLength: 12 }),
 );
@@ -121,7 +124,7 @@ function modelFor(fetcher: typeof fetch) {
   });
   return wrapLanguageModel({
     model: provider.chatModel("qwen3-max"),
-    middleware: toolcallMiddleware({ repairs }),
+    middleware: toolcallMiddleware({ repairs, splitMergedCalls: true }),
   });
 }
 
@@ -176,5 +179,27 @@ describe("whole and streamed answers through the real provider", () => {
       }),
       { numRuns: 60 },
     );
+  });
+});
+
+describe("merged calls (splitMergedCalls) through the real provider", () => {
+  it("become one call per object, whole and streamed, with the same fresh ids", async () => {
+    const s: Scenario = {
+      calls: [{ args: '{"location": "Paris"}{"location": "Rome"}', cuts: [3, 25] }],
+      finish: "tool_calls",
+      byteCuts: [40, 200],
+    };
+    const whole = await generateText({ ...settings, model: modelFor(answering(wholeBody(s), false, [])) });
+    const streamed = streamText({ ...settings, model: modelFor(answering(streamBody(s), true, s.byteCuts)) });
+    const steps = await streamed.steps;
+    const expected = [
+      { toolCallId: "call_0", input: { location: "Paris" } },
+      { toolCallId: "call_0_2", input: { location: "Rome" } },
+    ];
+    expect(callsOf(whole.steps[0]?.content as Call[])).toMatchObject(expected);
+    expect(callsOf((steps[0]?.content ?? []) as Call[])).toMatchObject(expected);
+    expect(callsOf(whole.steps[0]?.content as Call[])[0]?.providerMetadata).toMatchObject({
+      toolcall: { status: "repaired", repairs: ["call_split"], split: ["call_0", "call_0_2"] },
+    });
   });
 });

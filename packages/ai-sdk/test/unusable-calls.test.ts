@@ -3,7 +3,7 @@ import * as latest from "ai";
 import * as first from "ai-6.0.0";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { type ToolCallReport, toolcallMiddleware, toolcallRepair } from "../src/index.js";
+import { type ToolcallCallReport, toolcallMiddleware, toolcallRepair } from "../src/index.js";
 
 // Calls core finds unusable (`normalizeAnswerArguments` → `usable: false`) whose text the SDK's own JSON parser still
 // reads as an object: nesting deeper than core's limit (the SDK's deep copies of its response messages overflow the
@@ -127,7 +127,7 @@ describe.each(Object.entries(SDKS))(
           const call = content.find((part) => part.type === "tool-call");
           expect(call?.invalid).toBe(true);
           expect(call?.input === scenario.text).toBe(true);
-          expect((call?.providerMetadata as { toolcall?: ToolCallReport })?.toolcall).toMatchObject({
+          expect((call?.providerMetadata as { toolcall?: ToolcallCallReport })?.toolcall).toMatchObject({
             usable: false,
             status: scenario.status,
             raw: scenario.text,

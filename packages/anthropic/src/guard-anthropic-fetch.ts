@@ -1,12 +1,82 @@
-import { type MessagesRepairOptions, MessagesStreamRepair } from "./messages-stream-repair.js";
+import type { ToolcallOptions } from "@toolcall/core";
+import type { ToolcallCallReport, ToolcallReport } from "@toolcall/core/kit";
+import { sanitizeMessagesRequest } from "./messages-request-door.js";
+import {
+  type MessagesRepairOptions,
+  MessagesStreamRepair,
+  type ToolUseReport,
+} from "./messages-stream-repair.js";
 import { SseEvents } from "./sse-events.js";
 
 /** The `fetch` a guard sends with. */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export interface GuardAnthropicOptions extends MessagesRepairOptions {
+/** The header that says what a guarded exchange repaired (core's `ToolcallReport`, as every door of this project). */
+const REPAIRS_HEADER = "x-toolcall-repairs";
+
+/**
+ * What the guard takes: core's `ToolcallOptions` (the same names and meanings at every door: `repairs`, `provider`
+ * (default `"anthropic"`), `sanitize`, `onReport`), and this package's own (`fetch`, `maxDepth`, `onRepair`).
+ * `contentCalls` and `splitMergedCalls` are refused at construction: the Messages API carries calls as `tool_use`
+ * blocks, and this door does not split merged input yet.
+ */
+export interface GuardAnthropicOptions extends MessagesRepairOptions, ToolcallOptions {
   /** The `fetch` to send with (default: the global one). */
   fetch?: Fetch;
+}
+
+function callReport(report: ToolUseReport): ToolcallCallReport {
+  const issue = report.usable ? undefined : report.issues.find((found) => found.severity === "error")?.code;
+  return {
+    ...(report.toolUseId === undefined ? {} : { id: report.toolUseId }),
+    ...(report.name === "" ? {} : { name: report.name }),
+    status: report.status,
+    repairs: report.repairs,
+    usable: report.usable,
+    ...(issue === undefined ? {} : { issue }),
+    ...(report.fit === "exact" ? {} : { fit: report.fit }),
+  };
+}
+
+function reportOf(args: {
+  history: Record<string, number>;
+  calls: readonly ToolUseReport[];
+}): ToolcallReport | undefined {
+  const history = Object.keys(args.history).length === 0 ? {} : { history: args.history };
+  const calls = args.calls.length === 0 ? {} : { calls: args.calls.map(callReport) };
+  return Object.keys(history).length === 0 && Object.keys(calls).length === 0
+    ? undefined
+    : { ...history, ...calls };
+}
+
+/** The request with its history sanitized when its body is JSON text; what sanitizing changed, counted by rule. */
+function sanitizedRequest(
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+  options: GuardAnthropicOptions,
+): { init: RequestInit | undefined; history: Record<string, number> } {
+  const history: Record<string, number> = {};
+  if (options.sanitize === false || typeof init?.body !== "string") return { init, history };
+  let body: unknown;
+  try {
+    body = JSON.parse(init.body);
+  } catch {
+    return { init, history };
+  }
+  const sanitize = typeof options.sanitize === "object" ? options.sanitize : {};
+  const repaired = sanitizeMessagesRequest({
+    body,
+    options: {
+      ...sanitize,
+      ...(options.repairs === undefined ? {} : { repairs: options.repairs }),
+      ...(typeof options.provider === "string" ? { provider: options.provider } : {}),
+    },
+  });
+  if (repaired.value === undefined) return { init, history };
+  for (const change of repaired.changes) history[change.rule] = (history[change.rule] ?? 0) + 1;
+  const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined));
+  headers.delete("content-length");
+  return { init: { ...init, headers, body: JSON.stringify(repaired.value) }, history };
 }
 
 function isMessagesRequest(input: string | URL | Request, init: RequestInit | undefined): boolean {
@@ -29,7 +99,7 @@ function isMessagesRequest(input: string | URL | Request, init: RequestInit | un
  */
 export function repairMessagesStream(
   body: ReadableStream<Uint8Array>,
-  options: MessagesRepairOptions = {},
+  options: MessagesRepairOptions & { onEnd?: () => void } = {},
 ): ReadableStream<Uint8Array> {
   const repair = new MessagesStreamRepair(options);
   const events = new SseEvents();
@@ -48,6 +118,7 @@ export function repairMessagesStream(
         if (texts.length > 0) controller.enqueue(encoder.encode(texts.join("")));
         if (done) {
           controller.close();
+          options.onEnd?.();
           return;
         }
         if (texts.length > 0) return;
@@ -61,9 +132,11 @@ export function repairMessagesStream(
 
 /**
  * A `fetch` for the Anthropic Messages API (`new Anthropic({ fetch })`, or any client that posts to `/v1/messages`):
- * a streamed answer (`text/event-stream`) has its `tool_use` blocks repaired and decided by core's rules as they
- * stream (see `MessagesStreamRepair`); every other request and answer, error bodies included, goes through as it
- * came.
+ * the request's history is sanitized (R4 with the `anthropic` profile, or `provider`'s; `sanitize: false` sends it
+ * as it is), a streamed answer (`text/event-stream`) has its `tool_use` blocks repaired and decided by core's rules
+ * as they stream (see `MessagesStreamRepair`); every other request and answer, error bodies included, goes through
+ * as it came. What was done is core's `ToolcallReport`: the `x-toolcall-repairs` header says what the history
+ * needed, `onReport` is told the whole report once the stream ended.
  *
  * @example
  * import Anthropic from "@anthropic-ai/sdk";
@@ -73,16 +146,45 @@ export function repairMessagesStream(
  * const client = new Anthropic({ fetch: guardAnthropicFetch({ repairs: coreRepairs }) });
  */
 export function guardAnthropicFetch(options: GuardAnthropicOptions = {}): Fetch {
-  const { fetch: send = globalThis.fetch, ...repairOptions } = options;
+  const contentCalls = options.contentCalls;
+  if (contentCalls !== undefined && (contentCalls === "auto" || contentCalls.length > 0))
+    throw new TypeError("guardAnthropic: contentCalls: the Messages API carries calls as tool_use blocks");
+  if (options.splitMergedCalls === true)
+    throw new TypeError("guardAnthropic: splitMergedCalls is not supported on the Messages API yet");
+  const { fetch: send = globalThis.fetch, onReport, ...repairOptions } = options;
   return async (input, init) => {
-    const response = await send(input, init);
-    if (!isMessagesRequest(input, init) || !response.ok || response.body === null) return response;
-    if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;
-    return new Response(repairMessagesStream(response.body, repairOptions), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
+    if (!isMessagesRequest(input, init)) return send(input, init);
+    const request = sanitizedRequest(input, init, options);
+    const response = await send(input, request.init);
+    const sent = reportOf({ history: request.history, calls: [] });
+    const headers = new Headers(response.headers);
+    if (sent !== undefined) headers.set(REPAIRS_HEADER, JSON.stringify(sent));
+    const streamed =
+      response.ok &&
+      response.body !== null &&
+      (response.headers.get("content-type") ?? "").includes("text/event-stream");
+    if (!streamed) {
+      if (sent !== undefined) onReport?.(sent);
+      if (sent === undefined) return response;
+      return new Response(response.body, {
+        status: response.status,
+        statusText: response.statusText,
+        headers,
+      });
+    }
+    const reports: ToolUseReport[] = [];
+    const body = repairMessagesStream(response.body as ReadableStream<Uint8Array>, {
+      ...repairOptions,
+      onRepair: (report) => {
+        reports.push(report);
+        repairOptions.onRepair?.(report);
+      },
+      onEnd: () => {
+        const report = reportOf({ history: request.history, calls: reports });
+        if (report !== undefined) onReport?.(report);
+      },
     });
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
   };
 }
 

@@ -15,7 +15,14 @@ export {
   type Result,
   type SanitizeChange,
   type SanitizePolicy,
+  type ToolcallOptions,
 } from "@toolcall/core";
+export {
+  type ContentCallsOption,
+  TOOLCALL_REPORT_KEY,
+  type ToolcallCallReport,
+  type ToolcallReport,
+} from "@toolcall/core/kit";
 export {
   ANTHROPIC_BLOCK_TYPES,
   type AnthropicMessageView,
@@ -36,6 +43,7 @@ export {
   repairMessagesStream,
 } from "./guard-anthropic-fetch.js";
 export { anthropicMessagesFormat } from "./messages-format.js";
+export { type SanitizeMessagesRequestOptions, sanitizeMessagesRequest } from "./messages-request-door.js";
 export {
   type MessagesRepairOptions,
   MessagesStreamRepair,

@@ -118,5 +118,10 @@ describeConformance({
     ...skip,
     // A Messages API answer streams its content blocks one after another.
     "r9-stream-decisions-interleaved-clean-calls": "content blocks never interleave in a Messages API stream",
+    // guardAnthropic refuses splitMergedCalls at construction (one tool_use block is one call).
+    "r9-stream-decisions-split-merged-objects":
+      "this door does not split merged input (refused at construction)",
+    "r9-stream-decisions-split-before-later-call":
+      "this door does not split merged input (refused at construction)",
   },
 });

@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import { coreRepairs } from "@toolcall/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardAnthropic, guardAnthropicFetch, type ToolUseReport } from "../src/index.js";
+import {
+  guardAnthropic,
+  guardAnthropicFetch,
+  type ToolcallReport,
+  type ToolUseReport,
+} from "../src/index.js";
 
 // A loopback server answering as the Anthropic Messages API does: a streamed answer is the event sequence of
 // Anthropic's streaming documentation (message_start, a text block with a ping inside, tool_use blocks whose input
@@ -95,6 +100,8 @@ const ERROR_BODY =
 
 let server: Server;
 let baseURL: string;
+/** The last request body the server received. */
+let received: { messages?: unknown[] } = {};
 
 beforeAll(async () => {
   server = createServer((request, response) => {
@@ -103,6 +110,7 @@ beforeAll(async () => {
       body += piece;
     });
     request.on("end", () => {
+      received = JSON.parse(body);
       const { model } = JSON.parse(body) as { model: string };
       const scenario = SCENARIOS[model];
       if (scenario === undefined) {
@@ -207,5 +215,44 @@ describe("guardAnthropic over real HTTP, through @anthropic-ai/sdk", () => {
     await expect(refused).rejects.toThrow(/roles must alternate/);
     const overloaded = client().messages.stream(params("overloaded"));
     await expect(overloaded.finalMessage()).rejects.toThrow(/Overloaded/);
+  });
+
+  it("takes core's ToolcallOptions: the history sanitized for the provider, one ToolcallReport told to onReport", async () => {
+    const reports: ToolcallReport[] = [];
+    const guarded = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
+      repairs: coreRepairs,
+      onReport: (report) => reports.push(report),
+    });
+    // A call whose result never came (a closed tab), then a new question: the API refuses that history.
+    const history = [
+      { role: "user" as const, content: "What is the weather?" },
+      {
+        role: "assistant" as const,
+        content: [
+          { type: "tool_use" as const, id: "toolu_01", name: "get_weather", input: { location: "Oslo" } },
+        ],
+      },
+      { role: "user" as const, content: "And in Paris?" },
+    ];
+    const stream = guarded.messages.stream({ ...params("python"), messages: history });
+    const message = await stream.finalMessage();
+    expect(message.stop_reason).toBe("tool_use");
+    const sent = JSON.stringify(received.messages);
+    expect(sent).toContain('"tool_result"');
+    expect(sent).toContain('"toolu_01"');
+    expect(reports).toHaveLength(1);
+    expect(reports[0]?.history).toBeDefined();
+    expect(reports[0]?.calls).toMatchObject([{ name: "get_weather", status: "repaired", usable: true }]);
+    // Sent as it is with sanitize: false.
+    const plain = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
+      sanitize: false,
+    });
+    await plain.messages.stream({ ...params("clean"), messages: history }).finalMessage();
+    expect(JSON.stringify(received.messages)).not.toContain('"tool_result"');
+  });
+
+  it("refuses the options it cannot honour on the Messages API, at construction", () => {
+    expect(() => guardAnthropicFetch({ contentCalls: "auto" })).toThrow(/tool_use blocks/);
+    expect(() => guardAnthropicFetch({ splitMergedCalls: true })).toThrow(/not supported/);
   });
 });

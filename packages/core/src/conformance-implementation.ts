@@ -64,7 +64,11 @@ export const coreImplementation = {
       }));
   },
   decideStream: (input: { deltas: unknown[]; finishReason?: string | null }, options: Options) => {
-    const decider = new StreamDecider({ repairs: options.repairs ?? [], maxDepth: options.maxDepth });
+    const decider = new StreamDecider({
+      repairs: options.repairs ?? [],
+      maxDepth: options.maxDepth,
+      splitMergedCalls: options.splitMergedCalls === true,
+    });
     const opened = new Map<number, number | "finish">();
     const take = (events: readonly StreamEvent[], at: number | "finish") => {
       for (const event of events)
@@ -74,15 +78,26 @@ export const coreImplementation = {
       take(decider.push(delta as StreamCallDelta), at);
     });
     take(decider.finish(input.finishReason ?? null), "finish");
-    return decider.calls.map((call) => ({
-      index: call.clientIndex,
-      id: call.call.id,
-      name: call.call.name,
-      text: call.decision?.text,
-      usable: call.decision?.usable,
-      status: call.decision?.answer.decoded.status,
-      opened: opened.get(call.position),
-    }));
+    // The client's calls in order: a split call, then the calls it became.
+    return decider.calls.flatMap((call) => [
+      {
+        index: call.clientIndex,
+        id: call.call.id,
+        name: call.call.name,
+        text: call.decision?.text,
+        usable: call.decision?.usable,
+        status: call.decision?.answer.decoded.status,
+        opened: opened.get(call.position),
+      },
+      ...(call.decision?.split?.slice(1) ?? []).map((part) => ({
+        index: part.index,
+        id: part.id,
+        name: call.call.name,
+        text: part.arguments,
+        usable: true,
+        opened: "finish" as const,
+      })),
+    ]);
   },
   normalizeAnswer: (input: unknown, options: Options) => {
     const answer = normalizeAnswerArguments(input, options);

@@ -5,6 +5,14 @@
  */
 
 export { CallIds } from "./call-ids.js";
+export {
+  type ContentCall,
+  type ContentCallEvent,
+  ContentCallReader,
+  type ContentCallsOptions,
+  type ContentCallsRead,
+  readContentCalls,
+} from "./content-calls.js";
 export type {
   ConversationFormat,
   FormatConversation,
@@ -130,6 +138,8 @@ export type {
   ToolCallSyntax,
   WorkCounter,
 } from "./tool-call-syntax.js";
+export type { ContentCallsOption } from "./toolcall-options.js";
+export { TOOLCALL_REPORT_KEY, type ToolcallCallReport, type ToolcallReport } from "./toolcall-report.js";
 export { type ArgumentsMapping, DECODE_STATUSES, isDecodedToObject } from "./types.js";
 export { MESSAGE_ROLES } from "./validate-message.js";
 export { argumentIssues, isFunctionCall } from "./validate-tool-call.js";

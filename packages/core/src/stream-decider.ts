@@ -1,3 +1,5 @@
+import { CallIds } from "./call-ids.js";
+import { toolSchemasOf } from "./repair-tool-name.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { decideStreamedCall, type StreamDecision } from "./stream-decision.js";
 import { StreamedArguments } from "./streamed-arguments.js";
@@ -68,6 +70,19 @@ export interface StreamDeciderOptions {
   /** Nesting limit for argument text (default 1000). */
   maxDepth?: number;
   /**
+   * The request's tools (OpenAI `{ type, function: { name, parameters } }`, bare `{ name, parameters }` or
+   * Anthropic's `{ name, input_schema }`): each call's arguments are typed by its tool's JSON Schema, lossless
+   * conversions only (core's `schemaTypedArguments`), as a whole answer's are.
+   */
+  tools?: readonly unknown[];
+  /**
+   * A call whose text holds several distinct complete objects (`{"a":1}{"b":2}`) becomes one call per object, as a
+   * whole answer does with the same option: the decision's `split` lists them, the first keeping the call's id, the
+   * others with fresh ids (`${id}_2`, … as `CallIds` gives) and stream indexes after every index in use. Default
+   * `false`.
+   */
+  splitMergedCalls?: boolean;
+  /**
    * Charged the characters parsed to learn whether a call is complete and one unit per call each scan visits (a
    * test counts them; nothing is limited by it).
    */
@@ -124,9 +139,13 @@ export class StreamDecider {
   /** Every call before this one is decided. */
   #firstUndecided = 0;
   #events: StreamEvent[] = [];
+  readonly #schemas: Map<string, unknown>;
+  /** Ids the calls use, for the fresh ones split calls get. */
+  readonly #ids = new CallIds();
 
   constructor(options: StreamDeciderOptions = {}) {
     this.#options = options;
+    this.#schemas = toolSchemasOf(options.tools);
     this.#accumulator = new ToolCallAccumulator({ meter: options.meter });
   }
 
@@ -237,6 +256,7 @@ export class StreamDecider {
       brokenAt: 0,
     };
     if (this.#blocking === 0 && this.#waitingFrom === this.#order.length) this.#waitingFrom++;
+    if (typeof call.id === "string") this.#ids.add(call.id);
     this.#states.set(call, state);
     this.#order.push(state);
     this.#byIndex.set(serverIndex, state);
@@ -309,7 +329,10 @@ export class StreamDecider {
       gate: state.gate,
       repairs: this.#options.repairs,
       maxDepth: this.#options.maxDepth,
+      schema: this.#schemas.get(state.call.name),
+      splitMergedCalls: this.#options.splitMergedCalls,
     });
+    if (decision.split !== undefined) this.#placeSplit(state, decision.split);
     state.decision = decision;
     this.#undecided--;
     if (state.blocking) {
@@ -324,6 +347,24 @@ export class StreamDecider {
       return;
     }
     this.#events.push({ type: "decided", call: state, decision });
+  }
+
+  /** The calls a split call became get ids (the first its own) and stream indexes after every one in use. */
+  #placeSplit(state: CallState, parts: NonNullable<StreamDecision["split"]>): void {
+    const base = state.call.id ?? "call";
+    const probes = this.#ids.probes;
+    for (const [at, part] of parts.entries()) {
+      if (at === 0) {
+        part.id = base;
+        part.index = state.clientIndex;
+        continue;
+      }
+      part.id = this.#ids.fresh(base);
+      part.index = ++this.#maxIndex;
+      this.#usedIndexes.add(part.index);
+    }
+    // One unit per call placed and per id looked up for it (a test counts them).
+    this.#options.meter?.charge(parts.length + this.#ids.probes - probes);
   }
 
   /** Calls waiting behind held ones go on, in order, until one of them is held in turn. */

@@ -23,6 +23,12 @@ export interface StreamDecision {
   finishReason: FinishReason | null;
   /** Whether the call was not clean object text as sent (an adapter reports it). */
   notable: boolean;
+  /**
+   * With `splitMergedCalls`, a call whose text held several calls merged (`{"a":1}{"b":2}`): one entry per call it
+   * became, in order. The first is the call itself (`text` is its arguments); each other one is a new call the client
+   * gets after it, with the name of this one, and the id and stream index the decider gave it.
+   */
+  split?: { id: string; index: number; arguments: string }[];
 }
 
 export interface DecideStreamedCallOptions {
@@ -33,6 +39,10 @@ export interface DecideStreamedCallOptions {
   gate: StreamedArguments;
   repairs?: readonly RepairRule[];
   maxDepth?: number;
+  /** The JSON Schema of the call's tool: arguments typed by it, lossless conversions only (`schemaTypedArguments`). */
+  schema?: unknown;
+  /** Merged calls are split (see `StreamDecision.split`; the decider gives the ids). Default `false`. */
+  splitMergedCalls?: boolean;
 }
 
 /**
@@ -46,12 +56,25 @@ export interface DecideStreamedCallOptions {
  * decideStreamedCall({ raw: "{'a': 1}", finishReason: "tool_calls", gate, repairs: coreRepairs }).rest; // '{"a":1}'
  */
 export function decideStreamedCall(options: DecideStreamedCallOptions): StreamDecision {
+  const decision = decideOnce(options);
+  // Values already handed on cannot be typed any more: the call goes as it came, untyped, rather than unusable.
+  if (options.schema !== undefined && decision.fit === "conflict")
+    return decideOnce({ ...options, schema: undefined });
+  return decision;
+}
+
+function decideOnce(options: DecideStreamedCallOptions): StreamDecision {
   const { raw, finishReason } = options;
   const answer = normalizeAnswerArguments(raw === "" ? undefined : raw, {
     repairs: options.repairs ?? [],
     finishReason: finishReason ?? undefined,
     maxDepth: options.maxDepth,
+    ...(options.schema === undefined ? {} : { schema: options.schema }),
   });
+  if (options.splitMergedCalls === true && answer.split !== undefined) {
+    const split = splitDecision({ options, answer, parts: answer.split });
+    if (split !== undefined) return split;
+  }
   const text = typeof answer.text === "string" ? answer.text : raw;
   const end = options.gate.end({ text, usable: answer.usable, raw });
   const usable = answer.usable && end.fit !== "conflict";
@@ -66,5 +89,30 @@ export function decideStreamedCall(options: DecideStreamedCallOptions): StreamDe
     changed: end.text !== raw,
     finishReason,
     notable: !clean || end.fit === "conflict",
+  };
+}
+
+/** The decision for merged calls: the call keeps the first object, when what was sent can begin it. */
+function splitDecision(args: {
+  options: DecideStreamedCallOptions;
+  answer: NormalizedAnswerArguments;
+  parts: readonly string[];
+}): StreamDecision | undefined {
+  const { raw, finishReason, gate } = args.options;
+  const first = args.parts[0] as string;
+  const end = gate.end({ text: first, usable: true, raw });
+  // What was sent cannot begin the first object: the call keeps the model's text, as unusable as it came.
+  if (end.fit === "conflict") return undefined;
+  return {
+    raw,
+    answer: args.answer,
+    text: end.text,
+    rest: end.rest,
+    fit: end.fit,
+    usable: true,
+    changed: true,
+    finishReason,
+    notable: true,
+    split: args.parts.map((part) => ({ id: "", index: -1, arguments: part })),
   };
 }

@@ -15,20 +15,27 @@ export {
   type Result,
   type SanitizeChange,
   type SanitizePolicy,
+  type ToolcallOptions,
 } from "@toolcall/core";
 export type { ArgumentsMapping } from "@toolcall/core/kit";
+export {
+  type ContentCallsOption,
+  TOOLCALL_REPORT_KEY,
+  type ToolcallCallReport,
+  type ToolcallReport,
+} from "@toolcall/core/kit";
 export { type CollectedToolCall, type CollectOptions, collectToolCalls } from "./collect-tool-calls.js";
 export { finishReasonOf } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from "./from-neutral-messages.js";
 export { createHistorySanitizer } from "./history-sanitizer.js";
 export { type RepairToolCallStreamOptions, repairToolCallStream } from "./repair-tool-call-stream.js";
 export {
-  DECISIONS_KEY,
   type RepairToolCallsOptions,
   type RepairToolCallsResult,
   repairToolCalls,
   type ToolCallDecision,
   type ToolCallOutcome,
+  toolcallReport,
 } from "./repair-tool-calls.js";
 export { RepairedAIMessageChunk } from "./repaired-ai-message-chunk.js";
 export {

@@ -5,27 +5,27 @@ import {
   type StreamCall,
   StreamDecider,
   type StreamEvent,
+  TOOLCALL_REPORT_KEY,
 } from "@toolcall/core/kit";
 import { collectToolCalls } from "./collect-tool-calls.js";
+import { ContentCallChunks } from "./content-call-messages.js";
 import { finishReasonOf } from "./finish-reason.js";
 import { isAIChunk, isAIMessageLike } from "./message-type.js";
-import {
-  DECISIONS_KEY,
-  type RepairToolCallsOptions,
-  recordOf,
-  repairCollected,
-} from "./repair-tool-calls.js";
+import { type RepairToolCallsOptions, repairCollected } from "./repair-tool-calls.js";
 import { RepairedAIMessageChunk } from "./repaired-ai-message-chunk.js";
 
 /** A chunk's text and metadata, with the tool-call fragments that may go on now (none by default). */
 function withoutToolCalls(
   message: BaseMessage,
   toolCallChunks: ToolCallChunk[] = [],
+  text?: { content: string; reasoning: string },
 ): RepairedAIMessageChunk {
   const source = message as AIMessageChunk;
   const { tool_calls: _held, ...additional } = (source.additional_kwargs ?? {}) as Record<string, unknown>;
+  if (text !== undefined && text.reasoning !== "")
+    additional.reasoning_content = `${typeof additional.reasoning_content === "string" ? additional.reasoning_content : ""}${text.reasoning}`;
   return new RepairedAIMessageChunk({
-    content: source.content,
+    content: text === undefined ? source.content : text.content,
     ...(source.id === undefined ? {} : { id: source.id }),
     ...(typeof source.name === "string" ? { name: source.name } : {}),
     additional_kwargs: additional,
@@ -50,7 +50,23 @@ class FragmentDecider {
   #nextIndex = 0;
 
   constructor(options: RepairToolCallsOptions) {
-    this.decider = new StreamDecider({ repairs: options.repairs ?? [], maxDepth: options.maxDepth });
+    this.decider = new StreamDecider({
+      repairs: options.repairs ?? [],
+      maxDepth: options.maxDepth,
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+      splitMergedCalls: options.splitMergedCalls === true,
+    });
+  }
+
+  /** The first index no call of the stream used yet. */
+  get nextIndex(): number {
+    return this.#nextIndex;
+  }
+
+  /** Notes a fragment's index before it is pushed, so calls read from text take indexes after it. */
+  see(fragment: ToolCallChunk): void {
+    if (typeof fragment.index === "number" && fragment.index >= this.#nextIndex)
+      this.#nextIndex = fragment.index + 1;
   }
 
   push(fragments: readonly ToolCallChunk[]): ToolCallChunk[] {
@@ -103,8 +119,21 @@ class FragmentDecider {
         if (!event.held) out.push(fragment as ToolCallChunk);
         else if (typeof fragment?.id === "string" || typeof fragment?.name === "string")
           out.push({ ...(fragment as ToolCallChunk), args: "" });
-      } else if (event.decision.rest !== "")
-        out.push({ ...key, args: event.decision.rest, type: "tool_call_chunk" });
+      } else {
+        if (event.decision.rest !== "")
+          out.push({ ...key, args: event.decision.rest, type: "tool_call_chunk" });
+        // Calls merged into this one: each further call comes whole, at the index the decider gave it.
+        for (const part of event.decision.split?.slice(1) ?? []) {
+          if (part.index >= this.#nextIndex) this.#nextIndex = part.index + 1;
+          out.push({
+            index: part.index,
+            id: part.id,
+            name: event.call.call.name,
+            args: part.arguments,
+            type: "tool_call_chunk",
+          });
+        }
+      }
     }
   }
 }
@@ -156,13 +185,26 @@ export async function* repairToolCallStream(
   let whole: BaseMessage | undefined;
   const fragments: ToolCallChunk[] = [];
   const stream = new FragmentDecider(options);
+  const text = new ContentCallChunks({
+    context: {
+      syntaxes: options.contentCalls ?? [],
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+    },
+  });
   for await (const chunk of chunks) {
     if (isAIChunk(chunk)) {
       merged = merged === undefined ? chunk : merged.concat(chunk);
-      const own = chunk.tool_call_chunks ?? [];
+      const own = [...(chunk.tool_call_chunks ?? [])];
+      for (const fragment of own) stream.see(fragment);
+      // Calls a server left in the text join the call fragments, whole, after every index the stream used.
+      const read =
+        text.active && typeof chunk.content === "string"
+          ? text.push({ text: chunk.content, nextIndex: stream.nextIndex })
+          : undefined;
+      if (read !== undefined) own.push(...read.fragments);
       for (const fragment of own) fragments.push(fragment);
       const passed = stream.push(own);
-      yield withoutToolCalls(chunk, options.wholeCalls === true ? [] : passed);
+      yield withoutToolCalls(chunk, options.wholeCalls === true ? [] : passed, read);
     } else if (isAIMessageLike(chunk)) {
       // A model that does not stream yields one whole message.
       whole = chunk;
@@ -170,6 +212,18 @@ export async function* repairToolCallStream(
     } else {
       yield chunk;
     }
+  }
+  if (text.active && whole === undefined) {
+    // What the syntaxes still held: its text and calls go in one more chunk.
+    const rest = text.push({ text: undefined, nextIndex: stream.nextIndex });
+    for (const fragment of rest.fragments) fragments.push(fragment);
+    const passed = stream.push(rest.fragments);
+    if (rest.content !== "" || rest.reasoning !== "" || passed.length > 0)
+      yield new RepairedAIMessageChunk({
+        content: rest.content,
+        additional_kwargs: rest.reasoning === "" ? {} : { reasoning_content: rest.reasoning },
+        ...(options.wholeCalls === true || passed.length === 0 ? {} : { tool_call_chunks: passed }),
+      });
   }
   const source = whole ?? merged;
   if (source === undefined) return;
@@ -194,8 +248,13 @@ export async function* repairToolCallStream(
     );
     if (next === calls.length) answers = aligned;
   }
-  const decideWith = whole === undefined ? { ...options, finishReason } : options;
-  const { decided, changed } = repairCollected(source, collected, decideWith, answers);
+  const decideWith = {
+    ...options,
+    ...(whole === undefined ? { finishReason } : {}),
+    ...(text.recovered.size === 0 ? {} : { recovered: text.recovered }),
+  };
+  const { decided, message } = repairCollected(source, collected, decideWith, answers);
+  const report = (message.response_metadata as Record<string, unknown> | undefined)?.[TOOLCALL_REPORT_KEY];
   const streamed = whole === undefined && options.wholeCalls !== true && answers.length > 0;
   if (!streamed) toolCallChunks.length = 0;
   const wire: unknown[] = [];
@@ -213,16 +272,13 @@ export async function* repairToolCallStream(
       type: "tool_call_chunk",
     });
   });
-  const decisions = decided.flatMap((entry) =>
-    entry.decision === undefined ? [] : [recordOf(entry.decision)],
-  );
   yield new RepairedAIMessageChunk(
     {
       content: "",
       ...(source.id === undefined ? {} : { id: source.id }),
       tool_call_chunks: toolCallChunks,
       additional_kwargs: { tool_calls: wire as never },
-      response_metadata: changed && decisions.length > 0 ? { [DECISIONS_KEY]: decisions } : {},
+      response_metadata: report === undefined ? {} : { [TOOLCALL_REPORT_KEY]: report },
     },
     {
       toolCalls: decided.flatMap((entry) => (entry.toolCall === undefined ? [] : [entry.toolCall])),

@@ -13,9 +13,20 @@ import {
   normalizeAnswerArguments,
   type RepairRule,
 } from "@toolcall/core";
-import { type ArgumentsMapping, isFunctionCall, isPlainObject } from "@toolcall/core/kit";
+import {
+  type ArgumentsMapping,
+  CallIds,
+  isFunctionCall,
+  isPlainObject,
+  TOOLCALL_REPORT_KEY,
+  type ToolCallSyntax,
+  type ToolcallCallReport,
+  type ToolcallReport,
+  toolSchemasOf,
+} from "@toolcall/core/kit";
 import { argumentsText } from "./arguments-text.js";
 import { type CollectedToolCall, collectToolCalls } from "./collect-tool-calls.js";
+import { readMessageContentCalls } from "./content-call-messages.js";
 import { finishReasonOf } from "./finish-reason.js";
 import { blockingIssue, createAIMessage } from "./from-neutral-messages.js";
 import { jsonEqual } from "./json-equal.js";
@@ -30,6 +41,24 @@ export interface RepairToolCallsOptions {
   lossless?: boolean;
   /** Nesting limit for argument text (default 1000, core's); deeper text is `invalid`. */
   maxDepth?: number;
+  /**
+   * The tools the model was given (OpenAI `{ type, function: { name, parameters } }` or `{ name, parameters }`):
+   * each call's arguments are typed by its tool's JSON Schema, lossless conversions only (core's
+   * `schemaTypedArguments`).
+   */
+  tools?: readonly unknown[];
+  /** Syntaxes whose calls a server left in the message's text are read into tool calls and decided like the others. */
+  contentCalls?: readonly ToolCallSyntax[];
+  /**
+   * A call whose arguments are several distinct complete objects (`{"a":1}{"b":2}`) becomes one call per object, the
+   * first with its id, the others `<id>_2`, `<id>_3`… (core's `splitMergedArguments`), whole and streamed alike.
+   * Default `false`.
+   */
+  splitMergedCalls?: boolean;
+  /** Told the message's report (core's `ToolcallReport`) when anything was repaired or recovered. */
+  onReport?: (report: ToolcallReport) => void;
+  /** Calls already read from the text, by id, with their syntax (the stream path reads them as they come). */
+  recovered?: ReadonlyMap<string, string>;
 }
 
 /** What became of a call: left as it was, recovered into `tool_calls`, or kept out of them. */
@@ -52,6 +81,8 @@ export interface ToolCallDecision {
   arguments: ArgumentsMapping;
   /** The arguments as the model emitted them, whenever they are not the mapping itself. */
   raw?: unknown;
+  /** Calls merged into this one's arguments (`splitMergedCalls`): the ids of the calls it became, its own first. */
+  split?: string[];
 }
 
 export interface RepairToolCallsResult {
@@ -64,12 +95,35 @@ export interface RepairToolCallsResult {
 }
 
 /**
- * The key of `response_metadata` where a repaired message records its decisions.
+ * The report of a message's calls, core's one `ToolcallReport` (put under `response_metadata.toolcall`): each call
+ * that was not kept as it came, or was read from the text, or `undefined` when there is none.
  *
  * @example
- * repaired.response_metadata[DECISIONS_KEY]; // [{ toolCallId: "c1", status: "empty", outcome: "recovered", … }]
+ * toolcallReport({ decisions: calls, recovered: new Map() }); // { calls: [{ id: "c1", status: "empty", … }] }
  */
-export const DECISIONS_KEY = "tool_call_decisions";
+export function toolcallReport(args: {
+  decisions: readonly ToolCallDecision[];
+  recovered: ReadonlyMap<string, string> | undefined;
+}): ToolcallReport | undefined {
+  const calls: ToolcallCallReport[] = [];
+  for (const decision of args.decisions) {
+    const syntax = decision.toolCallId === undefined ? undefined : args.recovered?.get(decision.toolCallId);
+    if (decision.outcome === "kept" && syntax === undefined) continue;
+    const report: ToolcallCallReport = {
+      ...(decision.toolCallId === undefined ? {} : { id: decision.toolCallId }),
+      ...(decision.name === undefined ? {} : { name: decision.name }),
+      status: syntax === undefined ? decision.status : "recovered",
+      repairs: syntax === undefined ? decision.repairs : ["content-call", ...decision.repairs],
+      usable: decision.outcome !== "invalid",
+      ...(decision.issue === undefined ? {} : { issue: decision.issue }),
+      ...(syntax === undefined ? {} : { syntax }),
+      ...(decision.split === undefined ? {} : { split: decision.split }),
+      ...(typeof decision.raw === "string" ? { raw: decision.raw } : {}),
+    };
+    calls.push(report);
+  }
+  return calls.length === 0 ? undefined : { calls };
+}
 
 /** One decided call, in LangChain's two shapes and the provider's. */
 export interface DecidedToolCall {
@@ -78,6 +132,8 @@ export interface DecidedToolCall {
   invalidToolCall?: InvalidToolCall;
   /** The OpenAI-shaped call for `additional_kwargs.tool_calls`: canonical text, or the raw sentinel text. */
   wire: unknown;
+  /** With `splitMergedCalls`: the arguments of each call this one's text held merged. */
+  parts?: string[];
 }
 
 /** Core's decisions already made for some calls (a stream's, by core's `StreamDecider`), by position. */
@@ -94,10 +150,13 @@ function decideOne(
   const args = fn.arguments;
   const name = typeof fn.name === "string" ? fn.name : undefined;
   const id = typeof call.id === "string" && call.id !== "" ? call.id : undefined;
+  const schema =
+    options.tools === undefined || name === undefined ? undefined : toolSchemasOf(options.tools).get(name);
   const decodeOptions = {
     repairs: options.repairs,
     finishReason: options.finishReason,
     ...(options.maxDepth === undefined ? {} : { maxDepth: options.maxDepth }),
+    ...(schema === undefined ? {} : { schema }),
   };
   // Core's decision for a fresh answer: valid object text keeps its bytes, what decodes to an object gets canonical
   // text, anything else keeps the model's own text (never a raw sentinel that would parse as arguments).
@@ -111,6 +170,7 @@ function decideOne(
       : answer.decoded;
   const mapped = answer.usable;
   const text = answer.text;
+  const parts = options.splitMergedCalls === true ? answer.split : undefined;
   const wire = answer.changed ? { ...call, function: { ...fn, arguments: text } } : call;
   const base = {
     index: collected.index,
@@ -134,6 +194,7 @@ function decideOne(
   const issue = cut ? "arguments_truncated" : blockingIssue(call, decodeOptions, decoded.status);
   const rawText = argumentsText(args) ?? (cut ? "" : undefined);
   return {
+    ...(parts === undefined ? {} : { parts }),
     decision: { ...base, outcome: "invalid", issue },
     invalidToolCall: {
       ...(id === undefined ? {} : { id }),
@@ -152,13 +213,44 @@ function decideToolCalls(
   options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined },
   answers: Answers,
 ): DecidedToolCall[] {
-  return collected.map((entry, position) => decideOne(entry, options, answers[position]));
+  const ids = new CallIds();
+  for (const entry of collected) if (typeof entry.call?.id === "string") ids.add(entry.call.id);
+  return collected.flatMap((entry, position) => {
+    const decided = decideOne(entry, options, answers[position]);
+    return decided.parts === undefined
+      ? [decided]
+      : splitDecided({ entry, parts: decided.parts, options, ids });
+  });
 }
 
-/** A decision as recorded in `response_metadata`: plain JSON, with the raw arguments when they were text. */
-export function recordOf(decision: ToolCallDecision): Record<string, unknown> {
-  const { arguments: _mapping, raw, ...rest } = decision;
-  return typeof raw === "string" ? { ...rest, raw } : rest;
+/** Merged calls as one decided call each: the first with the call's id, the others with fresh ones. */
+function splitDecided(args: {
+  entry: CollectedToolCall;
+  parts: readonly string[];
+  options: RepairToolCallsOptions & { finishReason: FinishReason | null | undefined };
+  ids: CallIds;
+}): DecidedToolCall[] {
+  const call = args.entry.call as Record<string, unknown> & { function: Record<string, unknown> };
+  const base = typeof call.id === "string" && call.id !== "" ? call.id : "call";
+  const splitIds = args.parts.map((_, at) => (at === 0 ? base : args.ids.fresh(base)));
+  return args.parts.map((part, at) => {
+    const one = decideOne(
+      {
+        index: args.entry.index,
+        call: { ...call, id: splitIds[at], function: { ...call.function, arguments: part } } as never,
+      },
+      args.options,
+    );
+    if (one.decision !== undefined)
+      one.decision = {
+        ...one.decision,
+        status: "repaired",
+        repairs: ["call_split"],
+        outcome: "recovered",
+        ...(at === 0 ? { split: splitIds, raw: call.function.arguments } : {}),
+      };
+    return one;
+  });
 }
 
 function callKey(call: { id?: unknown; name?: unknown; args?: unknown; error?: unknown }): unknown[] {
@@ -194,15 +286,12 @@ function sameCalls(message: BaseMessage, decided: readonly DecidedToolCall[]): b
 function buildRepairedMessage(
   source: BaseMessage,
   decided: readonly DecidedToolCall[],
-  record: boolean,
+  report: ToolcallReport | undefined,
 ): AIMessage {
   const base = source as AIMessage;
   const metadata = { ...(base.response_metadata ?? {}) } as Record<string, unknown>;
-  const decisions = decided.flatMap((entry) =>
-    entry.decision === undefined ? [] : [recordOf(entry.decision)],
-  );
-  if (record && decisions.length > 0) metadata[DECISIONS_KEY] = decisions;
-  else delete metadata[DECISIONS_KEY];
+  if (report !== undefined) metadata[TOOLCALL_REPORT_KEY] = report;
+  else delete metadata[TOOLCALL_REPORT_KEY];
   return createAIMessage(
     {
       content: base.content,
@@ -232,8 +321,11 @@ function buildRepairedMessage(
  *   (`arguments_truncated`, `arguments_invalid_json`, `arguments_not_object`, `name_missing`, …), and the raw
  *   sentinel `{"_raw_arguments": …}` as its text in `additional_kwargs.tool_calls`, so a replay is valid JSON.
  *   `"42"`, `"[1]"` and cut-off text after a length stop never run.
- * - When anything changed, the message is a new `AIMessage` recording every decision in
- *   `response_metadata.tool_call_decisions`; otherwise an `AIMessage` comes back as itself.
+ * - With `contentCalls`, calls a server left in the text are read out first (core's `readContentCalls`) and decided
+ *   like the others; with `tools`, each call is typed by its tool's schema.
+ * - When anything changed, the message is a new `AIMessage` with core's `ToolcallReport` in
+ *   `response_metadata.toolcall` (each call not kept as it came, or read from the text), also told to `onReport`;
+ *   otherwise an `AIMessage` comes back as itself.
  *
  * @example
  * const { message, calls } = repairToolCalls(await chatOpenAI.invoke(messages), { repairs: coreRepairs });
@@ -245,8 +337,19 @@ export function repairToolCalls(
   options: RepairToolCallsOptions = {},
 ): RepairToolCallsResult {
   if (!isAIMessageLike(message)) return { message, calls: [], changed: false };
-  const collected = collectToolCalls(message) ?? [];
-  return repairCollected(message, collected, options);
+  const read = readMessageContentCalls({
+    message,
+    context: {
+      syntaxes: options.contentCalls ?? [],
+      ...(options.tools === undefined ? {} : { tools: options.tools }),
+    },
+  });
+  const collected = collectToolCalls(read.message) ?? [];
+  return repairCollected(
+    read.message,
+    collected,
+    read.recovered.size === 0 ? options : { ...options, recovered: read.recovered },
+  );
 }
 
 /**
@@ -262,7 +365,10 @@ export function repairCollected(
   const finishReason = options.finishReason !== undefined ? options.finishReason : finishReasonOf(message);
   const decided = decideToolCalls(collected, { ...options, finishReason }, answers);
   const calls = decided.flatMap((entry) => (entry.decision === undefined ? [] : [entry.decision]));
-  const changed = !sameCalls(message, decided);
+  const recovered = options.recovered !== undefined && options.recovered.size > 0;
+  const changed = recovered || !sameCalls(message, decided);
   if (!changed && !isAIChunk(message)) return { message, calls, changed, decided };
-  return { message: buildRepairedMessage(message, decided, changed), calls, changed, decided };
+  const report = changed ? toolcallReport({ decisions: calls, recovered: options.recovered }) : undefined;
+  if (report !== undefined) options.onReport?.(report);
+  return { message: buildRepairedMessage(message, decided, report), calls, changed, decided };
 }

@@ -13,12 +13,16 @@ import {
 import type { AIMessageChunk, BaseMessage, InvalidToolCall } from "@langchain/core/messages";
 import { ChatGenerationChunk, type ChatResult } from "@langchain/core/outputs";
 import { type Runnable, RunnableLambda } from "@langchain/core/runnables";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { SerializableSchema } from "@langchain/core/utils/standard_schema";
 import type { InteropZodType } from "@langchain/core/utils/types";
+import type { ToolcallOptions } from "@toolcall/core";
+import type { ToolCallSyntax } from "@toolcall/core/kit";
+import { contentCallSyntaxes } from "@toolcall/model-formats";
 import { repairToolCallStream } from "./repair-tool-call-stream.js";
 import { type RepairToolCallsOptions, repairToolCalls } from "./repair-tool-calls.js";
-import { type SanitizeMessagesOptions, sanitizeMessages } from "./sanitize-messages.js";
+import { sanitizeMessages } from "./sanitize-messages.js";
 import { safeStructuredOutput } from "./structured-output.js";
 
 /** The chat model itself under the bindings `bindTools` and `withConfig` make (`undefined` when there is none). */
@@ -40,14 +44,14 @@ export type ChatModelLike = Runnable<BaseLanguageModelInput, BaseMessage> & {
   bindTools?(tools: BindToolsInput[], kwargs?: Record<string, unknown>): ChatModelLike;
 };
 
-export interface SafeToolCallsOptions extends RepairToolCallsOptions {
-  /**
-   * Sanitize the history (R4) before every call so a strict provider accepts it: core's options (`policy`,
-   * `missingResult`, `syntheticResult`), with `repairs` defaulting to the ones above; `false` to send the history
-   * as it is. Default: `{}`.
-   */
-  sanitize?: SanitizeMessagesOptions | false;
-}
+/**
+ * What `withSafeToolCalls` takes: core's `ToolcallOptions` (the same names and meanings at every door: `repairs`,
+ * `provider`, `sanitize`, `contentCalls`, `chatTemplate`, `splitMergedCalls`, `onReport`), and this package's own
+ * (`finishReason`, `lossless`, `maxDepth`, `tools`).
+ */
+export interface SafeToolCallsOptions
+  extends Omit<RepairToolCallsOptions, "contentCalls" | "onReport" | "recovered">,
+    ToolcallOptions {}
 
 export interface SafeToolCallsChatModelFields extends SafeToolCallsOptions, BaseChatModelParams {
   /** The model to guard: any LangChain chat model (`ChatOpenAI`, …) or one with tools bound. */
@@ -86,11 +90,43 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
   // Runs of the content-block event protocol, whose bridge cannot merge a call's fragments: calls go whole.
   readonly #wholeCalls = new WeakSet<object>();
 
+  /** The syntaxes calls left in text are read in (`contentCalls`, `"auto"` resolved). */
+  readonly #syntaxes: readonly ToolCallSyntax[];
+
   constructor(fields: SafeToolCallsChatModelFields) {
-    const { model, repairs, finishReason, lossless, maxDepth, sanitize, ...params } = fields;
+    const {
+      model,
+      repairs,
+      finishReason,
+      lossless,
+      maxDepth,
+      sanitize,
+      provider,
+      contentCalls,
+      chatTemplate,
+      splitMergedCalls,
+      onReport,
+      tools,
+      ...params
+    } = fields;
     super(params);
     this.model = model;
-    this.settings = { repairs, finishReason, lossless, maxDepth, sanitize };
+    this.settings = {
+      repairs,
+      finishReason,
+      lossless,
+      maxDepth,
+      sanitize,
+      provider,
+      contentCalls,
+      chatTemplate,
+      splitMergedCalls,
+      onReport,
+      tools,
+    };
+    const syntaxes = contentCallSyntaxes({ contentCalls, chatTemplate });
+    if (!syntaxes.success) throw new TypeError(`${syntaxes.error.message} (${syntaxes.error.code})`);
+    this.#syntaxes = syntaxes.value;
   }
 
   _llmType(): string {
@@ -98,21 +134,27 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
   }
 
   #repairOptions(): RepairToolCallsOptions {
-    const { repairs, finishReason, lossless, maxDepth } = this.settings;
+    const { repairs, finishReason, lossless, maxDepth, tools, onReport, splitMergedCalls } = this.settings;
     return {
+      ...(splitMergedCalls === undefined ? {} : { splitMergedCalls }),
       ...(maxDepth === undefined ? {} : { maxDepth }),
       ...(repairs === undefined ? {} : { repairs }),
       ...(finishReason === undefined ? {} : { finishReason }),
       ...(lossless === undefined ? {} : { lossless }),
+      ...(tools === undefined ? {} : { tools }),
+      ...(this.#syntaxes.length === 0 ? {} : { contentCalls: this.#syntaxes }),
+      ...(onReport === undefined ? {} : { onReport }),
     };
   }
 
   #sanitized(messages: BaseMessage[]): BaseMessage[] {
-    const sanitize = this.settings.sanitize;
+    const { sanitize, repairs, provider } = this.settings;
     if (sanitize === false) return messages;
-    const repairs = this.settings.repairs;
-    return sanitizeMessages(messages, { ...(repairs === undefined ? {} : { repairs }), ...(sanitize ?? {}) })
-      .messages;
+    return sanitizeMessages(messages, {
+      ...(sanitize === true || sanitize === undefined ? {} : sanitize),
+      ...(repairs === undefined ? {} : { repairs }),
+      ...(provider === undefined ? {} : { provider }),
+    }).messages;
   }
 
   #innerOptions(options: this["ParsedCallOptions"]): Record<string, unknown> {
@@ -249,9 +291,22 @@ export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptio
     }
     return new SafeToolCallsChatModel({
       ...this.settings,
+      // The tools bound type each call's arguments by their schemas (unless the options named tools).
+      tools: this.settings.tools ?? toolSchemas(tools),
       model: bindTools.call(this.model, tools, kwargs as Record<string, unknown>),
     });
   }
+}
+
+/** The bound tools in OpenAI's shape (what types the calls), those LangChain cannot convert left out. */
+function toolSchemas(tools: readonly BindToolsInput[]): unknown[] {
+  return tools.flatMap((tool) => {
+    try {
+      return [convertToOpenAITool(tool as never)];
+    } catch {
+      return [];
+    }
+  });
 }
 
 /**

@@ -1,5 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { Runnable, type RunnableConfig } from "@langchain/core/runnables";
+import type { ToolcallOptions } from "@toolcall/core";
+import { contentCallSyntaxes } from "@toolcall/model-formats";
 import { repairToolCallStream } from "./repair-tool-call-stream.js";
 import { type RepairToolCallsOptions, repairToolCalls } from "./repair-tool-calls.js";
 
@@ -18,12 +20,22 @@ export class ToolCallRepairer extends Runnable<BaseMessage, BaseMessage> {
 
   lc_namespace = ["toolcall", "langchain"];
 
-  /** What is repaired. */
+  /** What is repaired (`contentCalls` resolved to syntaxes). */
   readonly settings: RepairToolCallsOptions;
 
-  constructor(settings: RepairToolCallsOptions = {}) {
+  /**
+   * `settings`: `repairToolCalls`' options, with `contentCalls` as every door takes it (core's `ToolcallOptions`:
+   * syntaxes, or `"auto"` with `chatTemplate`; an error here when detection is not sure).
+   */
+  constructor(
+    settings: Omit<RepairToolCallsOptions, "contentCalls"> &
+      Pick<ToolcallOptions, "contentCalls" | "chatTemplate"> = {},
+  ) {
     super();
-    this.settings = settings;
+    const { contentCalls, chatTemplate, ...rest } = settings;
+    const syntaxes = contentCallSyntaxes({ contentCalls, chatTemplate });
+    if (!syntaxes.success) throw new TypeError(`${syntaxes.error.message} (${syntaxes.error.code})`);
+    this.settings = syntaxes.value.length === 0 ? rest : { ...rest, contentCalls: syntaxes.value };
   }
 
   async invoke(input: BaseMessage, options?: Partial<RunnableConfig>): Promise<BaseMessage> {

@@ -150,7 +150,8 @@ describeConformance({
     },
     prepareForTemplate: (messages, options) =>
       prepareForTemplate(toNeutralMessages(fromNeutralMessages(messages as ChatMessage[])), options),
-    decideStream: (input, options: Options) => decideStream(input, repairOptions(options)),
+    decideStream: (input, options: Options) =>
+      decideStream(input, { ...repairOptions(options), splitMergedCalls: options.splitMergedCalls === true }),
     async accumulate(input, options: Options) {
       // The stream path: one AIMessageChunk per delta, fragments accumulated with core's rules (not LangChain's
       // merge by index), then the stream decided once, as repairToolCallStream does.

@@ -3,7 +3,7 @@
 // per call (by index, as LangChain's concat merges them) is read back, with the input position after which each
 // call's first fragment was yielded, and each call's decision from the last chunk.
 import { AIMessageChunk, type BaseMessage, type ToolCallChunk } from "@langchain/core/messages";
-import { DECISIONS_KEY, type RepairToolCallsOptions, repairToolCallStream } from "../src/index.js";
+import { type RepairToolCallsOptions, repairToolCallStream, TOOLCALL_REPORT_KEY } from "../src/index.js";
 
 export interface FlatDelta {
   index: number;
@@ -74,15 +74,12 @@ export async function clientCalls(
       call.text += fragment.args ?? "";
     }
   }
-  const decisions = (last?.response_metadata?.[DECISIONS_KEY] ?? []) as Array<{
-    toolCallId?: string;
-    status: string;
-    outcome: string;
-  }>;
+  const decisions = ((last?.response_metadata?.[TOOLCALL_REPORT_KEY] as { calls?: unknown[] } | undefined)
+    ?.calls ?? []) as Array<{ id?: string; status: string; usable: boolean }>;
   for (const decision of decisions) {
-    const call = [...calls.values()].find((entry) => entry.id === decision.toolCallId);
+    const call = [...calls.values()].find((entry) => entry.id === decision.id);
     if (call === undefined) continue;
-    call.usable = decision.outcome !== "invalid";
+    call.usable = decision.usable;
     call.status = decision.status;
   }
   return [...calls.values()];

@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langcha
 import { ChatOpenAI } from "@langchain/openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { coreRepairs, DECISIONS_KEY, STRUCTURED_OUTPUT_KEY, withSafeToolCalls } from "../src/index.js";
+import { coreRepairs, STRUCTURED_OUTPUT_KEY, TOOLCALL_REPORT_KEY, withSafeToolCalls } from "../src/index.js";
 import { quietLangChain } from "./quiet-langchain.js";
 import { type ChatRequest, startServer, type TestServer } from "./servers.js";
 
@@ -140,9 +140,9 @@ describe("withSafeToolCalls(model).withStructuredOutput(schema)", () => {
       .invoke(ask);
     expect(call.parsed).toEqual({ city: "Paris" });
     expect((call.raw as AIMessage).tool_calls?.[0]?.args).toEqual({ city: "Paris" });
-    expect((call.raw.response_metadata as Record<string, unknown>)[DECISIONS_KEY]).toMatchObject([
-      { status: "repaired", repairs: ["markdown-fence"] },
-    ]);
+    expect((call.raw.response_metadata as Record<string, unknown>)[TOOLCALL_REPORT_KEY]).toMatchObject({
+      calls: [{ status: "repaired", repairs: ["markdown-fence"] }],
+    });
   });
 
   it("sends the history sanitized", async () => {

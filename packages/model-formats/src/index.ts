@@ -9,6 +9,7 @@ export type {
   ToolCallSyntax,
   WorkCounter,
 } from "@toolcall/core/kit";
+export { type ContentCallsIssueCode, contentCallSyntaxes } from "./content-call-syntaxes.js";
 export { detectOutputSyntax, type OutputSyntax } from "./detect-output-syntax.js";
 export { type DetectedSyntax, detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 export { foldEvents } from "./engine/define-syntax.js";

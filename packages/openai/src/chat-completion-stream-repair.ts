@@ -139,6 +139,8 @@ export class ChatCompletionStreamRepair {
           repairs: this.#options.repairs ?? [],
           maxDepth: this.#options.maxDepth,
           meter: this.#meter,
+          ...(this.#options.tools === undefined ? {} : { tools: this.#options.tools }),
+          splitMergedCalls: this.#options.splitMergedCalls === true,
         }),
       };
       this.#choices.set(index, state);
@@ -263,6 +265,14 @@ export class ChatCompletionStreamRepair {
     if (report !== undefined) this.reports.push(report);
     if (decision.rest !== "")
       this.#send(choiceIndex, { index: call.clientIndex, function: { arguments: decision.rest } });
+    // Calls merged into this one: each further call goes whole, at the index and with the id the decider gave it.
+    for (const part of decision.split?.slice(1) ?? [])
+      this.#send(choiceIndex, {
+        index: part.index,
+        id: part.id,
+        type: "function",
+        function: { name: call.call.name, arguments: part.arguments },
+      });
   }
 
   #header(call: StreamCall, text: string): DeltaToolCall {

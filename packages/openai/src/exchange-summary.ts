@@ -1,51 +1,31 @@
+import type { ToolcallCallReport, ToolcallReport } from "@toolcall/core/kit";
 import type { ArgumentsReport, OpenAIRepairOptions, RepairReport } from "./options.js";
 
 /**
  * The response header (and, at the end of a stream, the SSE comment name) that says what a guarded exchange repaired.
  *
  * @example
- * response.headers.get(REPAIRS_HEADER); // '{"response":[{"choice":0,"id":"call_1","status":"repaired",…}]}'
+ * response.headers.get(REPAIRS_HEADER); // '{"calls":[{"choice":0,"id":"call_1","status":"repaired",…}]}'
  */
 export const REPAIRS_HEADER = "x-toolcall-repairs";
 
-/** One call of an answer that was not clean object text, as the summary lists it. */
-export interface RepairedCallSummary {
-  /** Chat Completions: the choice the call is in (the call itself is named by `id`). */
-  choice?: number;
-  /** Responses API: the output item the call is. */
-  item?: number;
-  id?: string;
-  name?: string;
-  /** Core's decode status (`repaired`, `empty`, `truncated`, `invalid`, …). */
-  status: string;
-  /** The repairs applied, in order. */
-  repairs: string[];
-  /** Whether a tool can run on the call as the client got it. */
-  usable: boolean;
-  /** Why it cannot: the first R3 issue code (`arguments_truncated`, `arguments_invalid_json`, …). */
-  issue?: string;
-  /** Streams: how the client's text ends, when not byte for byte the repaired text. */
-  fit?: "equivalent" | "conflict";
-  /** A call recovered from content (repair `content-call`): the id of the tool-call syntax it was written in. */
-  syntax?: string;
-  /** Calls merged into this one's arguments (repair `call_split`): the ids of the calls it became, its own first. */
-  split?: string[];
-}
+/** One call of an answer that was not clean object text, as the summary lists it: core's `ToolcallCallReport`. */
+export type RepairedCallSummary = ToolcallCallReport;
 
 /**
  * The repair id of a tool call recovered from the text of `content`, where a server left the model's native syntax.
  *
  * @example
  * summary.addContentCall({ index: 0, id: "call_1", name: "get_weather", syntax: "qwen3-coder" });
- * summary.summary().response?.[0]?.repairs; // ["content-call"]
+ * summary.summary().calls?.[0]?.repairs; // ["content-call"]
  */
 export const CONTENT_CALL_REPAIR = "content-call";
 
-/** What one exchange repaired: history changes counted by rule, and the answer's calls that were not clean. */
-export interface ExchangeSummary {
-  request?: Record<string, number>;
-  response?: RepairedCallSummary[];
-}
+/**
+ * What one exchange repaired, core's one `ToolcallReport`: history changes counted by rule (`history`), and the
+ * answer's calls that were not clean (`calls`).
+ */
+export type ExchangeSummary = ToolcallReport;
 
 function callSummary(report: ArgumentsReport): RepairedCallSummary {
   const issue = report.usable ? undefined : report.issues.find((i) => i.severity === "error")?.code;
@@ -69,15 +49,19 @@ function callSummary(report: ArgumentsReport): RepairedCallSummary {
  * @example
  * const summary = new RepairSummary(options);
  * repairResponseBody({ api, body, options: summary.options });
- * summary.text(); // '{"response":[…]}' or undefined when nothing was repaired
+ * summary.text(); // '{"calls":[…]}' or undefined when nothing was repaired
+ * summary.done(); // tells onReport the summary, once
  */
 export class RepairSummary {
   readonly #request = new Map<string, number>();
   readonly #response: RepairedCallSummary[] = [];
-  /** The caller's options with `onRepair` also recording here. */
-  readonly options: OpenAIRepairOptions;
+  /** The caller's options with `onRepair` also recording here (and the request's tools, once `useTools` gave them). */
+  options: OpenAIRepairOptions;
+  readonly #onReport: ((report: ToolcallReport) => void) | undefined;
+  #done = false;
 
-  constructor(options: OpenAIRepairOptions = {}) {
+  constructor(options: OpenAIRepairOptions & { onReport?: (report: ToolcallReport) => void } = {}) {
+    this.#onReport = options.onReport;
     const forward = options.onRepair;
     this.options = {
       ...options,
@@ -121,9 +105,21 @@ export class RepairSummary {
 
   summary(): ExchangeSummary {
     return {
-      ...(this.#request.size === 0 ? {} : { request: Object.fromEntries(this.#request) }),
-      ...(this.#response.length === 0 ? {} : { response: [...this.#response] }),
+      ...(this.#request.size === 0 ? {} : { history: Object.fromEntries(this.#request) }),
+      ...(this.#response.length === 0 ? {} : { calls: [...this.#response] }),
     };
+  }
+
+  /** The answer's calls are typed by these tools' schemas (the request's, when the caller named none). */
+  useTools(tools: readonly unknown[]): void {
+    this.options = { ...this.options, tools };
+  }
+
+  /** The exchange is over: `onReport` is told the summary, once, when anything was recorded. */
+  done(): void {
+    if (this.#done) return;
+    this.#done = true;
+    if (!this.empty) this.#onReport?.(this.summary());
   }
 
   /** The summary as JSON text of ASCII only (a header value), or `undefined` when nothing was recorded. */

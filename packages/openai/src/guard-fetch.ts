@@ -1,4 +1,5 @@
-import type { ToolCallSyntax } from "@toolcall/core/kit";
+import type { ToolcallOptions } from "@toolcall/core";
+import { contentCallSyntaxes } from "@toolcall/model-formats";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
 import { exchangeApi } from "./exchange-api.js";
@@ -15,19 +16,25 @@ import { repairSseStream } from "./repair-sse-stream.js";
 import { syntaxContentCalls } from "./syntax-content-calls.js";
 
 /**
- * `guardFetch`'s options: core's repair options, and the tool-call syntaxes to recover from `content`.
+ * `guardFetch`'s options: core's `ToolcallOptions` (the same names and meanings at every door: `repairs`,
+ * `provider`, `sanitize`, `contentCalls`, `chatTemplate`, `splitMergedCalls`, `onReport`), and this package's own
+ * (`maxDepth`, `tools`, `onRepair`, `onContentCall`).
  *
  * @example
  * import { qwen3Coder } from "@toolcall/model-formats";
  * const options: GuardFetchOptions = { repairs: coreRepairs, contentCalls: [qwen3Coder] };
  */
-export interface GuardFetchOptions extends OpenAIRepairOptions {
+export interface GuardFetchOptions extends OpenAIRepairOptions, ToolcallOptions {
+  /** Requests: sanitize the history (R4): `true` (the default) or R4's options, or `false` to send it as it is. */
+  sanitize?: OpenAIRepairOptions["sanitize"];
   /**
    * Native tool-call syntaxes a server may leave in a Chat Completions answer's `content` (any core `ToolCallSyntax`:
-   * `@toolcall/model-formats`' registry, `@toolcall/gemma-recovery`'s `gemma4`). Each call found becomes a tool call,
-   * listed in the `x-toolcall-repairs` summary as `content-call` with its syntax id; text that does not parse stays.
+   * `@toolcall/model-formats`' registry, `@toolcall/gemma-recovery`'s `gemma4`), or `"auto"` with `chatTemplate`
+   * (the syntax the template renders; an error at construction when detection is not sure). Each call found becomes
+   * a tool call, decided like any other and listed in the report as `content-call` with its syntax id; text that
+   * does not parse stays.
    */
-  contentCalls?: readonly ToolCallSyntax[];
+  contentCalls?: ToolcallOptions["contentCalls"];
   /** Every call recovered from content and every issue of the syntaxes, as the proxy's log and metrics take them. */
   onContentCall?: (report: ExtractionReport) => void;
 }
@@ -115,6 +122,8 @@ async function guardedExchange(args: {
     const request = repairRequestBody({ api: args.api, body, options: summary.options });
     if (request.changed) [input, init] = withBody(input, init, request.body);
     context = { tools: request.tools };
+    // The request's tools type the answer's calls by their schemas, unless the caller named the tools.
+    if (summary.options.tools === undefined && request.tools.length > 0) summary.useTools(request.tools);
   }
   const extractors = args.api === "chat.completions" ? args.extractors : [];
   const onReport = (report: ExtractionReport): void => {
@@ -128,8 +137,11 @@ async function guardedExchange(args: {
     args.options.onContentCall?.(report);
   };
   const response = await args.fetch(input, init);
-  // Error answers, and answers without a body, reach the client as they came.
-  if (!response.ok || response.body === null) return response;
+  // Error answers, and answers without a body, reach the client as they came (what the history needed is told).
+  if (!response.ok || response.body === null) {
+    summary.done();
+    return response;
+  }
   const type = response.headers.get("content-type") ?? "";
   if (type.includes("text/event-stream")) {
     const prepare =
@@ -141,7 +153,10 @@ async function guardedExchange(args: {
     });
     return rebuilt(response, stream, answerHeaders(response, summary.text()));
   }
-  if (type !== "" && !type.includes("json")) return response;
+  if (type !== "" && !type.includes("json")) {
+    summary.done();
+    return response;
+  }
   const bytes = new Uint8Array(await response.arrayBuffer());
   const prepare =
     extractors.length === 0
@@ -159,6 +174,7 @@ async function guardedExchange(args: {
     options: summary.options,
     ...(prepare === undefined ? {} : { prepare }),
   });
+  summary.done();
   // A body that is not JSON goes on as it came: the client reports it as it would have.
   const sent = repaired.ok ? repaired.body : bytes;
   return rebuilt(response, sent as ResponseBody, answerHeaders(response, summary.text()));
@@ -189,7 +205,9 @@ async function guardedExchange(args: {
  * const recovering = new OpenAI({ fetch: guardFetch(fetch, { repairs: coreRepairs, contentCalls: [qwen3Coder] }) });
  */
 export function guardFetch(fetch?: Fetch, options: GuardFetchOptions = {}): Fetch {
-  const extractors = (options.contentCalls ?? []).map((syntax) => syntaxContentCalls({ syntax }));
+  const syntaxes = contentCallSyntaxes(options);
+  if (!syntaxes.success) throw new TypeError(`${syntaxes.error.message} (${syntaxes.error.code})`);
+  const extractors = syntaxes.value.map((syntax) => syntaxContentCalls({ syntax }));
   return (input, init) => {
     const inner: Fetch = fetch ?? globalThis.fetch;
     const method =

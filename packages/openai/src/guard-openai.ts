@@ -1,9 +1,11 @@
 import type OpenAI from "openai";
-import { type Fetch, guardFetch } from "./guard-fetch.js";
-import type { OpenAIRepairOptions } from "./options.js";
+import { type Fetch, type GuardFetchOptions, guardFetch } from "./guard-fetch.js";
 
-/** What `guardOpenAI` takes: the repair options, and the `fetch` the client sends with when it has its own. */
-export interface GuardOpenAIOptions extends OpenAIRepairOptions {
+/**
+ * What `guardOpenAI` takes: `guardFetch`'s options (core's `ToolcallOptions`, `contentCalls` included), and the
+ * `fetch` the client sends with when it has its own.
+ */
+export interface GuardOpenAIOptions extends GuardFetchOptions {
   /**
    * The `fetch` the guarded client sends with, when the client was built with one of its own (`new OpenAI({ fetch
    * })`): the SDK keeps a client's `fetch` private, so it is given again here. Default: the global `fetch`.
@@ -24,7 +26,11 @@ export interface GuardOpenAIOptions extends OpenAIRepairOptions {
  * import { coreRepairs } from "@toolcall/core";
  * import { guardOpenAI } from "@toolcall/openai";
  *
- * const client = guardOpenAI(new OpenAI(), { repairs: coreRepairs, onRepair: (report) => console.warn(report) });
+ * const client = guardOpenAI(new OpenAI(), { repairs: coreRepairs, onReport: (report) => console.warn(report) });
+ *
+ * // Qwen3-Coder calls a server left in `content`, read into tool calls:
+ * import { qwen3Coder } from "@toolcall/model-formats";
+ * const recovering = guardOpenAI(new OpenAI(), { repairs: coreRepairs, contentCalls: [qwen3Coder] });
  */
 export function guardOpenAI<C extends OpenAI>(client: C, options: GuardOpenAIOptions = {}): C {
   const { fetch, ...repairOptions } = options;

@@ -15,7 +15,14 @@ export {
   type Result,
   type SanitizeChange,
   type SanitizePolicy,
+  type ToolcallOptions,
 } from "@toolcall/core";
+export {
+  type ContentCallsOption,
+  TOOLCALL_REPORT_KEY,
+  type ToolcallCallReport,
+  type ToolcallReport,
+} from "@toolcall/core/kit";
 export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat-completion-stream-repair.js";
 export type {
   ContentCallExtractor,

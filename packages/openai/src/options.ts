@@ -65,8 +65,8 @@ export interface OpenAIRepairOptions {
   repairs?: readonly RepairRule[];
   /** Nesting limit for arguments text (default 1000); deeper text is `invalid`. */
   maxDepth?: number;
-  /** Requests: how the history is sanitized (R4 policies). */
-  sanitize?: Omit<SanitizeOptions, "repairs" | "provider">;
+  /** Requests: sanitize the history (R4): `true` (the default) or R4's options, or `false` to send it as it is. */
+  sanitize?: boolean | Omit<SanitizeOptions, "repairs" | "provider">;
   /**
    * Requests: the provider the history goes to (`"mistral"`, `"deepseek-v4-thinking"`, `"openai-responses"` …, or a
    * profile of your own): after R4, what that provider rejects is fixed too (core's `listProviderProfiles()`).
@@ -75,10 +75,10 @@ export interface OpenAIRepairOptions {
   /** Called for every change, and for every call whose arguments were not clean object text. */
   onRepair?: (report: RepairReport) => void;
   /**
-   * Whole Chat Completions answers: a call whose arguments hold several calls merged (`{"a":1}{"b":2}`) becomes one
-   * call per object (core's `splitMergedArguments`; reported with `split`). Default `false`: a stream does not split
-   * yet, and a whole answer and its stream get one decision; `true` splits whole answers. Histories:
-   * `sanitize.splitMergedCalls` (on by default: a saved history is not compared with any stream).
+   * Chat Completions answers, whole and streamed: a call whose arguments hold several calls merged
+   * (`{"a":1}{"b":2}`) becomes one call per object, the first with its id, the others with `<id>_2`, `<id>_3`…
+   * (core's `splitMergedArguments`, the stream's by core's `StreamDecider`; reported with `split`). Default `false`.
+   * Histories: `sanitize.splitMergedCalls` (on by default).
    */
   splitMergedCalls?: boolean;
   /**
@@ -98,7 +98,7 @@ export interface OpenAIRepairOptions {
  * // { policy: "drop", missingResult: undefined, pendingCalls: undefined, syntheticResult: undefined, splitMergedCalls: undefined, tools: undefined, repairs: coreRepairs, provider: undefined }
  */
 export function sanitizeOptionsOf(options: OpenAIRepairOptions): SanitizeOptions {
-  const sanitize = options.sanitize;
+  const sanitize = typeof options.sanitize === "object" ? options.sanitize : undefined;
   return {
     policy: sanitize?.policy,
     missingResult: sanitize?.missingResult,

@@ -152,6 +152,13 @@ export function streamReport(args: {
     after: decision.text,
     fit: decision.fit,
   };
+  if (decision.split !== undefined) {
+    // Merged calls, split as a whole answer splits them: the report says what the client got.
+    report.split = decision.split.map((part) => ({ id: part.id, arguments: part.arguments }));
+    report.status = "repaired";
+    report.repairs = [...report.repairs, "call_split"];
+    report.issues = [];
+  }
   args.options.onRepair?.(report);
   return report;
 }

@@ -139,7 +139,7 @@ describe("calls merged into one call's arguments, in a whole answer", () => {
     expect(reports[0]?.repairs.at(-1)).toBe("call_split");
     const summary = new RepairSummary({ repairs: coreRepairs });
     for (const report of reports) summary.options.onRepair?.(report);
-    expect(JSON.parse(summary.text() ?? "{}").response).toEqual([
+    expect(JSON.parse(summary.text() ?? "{}").calls).toEqual([
       expect.objectContaining({ id: "call_1", usable: true, split: ["call_1", "call_1_3"] }),
     ]);
   });

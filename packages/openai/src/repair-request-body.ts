@@ -75,7 +75,7 @@ export function repairRequestBody(args: {
     return unchanged();
   }
   if (!isObject(parsed)) return unchanged();
-  const next = sanitized(args.api, parsed, options);
+  const next = options.sanitize === false ? undefined : sanitized(args.api, parsed, options);
   if (next === undefined) return unchanged(parsed);
   // The lossless pass repeats the same decisions: its reports would tell every change twice.
   const quiet = { ...options, onRepair: undefined };

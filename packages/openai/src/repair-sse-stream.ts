@@ -332,6 +332,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       if (stopped) return coalesced();
       flush();
       sendSummary();
+      summary.done();
       return coalesced();
     },
   };

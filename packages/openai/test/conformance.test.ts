@@ -139,7 +139,11 @@ describeConformance({
       }),
     prepareForTemplate: (messages, options) => prepareForTemplate(messages as unknown[], options),
     decideStream: (input, options: Options) =>
-      decideStream(input, { repairs: options.repairs, maxDepth: options.maxDepth as number | undefined }),
+      decideStream(input, {
+        repairs: options.repairs,
+        maxDepth: options.maxDepth as number | undefined,
+        splitMergedCalls: options.splitMergedCalls === true,
+      }),
     async accumulate(input, options: Options) {
       const reports: ArgumentsReport[] = [];
       // Fragments add up per call index, as a client adds them up.

@@ -7,7 +7,13 @@ import { qwen3Coder } from "@toolcall/model-formats";
 import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ExtractionReport, guardFetch, REPAIRS_HEADER } from "../src/index.js";
+import {
+  type ExtractionReport,
+  guardFetch,
+  guardOpenAI,
+  REPAIRS_HEADER,
+  type ToolcallReport,
+} from "../src/index.js";
 import { startServer, type TestServer } from "./server.js";
 
 // guardFetch({ contentCalls }) against a loopback server answering as vLLM does when its tool parser leaves the
@@ -145,7 +151,7 @@ describe("guardFetch({ contentCalls }) through the openai SDK", () => {
       { name: "get_weather", arguments: '{"city": "Paris", "days": 3}' },
     ]);
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")).toEqual({
-      response: [
+      calls: [
         {
           choice: 0,
           id: choice?.message.tool_calls?.[0]?.id,
@@ -169,7 +175,7 @@ describe("guardFetch({ contentCalls }) through the openai SDK", () => {
     expect(choice?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c))).toEqual([
       { name: "patch", arguments: '{"content":"print(\'hi\')","mode":"overwrite","path":"/tmp/a.py"}' },
     ]);
-    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").response).toMatchObject([
+    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").calls).toMatchObject([
       { name: "patch", status: "recovered", repairs: ["content-call"], syntax: "gemma4" },
     ]);
   });
@@ -208,5 +214,68 @@ describe("guardFetch({ contentCalls }) through the openai SDK", () => {
       { numRuns: 25 },
     );
     expect(whole.calls).toEqual([{ name: "get_weather", arguments: '{"city": "Paris", "days": 3}' }]);
+  });
+
+  it("guardOpenAI takes the same contentCalls: both calls recovered through the SDK, whole and streamed, told to onReport", async () => {
+    const raw = new OpenAI({ apiKey: "none", baseURL: server.baseURL, maxRetries: 0 });
+    const reports: ToolcallReport[] = [];
+    const client = guardOpenAI(raw, {
+      repairs: coreRepairs,
+      contentCalls: [qwen3Coder, gemma4],
+      onReport: (report) => reports.push(report),
+    });
+    for (const [text, name, syntax] of [
+      [QWEN, "get_weather", "qwen3-coder"],
+      [GEMMA, "patch", "gemma4"],
+    ] as const) {
+      reports.length = 0;
+      const data = await client.chat.completions.create({
+        model: "m",
+        messages,
+        tools,
+        metadata: { ask: JSON.stringify({ text }) },
+      });
+      const call = data.choices[0]?.message.tool_calls?.[0];
+      expect(call?.type === "function" && call.function.name).toBe(name);
+      expect(reports).toEqual([
+        {
+          calls: [expect.objectContaining({ name, status: "recovered", repairs: ["content-call"], syntax })],
+        },
+      ]);
+      reports.length = 0;
+      const stream = await client.chat.completions.create({
+        model: "m",
+        messages,
+        tools,
+        stream: true,
+        metadata: { ask: JSON.stringify({ text, piece: 3 }) },
+      });
+      const names: string[] = [];
+      for await (const chunk of stream)
+        for (const delta of chunk.choices[0]?.delta.tool_calls ?? [])
+          if (delta.function?.name) names.push(delta.function.name);
+      expect(names).toEqual([name]);
+      expect(reports).toEqual([{ calls: [expect.objectContaining({ name, status: "recovered", syntax })] }]);
+    }
+  });
+
+  it('contentCalls "auto" reads the syntax of a real chat template; a template it cannot name is refused', async () => {
+    const chatTemplate = readFileSync(
+      join(import.meta.dirname, "../../../../shared/templates/Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja"),
+      "utf8",
+    );
+    const raw = new OpenAI({ apiKey: "none", baseURL: server.baseURL, maxRetries: 0 });
+    const client = guardOpenAI(raw, { contentCalls: "auto", chatTemplate });
+    const data = await client.chat.completions.create({
+      model: "m",
+      messages,
+      tools,
+      metadata: { ask: JSON.stringify({ text: QWEN }) },
+    });
+    expect(data.choices[0]?.finish_reason).toBe("tool_calls");
+    expect(() => guardOpenAI(raw, { contentCalls: "auto" })).toThrow(/chat_template_missing/);
+    expect(() => guardFetch(fetch, { contentCalls: "auto", chatTemplate: "{{ messages }}" })).toThrow(
+      /syntax_undetected/,
+    );
   });
 });

@@ -2,7 +2,7 @@ import { gzipSync } from "node:zlib";
 import { coreRepairs } from "@toolcall/core";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { guardFetch, REPAIRS_HEADER, type RepairReport } from "../src/index.js";
+import { guardFetch, REPAIRS_HEADER, type RepairReport, type ToolcallReport } from "../src/index.js";
 import { poisonedSession } from "./poisoned-session.js";
 import {
   chatSse,
@@ -121,7 +121,7 @@ describe("guardFetch on recorded traffic", () => {
     const comment = events.at(-2) as string;
     expect(comment.startsWith(`: ${REPAIRS_HEADER} `)).toBe(true);
     expect(JSON.parse(comment.slice(`: ${REPAIRS_HEADER} `.length))).toEqual({
-      response: [
+      calls: [
         {
           choice: 0,
           id: "call_79382389",
@@ -176,7 +176,7 @@ describe("guardFetch on whole answers", () => {
     expect(text).toContain('"logprob":-1.0');
     expect(text).toContain('"arguments":"{\\"n\\":12345678901234567891,\\"f\\":1.0}"');
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")).toMatchObject({
-      response: [{ id: "call_1", status: "repaired", repairs: ["python-literal"] }],
+      calls: [{ id: "call_1", status: "repaired", repairs: ["python-literal"] }],
     });
   });
 
@@ -203,7 +203,7 @@ describe("guardFetch on whole answers", () => {
     const response = await post(guarded(), "/chat/completions", { model });
     expect(Buffer.from(await response.arrayBuffer()).equals(cut)).toBe(true);
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")).toMatchObject({
-      response: [{ status: "truncated", usable: false, issue: "arguments_truncated" }],
+      calls: [{ status: "truncated", usable: false, issue: "arguments_truncated" }],
     });
   });
 
@@ -237,12 +237,28 @@ describe("guardFetch on requests going out", () => {
     expect(response.status).toBe(200);
     expect(server.requests.at(-1)?.text).toContain('"seed":12345678901234567891,');
     expect(reports.every((r) => r.kind === "history")).toBe(true);
-    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").request).toMatchObject({
+    expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").history).toMatchObject({
       arguments_raw_preserved: expect.any(Number),
       // One missing result, and one for the second call of each of two calls that held two merged.
       call_split: 2,
       result_synthesized: 3,
     });
+  });
+
+  it("tells onReport the exchange's ToolcallReport once, and sends the history as it is with sanitize: false", async () => {
+    const body = JSON.stringify({ model: "strict", messages: poisonedSession() });
+    const send = (fetch: typeof globalThis.fetch) =>
+      fetch(`${server.baseURL}/chat/completions`, { method: "POST", body });
+    const told: ToolcallReport[] = [];
+    const response = await send(
+      guardFetch(fetch, { repairs: coreRepairs, onReport: (report) => told.push(report) }),
+    );
+    expect(response.status).toBe(200);
+    expect(told).toEqual([JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}")]);
+    expect(told[0]?.history).toMatchObject({ result_synthesized: 3 });
+    // Not sanitized: the strict provider refuses it, and the guard hands its error on as it came.
+    const refused = await send(guardFetch(fetch, { repairs: coreRepairs, sanitize: false }));
+    expect(refused.status).toBe(400);
   });
 
   it("reads a Request object's body and sends the sanitized one", async () => {

@@ -263,7 +263,7 @@ describe("the openai SDK, what was repaired is on the result", () => {
     const call = data.choices[0]?.message.tool_calls?.[0];
     expect(call?.type === "function" && call.function.arguments).toBe('{"city":"Paris","unit":"c"}');
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "null")).toEqual({
-      response: [
+      calls: [
         {
           choice: 0,
           id: "call_get_weather",
