@@ -212,7 +212,7 @@ function assemble(list: readonly unknown[], plan: Plan): Written {
     else {
       const after = plan.after.get(index);
       const next: unknown[] = [...(after?.get(-1) ?? [])];
-      blocks.forEach((block, j) => {
+      blocks.forEach((_block, j) => {
         if (kept.has(j)) next.push(kept.get(j));
         next.push(...(after?.get(j) ?? []));
       });

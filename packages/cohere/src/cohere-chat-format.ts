@@ -14,9 +14,6 @@ type Item = Record<string, unknown>;
 /** Request keys only Cohere's v2 Chat API has (OpenAI's sampling keys are `top_p`, `top_k`). */
 const COHERE_KEYS = ["documents", "citation_options", "safety_mode", "strict_tools", "p", "k"];
 
-/** Content part types only Cohere has: a tool result's `document`, an assistant's `thinking`. */
-const COHERE_PARTS = new Set(["document", "thinking"]);
-
 /**
  * The text Cohere refuses an assistant message with when it holds both text content and calls (`{place}` is where
  * the text is).
@@ -37,9 +34,13 @@ function messagesOf(value: unknown): { list: unknown[]; prefix: string } | undef
 function hasCohereMark(message: unknown): boolean {
   if (!isPlainObject(message)) return false;
   if (message.role === "assistant" && "tool_plan" in message) return true;
+  // A tool message's document (`{type: "document", document: {data}}`); Anthropic's document blocks have a `source`.
   return (
+    message.role === "tool" &&
     Array.isArray(message.content) &&
-    message.content.some((part) => isPlainObject(part) && COHERE_PARTS.has(part.type as string))
+    message.content.some(
+      (part) => isPlainObject(part) && part.type === "document" && isPlainObject(part.document),
+    )
   );
 }
 
@@ -59,7 +60,7 @@ function textBesideCalls(message: unknown): number | undefined {
 /**
  * Cohere's v2 Chat API (`POST /v2/chat`): `{model, messages, tools?, documents?, …}` or a bare list of messages in
  * OpenAI Chat's shapes (calls with `function.arguments` as JSON text, `tool` messages with `tool_call_id`), plus what
- * only Cohere has: an assistant's `tool_plan` beside its calls, `document` and `thinking` content parts, and its own
+ * only Cohere has: an assistant's `tool_plan` beside its calls, a tool message's `document` parts, and its own
  * request keys (`documents`, `citation_options`, `safety_mode`, `p`, `k`). Claimed ahead of OpenAI Chat only when
  * something Cohere's is there. Read into core's neutral view with a tool message's documents as their text and an
  * assistant's `thinking` parts as reasoning; written back with every message the rules left alone the same object,
@@ -76,7 +77,9 @@ export const cohereChatFormat: ConversationFormat = {
   expected:
     '{"model", "messages": [{role, content, tool_plan?, tool_calls?: [{id, function: {name, arguments}}]}, {"role": "tool", tool_call_id, content}]}',
   unit: "record",
-  priority: 5,
+  // Above Anthropic Messages (30), whose request shape a Cohere body with documents would otherwise resemble; what
+  // claims a value for Cohere (a `tool_plan`, a tool message's `document` part, Cohere's own keys) is Cohere's alone.
+  priority: 35,
   matches(value) {
     const found = messagesOf(value);
     if (found === undefined || found.list.length === 0) return false;
