@@ -85,6 +85,44 @@ describe("Bedrock Converse, on recorded requests Bedrock answered 200 (Kimi, Nov
   });
 });
 
+describe("Bedrock Converse responses (recorded, HTTP 200)", () => {
+  const answers = readFileSync(join(fixtures, "converse-responses.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as { output: { message: Request["messages"][number] } });
+
+  it("are answers: each call awaits its result (a pending warning, never an error), read then write gives them back", () => {
+    for (const answer of answers) {
+      expect(createFormatRegistry(bedrockFormats).detect(answer, "record")?.format.id).toBe(
+        "bedrock-converse",
+      );
+      const reading = bedrockConverseFormat.read(answer);
+      expect(reading.conversations[0]?.answer).toBe(true);
+      expect(
+        engine.check(bedrockConverseFormat, answer).issues.map((issue) => [issue.code, issue.place]),
+      ).toEqual([["tool_result_pending", "output.message.content[1]"]]);
+      const same = reading.write([[...(reading.conversations[0]?.messages ?? [])]]);
+      expect(same.ok && same.value).toBe(answer);
+    }
+  });
+
+  it("a repaired input in an answer is written back inside output.message, every other key kept", () => {
+    const answer = answers[1] as { output: { message: Request["messages"][number] } } & Record<
+      string,
+      unknown
+    >;
+    const use = answer.output.message.content[1]?.toolUse as Record<string, unknown>;
+    use.input = "{'country': 'France'}";
+    const repaired = engine.repair(bedrockConverseFormat, answer);
+    expect(repaired.changes.map((change) => change.rule)).toEqual(["arguments_canonicalized"]);
+    const written = repaired.value as typeof answer;
+    expect(written.output.message.content[1]?.toolUse).toEqual({ ...use, input: { country: "France" } });
+    expect(written.output.message.content[0]).toBe(answer.output.message.content[0]);
+    expect(written.usage).toBe(answer.usage);
+    expect(Object.keys(written)).toEqual(Object.keys(answer));
+  });
+});
+
 describe("writing back in Converse's own blocks", () => {
   it("a repaired input is written as an object; the other blocks of its message are the same objects", () => {
     const request = requests()[1] as Request;
