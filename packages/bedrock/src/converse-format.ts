@@ -156,83 +156,115 @@ export const bedrockConverseFormat: ConversationFormat = {
     '{"messages": [{"role": "user" | "assistant", "content": [{"text"} | {"toolUse"} | {"toolResult"}]}], "toolConfig"?}',
   unit: "record",
   priority: 30,
-  matches: isConverse,
-  resembles: (value) =>
-    isPlainObject(value) &&
-    ("toolConfig" in value ||
-      "inferenceConfig" in value ||
-      (isPlainObject(value.output) && "message" in value.output)),
-  read(value): FormatReading {
-    const shape = shapeOf(value) ?? { kind: "list" as const, list: [] };
-    const messages: ChatMessage[] = [];
-    const pending = new Map<string, unknown>();
-    shape.list.forEach((raw, index) => {
-      readMessage({ raw, index, out: messages, pending });
-    });
-    const before = new Map<unknown, ChatMessage | ToolCall>();
-    for (const message of messages) {
-      before.set(originOf(message), message);
-      for (const call of (message.tool_calls as ToolCall[] | undefined) ?? [])
-        before.set(originOf(call), call);
+  matches: (value) => {
+    try {
+      return isConverse(value);
+    } catch {
+      return false;
     }
-    const record = isPlainObject(value) ? value : {};
-    const prefix = shape.kind === "request" ? "messages" : shape.kind === "response" ? "output.message" : "";
-    const issues: FormatIssue[] = [];
-    if (shape.kind === "request" && !isPlainObject(record.toolConfig) && holdsToolBlocks(shape.list))
-      issues.push({
-        code: "tool_config_missing",
-        severity: "error",
-        message: `bedrock-converse 400: ${JSON.stringify(TOOL_CONFIG_MISSING)}`,
-        path: ["toolConfig"],
-        place: "toolConfig",
-      });
-    const tools = toolsOf(value);
-    return {
-      conversations: [
-        {
-          messages,
-          ...(tools ? { tools } : {}),
-          ...(shape.kind === "response"
-            ? { answer: true, finishReason: record.stopReason === "max_tokens" ? "length" : null }
-            : {}),
-          placeOf(path) {
-            const message = typeof path[0] === "number" ? messages[path[0]] : undefined;
-            let origin = originOf(message) as BlockOrigin | undefined;
-            if (path[1] === "tool_calls" && typeof path[2] === "number")
-              origin = originOf((message?.tool_calls as unknown[] | undefined)?.[path[2]]) as
-                | BlockOrigin
-                | undefined;
-            if (path[1] === "content" && typeof path[2] === "number" && Array.isArray(message?.content)) {
-              const part = originOf(message.content[path[2]]) as { block: number } | undefined;
-              if (origin !== undefined && part !== undefined)
-                origin = { message: origin.message, blocks: [part.block] };
-            }
-            if (origin === undefined) return prefix || "messages";
-            const at = shape.kind === "response" ? prefix : `${prefix}[${origin.message}]`;
-            // A path to a whole user or assistant message names the message; one into a block names the block.
-            const whole = path.length === 1 && message?.role !== "tool";
-            return origin.blocks.length === 1 && !whole ? `${at}.content[${origin.blocks[0]}]` : at;
+  },
+  resembles: (value) => {
+    try {
+      return (
+        isPlainObject(value) &&
+        ("toolConfig" in value ||
+          "inferenceConfig" in value ||
+          (isPlainObject(value.output) && "message" in value.output))
+      );
+    } catch {
+      return false;
+    }
+  },
+  read(value): FormatReading {
+    try {
+      return readConverse(value);
+    } catch {
+      // A value no JSON text holds (a getter that throws): nothing of it is read, and it is kept as it is.
+      return {
+        conversations: [],
+        issues: [
+          {
+            code: "record_not_conversation",
+            severity: "error",
+            message: "a value of the record could not be read",
+            path: [],
           },
-        },
-      ],
-      issues,
-      write([next]) {
-        if (next === undefined) return { ok: true, value };
-        const written = writeConverse({ list: shape.list, next, before });
-        if (!written.ok || written.value === shape.list) return written.ok ? { ok: true, value } : written;
-        if (shape.kind === "list") return written;
-        const out: Item = {};
-        if (shape.kind === "request") {
-          for (const key of Object.keys(record))
-            define(out, key, key === "messages" ? written.value : record[key]);
-          return { ok: true, value: out };
-        }
-        const list = written.value as unknown[];
-        if (list.length !== 1) return { ok: false, reason: "an answer is one message: it cannot gain one" };
-        for (const key of Object.keys(record))
-          define(out, key, key === "output" ? { ...(record.output as Item), message: list[0] } : record[key]);
-        return { ok: true, value: out };
-      },
-    };
+        ],
+        write: () => ({ ok: true, value }),
+      };
+    }
   },
 };
+
+function readConverse(value: unknown): FormatReading {
+  const shape = shapeOf(value) ?? { kind: "list" as const, list: [] };
+  const messages: ChatMessage[] = [];
+  const pending = new Map<string, unknown>();
+  shape.list.forEach((raw, index) => {
+    readMessage({ raw, index, out: messages, pending });
+  });
+  const before = new Map<unknown, ChatMessage | ToolCall>();
+  for (const message of messages) {
+    before.set(originOf(message), message);
+    for (const call of (message.tool_calls as ToolCall[] | undefined) ?? []) before.set(originOf(call), call);
+  }
+  const record = isPlainObject(value) ? value : {};
+  const prefix = shape.kind === "request" ? "messages" : shape.kind === "response" ? "output.message" : "";
+  const issues: FormatIssue[] = [];
+  if (shape.kind === "request" && !isPlainObject(record.toolConfig) && holdsToolBlocks(shape.list))
+    issues.push({
+      code: "tool_config_missing",
+      severity: "error",
+      message: `bedrock-converse 400: ${JSON.stringify(TOOL_CONFIG_MISSING)}`,
+      path: ["toolConfig"],
+      place: "toolConfig",
+    });
+  const tools = toolsOf(value);
+  return {
+    conversations: [
+      {
+        messages,
+        ...(tools ? { tools } : {}),
+        ...(shape.kind === "response"
+          ? { answer: true, finishReason: record.stopReason === "max_tokens" ? "length" : null }
+          : {}),
+        placeOf(path) {
+          const message = typeof path[0] === "number" ? messages[path[0]] : undefined;
+          let origin = originOf(message) as BlockOrigin | undefined;
+          if (path[1] === "tool_calls" && typeof path[2] === "number")
+            origin = originOf((message?.tool_calls as unknown[] | undefined)?.[path[2]]) as
+              | BlockOrigin
+              | undefined;
+          if (path[1] === "content" && typeof path[2] === "number" && Array.isArray(message?.content)) {
+            const part = originOf(message.content[path[2]]) as { block: number } | undefined;
+            if (origin !== undefined && part !== undefined)
+              origin = { message: origin.message, blocks: [part.block] };
+          }
+          if (origin === undefined) return prefix || "messages";
+          const at = shape.kind === "response" ? prefix : `${prefix}[${origin.message}]`;
+          // A path to a whole user or assistant message names the message; one into a block names the block.
+          const whole = path.length === 1 && message?.role !== "tool";
+          return origin.blocks.length === 1 && !whole ? `${at}.content[${origin.blocks[0]}]` : at;
+        },
+      },
+    ],
+    issues,
+    write([next]) {
+      if (next === undefined) return { ok: true, value };
+      const written = writeConverse({ list: shape.list, next, before });
+      if (!written.ok || written.value === shape.list) return written.ok ? { ok: true, value } : written;
+      if (shape.kind === "list") return written;
+      const out: Item = {};
+      if (shape.kind === "request") {
+        for (const key of Object.keys(record))
+          define(out, key, key === "messages" ? written.value : record[key]);
+        return { ok: true, value: out };
+      }
+      const list = written.value as unknown[];
+      if (list.length !== 1) return { ok: false, reason: "an answer is one message: it cannot gain one" };
+      for (const key of Object.keys(record))
+        define(out, key, key === "output" ? { ...(record.output as Item), message: list[0] } : record[key]);
+      return { ok: true, value: out };
+    },
+  };
+}

@@ -35,6 +35,11 @@ interface Plan {
   messagesAfter: Map<number, unknown[]>;
 }
 
+/** The message's last own block (blocks are read in order), `-1` when it has none. */
+function lastBlock(origin: BlockOrigin): number {
+  return origin.blocks.length > 0 ? (origin.blocks[origin.blocks.length - 1] as number) : -1;
+}
+
 function keep(plan: Plan, message: number, block: number, value: unknown): void {
   const blocks = plan.kept.get(message) ?? new Map<number, unknown>();
   blocks.set(block, value);
@@ -53,7 +58,8 @@ function keepText(options: {
   const textAt = origin.blocks.filter(
     (j) => isPlainObject(blocks[j]) && typeof (blocks[j] as Item).text === "string",
   );
-  for (const j of origin.blocks) if (!textAt.includes(j)) keep(plan, origin.message, j, blocks[j]);
+  const isText = new Set(textAt);
+  for (const j of origin.blocks) if (!isText.has(j)) keep(plan, origin.message, j, blocks[j]);
   if (now === old) {
     for (const j of textAt) keep(plan, origin.message, j, blocks[j]);
     return undefined;
@@ -67,7 +73,7 @@ function keepText(options: {
     }
     if (textAt.length > 0) return "a changed text of several blocks has no single block to go in";
     // A message that had no text gets one (the rules' placeholder for an empty user message).
-    const last = origin.blocks.length > 0 ? Math.max(...origin.blocks) : -1;
+    const last = lastBlock(origin);
     const after = plan.after.get(origin.message) ?? new Map<number, unknown[]>();
     after.set(last, [...(after.get(last) ?? []), { text: now }]);
     plan.after.set(origin.message, after);
@@ -193,7 +199,7 @@ export function writeConverse(options: {
       if (!rewritten.ok) return rewritten;
       keep(plan, from.message, j, rewritten.value);
     }
-    const last = origin.blocks.length > 0 ? Math.max(...origin.blocks) : -1;
+    const last = lastBlock(origin);
     anchor = { message: origin.message, block: last, assistant: message.role === "assistant" };
   }
   return assemble(list, plan);

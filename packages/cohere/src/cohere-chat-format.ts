@@ -81,73 +81,101 @@ export const cohereChatFormat: ConversationFormat = {
   // claims a value for Cohere (a `tool_plan`, a tool message's `document` part, Cohere's own keys) is Cohere's alone.
   priority: 35,
   matches(value) {
-    const found = messagesOf(value);
-    if (found === undefined || found.list.length === 0) return false;
-    if (!found.list.every((message) => isPlainObject(message) && typeof message.role === "string"))
+    try {
+      return isCohere(value);
+    } catch {
       return false;
-    if (found.list.some(hasCohereMark)) return true;
-    return isPlainObject(value) && COHERE_KEYS.some((key) => key in value);
+    }
   },
   resembles: (value) => isPlainObject(value) && "tool_plan" in value,
   read(value): FormatReading {
-    const found = messagesOf(value);
-    if (found === undefined)
+    try {
+      return readCohere(value);
+    } catch {
+      // A value no JSON text holds (a getter that throws): nothing of it is read, and it is kept as it is.
       return {
         conversations: [],
         issues: [
           {
             code: "record_not_conversation",
             severity: "error",
-            message: 'neither a list of messages nor an object with "messages"',
+            message: "a value of the record could not be read",
             path: [],
           },
         ],
         write: () => ({ ok: true, value }),
       };
-    const messages = found.list.map((raw, index) => withOrigin(neutralMessage(raw), index) as ChatMessage);
-    const before = new Map(messages.map((message) => [originOf(message), message]));
-    const issues: FormatIssue[] = [];
-    found.list.forEach((message, index) => {
-      const at = textBesideCalls(message);
-      if (at === undefined) return;
-      const where = `${found.prefix || "messages"}[${index}].content[${at}]`;
-      issues.push({
-        code: "text_beside_calls",
-        severity: "error",
-        message: `cohere 400: ${JSON.stringify(TEXT_BESIDE_CALLS.replace("{place}", where))}`,
-        path: [...(found.prefix ? [found.prefix] : []), index, "content"],
-        place: `${found.prefix}[${index}].content${Array.isArray((message as Item).content) ? `[${at}]` : ""}`,
-      });
-    });
-    const tools =
-      isPlainObject(value) && Array.isArray(value.tools) ? (value.tools as ToolDefinition[]) : undefined;
-    return {
-      conversations: [
-        {
-          messages,
-          ...(tools ? { tools } : {}),
-          placeOf: (path) => placeIn(found.prefix, path),
-        },
-      ],
-      issues,
-      write([next]) {
-        if (next === undefined) return { ok: true, value };
-        const written = writeMessages({ list: found.list, next, before });
-        if (!written.ok || written.value === found.list) return written.ok ? { ok: true, value } : written;
-        if (found.prefix === "") return written;
-        const record: Item = {};
-        for (const key of Object.keys(value as Item))
-          Object.defineProperty(record, key, {
-            value: key === "messages" ? written.value : (value as Item)[key],
-            writable: true,
-            enumerable: true,
-            configurable: true,
-          });
-        return { ok: true, value: record };
-      },
-    };
+    }
   },
 };
+
+function isCohere(value: unknown): boolean {
+  const found = messagesOf(value);
+  if (found === undefined || found.list.length === 0) return false;
+  if (!found.list.every((message) => isPlainObject(message) && typeof message.role === "string"))
+    return false;
+  if (found.list.some(hasCohereMark)) return true;
+  return isPlainObject(value) && COHERE_KEYS.some((key) => key in value);
+}
+
+function readCohere(value: unknown): FormatReading {
+  const found = messagesOf(value);
+  if (found === undefined)
+    return {
+      conversations: [],
+      issues: [
+        {
+          code: "record_not_conversation",
+          severity: "error",
+          message: 'neither a list of messages nor an object with "messages"',
+          path: [],
+        },
+      ],
+      write: () => ({ ok: true, value }),
+    };
+  const messages = found.list.map((raw, index) => withOrigin(neutralMessage(raw), index) as ChatMessage);
+  const before = new Map(messages.map((message) => [originOf(message), message]));
+  const issues: FormatIssue[] = [];
+  found.list.forEach((message, index) => {
+    const at = textBesideCalls(message);
+    if (at === undefined) return;
+    const where = `${found.prefix || "messages"}[${index}].content[${at}]`;
+    issues.push({
+      code: "text_beside_calls",
+      severity: "error",
+      message: `cohere 400: ${JSON.stringify(TEXT_BESIDE_CALLS.replace("{place}", where))}`,
+      path: [...(found.prefix ? [found.prefix] : []), index, "content"],
+      place: `${found.prefix}[${index}].content${Array.isArray((message as Item).content) ? `[${at}]` : ""}`,
+    });
+  });
+  const tools =
+    isPlainObject(value) && Array.isArray(value.tools) ? (value.tools as ToolDefinition[]) : undefined;
+  return {
+    conversations: [
+      {
+        messages,
+        ...(tools ? { tools } : {}),
+        placeOf: (path) => placeIn(found.prefix, path),
+      },
+    ],
+    issues,
+    write([next]) {
+      if (next === undefined) return { ok: true, value };
+      const written = writeMessages({ list: found.list, next, before });
+      if (!written.ok || written.value === found.list) return written.ok ? { ok: true, value } : written;
+      if (found.prefix === "") return written;
+      const record: Item = {};
+      for (const key of Object.keys(value as Item))
+        Object.defineProperty(record, key, {
+          value: key === "messages" ? written.value : (value as Item)[key],
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      return { ok: true, value: record };
+    },
+  };
+}
 
 /** A path as people read it: `messages[3].tool_calls[0]`, or `[2].content` in a bare list. */
 function placeIn(prefix: string, path: readonly (string | number)[]): string {
