@@ -40,6 +40,13 @@ function lastBlock(origin: BlockOrigin): number {
   return origin.blocks.length > 0 ? (origin.blocks[origin.blocks.length - 1] as number) : -1;
 }
 
+/** Adds a value to the list a key holds (pushed: many results added at one place cost one step each). */
+function append(lists: Map<number, unknown[]>, key: number, value: unknown): void {
+  const list = lists.get(key);
+  if (list === undefined) lists.set(key, [value]);
+  else list.push(value);
+}
+
 function keep(plan: Plan, message: number, block: number, value: unknown): void {
   const blocks = plan.kept.get(message) ?? new Map<number, unknown>();
   blocks.set(block, value);
@@ -75,7 +82,7 @@ function keepText(options: {
     // A message that had no text gets one (the rules' placeholder for an empty user message).
     const last = lastBlock(origin);
     const after = plan.after.get(origin.message) ?? new Map<number, unknown[]>();
-    after.set(last, [...(after.get(last) ?? []), { text: now }]);
+    append(after, last, { text: now });
     plan.after.set(origin.message, after);
     if (!plan.kept.has(origin.message)) plan.kept.set(origin.message, new Map());
     return undefined;
@@ -153,12 +160,12 @@ export function writeConverse(options: {
       if (!anchor.assistant || (isPlainObject(raw) && raw.role === "user" && Array.isArray(raw.content))) {
         const after = plan.after.get(target) ?? new Map<number, unknown[]>();
         const at = anchor.assistant ? -1 : anchor.block;
-        after.set(at, [...(after.get(at) ?? []), added]);
+        append(after, at, added);
         plan.after.set(target, after);
         if (!plan.kept.has(target)) plan.kept.set(target, new Map());
         anchor = { message: target, block: at, assistant: false };
       } else {
-        plan.messagesAfter.set(anchor.message, [...(plan.messagesAfter.get(anchor.message) ?? []), added]);
+        append(plan.messagesAfter, anchor.message, added);
       }
       continue;
     }

@@ -56,3 +56,24 @@ describe("hostile Converse values", () => {
     expect(written.messages[0]?.content).toHaveLength(199_999);
   });
 });
+
+describe("many results synthesized at one place", () => {
+  it("20,000 unanswered toolUse blocks in one turn each get a toolResult, first in the next user message", () => {
+    const uses = Array.from({ length: 20_000 }, (_, i) => ({
+      toolUse: { toolUseId: `t${i}`, name: "f", input: {} },
+    }));
+    const body = {
+      messages: [
+        { role: "user", content: [{ text: "go" }] },
+        { role: "assistant", content: uses },
+        { role: "user", content: [{ text: "go on" }] },
+      ],
+      toolConfig: {},
+    };
+    const repaired = createRecordEngine({ pending: "synthesize" }).repair(bedrockConverseFormat, body);
+    const written = repaired.value as { messages: Array<{ content: Array<Record<string, unknown>> }> };
+    expect(written.messages).toHaveLength(3);
+    expect(written.messages[2]?.content).toHaveLength(20_001);
+    expect(written.messages[2]?.content[20_000]).toBe(body.messages[2]?.content[0]);
+  });
+});
