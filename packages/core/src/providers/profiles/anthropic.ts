@@ -65,6 +65,24 @@ export const anthropic: ProviderProfile = {
       sources: ["anthropics/claude-code#13460", "anthropics/claude-code#18947", "microsoft/vscode#267838"],
     },
     {
+      code: "id_duplicate",
+      summary:
+        "A tool_use id used by an earlier tool_use of the request (a call id reused by another provider, a turn replayed twice).",
+      message: "messages.{index}.content.{part}: `tool_use` ids must be unique",
+      status: 400,
+      variants: ["messages.{index}.content.{part}: tool_use ids must be unique"],
+      fix: FIX.duplicate,
+      evidence: "reported",
+      sources: [
+        "anthropics/claude-code#20901",
+        "anthropics/claude-code#28515",
+        "trycua/cua#524",
+        "anomalyco/opencode#1279",
+        "vastsa/PI-Desktop#718",
+      ],
+      note: "The variant (without backticks) is seen in later reports. DeepSeek's Anthropic-compatible endpoint answers the same text (vastsa/PI-Desktop#718).",
+    },
+    {
       code: "arguments_not_object",
       summary: "A tool_use input that is not an object (text, an array, `[]` from PHP).",
       message: "messages.{index}.content.{part}.tool_use.input: Input should be a valid dictionary",
