@@ -8,6 +8,7 @@ import {
   withOrigin,
 } from "@toolcall/core/kit";
 import {
+  emptyErrorResults,
   holdsToolBlocks,
   isConverse,
   jsonText,
@@ -219,6 +220,17 @@ function readConverse(value: unknown): FormatReading {
       path: ["toolConfig"],
       place: "toolConfig",
     });
+  for (const [i, j] of emptyErrorResults(shape.list)) {
+    // Bedrock's words (aws-samples/sample-multi-agent-orchestration-chat-on-agentcore#15).
+    const text = `The content field at messages.${i}.content.${j}.toolResult cannot be empty when status value is error.`;
+    issues.push({
+      code: "tool_result_empty",
+      severity: "error",
+      message: `bedrock-converse 400: ${JSON.stringify(text)}`,
+      path: [...(prefix ? [prefix] : []), i, "content", j, "toolResult", "content"],
+      place: `${shape.kind === "response" ? prefix : `${prefix}[${i}]`}.content[${j}].toolResult.content`,
+    });
+  }
   const tools = toolsOf(value);
   return {
     conversations: [

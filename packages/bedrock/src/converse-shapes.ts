@@ -130,3 +130,22 @@ export function resultText(result: Item): unknown {
     return content.map((block) => (block as { text: string }).text).join("");
   return jsonText(content);
 }
+
+/**
+ * Where a `toolResult` with `status: "error"` holds no content (no block, or only empty text), which Converse refuses:
+ * `[message, block]` pairs.
+ */
+export function emptyErrorResults(messages: readonly unknown[]): Array<[number, number]> {
+  const found: Array<[number, number]> = [];
+  messages.forEach((message, i) => {
+    if (!isConverseMessage(message)) return;
+    message.content.forEach((block, j) => {
+      const result = isPlainObject(block) && isPlainObject(block.toolResult) ? block.toolResult : undefined;
+      if (result === undefined || result.status !== "error") return;
+      const content = Array.isArray(result.content) ? result.content : [];
+      const empty = content.every((part) => isPlainObject(part) && part.text === "");
+      if (empty) found.push([i, j]);
+    });
+  });
+  return found;
+}

@@ -182,6 +182,22 @@ describe("writing back in Converse's own blocks", () => {
     expect(repaired.remaining).toEqual([]);
   });
 
+  it("an error toolResult with no content is reported in Bedrock's words", () => {
+    const request = requests()[0] as Request;
+    const result = member(request, [2, 0], "toolResult");
+    result.status = "error";
+    result.content = [];
+    expect(
+      validateBedrockConverse(request).issues.map((issue) => [issue.code, issue.place, issue.message]),
+    ).toEqual([
+      [
+        "tool_result_empty",
+        "messages[2].content[0].toolResult.content",
+        'bedrock-converse 400: "The content field at messages.2.content.0.toolResult cannot be empty when status value is error."',
+      ],
+    ]);
+  });
+
   it("tool blocks without toolConfig are reported in Bedrock's words", () => {
     const request = requests()[4] as Request;
     delete request.toolConfig;
