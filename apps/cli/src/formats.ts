@@ -1,4 +1,6 @@
 import { anthropicFormats } from "@toolcall/anthropic";
+import { bedrockFormats } from "@toolcall/bedrock";
+import { cohereFormats } from "@toolcall/cohere";
 import { type ConversationFormat, createFormatRegistry } from "@toolcall/core/kit";
 import { datasetFormats } from "@toolcall/datasets";
 import { geminiFormats } from "@toolcall/gemini";
@@ -16,6 +18,8 @@ export const FORMATS = createFormatRegistry([
   ...anthropicFormats,
   ...datasetFormats,
   ...geminiFormats,
+  ...bedrockFormats,
+  ...cohereFormats,
 ]);
 
 /** Which package each format comes from, for the README's table and `toolcall formats`. */
@@ -24,6 +28,8 @@ export const FORMAT_PACKAGES: ReadonlyArray<{ name: string; formats: readonly Co
   { name: "@toolcall/anthropic", formats: anthropicFormats },
   { name: "@toolcall/datasets", formats: datasetFormats },
   { name: "@toolcall/gemini", formats: geminiFormats },
+  { name: "@toolcall/bedrock", formats: bedrockFormats },
+  { name: "@toolcall/cohere", formats: cohereFormats },
 ];
 
 /**

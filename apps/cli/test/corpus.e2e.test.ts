@@ -40,6 +40,7 @@ describe("recorded provider traffic (pydantic-ai's VCR cassettes): every history
     ["openai-chat", join(openai, "chat-requests.jsonl")],
     ["openai-responses", join(openai, "responses-requests.jsonl")],
     ["anthropic-messages", join(anthropic, "messages-requests.jsonl")],
+    ["bedrock-converse", join(repo, "packages/bedrock/test/__fixtures__/converse-requests.jsonl")],
   ])("%s requests: no verdict claims a refusal the provider did not give", async (format, file) => {
     const { report } = await checkJson(file);
     expect(report.files[0]?.formats).toEqual([format]);
@@ -51,6 +52,8 @@ describe("recorded provider traffic (pydantic-ai's VCR cassettes): every history
     ["openai-chat", join(openai, "chat-requests.jsonl")],
     ["openai-responses", join(openai, "responses-requests.jsonl")],
     ["anthropic", join(anthropic, "messages-requests.jsonl")],
+    ["bedrock-converse", join(repo, "packages/bedrock/test/__fixtures__/converse-requests.jsonl")],
+    ["cohere", join(repo, "packages/cohere/test/__fixtures__/cohere-requests.jsonl")],
   ])(
     "--provider %s: the profile of the provider that answered 200 rejects none of its requests",
     async (provider, file) => {
@@ -59,6 +62,21 @@ describe("recorded provider traffic (pydantic-ai's VCR cassettes): every history
         f.issues.filter((i) => (i.refusedBy ?? []).includes(provider)),
       );
       expect(rejected).toEqual([]);
+    },
+  );
+
+  it.each([
+    ["bedrock-converse", join(repo, "packages/bedrock/test/__fixtures__/converse-requests.jsonl")],
+    ["cohere-chat", join(repo, "packages/cohere/test/__fixtures__/cohere-requests.jsonl")],
+  ])(
+    "%s requests (langchain-cohere's cassettes for Cohere): detected, named by --format, clean",
+    async (format, file) => {
+      for (const flags of [[], ["--format", format]]) {
+        const { code, report } = await checkJson(file, ...flags);
+        expect(report.files[0]?.formats).toEqual([format]);
+        expect(report.findings.flatMap((f) => f.issues)).toEqual([]);
+        expect(code).toBe(0);
+      }
     },
   );
 

@@ -105,7 +105,9 @@ describe("hostile inputs", () => {
       expect(check.code).toBe(2);
       const { error } = JSON.parse(check.out).files[0];
       expect(error.code).toBe("input_format_unknown");
-      expect(error.message).toContain("expected one of: openai-chat-completion, anthropic-messages");
+      expect(error.message).toContain(
+        "expected one of: openai-chat-completion, cohere-chat, anthropic-messages",
+      );
       expect(JSON.parse(check.out).findings).toHaveLength(1);
     },
   );

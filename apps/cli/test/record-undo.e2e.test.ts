@@ -31,6 +31,20 @@ const broken: Array<[string, string]> = [
       '"args":"```json\\n{}\\n```"',
     ),
   ],
+  [
+    "bedrock.jsonl",
+    readFileSync(join(repo, "packages/bedrock/test/__fixtures__/converse-requests.jsonl"), "utf8").replace(
+      '"input": {"city": "London"}',
+      "\"input\": \"{'city': 'London'}\"",
+    ),
+  ],
+  [
+    "cohere.jsonl",
+    readFileSync(join(repo, "packages/cohere/test/__fixtures__/cohere-requests.jsonl"), "utf8").replace(
+      '"arguments": "{\\"input\\": 3}"',
+      '"arguments": "{\'input\': 3}"',
+    ),
+  ],
 ];
 
 describe("repair then undo, in each format", () => {

@@ -15,6 +15,8 @@ const corpus = [
   join(repo, "packages/openai/test/formats/__fixtures__/responses-requests.jsonl"),
   join(repo, "packages/openai/test/formats/__fixtures__/ollama-chat-tools.json"),
   join(repo, "packages/gemini/test/__fixtures__/google-requests.jsonl"),
+  join(repo, "packages/bedrock/test/__fixtures__/converse-requests.jsonl"),
+  join(repo, "packages/cohere/test/__fixtures__/cohere-requests.jsonl"),
   join(repo, "packages/anthropic/test/__fixtures__/messages-requests.jsonl"),
   join(repo, "packages/anthropic/test/__fixtures__/claude-code-edge-cases.jsonl"),
   join(repo, "packages/datasets/test/__fixtures__/hermes-function-calling-v1-card.jsonl"),

@@ -20,6 +20,8 @@ const corpus = [
   "packages/openai/test/formats/__fixtures__",
   "packages/anthropic/test/__fixtures__",
   "packages/datasets/test/__fixtures__",
+  "packages/bedrock/test/__fixtures__",
+  "packages/cohere/test/__fixtures__",
 ].flatMap((dir) =>
   readdirSync(join(root, dir))
     .filter((name) => /\.(jsonl?|sse)$/.test(name) && !name.endsWith(".check.json"))

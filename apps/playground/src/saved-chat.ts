@@ -4,6 +4,8 @@
 // the command line's order, detected from the content or picked. One JSON document is a record or an array of
 // records; JSON lines are a session (a whole file of lines) or one record per line.
 import { anthropicFormats } from "@toolcall/anthropic";
+import { bedrockFormats } from "@toolcall/bedrock";
+import { cohereFormats } from "@toolcall/cohere";
 import { type ConversationFormat, createFormatRegistry, type FormatReading } from "@toolcall/core/kit";
 import { datasetFormats } from "@toolcall/datasets";
 import { geminiFormats } from "@toolcall/gemini";
@@ -15,6 +17,8 @@ export const SAVED_CHAT_REGISTRY = createFormatRegistry([
   ...anthropicFormats,
   ...datasetFormats,
   ...geminiFormats,
+  ...bedrockFormats,
+  ...cohereFormats,
 ]);
 
 /** Formats whose record is one JSON value, most specific first. */

@@ -55,6 +55,7 @@ export {
 } from "./formats/responses-items.js";
 export { type Fetch, type FetchInput, type GuardFetchOptions, guardFetch } from "./guard-fetch.js";
 export { type GuardOpenAIOptions, guardOpenAI } from "./guard-openai.js";
+export { sanitizeOllamaChat, validateOllamaChat } from "./ollama-door.js";
 export type {
   ArgumentsReport,
   HistoryReport,

@@ -165,7 +165,8 @@ export function checkDuplicateIds(views: readonly MessageView[]): Finding[] {
         findings.push({
           code: "id_duplicate",
           path: [index, "tool_calls", position, "id"],
-          facts: { index, subject: "call", call: position, id },
+          // The Responses API names the repeated item by its own id, where the history keeps one.
+          facts: { index, subject: "call", call: position, id, item_id: nonEmptyString(call.itemId) },
         });
       seen.add(id);
     });

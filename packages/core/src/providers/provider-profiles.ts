@@ -2,9 +2,9 @@ import { isPlainObject } from "../define-property.js";
 import { anthropic, bedrockConverse } from "./profiles/anthropic.js";
 import { deepseekReasoner, deepseekV4Thinking } from "./profiles/deepseek.js";
 import { gemini, geminiOpenai } from "./profiles/gemini.js";
-import { cerebras, glm, groq, kimi, minimax, qwenDashscope } from "./profiles/hosted.js";
+import { cerebras, cohere, glm, groq, kimi, minimax, qwenDashscope } from "./profiles/hosted.js";
 import { mistral, mistralVllm } from "./profiles/mistral.js";
-import { llamaCpp, ollama, sglang, vllm } from "./profiles/open-servers.js";
+import { llamaCpp, ollama, ollamaNative, sglang, vllm } from "./profiles/open-servers.js";
 import { openaiChat, openaiResponses } from "./profiles/openai.js";
 import { CONSTRAINT_CODES, type ProviderProfile } from "./provider-profile.js";
 
@@ -26,10 +26,12 @@ const PROFILES: readonly ProviderProfile[] = [
   minimax,
   groq,
   cerebras,
+  cohere,
   vllm,
   sglang,
   llamaCpp,
   ollama,
+  ollamaNative,
 ];
 
 /** The ids of the profiles core ships. */
@@ -50,10 +52,12 @@ export type ProviderId =
   | "minimax"
   | "groq"
   | "cerebras"
+  | "cohere"
   | "vllm"
   | "sglang"
   | "llama.cpp"
-  | "ollama";
+  | "ollama"
+  | "ollama-native";
 
 /** The ids of the profiles core ships, in listing order. */
 export const PROVIDER_IDS: readonly ProviderId[] = PROFILES.map((profile) => profile.id as ProviderId);

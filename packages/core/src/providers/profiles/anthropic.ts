@@ -65,6 +65,24 @@ export const anthropic: ProviderProfile = {
       sources: ["anthropics/claude-code#13460", "anthropics/claude-code#18947", "microsoft/vscode#267838"],
     },
     {
+      code: "id_duplicate",
+      summary:
+        "A tool_use id used by an earlier tool_use of the request (a call id reused by another provider, a turn replayed twice).",
+      message: "messages.{index}.content.{part}: `tool_use` ids must be unique",
+      status: 400,
+      variants: ["messages.{index}.content.{part}: tool_use ids must be unique"],
+      fix: FIX.duplicate,
+      evidence: "reported",
+      sources: [
+        "anthropics/claude-code#20901",
+        "anthropics/claude-code#28515",
+        "trycua/cua#524",
+        "anomalyco/opencode#1279",
+        "vastsa/PI-Desktop#718",
+      ],
+      note: "The variant (without backticks) is seen in later reports. DeepSeek's Anthropic-compatible endpoint answers the same text (vastsa/PI-Desktop#718).",
+    },
+    {
       code: "arguments_not_object",
       summary: "A tool_use input that is not an object (text, an array, `[]` from PHP).",
       message: "messages.{index}.content.{part}.tool_use.input: Input should be a valid dictionary",
@@ -103,35 +121,48 @@ export const anthropic: ProviderProfile = {
   ],
 };
 
-/** AWS Bedrock Converse. */
+const BLANK_BLOCK =
+  "The text field in the ContentBlock object at messages.{index}.content.{part} is blank. Add text to the text field, and try again.";
+
+/** AWS Bedrock Converse (every model family it serves: Claude, Llama, Nova, Mistral, Kimi, GLM…). */
 export const bedrockConverse: ProviderProfile = {
   id: "bedrock-converse",
   name: "AWS Bedrock Converse",
   checkedAgainst: {
     api: "POST /model/{modelId}/converse (bedrock-runtime)",
-    models: ["anthropic.claude-sonnet-4", "meta.llama4-maverick", "zai.glm-5"],
+    models: [
+      "anthropic.claude-sonnet-4",
+      "meta.llama4-maverick",
+      "moonshot.kimi-k2-thinking",
+      "amazon.nova-micro",
+      "zai.glm-5",
+    ],
     date: CHECKED,
     sources: [
       "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.html",
+      "pydantic/pydantic-ai:tests/models/cassettes/test_bedrock@4fda38988f2939fa6ea9cdefcf120693e10ef491",
       "pydantic/pydantic-ai#2327",
     ],
   },
   indexing: "merged-roles",
   errorBody: { message: "$message" },
   errorHeaders: { "x-amzn-errortype": "ValidationException" },
-  note: "Some models on Converse (Llama 4) also refuse text and tool blocks in one turn; that is model-specific and not checked here.",
+  note: "A request whose history holds toolUse or toolResult blocks must also carry `toolConfig` (\"The toolConfig field must be defined when using toolUse and toolResult content blocks.\"): that is the request's, not the history's, and `@toolcall/bedrock` checks it. Some models on Converse (Llama 4) also refuse text and tool blocks in one turn; that is model-specific and not checked here.",
   constraints: [
     {
       code: "tool_call_id_invalid",
-      summary: "A toolUseId outside [a-zA-Z0-9_-]+ or longer than 64 characters.",
+      summary: "A toolUseId outside [a-zA-Z0-9_.:-]+ or longer than 64 characters.",
       message:
-        "1 validation error detected: Value '{id}' at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_-]+",
+        "1 validation error detected: Value '{id}' at 'messages.{index}.member.content.{part}.member.toolUse.toolUseId' failed to satisfy constraint: Member must satisfy regular expression pattern: [a-zA-Z0-9_.:-]+",
       status: 400,
-      params: { pattern: "^[a-zA-Z0-9_-]+$", maxLength: 64, idStyle: "replace-invalid" },
+      params: { pattern: "^[a-zA-Z0-9_.:-]+$", maxLength: 64, idStyle: "replace-invalid" },
       fix: FIX.replaceInvalid,
-      evidence: "inferred",
-      sources: ["https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.html"],
-      note: "The pattern and length are documented; the text is AWS's usual validation wording, not seen for this field (AWS may number from 1).",
+      evidence: "documented",
+      sources: [
+        "https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolUseBlock.md",
+        "pydantic/pydantic-ai:tests/models/cassettes/test_bedrock/test_bedrock_moonshotai_tool_call.yaml@4fda38988f2939fa6ea9cdefcf120693e10ef491",
+      ],
+      note: "The pattern and length are documented (older pages said [a-zA-Z0-9_-]+; Kimi's `functions.get_temperature:0` was answered 200 in the recording named). The text is AWS's usual validation wording, not seen for this field (AWS may number from 1).",
     },
     {
       code: "tool_result_missing",
@@ -172,6 +203,34 @@ export const bedrockConverse: ProviderProfile = {
       evidence: "inferred",
       sources: ["sigoden/aichat#1550"],
       note: "The report shows this text for toolResult.content.json; the toolUse.input wording is assumed to match.",
+    },
+    {
+      code: "text_content_empty",
+      summary: 'An empty text block (`{"text": ""}`), or a message with no block at all.',
+      message: BLANK_BLOCK,
+      status: 400,
+      variants: [
+        "The content field in the Message object at messages.{index} is empty. Add a ContentBlock object to the content field and try again.",
+      ],
+      fix: FIX.blankText,
+      evidence: "reported",
+      sources: [
+        "continuedev/continue#9767",
+        "OpenHands/OpenHands#5339",
+        "boto/botocore#3525",
+        "earendil-works/pi#3443",
+      ],
+      note: "The variant is the answer for a message whose content list is empty (earendil-works/pi#3443).",
+    },
+    {
+      code: "text_content_whitespace",
+      summary: "A text block of whitespace only.",
+      message: BLANK_BLOCK,
+      status: 400,
+      fix: FIX.blankText,
+      evidence: "inferred",
+      sources: ["continuedev/continue#9232", "earendil-works/pi#3443"],
+      note: 'Bedrock calls the text "blank"; that whitespace-only text is refused the same way is what clients that trim before sending assume (pi#3443 skips text whose trim is empty).',
     },
   ],
 };

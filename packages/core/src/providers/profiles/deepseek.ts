@@ -67,6 +67,20 @@ export const deepseekV4Thinking: ProviderProfile = {
       sources: ["itmisx/deepx-code#94"],
       note: "The report does not say for certain that DeepSeek answered it.",
     },
+    {
+      code: "id_duplicate",
+      summary: "A call id used by an earlier call of the history (OpenAI accepts it; DeepSeek does not).",
+      message: "Duplicate value for 'tool_call_id' of {id} in message[{index}]",
+      status: 400,
+      fix: FIX.duplicate,
+      evidence: "reported",
+      sources: [
+        "earendil-works/pi#6796",
+        "craft-ai-agents/craft-agents-oss#621",
+        "craft-ai-agents/craft-agents-oss#630",
+      ],
+      note: "Seen with deepseek-v4-pro after a session from another provider reused ids. Which message DeepSeek numbers (the call's or its result's) is not shown by the reports: `{index}` is the assistant message with the repeated call.",
+    },
   ],
 };
 

@@ -157,8 +157,29 @@ export const minimax: ProviderProfile = {
       status: 400,
       fix: FIX.arguments,
       evidence: "reported",
-      sources: ["HKUDS/nanobot#2858", "can1357/oh-my-pi#181"],
+      sources: ["HKUDS/nanobot#2858", "can1357/oh-my-pi#181", "earendil-works/pi#5468"],
       note: "The body shape is from a report through MiniMax's Anthropic-compatible endpoint.",
+    },
+    {
+      code: "tool_result_orphan",
+      summary:
+        "A tool result whose id no call of its turn has (a history cut after a call, a result replayed twice).",
+      message: "invalid params, tool result's tool id({id}) not found (2013)",
+      status: 400,
+      fix: FIX.orphan,
+      evidence: "reported",
+      sources: ["MiniMax-AI/MiniMax-M2#76", "earendil-works/pi#5468"],
+      note: "Seen with MiniMax-M2.1, M2.5 and M2.7; 2013 is MiniMax's code for every invalid parameter (also `invalid chat setting`, `function parameters is empty`).",
+    },
+    {
+      code: "tool_results_interleaved",
+      summary: "A message between a call and its result (Codex's chat mode puts one there).",
+      message: "invalid params, tool result's tool id({id}) not found (2013)",
+      status: 400,
+      fix: FIX.interleaved,
+      evidence: "inferred",
+      sources: ["MiniMax-AI/MiniMax-M2#69"],
+      note: "The report says MiniMax answers 2013 when a tool result does not follow its call right away; the text for that case was not captured, and is assumed to be the not-found one.",
     },
   ],
 };
@@ -238,6 +259,46 @@ export const cerebras: ProviderProfile = {
       evidence: "inferred",
       sources: ["livekit/agents#2403"],
       note: "The report shows this after a call; that `null` content is the cause is our reading.",
+    },
+  ],
+};
+
+const COHERE_MISSING =
+  "invalid request: An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: {ids}";
+
+/** Cohere's v2 Chat API (Command A and later), whose messages follow OpenAI Chat's shapes plus `tool_plan`. */
+export const cohere: ProviderProfile = {
+  id: "cohere",
+  name: "Cohere Chat API v2",
+  checkedAgainst: {
+    api: "POST https://api.cohere.com/v2/chat",
+    models: ["command-a-03-2025", "command-r7b-12-2024"],
+    date: CHECKED,
+    sources: ["oracle/langchain-oracle#10", "vercel/ai#5794", "https://docs.cohere.com/v2/docs/tool-use"],
+  },
+  indexing: "messages",
+  errorBody: { message: "$message" },
+  note: "Command R and R+ did not require a result after each call; Command A does (oracle/langchain-oracle#10). Cohere also refuses text `content` beside `tool_calls` on an assistant message (\"text content is not allowed when tool_calls are provided. If you wish to pass a tool plan, either pass thinking content (with thinking enabled) or use 'tool_plan'\", vercel/ai#5794): `@toolcall/cohere` reports that one, as it is about Cohere's own shape.",
+  constraints: [
+    {
+      code: "tool_result_missing",
+      summary: "An assistant message with calls not followed by a tool message for each call.",
+      message: COHERE_MISSING,
+      status: 400,
+      fix: FIX.missing,
+      evidence: "reported",
+      sources: ["oracle/langchain-oracle#10"],
+      note: "Seen with command-a-03-2025 when an integration stripped tool messages from the history.",
+    },
+    {
+      code: "tool_results_interleaved",
+      summary: "Another message between an assistant message with calls and the calls' results.",
+      message: COHERE_MISSING,
+      status: 400,
+      fix: FIX.interleaved,
+      evidence: "inferred",
+      sources: ["oracle/langchain-oracle#10"],
+      note: "The text asks for tool messages to follow the calls; the same answer for results that come late is assumed.",
     },
   ],
 };

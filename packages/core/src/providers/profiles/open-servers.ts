@@ -131,3 +131,32 @@ export const ollama: ProviderProfile = {
     },
   ],
 };
+
+/** Ollama's native endpoint, which takes a call's `arguments` as a JSON object value. */
+export const ollamaNative: ProviderProfile = {
+  id: "ollama-native",
+  name: "Ollama (native /api/chat)",
+  checkedAgainst: {
+    api: "Ollama POST /api/chat",
+    models: ["any"],
+    date: CHECKED,
+    sources: ["aliasrobotics/cai#76", "neuron-core/neuron-ai#219"],
+  },
+  indexing: "messages",
+  errorBody: { error: "$message" },
+  note: "In core's neutral view a call's arguments are text; the `ollama-chat` format reads Ollama's objects as their text and writes them back as objects, so the check refuses what cannot be written back as one. Results name their call by `tool_name` and are paired by position; there is no id to refuse.",
+  constraints: [
+    {
+      code: "arguments_not_object",
+      summary:
+        "Arguments that are not a JSON object (text that is not one is sent as a string, which Go cannot unmarshal).",
+      message:
+        "json: cannot unmarshal string into Go struct field ChatRequest.messages.tool_calls.function.arguments of type api.ToolCallFunctionArguments",
+      status: 400,
+      fix: FIX.arguments,
+      evidence: "reported",
+      sources: ["aliasrobotics/cai#76", "neuron-core/neuron-ai#219"],
+      note: "An array is refused the same way with `array` for `string` in Go's words (the text seen for arrays was an output parse, langchain-ai/langchain#36550). A report through farfalle saw HTTP 500 for the same text.",
+    },
+  ],
+};

@@ -153,5 +153,23 @@ export const openaiResponses: ProviderProfile = {
       evidence: "reported",
       sources: ["continuedev/continue#8933", "vercel/ai#7099", "vercel/ai#8379"],
     },
+    {
+      code: "id_duplicate",
+      summary:
+        "A function_call sent twice (the same call replayed in a later turn, or two calls sharing an id).",
+      message:
+        "Duplicate item found with id {item_id}. Remove duplicate items from your input and try again.",
+      status: 400,
+      variants: ["Duplicate 'call_id': {id}"],
+      fix: FIX.duplicate,
+      evidence: "reported",
+      sources: [
+        "openai/openai-agents-python#1789",
+        "vercel/ai#13383",
+        "MacPaw/OpenAI#432",
+        "earendil-works/pi#9057",
+      ],
+      note: "OpenAI names the repeated item's own id (`fc_…`, the call's `extra_content.openai.item_id` in core's view), written `…` when the history does not keep it. The variant is an OpenAI-compatible Responses endpoint's wording for a repeated `call_id` (earendil-works/pi#9057).",
+    },
   ],
 };

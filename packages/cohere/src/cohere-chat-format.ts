@@ -1,0 +1,185 @@
+import type { ChatMessage, ToolDefinition } from "@toolcall/core";
+import {
+  type ConversationFormat,
+  type FormatIssue,
+  type FormatReading,
+  isPlainObject,
+  originOf,
+  withOrigin,
+} from "@toolcall/core/kit";
+import { neutralMessage, writeMessages } from "./cohere-messages.js";
+
+type Item = Record<string, unknown>;
+
+/** Request keys only Cohere's v2 Chat API has (OpenAI's sampling keys are `top_p`, `top_k`). */
+const COHERE_KEYS = ["documents", "citation_options", "safety_mode", "strict_tools", "p", "k"];
+
+/**
+ * The text Cohere refuses an assistant message with when it holds both text content and calls (`{place}` is where
+ * the text is).
+ *
+ * @example
+ * TEXT_BESIDE_CALLS.replace("{place}", "messages[2].content[0]");
+ */
+export const TEXT_BESIDE_CALLS =
+  "text content is not allowed when tool_calls are provided. If you wish to pass a tool plan, either pass thinking content (with thinking enabled) or use 'tool_plan': '{place}'";
+
+function messagesOf(value: unknown): { list: unknown[]; prefix: string } | undefined {
+  if (Array.isArray(value)) return { list: value, prefix: "" };
+  if (isPlainObject(value) && Array.isArray(value.messages))
+    return { list: value.messages, prefix: "messages" };
+  return undefined;
+}
+
+function hasCohereMark(message: unknown): boolean {
+  if (!isPlainObject(message)) return false;
+  if (message.role === "assistant" && "tool_plan" in message) return true;
+  // A tool message's document (`{type: "document", document: {data}}`); Anthropic's document blocks have a `source`.
+  return (
+    message.role === "tool" &&
+    Array.isArray(message.content) &&
+    message.content.some(
+      (part) => isPlainObject(part) && part.type === "document" && isPlainObject(part.document),
+    )
+  );
+}
+
+/** Where an assistant message's text sits beside its calls, or `undefined` when it has none there. */
+function textBesideCalls(message: unknown): number | undefined {
+  if (!isPlainObject(message) || message.role !== "assistant") return undefined;
+  if (!Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return undefined;
+  if (typeof message.content === "string") return message.content.trim() === "" ? undefined : 0;
+  if (!Array.isArray(message.content)) return undefined;
+  const at = message.content.findIndex(
+    (part) =>
+      isPlainObject(part) && part.type === "text" && typeof part.text === "string" && part.text.trim() !== "",
+  );
+  return at >= 0 ? at : undefined;
+}
+
+/**
+ * Cohere's v2 Chat API (`POST /v2/chat`): `{model, messages, tools?, documents?, …}` or a bare list of messages in
+ * OpenAI Chat's shapes (calls with `function.arguments` as JSON text, `tool` messages with `tool_call_id`), plus what
+ * only Cohere has: an assistant's `tool_plan` beside its calls, a tool message's `document` parts, and its own
+ * request keys (`documents`, `citation_options`, `safety_mode`, `p`, `k`). Claimed ahead of OpenAI Chat only when
+ * something Cohere's is there. Read into core's neutral view with a tool message's documents as their text and an
+ * assistant's `thinking` parts as reasoning; written back with every message the rules left alone the same object,
+ * a changed one with its changed keys (its document list kept), a synthesized result as a `tool` message. An
+ * assistant message with text content beside its calls, which Cohere refuses (the text belongs in `tool_plan`), is
+ * reported in Cohere's words (`text_beside_calls`).
+ *
+ * @example
+ * cohereChatFormat.matches({ model: "command-a-03-2025", messages: [{ role: "assistant", tool_plan: "I will search.", tool_calls }] }); // true
+ */
+export const cohereChatFormat: ConversationFormat = {
+  id: "cohere-chat",
+  name: "Cohere v2 Chat (tool_plan, tool_calls, tool messages)",
+  expected:
+    '{"model", "messages": [{role, content, tool_plan?, tool_calls?: [{id, function: {name, arguments}}]}, {"role": "tool", tool_call_id, content}]}',
+  unit: "record",
+  // Above Anthropic Messages (30), whose request shape a Cohere body with documents would otherwise resemble; what
+  // claims a value for Cohere (a `tool_plan`, a tool message's `document` part, Cohere's own keys) is Cohere's alone.
+  priority: 35,
+  matches(value) {
+    try {
+      return isCohere(value);
+    } catch {
+      return false;
+    }
+  },
+  resembles: (value) => isPlainObject(value) && "tool_plan" in value,
+  read(value): FormatReading {
+    try {
+      return readCohere(value);
+    } catch {
+      // A value no JSON text holds (a getter that throws): nothing of it is read, and it is kept as it is.
+      return {
+        conversations: [],
+        issues: [
+          {
+            code: "record_not_conversation",
+            severity: "error",
+            message: "a value of the record could not be read",
+            path: [],
+          },
+        ],
+        write: () => ({ ok: true, value }),
+      };
+    }
+  },
+};
+
+function isCohere(value: unknown): boolean {
+  const found = messagesOf(value);
+  if (found === undefined || found.list.length === 0) return false;
+  if (!found.list.every((message) => isPlainObject(message) && typeof message.role === "string"))
+    return false;
+  if (found.list.some(hasCohereMark)) return true;
+  return isPlainObject(value) && COHERE_KEYS.some((key) => key in value);
+}
+
+function readCohere(value: unknown): FormatReading {
+  const found = messagesOf(value);
+  if (found === undefined)
+    return {
+      conversations: [],
+      issues: [
+        {
+          code: "record_not_conversation",
+          severity: "error",
+          message: 'neither a list of messages nor an object with "messages"',
+          path: [],
+        },
+      ],
+      write: () => ({ ok: true, value }),
+    };
+  const messages = found.list.map((raw, index) => withOrigin(neutralMessage(raw), index) as ChatMessage);
+  const before = new Map(messages.map((message) => [originOf(message), message]));
+  const issues: FormatIssue[] = [];
+  found.list.forEach((message, index) => {
+    const at = textBesideCalls(message);
+    if (at === undefined) return;
+    const where = `${found.prefix || "messages"}[${index}].content[${at}]`;
+    issues.push({
+      code: "text_beside_calls",
+      severity: "error",
+      message: `cohere 400: ${JSON.stringify(TEXT_BESIDE_CALLS.replace("{place}", where))}`,
+      path: [...(found.prefix ? [found.prefix] : []), index, "content"],
+      place: `${found.prefix}[${index}].content${Array.isArray((message as Item).content) ? `[${at}]` : ""}`,
+    });
+  });
+  const tools =
+    isPlainObject(value) && Array.isArray(value.tools) ? (value.tools as ToolDefinition[]) : undefined;
+  return {
+    conversations: [
+      {
+        messages,
+        ...(tools ? { tools } : {}),
+        placeOf: (path) => placeIn(found.prefix, path),
+      },
+    ],
+    issues,
+    write([next]) {
+      if (next === undefined) return { ok: true, value };
+      const written = writeMessages({ list: found.list, next, before });
+      if (!written.ok || written.value === found.list) return written.ok ? { ok: true, value } : written;
+      if (found.prefix === "") return written;
+      const record: Item = {};
+      for (const key of Object.keys(value as Item))
+        Object.defineProperty(record, key, {
+          value: key === "messages" ? written.value : (value as Item)[key],
+          writable: true,
+          enumerable: true,
+          configurable: true,
+        });
+      return { ok: true, value: record };
+    },
+  };
+}
+
+/** A path as people read it: `messages[3].tool_calls[0]`, or `[2].content` in a bare list. */
+function placeIn(prefix: string, path: readonly (string | number)[]): string {
+  let out = prefix;
+  for (const key of path) out += typeof key === "number" ? `[${key}]` : out === "" ? key : `.${key}`;
+  return out;
+}
