@@ -1,12 +1,14 @@
 import type { ConversationFormat } from "@toolcall/core/kit";
+import { bfclAnswerFormat } from "./bfcl-answer-format.js";
+import { bfclQuestionFormat } from "./bfcl-question-format.js";
 import { llamafactoryFormat } from "./llamafactory-format.js";
 import { openhandsTrajectoryFormat } from "./openhands-format.js";
 import { sharegptFormat } from "./sharegpt-format.js";
 import { sweAgentTrajectoryFormat } from "./swe-agent-format.js";
 
 /**
- * Every data set and agent trajectory format, in the order to try them when detecting: the agents' trajectories and
- * LLaMA-Factory's content parts (each a special shape), then ShareGPT turns.
+ * Every data set and agent trajectory format, in the order to try them when detecting: the agents' trajectories, BFCL's
+ * question and answer files and LLaMA-Factory's content parts (each a special shape), then ShareGPT turns.
  *
  * @example
  * const format = datasetFormats.find((f) => f.matches(record));
@@ -14,6 +16,8 @@ import { sweAgentTrajectoryFormat } from "./swe-agent-format.js";
 export const datasetFormats: readonly ConversationFormat[] = [
   sweAgentTrajectoryFormat,
   openhandsTrajectoryFormat,
+  bfclQuestionFormat,
+  bfclAnswerFormat,
   llamafactoryFormat,
   sharegptFormat,
 ];

@@ -1,3 +1,5 @@
+export { bfclAnswerFormat } from "./bfcl-answer-format.js";
+export { bfclQuestionFormat } from "./bfcl-question-format.js";
 export { type CallText, readCallText, writeCallText } from "./call-text.js";
 export { datasetFormats } from "./dataset-formats.js";
 export { toolsOf } from "./dataset-tools.js";
