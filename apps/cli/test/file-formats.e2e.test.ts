@@ -126,6 +126,17 @@ const FILES: Array<{ name: string; format: string; text: string }> = [
     ),
   },
   { name: "openhands.jsonl", format: "openhands-trajectory", text: generated(openhands, 2) },
+  {
+    name: "gemini-cli.json",
+    format: "gemini-cli-session",
+    text: readFileSync(
+      join(repo, "packages/gemini/test/__fixtures__/gemini-cli-session.lookalike.json"),
+      "utf8",
+    ).replace(
+      '"args": { "absolute_path": "/home/dev/parser/tests/test_parser.py" }',
+      '"args": "{\\"absolute_path\\": \\"/home/dev/parser/tests/test_parser.py\\",}"',
+    ),
+  },
 ];
 
 describe("files in each format: detected, repaired, undone byte for byte", () => {

@@ -1,4 +1,5 @@
 import type { ConversationFormat } from "@toolcall/core/kit";
+import { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 import { geminiContentsFormat } from "./gemini-contents-format.js";
 
 /**
@@ -7,4 +8,4 @@ import { geminiContentsFormat } from "./gemini-contents-format.js";
  * @example
  * createFormatRegistry(geminiFormats).detect({ contents: [] }, "record")?.format.id; // "gemini-contents"
  */
-export const geminiFormats: readonly ConversationFormat[] = [geminiContentsFormat];
+export const geminiFormats: readonly ConversationFormat[] = [geminiCliSessionFormat, geminiContentsFormat];
