@@ -137,6 +137,16 @@ const FILES: Array<{ name: string; format: string; text: string }> = [
       '"args": "{\\"absolute_path\\": \\"/home/dev/parser/tests/test_parser.py\\",}"',
     ),
   },
+  {
+    name: "responses-stream.sse",
+    format: "openai-responses-stream",
+    text: readFileSync(
+      join(repo, "packages/openai/test/formats/__fixtures__/responses-stream-call.sse"),
+      "utf8",
+    )
+      .replaceAll('"arguments":"{\\"country\\":\\"France\\"}"', '"arguments":"{\\"country\\":\\"France\\",}"')
+      .replace('"delta":"\\"}"}', '"delta":"\\",}"}'),
+  },
 ];
 
 describe("files in each format: detected, repaired, undone byte for byte", () => {
@@ -147,7 +157,17 @@ describe("files in each format: detected, repaired, undone byte for byte", () =>
     expect(new Set(checked.files[0].formats)).toEqual(new Set([format]));
     const out = join(dir, `fixed-${name}`);
     const journal = join(dir, `${name}.journal`);
-    const repaired = await run(["repair", input, "-o", out, "--journal", journal, "--quiet"]);
+    const repaired = await run([
+      "repair",
+      input,
+      "-o",
+      out,
+      "--journal",
+      journal,
+      "--repair",
+      "core",
+      "--quiet",
+    ]);
     expect(repaired.code, repaired.err).toBeLessThan(2);
     expect(readFileSync(out).equals(readFileSync(input))).toBe(false);
     const restored = join(dir, `back-${name}`);

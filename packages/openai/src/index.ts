@@ -46,6 +46,7 @@ export {
   isResponseItem,
   readResponseItems,
 } from "./formats/responses-items.js";
+export { openaiResponsesStreamFormat } from "./formats/responses-stream-format.js";
 export { type Fetch, type FetchInput, type GuardFetchOptions, guardFetch } from "./guard-fetch.js";
 export { type GuardOpenAIOptions, guardOpenAI } from "./guard-openai.js";
 export type {
