@@ -103,6 +103,37 @@ const openhands = fc
     }),
   ]);
 
+const adk = fc
+  .array(fc.record({ args: payload, answered: fc.boolean() }), { minLength: 1, maxLength: 4 })
+  .map((steps) => ({
+    id: "s",
+    app_name: "app",
+    user_id: "u",
+    state: {},
+    events: [
+      { author: "user", invocation_id: "i", content: { role: "user", parts: [{ text: "go" }] } },
+      ...steps.flatMap((step, k) => [
+        {
+          author: "agent",
+          invocation_id: "i",
+          content: { role: "model", parts: [{ function_call: { id: `c${k}`, name: "f", args: step.args } }] },
+        },
+        ...(step.answered
+          ? [
+              {
+                author: "agent",
+                invocation_id: "i",
+                content: {
+                  role: "user",
+                  parts: [{ function_response: { id: `c${k}`, name: "f", response: {} } }],
+                },
+              },
+            ]
+          : []),
+      ]),
+    ],
+  }));
+
 /** Many generated records of one format, one per line. */
 const generated = (records: fc.Arbitrary<unknown>, seed: number) =>
   `${fc
@@ -126,6 +157,7 @@ const FILES: Array<{ name: string; format: string; text: string }> = [
     ),
   },
   { name: "openhands.jsonl", format: "openhands-trajectory", text: generated(openhands, 2) },
+  { name: "adk.jsonl", format: "adk-session", text: generated(adk, 3) },
   {
     name: "gemini-cli.json",
     format: "gemini-cli-session",

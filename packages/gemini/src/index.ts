@@ -1,3 +1,4 @@
+export { adkSessionFormat } from "./adk-session-format.js";
 export { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 export { geminiContentsFormat } from "./gemini-contents-format.js";
 export { sanitizeGeminiContents, validateGeminiContents } from "./gemini-door.js";
