@@ -1,4 +1,6 @@
 import type { ConversationFormat } from "@toolcall/core/kit";
+import { adkSessionFormat } from "./adk-session-format.js";
+import { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 import { geminiContentsFormat } from "./gemini-contents-format.js";
 
 /**
@@ -7,4 +9,8 @@ import { geminiContentsFormat } from "./gemini-contents-format.js";
  * @example
  * createFormatRegistry(geminiFormats).detect({ contents: [] }, "record")?.format.id; // "gemini-contents"
  */
-export const geminiFormats: readonly ConversationFormat[] = [geminiContentsFormat];
+export const geminiFormats: readonly ConversationFormat[] = [
+  geminiCliSessionFormat,
+  adkSessionFormat,
+  geminiContentsFormat,
+];

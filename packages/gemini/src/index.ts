@@ -1,3 +1,5 @@
+export { adkSessionFormat } from "./adk-session-format.js";
+export { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 export { geminiContentsFormat } from "./gemini-contents-format.js";
 export { sanitizeGeminiContents, validateGeminiContents } from "./gemini-door.js";
 export { geminiFormats } from "./gemini-formats.js";

@@ -53,6 +53,7 @@ export {
   isResponseItem,
   readResponseItems,
 } from "./formats/responses-items.js";
+export { openaiResponsesStreamFormat } from "./formats/responses-stream-format.js";
 export { type Fetch, type FetchInput, type GuardFetchOptions, guardFetch } from "./guard-fetch.js";
 export { type GuardOpenAIOptions, guardOpenAI } from "./guard-openai.js";
 export { sanitizeOllamaChat, validateOllamaChat } from "./ollama-door.js";

@@ -62,6 +62,7 @@ export function splitResultIdLists(messages: readonly unknown[]):
     join(next) {
       const out: unknown[] = [];
       const seen = new Map<number, Array<Record<string, unknown>>>();
+      const at = new Map<number, number>();
       for (const message of next) {
         const share = isPlainObject(message)
           ? ((message as Record<symbol, unknown>)[SHARE] as Share | undefined)
@@ -71,24 +72,38 @@ export function splitResultIdLists(messages: readonly unknown[]):
           continue;
         }
         const list = seen.get(share.source) ?? [];
-        if (list.length === 0) out.push(messages[share.source]);
+        if (list.length === 0) {
+          at.set(share.source, out.length);
+          out.push(messages[share.source]);
+        }
         list.push(message as Record<string, unknown>);
         seen.set(share.source, list);
       }
       for (const [source, list] of seen) {
         const original = messages[source] as Record<string, unknown> & { tool_call_ids: unknown[] };
         const of = Math.max(original.tool_call_ids.length, 1);
+        // A result answering one call may change; one of several only with the others, as the same text.
         const whole =
-          list.length === of &&
-          list.every(
-            (message, share) =>
-              message.content === original.content && message.tool_call_id === original.tool_call_ids[share],
-          );
+          list.length === of && (of === 1 || list.every((message) => message.content === original.content));
         if (!whole)
           return {
             ok: false,
             reason: `messages[${source}]: one result of the ${of} its tool_call_ids name cannot change alone`,
           };
+        const ids = list.map((message) => message.tool_call_id);
+        const content = (list[0] as Record<string, unknown>).content;
+        const sameIds = ids.every((id, i) => id === original.tool_call_ids[i]);
+        if (sameIds && content === original.content) continue;
+        // Ids renamed (a duplicate made unique) or the one result's text changed: the entry written with them.
+        const copy: Record<string, unknown> = {};
+        for (const key of Object.keys(original))
+          Object.defineProperty(copy, key, {
+            value: key === "tool_call_ids" ? ids : key === "content" ? content : original[key],
+            writable: true,
+            enumerable: true,
+            configurable: true,
+          });
+        out[at.get(source) as number] = copy;
       }
       return { ok: true, value: out };
     },

@@ -5,9 +5,10 @@ import { openaiChatFormat } from "./chat-format.js";
 import { codexRolloutFormat } from "./codex-rollout-format.js";
 import { ollamaChatFormat } from "./ollama-chat-format.js";
 import { openaiResponsesFormat } from "./responses-format.js";
+import { openaiResponsesStreamFormat } from "./responses-stream-format.js";
 
 /**
- * Every OpenAI format, most specific first (the order to try them in when detecting): completions and chunk logs
+ * Every OpenAI format, most specific first (the order to try them in when detecting): completions, chunk logs and Responses stream events
  * before Responses items, Codex sessions, Ollama's native chat (object arguments), and Chat messages last (a list of `{role, content}` is Chat).
  *
  * @example
@@ -16,6 +17,7 @@ import { openaiResponsesFormat } from "./responses-format.js";
 export const openaiFormats: readonly ConversationFormat[] = [
   openaiChatCompletionFormat,
   openaiChatChunksFormat,
+  openaiResponsesStreamFormat,
   codexRolloutFormat,
   openaiResponsesFormat,
   ollamaChatFormat,

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCall } from "@toolcall/core";
+import { type ChatMessage, parseJson, serializeJson, type ToolCall } from "@toolcall/core";
 import { isPlainObject, originOf, withOrigin } from "@toolcall/core/kit";
 
 /** Item types of the Responses API (input and output), as the API names them. */
@@ -107,6 +107,12 @@ function projectOutput(output: unknown): unknown {
   return output === undefined || output === null ? "" : JSON.stringify(output);
 }
 
+/** A local shell call's `action` as a call's arguments: its JSON text (the item carries no text of its own). */
+function shellArguments(item: Record<string, unknown>): unknown {
+  const written = serializeJson(item.action);
+  return written.success ? written.value : item.action;
+}
+
 function setKey<T extends Record<string, unknown>>(target: T, key: string, value: unknown): T {
   const copy = { ...target };
   Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
@@ -134,7 +140,12 @@ export function readResponseItems(
   const callIds = new Set<unknown>();
   if (options.continues === true) {
     for (const item of items) {
-      if (isPlainObject(item) && (item.type === "function_call" || item.type === "custom_tool_call")) {
+      if (
+        isPlainObject(item) &&
+        (item.type === "function_call" ||
+          item.type === "custom_tool_call" ||
+          item.type === "local_shell_call")
+      ) {
         callIds.add(item.call_id);
       }
     }
@@ -166,6 +177,34 @@ export function readResponseItems(
         ...(turn.tool_calls ?? []),
         withOrigin(call, { items: [index] } satisfies ItemOrigin),
       ];
+      return;
+    }
+    if (type === "local_shell_call") {
+      // A local shell call reads as a call of `local_shell` whose arguments are its action.
+      turn ??= { role: "assistant", content: null };
+      const call: ToolCall = {
+        id: item.call_id,
+        type: "function",
+        function: { name: "local_shell", arguments: shellArguments(item) },
+      };
+      turn.tool_calls = [
+        ...(turn.tool_calls ?? []),
+        withOrigin(call, { items: [index] } satisfies ItemOrigin),
+      ];
+      return;
+    }
+    if (type === "local_shell_call_output") {
+      // Its `id` names the call it answers (the call's `call_id`), as the API defines it.
+      if (options.continues === true && !callIds.has(item.call_id ?? item.id)) return;
+      flush();
+      messages.push(
+        withOrigin(
+          { role: "tool", tool_call_id: item.call_id ?? item.id, content: projectOutput(item.output) },
+          {
+            items: [index],
+          } satisfies ItemOrigin,
+        ),
+      );
       return;
     }
     if (type === "function_call_output" || type === "custom_tool_call_output") {
@@ -234,8 +273,8 @@ export function readResponseItems(
           const item = items[index] as Record<string, unknown>;
           const before = original.get(index)?.message;
           let updated = item;
-          if (message.tool_call_id !== item.call_id)
-            updated = setKey(updated, "call_id", message.tool_call_id);
+          const idKey = item.type === "local_shell_call_output" && !("call_id" in item) ? "id" : "call_id";
+          if (message.tool_call_id !== item[idKey]) updated = setKey(updated, idKey, message.tool_call_id);
           if (before !== undefined && message.content !== before.content) {
             if (typeof message.content !== "string" || typeof item.output !== "string") {
               return {
@@ -259,7 +298,17 @@ export function readResponseItems(
           let updated = item;
           if (call.id !== item.call_id) updated = setKey(updated, "call_id", call.id);
           const fn = isPlainObject(call.function) ? call.function : undefined;
-          if (fn !== undefined && fn.arguments !== item.arguments)
+          if (item.type === "local_shell_call") {
+            if (fn !== undefined && fn.arguments !== shellArguments(item)) {
+              const action = typeof fn.arguments === "string" ? parseJson(fn.arguments) : undefined;
+              if (action === undefined || !action.success || !isPlainObject(action.value))
+                return {
+                  ok: false,
+                  reason: "a local shell call's action is an object; these arguments are not one",
+                };
+              updated = setKey(updated, "action", action.value);
+            }
+          } else if (fn !== undefined && fn.arguments !== item.arguments)
             updated = setKey(updated, "arguments", fn.arguments);
           if (updated !== item) edits.replaced.set(index, updated);
         }
