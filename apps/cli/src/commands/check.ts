@@ -14,7 +14,7 @@ import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
 import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
-import { processInput } from "../process-input.js";
+import { processFile } from "../process-file.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
 import { ReportStream } from "../report-stream.js";
@@ -212,10 +212,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
       enabled: !options.quiet,
     });
     report.progress = progress;
-    let result: Awaited<ReturnType<typeof processInput>>;
+    let result: Awaited<ReturnType<typeof processFile>>;
     try {
-      result = await processInput({
-        chunks: opened.source.chunks,
+      result = await processFile({
+        source: opened.source,
         maxLineBytes: options.maxLineBytes,
         context: { mode: "check", processor, ...(options.format ? { forced: options.format } : {}) },
         pool: await pools.for(opened.source.size),

@@ -6,7 +6,7 @@ import { JsonReport } from "../json-report.js";
 import { isStandardOutput, type OutputTarget, OutputWriteError, openOutputFile } from "../output-target.js";
 import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
-import { processInput } from "../process-input.js";
+import { processFile } from "../process-file.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
 import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
@@ -159,14 +159,16 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     });
     report.progress = progress;
 
-    let result: Awaited<ReturnType<typeof processInput>>;
+    let result: Awaited<ReturnType<typeof processFile>>;
     try {
-      result = await processInput({
-        chunks: opened.source.chunks,
+      result = await processFile({
+        source: opened.source,
         maxLineBytes: options.maxLineBytes,
         context,
         pool: await pools.for(opened.source.size),
         output: out,
+        target: destination.target,
+        hashInput: journalTarget !== undefined,
         handler: {
           format(format) {
             fileSummary.formats.push(format.id);
@@ -258,7 +260,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
         if (journalTarget !== undefined) {
           out.writeTrailer(
             out.trailer(
-              { name: file, bytes: result.summary.bytes, sha256: opened.source.sha256() },
+              { name: file, bytes: result.summary.bytes, sha256: result.sha256 ?? opened.source.sha256() },
               opened.source.gzip,
             ),
           );
@@ -269,7 +271,10 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
         if (journalTarget !== undefined) {
           const gzip = options.inPlace ? opened.source.gzip : (options.output ?? "").endsWith(".gz");
           out.writeTrailer(
-            out.trailer({ name: file, bytes: result.summary.bytes, sha256: opened.source.sha256() }, gzip),
+            out.trailer(
+              { name: file, bytes: result.summary.bytes, sha256: result.sha256 ?? opened.source.sha256() },
+              gzip,
+            ),
           );
           // The journal first: an output without its journal could not be undone.
           await journalTarget.commit();
