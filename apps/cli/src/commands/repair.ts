@@ -1,3 +1,5 @@
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import { createRecordEngine } from "@toolcall/core";
 import { createPainter } from "../colors.js";
 import { describeError, openInput } from "../input-source.js";
@@ -81,6 +83,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     notRewritable: 0,
     passedThrough: 0,
     findingsNotShown: 0,
+    skipped: [...(options.skipped ?? [])],
     exitCode: 0,
   };
   const files: RepairFileSummary[] = [];
@@ -98,46 +101,68 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     else report.write(humanRepairFinding(finding, paint));
   };
 
+  const fileSummaryOf = (file: string): RepairFileSummary => ({
+    file,
+    formats: [],
+    records: 0,
+    conversations: 0,
+    changed: 0,
+    changes: 0,
+    withErrors: 0,
+    notRewritable: 0,
+    passedThrough: 0,
+    written: false,
+  });
+  for (const { file, issue } of options.unreadable ?? []) {
+    summary.files++;
+    files.push({ ...fileSummaryOf(file), error: issue });
+  }
   for (const file of options.files) {
     summary.files++;
-    const fileSummary: RepairFileSummary = {
-      file,
-      formats: [],
-      records: 0,
-      conversations: 0,
-      changed: 0,
-      changes: 0,
-      withErrors: 0,
-      notRewritable: 0,
-      passedThrough: 0,
-      written: false,
-    };
+    const fileSummary = fileSummaryOf(file);
     files.push(fileSummary);
+    // A file of a directory tree has its own output and journal, at its place in the output's and journal's trees.
+    const target = options.targets?.get(file);
+    const output = target?.output ?? options.output;
+    const journal = target !== undefined ? target.journal : options.journal;
     const opened = await openInput({
       path: file,
-      hash: options.journal !== undefined,
+      hash: journal !== undefined,
       ...(options.stdin ? { stdin: options.stdin } : {}),
     });
     if (!opened.ok) {
       fileSummary.error = opened.issue;
       continue;
     }
-    const destination = await openDestination(file, options, stdout);
+    if (target !== undefined) {
+      for (const path of [target.output, target.journal])
+        if (path !== undefined) await mkdir(dirname(path), { recursive: true }).catch(() => {});
+    }
+    const destination = await openDestination(
+      file,
+      {
+        inPlace: options.inPlace,
+        backupSuffix: options.backupSuffix,
+        ...(output !== undefined ? { output } : {}),
+        ...(journal !== undefined ? { journal } : {}),
+      },
+      stdout,
+    );
     if (!destination.ok) {
       await opened.source.close();
       fileSummary.error = { code: destination.code, message: destination.message };
       continue;
     }
     let journalTarget: OutputTarget | undefined;
-    if (options.journal !== undefined) {
+    if (journal !== undefined) {
       try {
-        journalTarget = (await openOutputFile({ destination: options.journal })).target;
+        journalTarget = (await openOutputFile({ destination: journal })).target;
       } catch (error) {
         await destination.target.abort();
         await opened.source.close();
         fileSummary.error = {
           code: "output_unwritable",
-          message: `${options.journal}: ${describeError(error)}`,
+          message: `${journal}: ${describeError(error)}`,
         };
         continue;
       }
@@ -265,11 +290,11 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
             ),
           );
           await journalTarget.commit();
-          fileSummary.journal = options.journal;
+          fileSummary.journal = journal;
         }
       } else {
         if (journalTarget !== undefined) {
-          const gzip = options.inPlace ? opened.source.gzip : (options.output ?? "").endsWith(".gz");
+          const gzip = options.inPlace ? opened.source.gzip : (output ?? "").endsWith(".gz");
           out.writeTrailer(
             out.trailer(
               { name: file, bytes: result.summary.bytes, sha256: result.sha256 ?? opened.source.sha256() },
@@ -278,7 +303,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
           );
           // The journal first: an output without its journal could not be undone.
           await journalTarget.commit();
-          fileSummary.journal = options.journal;
+          fileSummary.journal = journal;
         }
         if (options.inPlace && destination.backup !== undefined) {
           await makeBackup(file, destination.backup);
