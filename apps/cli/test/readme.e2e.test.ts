@@ -226,7 +226,7 @@ describe("the README's command lines", () => {
       ["restored/sessions.jsonl", "sessions.jsonl"],
       ["restored/glaive.json", "data.json"],
       ["data/sessions.jsonl.bak", "sessions.jsonl"],
-    ]) {
+    ] as const) {
       expect(
         (await readFile(join(work, restored))).equals(await readFile(join(work, original))),
         restored,
