@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { root, run, tempDir } from "./helpers.js";
 
@@ -176,6 +177,40 @@ describe("--jobs N: workers read and write their own byte ranges", () => {
     expect(two.report).toBe(one.report);
   });
 
+  it("--in-place with workers: the file is replaced by what --jobs 1 writes, and undo gives every byte back", async () => {
+    const dir = await tempDir();
+    const lines = await realLines();
+    await writeFile(join(dir, "one.jsonl"), lines);
+    await writeFile(join(dir, "two.jsonl"), lines);
+    const one = await run(
+      ["repair", "one.jsonl", "--in-place", "--journal", "one.journal", "--jobs", "1", "--quiet"],
+      {
+        cwd: dir,
+      },
+    );
+    const env = { TOOLCALL_RANGE_BYTES: "500", TOOLCALL_WORK_REPORT: "1" };
+    const two = await run(
+      ["repair", "two.jsonl", "--in-place", "--journal", "two.journal", "--jobs", "2", "--quiet"],
+      {
+        cwd: dir,
+        env,
+      },
+    );
+    expect(two.code).toBe(one.code);
+    expect(workLines(two.err)[0]?.ranges).toBe(Math.ceil(lines.length / 500));
+    expect((await readFile(join(dir, "two.jsonl"))).equals(await readFile(join(dir, "one.jsonl")))).toBe(
+      true,
+    );
+    expect((await readFile(join(dir, "two.journal"), "utf8")).replace(/"name":"two.jsonl"/, "")).toBe(
+      (await readFile(join(dir, "one.journal"), "utf8")).replace(/"name":"one.jsonl"/, ""),
+    );
+    const undone = await run(["undo", "two.jsonl", "--journal", "two.journal", "--in-place", "--quiet"], {
+      cwd: dir,
+    });
+    expect(undone.code, undone.err).toBe(0);
+    expect((await readFile(join(dir, "two.jsonl"))).equals(lines)).toBe(true);
+  });
+
   it("keeps the one-pass path for standard input, gzip and -o -, with the same bytes", async () => {
     const dir = await tempDir();
     const lines = await realLines();
@@ -197,6 +232,10 @@ describe("--jobs N: workers read and write their own byte ranges", () => {
     expect(workLines(ranged.err)[0]?.ranges).toBeGreaterThan(1);
     expect(workLines(toStdout.err)[0]?.ranges).toBe(0);
     expect(workLines(fromStdin.err)[0]?.ranges).toBe(0);
+    await writeFile(join(dir, "in.jsonl.gz"), gzipSync(lines));
+    const gzipped = await run(["repair", "in.jsonl.gz", "-o", "-", "--jobs", "2", "--quiet"], { cwd: dir, env });
+    expect(workLines(gzipped.err)[0]?.ranges).toBe(0);
+    expect(gzipped.stdout.equals(await readFile(join(dir, "ranged.jsonl")))).toBe(true);
     const written = await readFile(join(dir, "ranged.jsonl"));
     expect(toStdout.stdout.equals(written)).toBe(true);
     expect(fromStdin.stdout.equals(written)).toBe(true);
