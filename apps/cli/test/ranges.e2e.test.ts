@@ -233,7 +233,10 @@ describe("--jobs N: workers read and write their own byte ranges", () => {
     expect(workLines(toStdout.err)[0]?.ranges).toBe(0);
     expect(workLines(fromStdin.err)[0]?.ranges).toBe(0);
     await writeFile(join(dir, "in.jsonl.gz"), gzipSync(lines));
-    const gzipped = await run(["repair", "in.jsonl.gz", "-o", "-", "--jobs", "2", "--quiet"], { cwd: dir, env });
+    const gzipped = await run(["repair", "in.jsonl.gz", "-o", "-", "--jobs", "2", "--quiet"], {
+      cwd: dir,
+      env,
+    });
     expect(workLines(gzipped.err)[0]?.ranges).toBe(0);
     expect(gzipped.stdout.equals(await readFile(join(dir, "ranged.jsonl")))).toBe(true);
     const written = await readFile(join(dir, "ranged.jsonl"));
