@@ -109,7 +109,7 @@ export async function processFile(options: {
       ranges: pool.ranges,
       handler: options.handler,
       maxLineBytes: options.maxLineBytes,
-      inFlight: Math.max(2, pool.workers * 3),
+      inFlight: Math.max(2, pool.workers * 2),
       ...(options.output !== undefined && file !== undefined
         ? { output: { journaled: options.output, file } }
         : {}),

@@ -74,7 +74,7 @@ export class ReadBuffers {
   }
 
   give(buffer: Buffer): void {
-    if (this.#free.length < 8) this.#free.push(buffer);
+    if (this.#free.length < 2) this.#free.push(buffer);
   }
 
   clear(): void {

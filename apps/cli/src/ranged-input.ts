@@ -12,7 +12,7 @@ import type { RecordData } from "./record-work.js";
 import type { RangeWorkers } from "./worker-pool.js";
 
 /** Bytes of input per range: small enough to balance two workers and bound memory, large enough to be worth a trip. */
-export const RANGE_BYTES = 4 << 20;
+export const RANGE_BYTES = 1 << 20;
 
 /**
  * The range size in effect: {@link RANGE_BYTES}, or `TOOLCALL_RANGE_BYTES` (at least 1), which the tests set to put
