@@ -1,9 +1,14 @@
 // The commands on conversation files (check, repair, undo): their options, read and checked, handed to the command.
+
+import { join } from "node:path";
 import { runCheck } from "./commands/check.js";
 import { runRepair } from "./commands/repair.js";
 import { runUndo } from "./commands/undo.js";
+import { runUndoTree } from "./commands/undo-tree.js";
 import { CHECK_HELP, REPAIR_HELP, UNDO_HELP } from "./help.js";
 import { formatOption, jobs, maxFindings, maxLineBytes, providerOption, repairs } from "./option-values.js";
+import { expandInputs } from "./tree-inputs.js";
+import { globOptions, isDirectory, JOURNAL_SUFFIX, treeRepair } from "./tree-options.js";
 import { parse, usage } from "./usage.js";
 
 const checkOptions = {
@@ -16,6 +21,8 @@ const checkOptions = {
   provider: { type: "string", multiple: true },
   repair: { type: "string", multiple: true },
   "max-line-bytes": { type: "string" },
+  include: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -37,6 +44,8 @@ const repairOptions = {
   summary: { type: "boolean" },
   "max-findings": { type: "string" },
   "max-line-bytes": { type: "string" },
+  include: { type: "string", multiple: true },
+  exclude: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -61,8 +70,14 @@ export async function check(args: string[]): Promise<number> {
   const format = formatOption("check", values.format);
   const providers = providerOption("check", values.provider, false);
   const findings = maxFindings("check", values["max-findings"]);
+  const expanded = await expandInputs({
+    paths: positionals,
+    ...globOptions("check", values),
+  });
   const result = await runCheck({
-    files: positionals,
+    files: expanded.files,
+    unreadable: expanded.unreadable,
+    skipped: expanded.skipped,
     json: values.json === true,
     quiet: values.quiet === true,
     summaryOnly: values.summary === true,
@@ -90,6 +105,7 @@ export async function repair(args: string[]): Promise<number> {
   if (!inPlace && values.output === undefined) {
     usage("repair", "say where to write: -o OUT, -o - for standard output, or --in-place (keeps a backup)");
   }
+  const tree = await treeRepair({ positionals, output: values.output, journal: values.journal, inPlace });
   if (!inPlace && positionals.length > 1) {
     usage(
       "repair",
@@ -129,8 +145,25 @@ export async function repair(args: string[]): Promise<number> {
     true,
   )?.[0];
   const findings = maxFindings("repair", values["max-findings"]);
+  const expanded = await expandInputs({
+    paths: positionals,
+    ...globOptions("repair", values),
+    skip: [values.output, values.journal].filter((path): path is string => path !== undefined),
+  });
+  const targets = new Map<string, { output?: string; journal?: string }>();
+  for (const [file, place] of expanded.trees) {
+    targets.set(file, {
+      ...(tree?.output !== undefined ? { output: join(tree.output, place.relative) } : {}),
+      ...(tree?.journal !== undefined
+        ? { journal: join(tree.journal, `${place.relative}${JOURNAL_SUFFIX}`) }
+        : {}),
+    });
+  }
   const result = await runRepair({
-    files: positionals,
+    files: expanded.files,
+    targets,
+    unreadable: expanded.unreadable,
+    skipped: expanded.skipped,
     ...(values.output !== undefined ? { output: values.output } : {}),
     inPlace,
     backupSuffix: suffix,
@@ -144,7 +177,7 @@ export async function repair(args: string[]): Promise<number> {
     ...(values["synthetic-result"] !== undefined ? { syntheticResult: values["synthetic-result"] } : {}),
     ...(format !== undefined ? { format } : {}),
     ...(provider !== undefined ? { provider } : {}),
-    ...(values.journal !== undefined ? { journal: values.journal } : {}),
+    ...(values.journal !== undefined && tree === undefined ? { journal: values.journal } : {}),
     json: values.json === true,
     quiet: values.quiet === true,
     summaryOnly: values.summary === true,
@@ -160,12 +193,23 @@ export async function undo(args: string[]): Promise<number> {
     process.stdout.write(UNDO_HELP);
     return 0;
   }
-  if (positionals.length !== 1) usage("undo", "give one repaired FILE (- for standard input)");
+  if (positionals.length !== 1) usage("undo", "give one repaired FILE or directory (- for standard input)");
   if (values.journal === undefined) usage("undo", "give --journal FILE (the journal repair --journal wrote)");
   const inPlace = values["in-place"] === true;
   if (inPlace === (values.output !== undefined))
     usage("undo", "say where to write: -o OUT (- for standard output) or --in-place");
   if (inPlace && positionals[0] === "-") usage("undo", "standard input cannot be restored in place");
+  if (await isDirectory(positionals[0] as string)) {
+    if (values.output === "-")
+      usage("undo", "a directory is restored to a directory: -o DIR/, not standard output");
+    return runUndoTree({
+      directory: positionals[0] as string,
+      journal: values.journal,
+      ...(values.output !== undefined ? { output: values.output } : {}),
+      inPlace,
+      quiet: values.quiet === true,
+    });
+  }
   return runUndo({
     file: positionals[0] as string,
     journal: values.journal,

@@ -65,8 +65,8 @@ const INPUT_CODES = INPUT_ISSUE_CODES.map((code) => `  ${code.padEnd(24)} ${desc
 export const CHECK_HELP = `toolcall check: every issue in every conversation, with its place
 
 Usage:
-  toolcall check FILE... [--json] [--quiet] [--summary] [--max-findings N] [--format ID] [--provider ID,...]
-                 [--repair NAME,...] [--max-line-bytes N]
+  toolcall check FILE|DIR... [--json] [--quiet] [--summary] [--max-findings N] [--format ID] [--provider ID,...]
+                 [--repair NAME,...] [--max-line-bytes N] [--include GLOB] [--exclude GLOB] [--jobs N]
 
 Reads each record in its format (detected from content, or --format), and runs core's rules on it: every message
 whole (role, content for its role, a tool result's id), every call (arguments, name, id; the conversation's tools
@@ -77,11 +77,19 @@ is known: clean, or the rules it breaks and, for each, the provider profiles tha
 from the provider's documented or reported literal error text; "toolcall providers" lists them), or that none does.
 With --provider, every conversation is checked against the profiles named, and what they reject that core's
 rules do not (an id pattern, reasoning to pass back) is an error too, in the provider's own words.
-JSONL is streamed: files of any size, memory stays flat.
+JSONL is streamed: files of any size, memory stays flat. A directory is walked: its files that --include takes
+(default: *.json, *.jsonl, *.ndjson, *.sse, gzipped or not) and --exclude does not, each read as if named alone;
+dot files only when a glob names them; symbolic links inside it are not followed (each is listed as skipped).
 
 Options:
   --json                 one JSON document on standard output: findings (records with issues, unreadable lines
                          and files), per-file totals, and a summary by code
+  --include GLOB         in a directory, read the files this glob matches (repeatable; matched against the path
+                         in the directory, as **/*.jsonl or logs/*.json.gz)
+  --exclude GLOB         in a directory, leave out what this glob matches (repeatable; a directory it matches is
+                         not gone into)
+  --jobs N               worker threads (default: one per core, at most 8, for files over 8 MB); a JSONL file is
+                         split into byte ranges that each worker reads itself
   -q, --quiet            print nothing; the exit code tells (unreadable files still go to standard error)
   --summary              the totals only, no finding (for huge files)
   --max-findings N       list N findings at most; the rest are counted
@@ -101,6 +109,7 @@ Exit codes: 0 no errors, 1 at least one issue of severity error or an unreadable
 Examples:
   toolcall check session.json
   toolcall check a.jsonl b.jsonl --json | jq '.summary.byCode'
+  toolcall check data/ --include '**/*.jsonl' --exclude 'tmp/**' --summary
   zcat rollouts.jsonl.gz | toolcall check - --quiet && echo clean
 `;
 
@@ -109,7 +118,8 @@ export const REPAIR_HELP = `toolcall repair: a repaired copy, in the same format
 
 Usage:
   toolcall repair FILE -o OUT [options]
-  toolcall repair FILE... --in-place [--backup-suffix .bak] [options]
+  toolcall repair DIR -o OUTDIR [--journal JOURNALDIR] [--include GLOB] [--exclude GLOB] [options]
+  toolcall repair FILE|DIR... --in-place [--backup-suffix .bak] [options]
 
 Reads each record in its format and runs core's sanitizeHistory on each conversation, then writes the record back
 in its format: a record that needs no change, a blank line and a line that cannot be read byte for byte; a changed
@@ -119,12 +129,16 @@ written to a temporary file beside it and renamed into place, keeping its mode a
 never leaves half a file; a device, a FIFO, /dev/stdout or a process substitution (/dev/fd/N) is written where it
 is, never replaced. OUT ending in .gz is gzipped; --in-place keeps a gzip file gzipped. The input is never
 overwritten unless --in-place, which first keeps it as FILE.bak (and refuses to run if that backup exists).
+A directory is walked as check walks it; with -o, OUTDIR mirrors its tree (an OUTDIR inside it is not read), and
+--journal names a directory holding one journal per file (JOURNALDIR/PATH.journal) that "toolcall undo" takes whole.
 
 Options:
   -o, --output OUT         where to write; "-" for standard output (the report then goes to standard error)
   --in-place               replace each FILE, keeping a backup
   --backup-suffix SUFFIX   the backup's suffix (default .bak)
-  --journal FILE           the journal of every replacement (one input file)
+  --journal FILE           the journal of every replacement (one input file; for a directory, a directory)
+  --include GLOB           in a directory, repair the files this glob matches (repeatable; as check)
+  --exclude GLOB           in a directory, leave out what this glob matches (repeatable)
   --policy P               arguments that cannot be decoded to an object:
                              preserve  (default) kept as {"_raw_arguments": <the original text>}
                              drop      the call and its results are removed
@@ -146,6 +160,8 @@ Options:
   --summary                the totals only
   --max-findings N         list N findings at most; the rest are counted
   --max-line-bytes N       longest JSONL line read (default and most 256MiB); longer lines pass through unchanged
+  --jobs N                 worker threads (default: one per core, at most 8, for files over 8 MB); each reads and
+                           writes its own byte ranges of a JSONL file (same bytes and journal as --jobs 1)
 
 Exit codes: 0 written and nothing left to report, 1 written but errors remain (no rule repairs them) or lines
 were passed through unread, 2 nothing written (unreadable input, bad usage, or the output could not be written).
@@ -154,6 +170,7 @@ Examples:
   toolcall repair session.json -o session.fixed.json --journal session.journal.jsonl
   toolcall repair rollouts.jsonl -o fixed.jsonl --policy drop --missing-result drop-call
   toolcall repair sessions/*.jsonl --in-place --repair core,jsonrepair
+  toolcall repair data/ -o fixed/ --journal journals/ && toolcall undo fixed/ --journal journals/ -o restored/
   cat session.jsonl | toolcall repair - -o - > fixed.jsonl
 `;
 
@@ -163,10 +180,12 @@ export const UNDO_HELP = `toolcall undo: the input of a repair, byte for byte, f
 Usage:
   toolcall undo REPAIRED --journal FILE -o OUT
   toolcall undo REPAIRED --journal FILE --in-place
+  toolcall undo REPAIRED_DIR --journal JOURNALDIR -o OUTDIR   (or --in-place)
 
 REPAIRED must be exactly what "toolcall repair --journal FILE" wrote (its SHA-256 is in the journal), and the
 rebuilt bytes must be exactly what that repair read (their SHA-256 too); anything else is refused and nothing is
-written. OUT is written as repair writes (a temporary file renamed into place; .gz gzipped).
+written. OUT is written as repair writes (a temporary file renamed into place; .gz gzipped). For a directory,
+each journal JOURNALDIR/PATH.journal restores REPAIRED_DIR/PATH to OUTDIR/PATH (or in place), each file on its own.
 
 Exit codes: 0 restored, 2 refused (no such file, another file, a journal cut off) or bad usage.
 

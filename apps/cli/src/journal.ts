@@ -78,6 +78,33 @@ export class JournaledOutput {
     this.#bytes += replacement.length;
   }
 
+  /**
+   * Output that was written elsewhere (by a worker, at its offset): `bytes` long, its replacements at offsets counted
+   * from its own start. Its bytes reach the digest by {@link hashWritten}, in order.
+   */
+  placed(part: { bytes: number; entries: readonly JournalEntry[] }): void {
+    for (const entry of part.entries) {
+      this.#journal?.write(`${JSON.stringify({ ...entry, at: this.#bytes + entry.at })}\n`);
+      if (this.#journal !== undefined) this.#entries++;
+    }
+    this.#bytes += part.bytes;
+  }
+
+  /** True when replacements are journaled (the bytes they replaced are wanted). */
+  get journaling(): boolean {
+    return this.#journal !== undefined;
+  }
+
+  /** True when the written bytes are hashed (for a journal), so bytes written elsewhere must be read back. */
+  get hashing(): boolean {
+    return this.#hash !== undefined;
+  }
+
+  /** Bytes written elsewhere, given in output order, for the digest. */
+  hashWritten(bytes: Buffer): void {
+    this.#hash?.update(bytes);
+  }
+
   get bytes(): number {
     return this.#bytes;
   }

@@ -16,6 +16,11 @@ export interface OutputTarget {
   commit(): Promise<void>;
   /** Drops the output: for a file, the temporary file is removed and the destination is left as it was. */
   abort(): Promise<void>;
+  /**
+   * The file that other threads may write into at offsets of their own (the temporary file of a regular file
+   * written without compression), or `undefined`. Bytes written there stand in for bytes written through the target.
+   */
+  positionalPath?(): string | undefined;
 }
 
 const BATCH_BYTES = 1 << 20;
@@ -168,7 +173,7 @@ class AtomicFileTarget extends BatchingTarget {
     private readonly handle: FileHandle,
     readonly temporaryPath: string,
     private readonly destination: string,
-    compress: boolean,
+    private readonly compress: boolean,
   ) {
     super(destination);
     this.writer = new HandleWriter(handle, compress);
@@ -176,6 +181,10 @@ class AtomicFileTarget extends BatchingTarget {
 
   protected writeBatch(batch: Buffer): Promise<void> {
     return this.writer.write(batch);
+  }
+
+  positionalPath(): string | undefined {
+    return this.compress ? undefined : this.temporaryPath;
   }
 
   async commit(): Promise<void> {

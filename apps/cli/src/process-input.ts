@@ -4,10 +4,10 @@ import { type ConversationFormat, describeShape } from "@toolcall/core/kit";
 import { lineAndColumn, plainJsonError, surroundings, withoutBom } from "./document-text.js";
 import { detectRecordFormat, detectSessionFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import type { InputIssue } from "./input-issue.js";
-import type { JournaledOutput } from "./journal.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
 import { LineBatches } from "./line-batches.js";
 import type { RecordPlace } from "./places.js";
+import { RecordTally } from "./record-tally.js";
 import { computeRecord, type LineResult, type RecordData, rewrite, type WorkContext } from "./record-work.js";
 import { arrayElementSpans, writePieces } from "./record-writer.js";
 import { type InputFormat, scanInput } from "./scan-input.js";
@@ -24,6 +24,30 @@ export interface RecordHandler {
   unreadable(place: RecordPlace, issue: InputIssue): void;
   /** The format the input was found to be in (once per format). */
   format?(format: ConversationFormat): void;
+}
+
+/** Where the bytes of a rewritten input go: kept input bytes, and replacements (journaled). */
+export interface RecordOutput {
+  keep(bytes: Buffer): void;
+  replace(original: Buffer, replacement: Buffer, meta?: { place?: string; rules?: string[] }): void;
+}
+
+/**
+ * The questions the scan asks to tell how an input is framed (is it one session? is this value a record?), as the
+ * formats answer them or `--format` decides.
+ *
+ * @example
+ * scanInput({ chunks, maxLineBytes, visitor: { ...framingQuestions(undefined), ...rest } });
+ */
+export function framingQuestions(forced: ConversationFormat | undefined): {
+  isSession(values: readonly unknown[]): boolean;
+  isRecord(value: unknown): boolean;
+} {
+  return {
+    isSession: (values) =>
+      forced !== undefined ? forced.unit === "session" : detectSessionFormat(values) !== undefined,
+    isRecord: (value) => (forced !== undefined ? true : detectRecordFormat(value) !== undefined),
+  };
 }
 
 export interface ProcessSummary {
@@ -52,20 +76,13 @@ export async function processInput(options: {
   /** Where JSONL lines are worked on (worker threads); default: here, in order. */
   pool?: LinePool;
   handler: RecordHandler;
-  output?: JournaledOutput;
+  output?: RecordOutput;
   afterChunk?(progress: { bytes: number; lines: number }): Promise<void> | undefined;
 }): Promise<ProcessResult> {
   const { context, handler, output } = options;
   const forced = context.forced;
   const pool = options.pool ?? inlinePool(context);
-  let records = 0;
-  let jsonLines = 0;
-  const announced = new Set<ConversationFormat>();
-  const announce = (format: ConversationFormat) => {
-    if (announced.has(format)) return;
-    announced.add(format);
-    handler.format?.(format);
-  };
+  const tally = new RecordTally(handler);
   /** One record worked on here: its results to the handler, its rewritten text (or undefined: kept). */
   const handle = (
     format: ConversationFormat,
@@ -74,8 +91,7 @@ export async function processInput(options: {
     place: RecordPlace,
     documentStyle?: JsonStyle,
   ): { text: string; rules: string[] } | undefined => {
-    records++;
-    announce(format);
+    tally.record(format);
     const computed = computeRecord(context, format, value, text);
     const written =
       output === undefined
@@ -98,25 +114,6 @@ export async function processInput(options: {
         : "document";
 
   let failure: InputIssue | undefined;
-  // Lines of no known format are reported once some line is a record: a file in which none is gets one clear
-  // input_format_unknown instead of a report per line. Held in bounded memory.
-  const held: Array<{ place: RecordPlace; issue: InputIssue }> = [];
-  let heldOver = 0;
-  const formatUnknownLine = (place: RecordPlace, issue: InputIssue) => {
-    if (records > 0) handler.unreadable(place, issue);
-    else if (held.length < 1000) held.push({ place, issue });
-    else heldOver++;
-  };
-  const releaseHeld = () => {
-    for (const { place, issue } of held.splice(0)) handler.unreadable(place, issue);
-    if (heldOver > 0) {
-      handler.unreadable(
-        {},
-        { code: "line_format_unknown", message: `${heldOver} more lines in no known format` },
-      );
-      heldOver = 0;
-    }
-  };
   const unknownFormat = (value: unknown): InputIssue => ({
     code: "input_format_unknown",
     message: refusalOf(value),
@@ -124,7 +121,7 @@ export async function processInput(options: {
 
   const applyLine = (raw: Buffer, contentEnd: number, number: number, result: LineResult) => {
     const place = { line: number };
-    if (result.kind !== "blank") jsonLines++;
+    if (result.kind !== "blank") tally.jsonLines++;
     switch (result.kind) {
       case "blank":
         output?.keep(raw);
@@ -135,12 +132,12 @@ export async function processInput(options: {
         return;
       case "format_unknown":
         // An empty array is an empty data set (as an empty file is): no record, and nothing wrong.
-        if (/^\s*\[\s*\]\s*$/.test(raw.toString("latin1", 0, Math.min(contentEnd, 64)))) jsonLines--;
-        else formatUnknownLine(place, result.issue);
+        if (/^\s*\[\s*\]\s*$/.test(raw.toString("latin1", 0, Math.min(contentEnd, 64)))) tally.jsonLines--;
+        else tally.unknownLine(place, result.issue);
         output?.keep(raw);
         return;
       case "array": {
-        if (records === 0) releaseHeld();
+        if (tally.records === 0) tally.releaseHeld();
         let text = raw.toString("utf8", 0, contentEnd);
         const bom = number === 1 && text.charCodeAt(0) === 0xfeff;
         if (bom) text = text.slice(1);
@@ -156,10 +153,8 @@ export async function processInput(options: {
         return;
       }
       case "record": {
-        if (records === 0) releaseHeld();
-        records++;
         const format = formatById(result.format) as ConversationFormat;
-        announce(format);
+        tally.record(format);
         const exact =
           result.exactData === undefined ? undefined : parseJson(result.exactData, { lossless: true });
         const data = exact?.success ? (exact.value as RecordData) : result.data;
@@ -192,9 +187,7 @@ export async function processInput(options: {
     chunks: options.chunks,
     maxLineBytes: options.maxLineBytes,
     visitor: {
-      isSession: (values) =>
-        forced !== undefined ? forced.unit === "session" : detectSessionFormat(values) !== undefined,
-      isRecord: (value) => (forced !== undefined ? true : detectRecordFormat(value) !== undefined),
+      ...framingQuestions(forced),
       rawLine(raw, contentEnd, number) {
         batches.line(raw, contentEnd, number);
       },
@@ -339,8 +332,7 @@ export async function processInput(options: {
     if (format === undefined || format.unit !== "session") {
       return unknownFormat(values[0]);
     }
-    records++;
-    announce(format);
+    tally.record(format);
     const computed = computeRecord(context, format, values, undefined);
     handler.consume(format, {}, computed.data);
     if (computed.value === undefined || output === undefined || computed.data.kind !== "repair") {
@@ -357,18 +349,10 @@ export async function processInput(options: {
     return undefined;
   }
 
-  const summary = { framing: scan.summary.format, bytes: scan.summary.bytes, records };
+  const summary = { framing: scan.summary.format, bytes: scan.summary.bytes, records: tally.records };
   if (!scan.ok) return { ok: false, issue: scan.issue, summary };
   if (failure !== undefined) return { ok: false, issue: failure, summary };
-  if (records === 0 && jsonLines > 0) {
-    return {
-      ok: false,
-      issue: {
-        code: "input_format_unknown",
-        message: `no line holds a record of a known format (line ${held[0]?.place.line ?? 1}: ${held[0]?.issue.message ?? "none"}); ${FORMATS.expected("record")}`,
-      },
-      summary,
-    };
-  }
+  const unknown = tally.failure();
+  if (unknown !== undefined) return { ok: false, issue: unknown, summary };
   return { ok: true, summary };
 }

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { ProviderCheck } from "./provider-verdicts.js";
+import type { RangeRequest, RangeResult } from "./range-types.js";
 import { type LineResult, type WorkContext, workLine } from "./record-work.js";
 
 /** Lines to work on: each line's content bytes (without its terminator) and its number. */
@@ -12,7 +13,21 @@ export interface LineBatch {
 export interface LinePool {
   readonly workers: number;
   run(batch: LineBatch): Promise<LineResult[]>;
+  /** Byte ranges of a file, each read, worked on and written by a worker itself (worker threads only). */
+  ranges?: RangeWorkers;
   close(): Promise<void>;
+}
+
+/** Workers that read their own byte ranges of a file and write their own output at the offsets they are given. */
+export interface RangeWorkers {
+  /** Works on a range; its output (when `write`) stays with the worker until {@link place}d or dropped. */
+  work(request: RangeRequest): Promise<{ id: number; result: RangeResult }>;
+  /** Writes a range's output at `offset` of `output`; answers the bytes written. */
+  place(options: { id: number; output: string; offset: number }): Promise<number>;
+  /** Forgets a range's output (the run stopped). */
+  drop(id: number): Promise<void>;
+  /** Closes the files every worker holds open (once a file is done). */
+  closeFiles(): Promise<void>;
 }
 
 /** What a worker needs to build the same context the main thread has (functions do not cross threads). */
@@ -61,16 +76,21 @@ export function inlinePool(context: WorkContext): LinePool {
  */
 export async function workerPool(options: { workers: number; config: WorkerConfig }): Promise<LinePool> {
   const url = new URL("./line-worker.js", import.meta.url);
-  const pending = new Map<number, { resolve(results: LineResult[]): void; reject(error: Error): void }>();
+  const pending = new Map<
+    number,
+    { resolve(results: unknown): void; reject(error: Error): void; worker: number }
+  >();
   const busy: number[] = [];
   const workers: Worker[] = [];
+  /** Which worker holds each range's output. */
+  const holders = new Map<number, number>();
   let next = 0;
   await Promise.all(
     Array.from({ length: options.workers }, (_, index) => {
       const worker = new Worker(url, { workerData: options.config });
       workers.push(worker);
       busy.push(0);
-      worker.on("message", (message: { id: number; results?: LineResult[]; error?: string }) => {
+      worker.on("message", (message: { id: number; results?: unknown; error?: string }) => {
         const waiting = pending.get(message.id);
         if (waiting === undefined) return;
         pending.delete(message.id);
@@ -79,8 +99,11 @@ export async function workerPool(options: { workers: number; config: WorkerConfi
         else waiting.resolve(message.results ?? []);
       });
       worker.on("error", (error) => {
-        for (const waiting of pending.values()) waiting.reject(error);
-        pending.clear();
+        for (const [id, waiting] of pending) {
+          if (waiting.worker !== index) continue;
+          waiting.reject(error);
+          pending.delete(id);
+        }
       });
       return new Promise<void>((resolve, reject) => {
         worker.once("message", () => resolve());
@@ -88,14 +111,22 @@ export async function workerPool(options: { workers: number; config: WorkerConfi
       });
     }),
   );
+  const leastBusy = () => {
+    let index = 0;
+    for (let i = 1; i < busy.length; i++) if ((busy[i] as number) < (busy[index] as number)) index = i;
+    return index;
+  };
+  const send = <T>(options: { worker: number; message: object; transfer?: ArrayBuffer[]; id?: number }) => {
+    const id = options.id ?? next++;
+    busy[options.worker] = (busy[options.worker] as number) + 1;
+    return new Promise<T>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (results: unknown) => void, reject, worker: options.worker });
+      (workers[options.worker] as Worker).postMessage({ id, ...options.message }, options.transfer ?? []);
+    });
+  };
   return {
     workers: workers.length,
     run(batch) {
-      const id = next++;
-      let index = 0;
-      for (let i = 1; i < busy.length; i++) if ((busy[i] as number) < (busy[index] as number)) index = i;
-      busy[index] = (busy[index] as number) + 1;
-      const worker = workers[index] as Worker;
       // The lines are copied once into a buffer of their own, handed over whole (no second copy on the way).
       let size = 0;
       for (const content of batch.contents) size += content.length;
@@ -107,10 +138,34 @@ export async function workerPool(options: { workers: number; config: WorkerConfi
         at += content.length;
         ends.push(at);
       }
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        worker.postMessage({ id, bytes, ends, numbers: batch.numbers }, [bytes.buffer]);
+      return send<LineResult[]>({
+        worker: leastBusy(),
+        message: { bytes, ends, numbers: batch.numbers },
+        transfer: [bytes.buffer],
       });
+    },
+    ranges: {
+      async work(request) {
+        const id = next++;
+        const worker = leastBusy();
+        if (request.write) holders.set(id, worker);
+        const result = await send<RangeResult>({ worker, id, message: { range: request } });
+        return { id, result };
+      },
+      place({ id, output, offset }) {
+        const worker = holders.get(id);
+        holders.delete(id);
+        if (worker === undefined) return Promise.reject(new Error(`no worker holds range ${id}`));
+        return send<number>({ worker, message: { place: { range: id, output, offset } } });
+      },
+      async drop(id) {
+        const worker = holders.get(id);
+        holders.delete(id);
+        if (worker !== undefined) await send({ worker, message: { drop: id } });
+      },
+      async closeFiles() {
+        await Promise.all(workers.map((_, worker) => send({ worker, message: { closeFiles: true } })));
+      },
     },
     async close() {
       await Promise.all(workers.map((worker) => worker.terminate()));

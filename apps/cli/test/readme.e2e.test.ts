@@ -107,6 +107,14 @@ async function workspace(): Promise<string> {
     join(repository, "packages", "datasets", "test", "__fixtures__", "glaive_toolcall_en_demo.json"),
     join(work, "data.json"),
   );
+  // A folder of data sets, for the lines on folders.
+  await mkdir(join(work, "data", "archive"), { recursive: true });
+  await writeFile(join(work, "data", "sessions.jsonl"), sessions);
+  await writeFile(join(work, "data", "archive", "old.jsonl.gz"), gzipSync(sessions));
+  await copyFile(
+    join(repository, "packages", "datasets", "test", "__fixtures__", "glaive_toolcall_en_demo.json"),
+    join(work, "data", "glaive.json"),
+  );
   await writeFile(join(work, "chat_template.jinja"), CHAT_TEMPLATE);
   await writeFile(
     join(work, "tokenizer_config.json"),
@@ -213,6 +221,19 @@ describe("the README's command lines", () => {
     expect(
       (await readFile(join(work, "copy-a.jsonl.bak"))).equals(await readFile(join(work, "sessions.jsonl"))),
     ).toBe(true);
+    // The folder: undo gave every file back; --in-place kept each changed file's original beside it.
+    for (const [restored, original] of [
+      ["restored/sessions.jsonl", "sessions.jsonl"],
+      ["restored/glaive.json", "data.json"],
+      ["data/sessions.jsonl.bak", "sessions.jsonl"],
+    ] as const) {
+      expect(
+        (await readFile(join(work, restored))).equals(await readFile(join(work, original))),
+        restored,
+      ).toBe(true);
+    }
+    expect((await readFile(join(work, "restored/archive/old.jsonl.gz"))).length).toBeGreaterThan(0);
+    expect(JSON.parse(await readFile(join(work, "report.json"), "utf8")).summary.files).toBe(1);
   }, 300_000);
 });
 

@@ -14,11 +14,13 @@ import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
 import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
-import { processInput } from "../process-input.js";
+import { processFile } from "../process-file.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
 import { ReportStream } from "../report-stream.js";
 import type { InputFormat } from "../scan-input.js";
+import type { SkippedEntry } from "../walk-tree.js";
+import { skippedLines } from "./skipped-lines.js";
 
 export interface CheckOptions {
   files: readonly string[];
@@ -43,6 +45,10 @@ export interface CheckOptions {
    * conversations with errors (unless `quiet`: the exit code needs no verdict).
    */
   providers?: readonly string[];
+  /** Paths that could not be read as a whole before any file was (a directory that cannot be read, or holds none). */
+  unreadable?: ReadonlyArray<{ file: string; issue: InputIssue }>;
+  /** What the walk of a directory did not read (symbolic links, the output inside the tree). */
+  skipped?: readonly SkippedEntry[];
   /** Standard streams (tests and the default run pass their own). */
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
@@ -77,6 +83,8 @@ export interface CheckSummary {
   byCode: Record<string, number>;
   /** Findings left out of the listing by --max-findings. */
   findingsNotShown: number;
+  /** What the walk of a directory did not read. */
+  skipped: SkippedEntry[];
   exitCode: number;
 }
 
@@ -117,6 +125,12 @@ function humanSummary(summary: CheckSummary, files: readonly CheckFileSummary[],
     }
     lines.push(`${paint("bold", file.file)}: ${parts.join(", ")}`);
   }
+  lines.push(...skippedLines(summary.skipped, paint));
+  if (files.length > 1) {
+    lines.push(
+      `${paint("bold", "Total")}: ${plural(files.length, "file")}, ${plural(summary.conversations, "conversation")}, ${summary.withErrors.toLocaleString("en-US")} with errors, ${summary.clean.toLocaleString("en-US")} clean${summary.unreadableFiles > 0 ? paint("red", `, ${plural(summary.unreadableFiles, "file")} not read`) : ""}`,
+    );
+  }
   const { error, warning, info } = summary.issues;
   lines.push(`${plural(error, "error")}, ${plural(warning, "warning")}, ${info} info`);
   return `${lines.join("\n")}\n`;
@@ -148,6 +162,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     issues: { error: 0, warning: 0, info: 0 },
     byCode: {},
     findingsNotShown: 0,
+    skipped: [...(options.skipped ?? [])],
     exitCode: 0,
   };
   const files: CheckFileSummary[] = [];
@@ -187,6 +202,20 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
     else report.write(humanFinding(finding, paint));
   };
 
+  for (const { file, issue } of options.unreadable ?? []) {
+    summary.files++;
+    files.push({
+      file,
+      formats: [],
+      records: 0,
+      conversations: 0,
+      clean: 0,
+      withErrors: 0,
+      unreadableLines: 0,
+      error: issue,
+    });
+    emit({ file, verdict: "unreadable", issues: [asIssue(issue)] }, true);
+  }
   for (const file of options.files) {
     summary.files++;
     const fileSummary: CheckFileSummary = {
@@ -212,10 +241,10 @@ export async function runCheck(options: CheckOptions): Promise<CheckRunResult> {
       enabled: !options.quiet,
     });
     report.progress = progress;
-    let result: Awaited<ReturnType<typeof processInput>>;
+    let result: Awaited<ReturnType<typeof processFile>>;
     try {
-      result = await processInput({
-        chunks: opened.source.chunks,
+      result = await processFile({
+        source: opened.source,
         maxLineBytes: options.maxLineBytes,
         context: { mode: "check", processor, ...(options.format ? { forced: options.format } : {}) },
         pool: await pools.for(opened.source.size),

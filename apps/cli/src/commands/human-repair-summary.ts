@@ -2,6 +2,7 @@ import type { createPainter } from "../colors.js";
 import { plural, summaryHead } from "../human-counts.js";
 import { isStandardOutput } from "../output-target.js";
 import type { RepairFileSummary, RepairSummary } from "./repair-options.js";
+import { skippedLines } from "./skipped-lines.js";
 
 /** The closing lines of a repair for people: changes by rule, then one line per file saying where it went. */
 export function humanRepairSummary(
@@ -31,6 +32,14 @@ export function humanRepairSummary(
     else where = `written to ${file.output}${file.backup ? ` (original kept as ${file.backup})` : ""}`;
     if (file.journal !== undefined) where += `; journal ${file.journal} (toolcall undo)`;
     lines.push(`${paint("bold", file.file)}: ${parts.join(", ")}; ${paint("green", where)}`);
+  }
+  lines.push(...skippedLines(summary.skipped, paint));
+  if (files.length > 1) {
+    const failed = files.filter((file) => file.error !== undefined).length;
+    const written = files.filter((file) => file.written).length;
+    lines.push(
+      `${paint("bold", "Total")}: ${plural(files.length, "file")}, ${plural(summary.conversations, "conversation")} read, ${summary.changed.toLocaleString("en-US")} changed (${plural(summary.changes, "change")}), ${written.toLocaleString("en-US")} written${summary.withErrors > 0 ? paint("red", `, ${summary.withErrors.toLocaleString("en-US")} with errors left`) : ""}${failed > 0 ? paint("red", `, ${plural(failed, "file")} not repaired`) : ""}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

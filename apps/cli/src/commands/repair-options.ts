@@ -1,6 +1,7 @@
 import type { RepairRule, SanitizeOptions } from "@toolcall/core";
 import type { ConversationFormat, PendingPolicy } from "@toolcall/core/kit";
 import type { InputFormat } from "../scan-input.js";
+import type { SkippedEntry } from "../walk-tree.js";
 
 /** What `toolcall repair` was asked to do (its flags, read and checked). */
 export interface RepairOptions {
@@ -31,6 +32,12 @@ export interface RepairOptions {
   provider?: string;
   /** Where to write the journal that `toolcall undo` rebuilds the input from (one input file). */
   journal?: string;
+  /** Each file of a directory tree: its own output (`-o OUT/`) and journal (`--journal DIR/`), by file. */
+  targets?: ReadonlyMap<string, { output?: string; journal?: string }>;
+  /** Paths that could not be read as a whole before any file was (a directory that cannot be read, or holds none). */
+  unreadable?: ReadonlyArray<{ file: string; issue: { code: string; message: string } }>;
+  /** What the walk of a directory did not read (symbolic links, the output inside the tree). */
+  skipped?: readonly SkippedEntry[];
   json: boolean;
   quiet: boolean;
   summaryOnly?: boolean;
@@ -74,6 +81,8 @@ export interface RepairSummary {
   notRewritable: number;
   passedThrough: number;
   findingsNotShown: number;
+  /** What the walk of a directory did not read. */
+  skipped: SkippedEntry[];
   exitCode: number;
 }
 

@@ -1,3 +1,5 @@
+import { mkdir } from "node:fs/promises";
+import { dirname } from "node:path";
 import { createRecordEngine } from "@toolcall/core";
 import { createPainter } from "../colors.js";
 import { describeError, openInput } from "../input-source.js";
@@ -6,7 +8,7 @@ import { JsonReport } from "../json-report.js";
 import { isStandardOutput, type OutputTarget, OutputWriteError, openOutputFile } from "../output-target.js";
 import { findingPlace } from "../places.js";
 import { PoolCache } from "../pool-cache.js";
-import { processInput } from "../process-input.js";
+import { processFile } from "../process-file.js";
 import { Progress } from "../progress.js";
 import { providerCheckOf } from "../provider-verdicts.js";
 import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
@@ -81,6 +83,7 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     notRewritable: 0,
     passedThrough: 0,
     findingsNotShown: 0,
+    skipped: [...(options.skipped ?? [])],
     exitCode: 0,
   };
   const files: RepairFileSummary[] = [];
@@ -98,46 +101,68 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     else report.write(humanRepairFinding(finding, paint));
   };
 
+  const fileSummaryOf = (file: string): RepairFileSummary => ({
+    file,
+    formats: [],
+    records: 0,
+    conversations: 0,
+    changed: 0,
+    changes: 0,
+    withErrors: 0,
+    notRewritable: 0,
+    passedThrough: 0,
+    written: false,
+  });
+  for (const { file, issue } of options.unreadable ?? []) {
+    summary.files++;
+    files.push({ ...fileSummaryOf(file), error: issue });
+  }
   for (const file of options.files) {
     summary.files++;
-    const fileSummary: RepairFileSummary = {
-      file,
-      formats: [],
-      records: 0,
-      conversations: 0,
-      changed: 0,
-      changes: 0,
-      withErrors: 0,
-      notRewritable: 0,
-      passedThrough: 0,
-      written: false,
-    };
+    const fileSummary = fileSummaryOf(file);
     files.push(fileSummary);
+    // A file of a directory tree has its own output and journal, at its place in the output's and journal's trees.
+    const target = options.targets?.get(file);
+    const output = target?.output ?? options.output;
+    const journal = target !== undefined ? target.journal : options.journal;
     const opened = await openInput({
       path: file,
-      hash: options.journal !== undefined,
+      hash: journal !== undefined,
       ...(options.stdin ? { stdin: options.stdin } : {}),
     });
     if (!opened.ok) {
       fileSummary.error = opened.issue;
       continue;
     }
-    const destination = await openDestination(file, options, stdout);
+    if (target !== undefined) {
+      for (const path of [target.output, target.journal])
+        if (path !== undefined) await mkdir(dirname(path), { recursive: true }).catch(() => {});
+    }
+    const destination = await openDestination(
+      file,
+      {
+        inPlace: options.inPlace,
+        backupSuffix: options.backupSuffix,
+        ...(output !== undefined ? { output } : {}),
+        ...(journal !== undefined ? { journal } : {}),
+      },
+      stdout,
+    );
     if (!destination.ok) {
       await opened.source.close();
       fileSummary.error = { code: destination.code, message: destination.message };
       continue;
     }
     let journalTarget: OutputTarget | undefined;
-    if (options.journal !== undefined) {
+    if (journal !== undefined) {
       try {
-        journalTarget = (await openOutputFile({ destination: options.journal })).target;
+        journalTarget = (await openOutputFile({ destination: journal })).target;
       } catch (error) {
         await destination.target.abort();
         await opened.source.close();
         fileSummary.error = {
           code: "output_unwritable",
-          message: `${options.journal}: ${describeError(error)}`,
+          message: `${journal}: ${describeError(error)}`,
         };
         continue;
       }
@@ -159,14 +184,16 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
     });
     report.progress = progress;
 
-    let result: Awaited<ReturnType<typeof processInput>>;
+    let result: Awaited<ReturnType<typeof processFile>>;
     try {
-      result = await processInput({
-        chunks: opened.source.chunks,
+      result = await processFile({
+        source: opened.source,
         maxLineBytes: options.maxLineBytes,
         context,
         pool: await pools.for(opened.source.size),
         output: out,
+        target: destination.target,
+        hashInput: journalTarget !== undefined,
         handler: {
           format(format) {
             fileSummary.formats.push(format.id);
@@ -258,22 +285,25 @@ export async function runRepair(options: RepairOptions): Promise<RepairRunResult
         if (journalTarget !== undefined) {
           out.writeTrailer(
             out.trailer(
-              { name: file, bytes: result.summary.bytes, sha256: opened.source.sha256() },
+              { name: file, bytes: result.summary.bytes, sha256: result.sha256 ?? opened.source.sha256() },
               opened.source.gzip,
             ),
           );
           await journalTarget.commit();
-          fileSummary.journal = options.journal;
+          fileSummary.journal = journal;
         }
       } else {
         if (journalTarget !== undefined) {
-          const gzip = options.inPlace ? opened.source.gzip : (options.output ?? "").endsWith(".gz");
+          const gzip = options.inPlace ? opened.source.gzip : (output ?? "").endsWith(".gz");
           out.writeTrailer(
-            out.trailer({ name: file, bytes: result.summary.bytes, sha256: opened.source.sha256() }, gzip),
+            out.trailer(
+              { name: file, bytes: result.summary.bytes, sha256: result.sha256 ?? opened.source.sha256() },
+              gzip,
+            ),
           );
           // The journal first: an output without its journal could not be undone.
           await journalTarget.commit();
-          fileSummary.journal = options.journal;
+          fileSummary.journal = journal;
         }
         if (options.inPlace && destination.backup !== undefined) {
           await makeBackup(file, destination.backup);
