@@ -195,7 +195,8 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       const requestSummary = this.#summary?.text();
       if (requestSummary !== undefined) headers.push(REPAIRS_HEADER, requestSummary);
       response.writeHead(status, headers);
-      response.flushHeaders();
+      // Sent with the first piece when it came in this read (one write, not two), else right after it.
+      queueMicrotask(() => response.headersSent || response.destroyed || response.flushHeaders());
       const session = repairSseResponse({
         api: this.#api,
         response,
