@@ -23,4 +23,3 @@ export function upstreamErrorBody(status: number, body: Buffer): Buffer {
     }),
   );
 }
-
