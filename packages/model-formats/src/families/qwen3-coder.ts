@@ -1,33 +1,15 @@
 import { serializeJson } from "@toolcall/core";
 import { type EncodableToolCall, isPlainObject, type ToolCallSyntax } from "@toolcall/core/kit";
 import { pyStr, toPython } from "@toolcall/jinja";
-import { argumentsMapping } from "../engine/arguments.js";
-import { defineSyntax } from "../engine/define-syntax.js";
 import {
-  FUNCTION_CLOSE,
-  FUNCTION_OPEN,
-  type FunctionCallSyntax,
-  PARAMETER_CLOSE,
-  PARAMETER_OPEN,
-  readFunctionCall,
-} from "../engine/function-call.js";
-import { MarkerSet } from "../engine/marker-set.js";
-import type { Channel } from "../engine/output.js";
-import { readSection, type SectionSyntax } from "../engine/section.js";
-import { plainCheck, THINK, textLoop } from "../engine/text-loop.js";
+  defineFunctionCallSyntax,
+  type FunctionCallFamily,
+  functionCallEncoder,
+} from "../engine/function-call-family.js";
+import { THINK } from "../engine/text-loop.js";
 
 export const QWEN_CALL_OPEN = "<tool_call>";
 export const QWEN_CALL_CLOSE = "</tool_call>";
-
-const SECTION: SectionSyntax = {
-  sectionBegin: QWEN_CALL_OPEN,
-  callBegin: FUNCTION_OPEN,
-  callEnd: FUNCTION_CLOSE,
-  sectionEnds: [QWEN_CALL_CLOSE],
-};
-/** After content the template writes `\n\n<tool_call>`, between calls `\n<tool_call>`. */
-const CALLS: FunctionCallSyntax = { section: SECTION, separator: ["\n\n", "\n"], valueOnLines: true };
-const FUNCTION_START = new MarkerSet([FUNCTION_OPEN]);
 
 /** A value as the Qwen3-Coder template writes it: mappings and lists as `tojson`, anything else as Python's `str()`. */
 function qwenValue(value: unknown): string {
@@ -38,6 +20,17 @@ function qwenValue(value: unknown): string {
   return pyStr(toPython(value));
 }
 
+const QWEN3_CODER: FunctionCallFamily = {
+  id: "qwen3-coder",
+  name: "Qwen3-Coder / Qwen3.5 / Qwen3.6 / Nemotron 3 (<function=…><parameter=…>)",
+  callOpen: QWEN_CALL_OPEN,
+  callClose: QWEN_CALL_CLOSE,
+  reasoning: THINK,
+  valueOnLines: true,
+  writeValue: qwenValue,
+};
+const encode = functionCallEncoder(QWEN3_CODER);
+
 /**
  * Encodes calls as the Qwen3-Coder, Qwen3.5 and Qwen3.6 templates render them: per call
  * `\n<tool_call>\n<function=NAME>\n`, per argument `<parameter=K>\nV\n</parameter>\n`, then `</function>\n</tool_call>`.
@@ -47,14 +40,7 @@ function qwenValue(value: unknown): string {
  * // "\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>"
  */
 export function encodeQwen3Coder(calls: readonly EncodableToolCall[]): string {
-  return calls
-    .map((call) => {
-      const parameters = Object.entries(argumentsMapping(call))
-        .map(([k, v]) => `${PARAMETER_OPEN}${k}>\n${qwenValue(v)}\n${PARAMETER_CLOSE}\n`)
-        .join("");
-      return `\n${QWEN_CALL_OPEN}\n${FUNCTION_OPEN}${call.function.name}>\n${parameters}${FUNCTION_CLOSE}\n${QWEN_CALL_CLOSE}`;
-    })
-    .join("");
+  return encode(calls);
 }
 
 /**
@@ -74,32 +60,4 @@ export function encodeQwen3Coder(calls: readonly EncodableToolCall[]): string {
  * qwen3Coder.parse("<think>\nThe user wants the weather.\n</think>\n\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>");
  * // { reasoning: "The user wants the weather.", content: null, toolCalls: [{ function: { name: "get_weather", arguments: '{"city": "Paris"}' }, … }], issues: [] }
  */
-export const qwen3Coder: ToolCallSyntax = defineSyntax({
-  id: "qwen3-coder",
-  name: "Qwen3-Coder / Qwen3.5 / Qwen3.6 / Nemotron 3 (<function=…><parameter=…>)",
-  startMarkers: [QWEN_CALL_OPEN],
-  plain: plainCheck(QWEN_CALL_OPEN, [THINK.open, FUNCTION_OPEN]),
-  *run(reader, out, context) {
-    const section = (opener: string, channel: Channel) =>
-      readSection(reader, out, {
-        syntax: SECTION,
-        opener,
-        channel,
-        readCall: (prefix) => readFunctionCall(reader, out, context, { syntax: CALLS, channel, prefix }),
-      });
-    yield* textLoop(reader, out, context, {
-      callMarkers: [QWEN_CALL_OPEN],
-      reasoning: THINK,
-      *atStart() {
-        out.text("content", yield* reader.space());
-        reader.journalCommit();
-        if ((yield* reader.peek(FUNCTION_START)) === null) return;
-        reader.consume(FUNCTION_OPEN.length);
-        reader.journalStart(FUNCTION_OPEN);
-        yield* section(FUNCTION_OPEN, "content");
-      },
-      onCall: (marker, channel) => section(marker, channel),
-    });
-  },
-  encode: encodeQwen3Coder,
-});
+export const qwen3Coder: ToolCallSyntax = defineFunctionCallSyntax(QWEN3_CODER);

@@ -1,19 +1,12 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { pyStr, toPython } from "@toolcall/jinja";
-import { argumentsMapping } from "../engine/arguments.js";
-import { defineSyntax } from "../engine/define-syntax.js";
+import { FUNCTION_CLOSE, FUNCTION_OPEN, PARAMETER_CLOSE, PARAMETER_OPEN } from "../engine/function-call.js";
 import {
-  FUNCTION_CLOSE,
-  FUNCTION_OPEN,
-  type FunctionCallSyntax,
-  PARAMETER_CLOSE,
-  PARAMETER_OPEN,
-  readFunctionCall,
-} from "../engine/function-call.js";
-import { MarkerSet } from "../engine/marker-set.js";
-import type { Channel } from "../engine/output.js";
-import { readSection, type SectionSyntax } from "../engine/section.js";
-import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
+  defineFunctionCallSyntax,
+  type FunctionCallFamily,
+  functionCallEncoder,
+} from "../engine/function-call-family.js";
+import type { ReasoningSyntax } from "../engine/text-loop.js";
 
 export const SEED_CALL_OPEN = "<seed:tool_call>";
 export const SEED_CALL_CLOSE = "</seed:tool_call>";
@@ -30,20 +23,24 @@ export const SEED_THINK: ReasoningSyntax = {
   before: "",
 };
 
-const SECTION: SectionSyntax = {
-  sectionBegin: SEED_CALL_OPEN,
-  callBegin: SEED_FUNCTION_OPEN,
-  callEnd: SEED_FUNCTION_CLOSE,
-  sectionEnds: [SEED_CALL_CLOSE],
-};
-const FUNCTION_START = new MarkerSet([SEED_FUNCTION_OPEN]);
-/** Content ends with `\n`, and a call starts with `\n` (the template's two newlines); between calls, one. */
-const CALLS: FunctionCallSyntax = { section: SECTION, separator: ["\n\n", "\n"], valueOnLines: false };
-
 /** A value as Seed-OSS's template writes it: strings as they are, anything else as Python's `str()` (`True`, `{'a': 1}`). */
 function seedValue(value: unknown): string {
   return typeof value === "string" ? value : pyStr(toPython(value));
 }
+
+const SEED_OSS: FunctionCallFamily = {
+  id: "seed-oss",
+  name: "Seed-OSS (<seed:tool_call><function=…><parameter=…>)",
+  callOpen: SEED_CALL_OPEN,
+  callClose: SEED_CALL_CLOSE,
+  reasoning: SEED_THINK,
+  // Seed-OSS calls after `</seed:think>`, and quotes the call syntax while it thinks ("The format is
+  // <seed:tool_call>…", vLLM's test_seed_oss_tool_parser): a call there would run twice.
+  callsInReasoning: false,
+  valueOnLines: false,
+  writeValue: seedValue,
+};
+const encode = functionCallEncoder(SEED_OSS);
 
 /**
  * Encodes calls as Seed-OSS's template renders them: per call `\n<seed:tool_call>\n<function=NAME>\n`, per
@@ -55,14 +52,7 @@ function seedValue(value: unknown): string {
  * // "\n<seed:tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n<parameter=metric>True</parameter>\n</function>\n</seed:tool_call>"
  */
 export function encodeSeedOss(calls: readonly EncodableToolCall[]): string {
-  return calls
-    .map((call) => {
-      const parameters = Object.entries(argumentsMapping(call))
-        .map(([k, v]) => `${SEED_PARAMETER_OPEN}${k}>${seedValue(v)}${SEED_PARAMETER_CLOSE}\n`)
-        .join("");
-      return `\n${SEED_CALL_OPEN}\n${SEED_FUNCTION_OPEN}${call.function.name}>\n${parameters}${SEED_FUNCTION_CLOSE}\n${SEED_CALL_CLOSE}`;
-    })
-    .join("");
+  return encode(calls);
 }
 
 /**
@@ -81,35 +71,4 @@ export function encodeSeedOss(calls: readonly EncodableToolCall[]): string {
  * seedOss.parse("<seed:think>The user wants the weather.</seed:think>\n<seed:tool_call>\n<function=get_weather>\n<parameter=city>Tokyo</parameter>\n</function>\n</seed:tool_call>");
  * // { reasoning: "The user wants the weather.", content: null, toolCalls: [{ function: { name: "get_weather", arguments: '{"city": "Tokyo"}' }, … }], issues: [] }
  */
-export const seedOss: ToolCallSyntax = defineSyntax({
-  id: "seed-oss",
-  name: "Seed-OSS (<seed:tool_call><function=…><parameter=…>)",
-  startMarkers: [SEED_CALL_OPEN],
-  plain: plainCheck(SEED_CALL_OPEN, [SEED_THINK.open, SEED_FUNCTION_OPEN]),
-  *run(reader, out, context) {
-    const section = (opener: string, channel: Channel) =>
-      readSection(reader, out, {
-        syntax: SECTION,
-        opener,
-        channel,
-        readCall: (prefix) => readFunctionCall(reader, out, context, { syntax: CALLS, channel, prefix }),
-      });
-    yield* textLoop(reader, out, context, {
-      callMarkers: [SEED_CALL_OPEN],
-      reasoning: SEED_THINK,
-      // Seed-OSS calls after `</seed:think>`, and quotes the call syntax while it thinks ("The format is
-      // <seed:tool_call>…", vLLM's test_seed_oss_tool_parser): a call there would run twice.
-      callsInReasoning: false,
-      *atStart() {
-        out.text("content", yield* reader.space());
-        reader.journalCommit();
-        if ((yield* reader.peek(FUNCTION_START)) === null) return;
-        reader.consume(SEED_FUNCTION_OPEN.length);
-        reader.journalStart(SEED_FUNCTION_OPEN);
-        yield* section(SEED_FUNCTION_OPEN, "content");
-      },
-      onCall: (marker, channel) => section(marker, channel),
-    });
-  },
-  encode: encodeSeedOss,
-});
+export const seedOss: ToolCallSyntax = defineFunctionCallSyntax(SEED_OSS);
