@@ -1,8 +1,9 @@
 // The floor: a bare pass-through proxy with no parsing at all. Its default mode is toolcall-proxy's own stack
 // (node:http server, undici's handler API), so the benchmark measures only what repairing adds; `parse` is the same
 // with both bodies read whole and parsed with JSON.parse (the least any proxy that reads tool-call arguments does);
-// the other modes are the candidates compare-stacks.mjs measured.
-// `node bare-proxy.mjs UPSTREAM_PORT [undici-dispatch|parse|undici-stream|undici|http]`
+// `stream-parse` is the streaming floor: the default stack, streaming, that also parses each event naming `tool_calls`
+// (the least a proxy that repairs streamed calls reads); the other modes are the candidates compare-stacks.mjs
+// measured. `node bare-proxy.mjs UPSTREAM_PORT [undici-dispatch|parse|stream-parse|undici-stream|undici|http]`
 import http, { createServer } from "node:http";
 import { pipeline } from "node:stream";
 import { Pool } from "undici";
@@ -59,7 +60,7 @@ function parseThenDispatch(pool, request, response) {
  * undici's handler API: raw buffers, no stream objects on the response side; backpressure by pause/resume. With
  * `whole`, the answer is gathered, parsed and written at once (the parse floor).
  */
-function dispatchTo(pool, request, response, body, whole) {
+function dispatchTo(pool, request, response, body, whole, stream) {
   let resume;
   let abort;
   let status = 502;
@@ -85,6 +86,7 @@ function dispatchTo(pool, request, response, body, whole) {
         return true;
       },
       onData(chunk) {
+        if (stream !== undefined) readStreamPiece(stream, chunk);
         if (!whole) return response.write(chunk);
         answer.push(chunk);
         return true;
@@ -107,6 +109,32 @@ function dispatchTo(pool, request, response, body, whole) {
     },
   );
 }
+
+const TOOL_CALLS = Buffer.from("tool_calls");
+
+/**
+ * The streaming floor's reading: each whole event (up to its blank line) whose bytes name `tool_calls` is parsed
+ * with JSON.parse, the least a proxy that repairs streamed calls reads; everything goes on as the bytes that came,
+ * each piece written as it arrives. `held` is the start of an event that began in an earlier piece.
+ */
+function readStreamPiece(state, chunk) {
+  const bytes = state.held.length === 0 ? chunk : Buffer.concat([state.held, chunk]);
+  let at = 0;
+  // Each byte is searched once: the next `tool_calls` is looked for again only past the event that held it.
+  let found = bytes.indexOf(TOOL_CALLS);
+  for (let end = bytes.indexOf("\n\n"); end !== -1 && found !== -1; end = bytes.indexOf("\n\n", at)) {
+    if (found < end) {
+      if (bytes[at + 6] === 0x7b) parseQuietly(bytes.subarray(at + 6, end));
+      found = bytes.indexOf(TOOL_CALLS, end);
+    }
+    at = end + 2;
+  }
+  const last = found === -1 ? bytes.lastIndexOf("\n\n") : -1;
+  if (last !== -1) at = Math.max(at, last + 2);
+  state.held = at === bytes.length ? EMPTY : Buffer.from(bytes.subarray(at));
+}
+
+const EMPTY = Buffer.alloc(0);
 
 export function startBareProxy({ upstreamPort, mode = "undici-dispatch", port = 0 }) {
   const origin = `http://127.0.0.1:${upstreamPort}`;
@@ -134,7 +162,7 @@ export function startBareProxy({ upstreamPort, mode = "undici-dispatch", port = 
       });
       pipeline(request, upstream, () => {});
     };
-  } else if (mode === "undici-dispatch" || mode === "parse") {
+  } else if (mode === "undici-dispatch" || mode === "parse" || mode === "stream-parse") {
     // Plain callbacks, no promise per request (as toolcall-proxy's own handler).
     const pool = new Pool(origin, { connections: 256, pipelining: 1 });
     handler =
@@ -147,6 +175,7 @@ export function startBareProxy({ upstreamPort, mode = "undici-dispatch", port = 
               response,
               request.method !== "GET" && request.method !== "HEAD" ? request : undefined,
               false,
+              mode === "stream-parse" ? { held: EMPTY } : undefined,
             );
   } else {
     const pool = new Pool(origin, { connections: 256, pipelining: 1 });

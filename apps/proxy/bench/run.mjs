@@ -10,7 +10,9 @@
 // - Added latency: requests one at a time on one connection (service time, no queueing); p50 of toolcall-proxy
 //   minus p50 of the bare proxy.
 // - Streaming: the same, for a stream of CONTENT_CHUNKS content frames and one tool call in ARGUMENT_CHUNKS
-//   pieces; the added time per frame is the p50 difference divided by the frames.
+//   pieces, against the streaming floor (the bare proxy, streaming, that also parses each event naming
+//   `tool_calls`); the added time per frame is the CPU (and p50) difference divided by the frames.
+// - Targets: the table printed last, each ratio against its floor in the same run; a miss prints MISS.
 import { join } from "node:path";
 import { ARGUMENT_CHUNKS, CONTENT_CHUNKS } from "./fake-upstream.mjs";
 import {
@@ -33,15 +35,26 @@ const FRAMES = CONTENT_CHUNKS + ARGUMENT_CHUNKS + 4;
 
 const upstream = await startProcess(join(here, "fake-upstream.mjs"));
 const bare = await startProcess(join(here, "bare-proxy.mjs"), [String(upstream.port), "undici-dispatch"]);
-const floor = await startProcess(join(here, "bare-proxy.mjs"), [String(upstream.port), "parse"]);
+const wholeFloor = await startProcess(join(here, "bare-proxy.mjs"), [String(upstream.port), "parse"]);
+const streamFloor = await startProcess(join(here, "bare-proxy.mjs"), [String(upstream.port), "stream-parse"]);
 const proxy = await startToolcallProxy(join(here, "../dist/cli.js"), upstream.port);
-/** The parse floor buffers whole bodies, so it says nothing about streaming: measured on whole bodies only. */
-const targetsFor = (kind) => (kind.startsWith("streaming") ? { bare, proxy } : { bare, floor, proxy });
-const kinds = {
+/**
+ * The parse floor buffers whole bodies, so it says nothing about streaming; streams have their own floor (the
+ * minimal proxy, streaming, that parses the events naming `tool_calls`).
+ */
+const targetsFor = (kind) =>
+  kind.startsWith("streaming") ? { bare, floor: streamFloor, proxy } : { bare, floor: wholeFloor, proxy };
+const allKinds = {
   "non-streaming, calls need repair": chatBody({ model: "malformed", stream: false }),
   "non-streaming, clean calls": chatBody({ model: "clean", stream: false }),
   [`streaming, ${FRAMES} frames`]: chatBody({ model: "stream", stream: true }),
 };
+/** `BENCH_KINDS=repair,clean,stream`: only these cases (all by default). */
+const KEYS = ["repair", "clean", "stream"];
+const only = (process.env.BENCH_KINDS ?? "").split(",").filter((word) => word !== "");
+const kinds = Object.fromEntries(
+  Object.entries(allKinds).filter((_, i) => only.length === 0 || only.includes(KEYS[i])),
+);
 
 const report = {
   machine: { cpus: (await import("node:os")).cpus().length, node: process.version },
@@ -91,9 +104,14 @@ try {
         Object.fromEntries(Object.entries(r).map(([n, side]) => [n, Math.round(side.rps)])),
       ),
     };
-    if ("floor" in targets) {
-      row.floorRatio = fixed(median(ratiosOf("floor", "bare")));
-      row.proxyToFloorRatio = fixed(median(ratiosOf("proxy", "floor")));
+    row.floorRatio = fixed(median(ratiosOf("floor", "bare")));
+    const toFloor = ratiosOf("proxy", "floor");
+    row.proxyToFloorRatio = fixed(median(toFloor));
+    row.proxyToFloorIqr = [fixed(percentile(toFloor, 25)), fixed(percentile(toFloor, 75))];
+    if (kind.startsWith("streaming")) {
+      // CPU the proxy spends per frame beyond the floor's, median of the rounds' differences.
+      const added = counted.map((r) => (r.proxy.cpuUsPerRequest - r.floor.cpuUsPerRequest) / FRAMES);
+      row.addedCpuPerFrameUs = Number(median(added).toFixed(2));
     }
     report.throughput[kind] = row;
     console.error(kind, JSON.stringify(report.throughput[kind]));
@@ -119,15 +137,48 @@ try {
       addedP50Us: Math.round(p50.proxy - p50.bare),
       errors,
     };
-    if (kind.startsWith("streaming"))
+    row.addedToFloorP50Us = Math.round(p50.proxy - p50.floor);
+    if (kind.startsWith("streaming")) {
       row.addedPerFrameUs = Number(((p50.proxy - p50.bare) / FRAMES).toFixed(2));
+      row.addedToFloorPerFrameUs = Number(((p50.proxy - p50.floor) / FRAMES).toFixed(2));
+    }
     report.latency[kind] = row;
     console.error(kind, JSON.stringify(row));
   }
 } finally {
   proxy.stop();
-  floor.stop();
+  streamFloor.stop();
+  wholeFloor.stop();
   bare.stop();
   upstream.stop();
 }
 console.log(JSON.stringify(report, null, 2));
+
+// The targets, each against its floor in this run; a miss prints MISS.
+const STREAM = `streaming, ${FRAMES} frames`;
+const targets = [
+  [
+    "clean calls ÷ minimal proxy (parse floor)",
+    "≥ 0.9×",
+    report.throughput["non-streaming, clean calls"]?.proxyToFloorRatio,
+    (v) => v >= 0.9,
+  ],
+  [
+    "calls that need repair ÷ minimal proxy (parse floor)",
+    "≥ 0.6×",
+    report.throughput["non-streaming, calls need repair"]?.proxyToFloorRatio,
+    (v) => v >= 0.6,
+  ],
+  ["streams ÷ streaming floor", "≥ 0.8×", report.throughput[STREAM]?.proxyToFloorRatio, (v) => v >= 0.8],
+  [
+    "streams: CPU µs added per frame over the streaming floor",
+    "≤ 1 µs",
+    report.throughput[STREAM]?.addedCpuPerFrameUs,
+    (v) => v <= 1,
+  ],
+];
+console.log("\n| target | goal | measured | |\n| --- | --- | --- | --- |");
+for (const [name, goal, value, met] of targets.filter((target) => target[2] !== undefined))
+  console.log(`| ${name} | ${goal} | ${value} | ${met(value) ? "ok" : "MISS"} |`);
+for (const [name, goal, value, met] of targets.filter((target) => target[2] !== undefined))
+  if (!met(value)) console.log(`MISS: ${name}: ${value} (target ${goal})`);

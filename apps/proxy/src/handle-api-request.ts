@@ -12,7 +12,7 @@ import {
   repairRequestBody,
 } from "@toolcall/openai/exchange";
 import { requestHeadersForUpstream } from "./forward-headers.js";
-import { errorBody, type ProxyError } from "./proxy-error.js";
+import type { ProxyError } from "./proxy-error.js";
 import {
   countRepair,
   type ProxyRuntime,
@@ -23,6 +23,7 @@ import {
 import { type JsonRepairResult, type RepairedApi, repairJsonResponseSteps } from "./repair-json-response.js";
 import { repairSseResponse, type SseRepairSession } from "./repair-sse-response.js";
 import type { UpstreamCall, UpstreamHandler } from "./upstream-client.js";
+import { upstreamErrorBody } from "./upstream-error-body.js";
 
 /** Error bodies are small; a larger one is cut (only its start is shown). */
 const MAX_ERROR_BODY = 64 * 1024;
@@ -36,24 +37,6 @@ function withoutHeader(headers: readonly string[], name: string): string[] {
     if ((headers[i] as string).toLowerCase() !== name)
       out.push(headers[i] as string, headers[i + 1] as string);
   return out;
-}
-
-/** An upstream error body as an OpenAI-style error: kept when it already is one, wrapped otherwise. */
-function upstreamErrorBody(status: number, body: Buffer): Buffer {
-  try {
-    const parsed = JSON.parse(body.toString("utf8")) as { error?: unknown };
-    if (typeof parsed === "object" && parsed !== null && parsed.error !== undefined) return body;
-  } catch {
-    // Not JSON (an HTML page from a gateway, a plain-text message): wrapped below.
-  }
-  const text = body.toString("utf8").replace(/\s+/g, " ").trim().slice(0, 200);
-  return Buffer.from(
-    errorBody({
-      code: "upstream_status",
-      status,
-      message: `the upstream answered HTTP ${status}${text === "" ? "" : `: ${text}`}`,
-    }),
-  );
 }
 
 type Mode = "json" | "sse" | "error" | "pass";
@@ -129,7 +112,12 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
         const sanitized = repairRequestBody({ api: this.#api, body, options: this.#summaryOf().options });
         sent = sanitized.body;
         state.stream = sanitized.stream;
-        if (sanitized.tools.length > 0) this.#context = { tools: sanitized.tools };
+        if (sanitized.tools.length > 0) {
+          this.#context = { tools: sanitized.tools };
+          // Calls in the answer are typed by their tool's schema (lossless conversions only), unless repairs are off.
+          if (this.repairs !== undefined && this.repairs.length > 0)
+            this.#summaryOf().options.tools = sanitized.tools;
+        }
       } catch (error) {
         // The upstream answers it as it would have.
         runtime.logger.event("error", "sanitize failed", {
@@ -195,7 +183,8 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       const requestSummary = this.#summary?.text();
       if (requestSummary !== undefined) headers.push(REPAIRS_HEADER, requestSummary);
       response.writeHead(status, headers);
-      response.flushHeaders();
+      // Sent with the first piece when it came in this read (one write, not two), else right after it.
+      queueMicrotask(() => response.headersSent || response.destroyed || response.flushHeaders());
       const session = repairSseResponse({
         api: this.#api,
         response,

@@ -89,8 +89,10 @@ export function repairSseResponse(args: {
   const repair = createSseRepair({
     api: args.api,
     summary: args.summary,
-    // Every event is read: one that is not JSON, or not of the API's shape, ends the stream with an error frame.
-    readAll: true,
+    // Events that cannot hold a call go on unread, as the upstream's bytes, but each is checked to be plainly one
+    // JSON object (`data: {…}`, no `"error"`): one that is not is read, and if it is not JSON, or not of the API's
+    // shape, the stream ends with an error frame.
+    checkEvents: true,
     ...(prepare === undefined ? {} : { prepare }),
     onFault: (found): SseFaultVerdict => {
       // The upstream reported an error itself: passed on as it came, after what the repair still holds; the

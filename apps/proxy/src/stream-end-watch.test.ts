@@ -55,4 +55,18 @@ describe("StreamEndWatch", () => {
     ).toBe(false);
     expect(watched("chat.completions", chunk({ content: "x" }, null), [3])).toBe(false);
   });
+
+  it("a choice that finished while another goes on is not the end; the last finish is, however the bytes are split", () => {
+    const choice = (index: number, delta: object, finish: string | null) =>
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+    const cut = choice(0, {}, "stop") + choice(1, { content: "still" }, null);
+    const whole = `${cut}${choice(1, {}, "length")}`;
+    fc.assert(
+      fc.property(fc.array(fc.nat(), { maxLength: 8 }), (cuts) => {
+        expect(watched("chat.completions", cut, cuts)).toBe(false);
+        expect(watched("chat.completions", whole, cuts)).toBe(true);
+        expect(watched("chat.completions", `${cut}data: [DONE]\n\n`, cuts)).toBe(true);
+      }),
+    );
+  });
 });

@@ -1,6 +1,7 @@
 import { isPlainObject, setOwn } from "./define-property.js";
+import { errorMessage } from "./error-message.js";
 import { JsonNumber } from "./json-number.js";
-import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
+import { DEFAULT_MAX_DEPTH, nestedDeeper, type ParseJsonResult, parseJson } from "./parse-json.js";
 import { isArraySafe } from "./read-history.js";
 import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
@@ -190,8 +191,25 @@ class PendingRepairs {
   ) {}
 }
 
-/** The strict decode of text; when it fails and repairs are enabled, the repairs still to run. */
-function decodeText(text: string, options: DecodeOptions): DecodeResult | PendingRepairs {
+/** The parser's message for text that failed (parsed for it late when the parse was skipped). */
+function parseErrorOf(
+  text: string,
+  parsed: ParseJsonResult | undefined,
+  parseOptions: { lossless: boolean; maxDepth: number },
+): string {
+  const result = parsed ?? parseJson(text, parseOptions);
+  return result.success ? "" : result.error;
+}
+
+/**
+ * The strict decode of text; when it fails and repairs are enabled, the repairs still to run. `first`: the strict
+ * parse already made (the fast path of {@link decodeArguments}), so the text is never parsed twice.
+ */
+function decodeText(
+  text: string,
+  options: DecodeOptions,
+  first?: ParseJsonResult,
+): DecodeResult | PendingRepairs {
   const parseOptions = {
     lossless: options.lossless ?? false,
     maxDepth: options.maxDepth ?? DEFAULT_MAX_DEPTH,
@@ -199,13 +217,7 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult | Pendin
   // A caller's meter counts the strict parse too; without one, a meter is made only when repairs run.
   const callerMeter = isWorkMeter(options.meter) ? options.meter : undefined;
   callerMeter?.charge(text.length);
-  const skipped = startsNoJsonValue(text);
-  const parsed = skipped ? undefined : parseJson(text, parseOptions);
-  // The parser's own message, for the outcomes that report it (parsed for it late when the parse was skipped).
-  const parseError = (): string => {
-    const result = parsed ?? parseJson(text, parseOptions);
-    return result.success ? "" : result.error;
-  };
+  const parsed = first ?? (startsNoJsonValue(text) ? undefined : parseJson(text, parseOptions));
   if (parsed?.success) {
     const value = parsed.value;
     if (isJsonObject(value)) return { arguments: value, status: "object", repairs: [], raw: text };
@@ -221,7 +233,8 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult | Pendin
   }
   callerMeter?.charge(text.length);
   if (text.trim() === "") return { arguments: {}, status: "empty", repairs: [], raw: text };
-  if (options.finishReason === "length") return failed(text, "truncated", parseError());
+  if (options.finishReason === "length")
+    return failed(text, "truncated", parseErrorOf(text, parsed, parseOptions));
   const repairs = isArraySafe(options.repairs) ? options.repairs : [];
   if (repairs.length > 0) {
     const meter = resolveWorkMeter({ meter: callerMeter, length: text.length });
@@ -233,14 +246,44 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult | Pendin
       (repaired) => {
         if (repaired.ok)
           return { arguments: repaired.mapping, status: "repaired", repairs: repaired.applied, raw: text };
-        const result = failed(text, "invalid", parseError());
+        const result = failed(text, "invalid", parseErrorOf(text, parsed, parseOptions));
         if (repaired.budget.length > 0) result.budget = repaired.budget;
         return result;
       },
     );
   }
-  return failed(text, "invalid", parseError());
+  return failed(text, "invalid", parseErrorOf(text, parsed, parseOptions));
 }
+
+/**
+ * The fast path of valid object text, the common case: options that change nothing about a valid object (no
+ * lossless numbers, no schema, no meter), text that opens with `{`, one `JSON.parse`. Anything else it found (not
+ * an object, not JSON) is handed to the full decode with that parse, never parsed again.
+ */
+function decodeObjectText(text: string, options: DecodeOptions | undefined): DecodeResult | PendingRepairs {
+  const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
+  if (
+    usable.lossless ||
+    usable.schema !== undefined ||
+    usable.meter !== undefined ||
+    text.charCodeAt(0) !== 0x7b
+  )
+    return decodeText(text, usable);
+  const maxDepth = usable.maxDepth ?? DEFAULT_MAX_DEPTH;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return decodeText(text, usable, { success: false, error: errorMessage(error) });
+  }
+  if (text.length > 2 * maxDepth && nestedDeeper({ text, value, maxDepth }))
+    return decodeText(text, usable, { success: false, error: `nesting deeper than ${maxDepth}` });
+  if (typeof value === "object" && value !== null && !Array.isArray(value))
+    return { arguments: value as ArgumentsMapping, status: "object", repairs: [], raw: text };
+  return decodeText(text, usable, { success: true, value });
+}
+
+const NO_OPTIONS: DecodeOptions = Object.freeze({});
 
 /**
  * Decodes tool-call arguments to a mapping (RULES.md R1). Total: never throws, never mutates its input; every
@@ -253,14 +296,19 @@ function decodeText(text: string, options: DecodeOptions): DecodeResult | Pendin
  * decodeArguments("[1, 2, 3]").arguments; // { _raw_arguments: "[1, 2, 3]" }
  * decodeArguments('{"a": ', { finishReason: "length" }).status; // "truncated"
  */
-export function decodeArguments(value: unknown, options: DecodeOptions = {}): DecodeResult {
-  const usable = typeof options === "object" && options !== null ? options : {};
-  if (typeof value !== "string") return typedBySchema(decodeValue(value), usable);
-  const decoded = decodeText(value, usable);
-  return typedBySchema(
-    decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded,
-    usable,
-  );
+export function decodeArguments(value: unknown, options?: DecodeOptions): DecodeResult {
+  if (typeof value === "string") {
+    const decoded = decodeObjectText(value, options);
+    if (!(decoded instanceof PendingRepairs) && decoded.status === "object" && options?.schema === undefined)
+      return decoded;
+    const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
+    return typedBySchema(
+      decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded,
+      usable,
+    );
+  }
+  const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
+  return typedBySchema(decodeValue(value), usable);
 }
 
 /** What is not text: absent, a mapping as it is, anything else under the raw sentinel. */
@@ -290,9 +338,9 @@ export function* decodeArgumentsSteps(
   value: unknown,
   options: DecodeOptions = {},
 ): Generator<void, DecodeResult, void> {
-  const usable = typeof options === "object" && options !== null ? options : {};
+  const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
   if (typeof value !== "string") return typedBySchema(decodeValue(value), usable);
-  const decoded = decodeText(value, usable);
+  const decoded = decodeObjectText(value, usable);
   if (!(decoded instanceof PendingRepairs)) return typedBySchema(decoded, usable);
   // The strict parse was one step; each rule that runs is one more.
   yield;

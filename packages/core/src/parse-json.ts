@@ -30,20 +30,34 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJs
   } catch (error) {
     return { success: false, error: errorMessage(error) };
   }
-  // A container of depth d needs at least 2d characters, and depth never exceeds the number of `{` and `[`
-  // characters (strings included): only text with more of them than the limit needs the walk, and counting them
-  // with the native indexOf costs a fraction of the parse.
-  if (
-    text.length > 2 * maxDepth &&
-    typeof value === "object" &&
-    value !== null &&
-    openersExceed(text, maxDepth) &&
-    depthExceeds(value, maxDepth)
-  ) {
+  // Short text cannot nest past the limit: the check (and its argument object) only for text that could.
+  if (text.length > 2 * maxDepth && nestedDeeper({ text, value, maxDepth }))
     return { success: false, error: `nesting deeper than ${maxDepth}` };
-  }
   return { success: true, value };
 }
+
+/**
+ * Whether the value `JSON.parse` read from `text` nests deeper than `maxDepth`. A container of depth d needs at least
+ * 2d characters, and depth never exceeds the number of `{` and `[` characters (strings included): only text with
+ * more of them than the limit needs the walk, and counting them with the native indexOf costs a fraction of the
+ * parse.
+ *
+ * @example
+ * nestedDeeper({ text: "[[1]]", value: [[1]], maxDepth: 1 }); // true
+ * nestedDeeper({ text: "[1]", value: [1], maxDepth: 1 }); // false
+ */
+export function nestedDeeper(args: { text: string; value: unknown; maxDepth: number }): boolean {
+  const { text, value, maxDepth } = args;
+  if (text.length <= 2 * maxDepth || typeof value !== "object" || value === null) return false;
+  // A value with few entries (a call whose text is mostly long strings, which may be full of brackets) is walked at
+  // once; one with many is counted first, and walked only when the count allows it.
+  const quick = walkDepth(value, maxDepth, QUICK_WALK);
+  if (quick !== undefined) return quick;
+  return openersExceed(text, maxDepth) && depthExceeds(value, maxDepth);
+}
+
+/** Entries the walk of {@link nestedDeeper} reads before it counts brackets instead. */
+const QUICK_WALK = 256;
 
 /** True when the text holds more than `limit` opening brackets; stops counting as soon as it knows. */
 function openersExceed(text: string, limit: number): boolean {
@@ -55,13 +69,21 @@ function openersExceed(text: string, limit: number): boolean {
 
 /** Iterative depth measurement over parsed containers (no recursion, so no stack overflow; no per-node allocation). */
 export function depthExceeds(root: object, maxDepth: number): boolean {
+  return walkDepth(root, maxDepth, Number.POSITIVE_INFINITY) === true;
+}
+
+/** Whether `root` nests deeper than `maxDepth`; `undefined` when more than `budget` entries would have to be read. */
+function walkDepth(root: object, maxDepth: number, budget: number): boolean | undefined {
   const nodes: unknown[] = [root];
   const depths: number[] = [1];
+  let read = 0;
   while (nodes.length > 0) {
     const node = nodes.pop();
     const depth = depths.pop() as number;
     if (depth > maxDepth) return true;
     if (Array.isArray(node)) {
+      read += node.length;
+      if (read > budget) return undefined;
       for (let i = 0; i < node.length; i++) {
         const item = node[i];
         if (typeof item === "object" && item !== null) {
@@ -72,6 +94,7 @@ export function depthExceeds(root: object, maxDepth: number): boolean {
     } else {
       const record = node as Record<string, unknown>;
       for (const key in record) {
+        if (++read > budget) return undefined;
         const item = record[key];
         if (typeof item === "object" && item !== null) {
           nodes.push(item);

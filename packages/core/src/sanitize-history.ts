@@ -117,9 +117,13 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
     : undefined;
   let index = 0;
   const length = messages.length;
+  // The message that ended a turn's results, read there: each message is read once.
+  let carried = false;
+  let carriedMessage: unknown;
 
   while (index < length) {
-    const message = messages[index] as unknown;
+    const message = carried ? carriedMessage : (messages[index] as unknown);
+    carried = false;
     if (!isPlainObject(message)) {
       out.push(message);
       index++;
@@ -165,13 +169,17 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
     let lastResultOut = assistantOut;
     const answered = new Set<string>();
     // Per renamed id, how many of its fresh ids are answered already (answered ids stay answered).
-    const renamedAnswered = new Map<string, number>();
+    let renamedAnswered: Map<string, number> | undefined;
     // The turn's unanswered calls are pending when the history ends with it and only tool results follow them.
     let onlyResults = true;
     index++;
     while (index < length) {
       const next = messages[index] as unknown;
-      if (isPlainObject(next) && (next as ChatMessage).role === "assistant") break;
+      if (isPlainObject(next) && (next as ChatMessage).role === "assistant") {
+        carried = true;
+        carriedMessage = next;
+        break;
+      }
       if (!isPlainObject(next) || (next as ChatMessage).role !== "tool") {
         onlyResults = false;
         out.push(next);
@@ -189,6 +197,7 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       ) {
         // A result for an id that was renamed (used twice in this turn, or already in an earlier one) answers the
         // renamed call, in order.
+        renamedAnswered ??= new Map();
         let cursor = renamedAnswered.get(resultId) ?? 0;
         while (cursor < renamedTo.length && answered.has(renamedTo[cursor] as string)) cursor++;
         renamedAnswered.set(resultId, cursor);

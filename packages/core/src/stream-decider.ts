@@ -160,15 +160,17 @@ export class StreamDecider {
   }
 
   /**
-   * Reads a delta that is nothing but a piece of text of a call already begun, open and passing: `true` when it goes
-   * on as it came, `false` when it is held from here (nothing to send for it), `undefined` when it must be read with
+   * Reads a delta that is nothing but a piece of text of a call already begun and open: `true` when it goes on as it
+   * came, `false` when it is held (from here, or as the call already was: nothing to send for it), `undefined` when it must be read with
    * {@link push} (nothing was read). What `push` would give, without building events.
    */
   pushText(args: { index: number; text: string }): boolean | undefined {
     const state = this.#byIndex.get(args.index);
     if (state === undefined || !state.opened || state.decision !== undefined) return undefined;
-    if (state.clientIndex !== args.index || state.gate.holding) return undefined;
+    if (state.clientIndex !== args.index) return undefined;
     this.#accumulator.push({ index: args.index, function: { arguments: args.text } });
+    // A held call keeps holding: the fragment is kept, the chunk left out (what `push` gives it).
+    if (state.gate.holding) return false;
     if (state.gate.push(args.text)) return true;
     this.#hold(state);
     return false;

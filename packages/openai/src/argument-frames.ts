@@ -1,6 +1,8 @@
 import { asciiBytes } from "./bytes.js";
 
 const ARGUMENTS_KEY = asciiBytes('"arguments":"');
+/** Decodes whole fragments only (no `stream` option), so one serves every reader. */
+const decoder = new TextDecoder();
 
 interface Template {
   prefix: Uint8Array;
@@ -52,7 +54,6 @@ function fragmentOnly(chunk: unknown): { choice: number; index: number; fragment
  */
 export class ArgumentFrames {
   #template: Template | undefined;
-  readonly #decoder = new TextDecoder();
 
   /** Takes an event read in full as the template, when it holds nothing but one argument fragment. */
   learn(bytes: Uint8Array, chunk: unknown): void {
@@ -108,7 +109,7 @@ export class ArgumentFrames {
       plain += String.fromCharCode(byte);
     }
     if (at === end) return { choice: template.choice, index: template.index, fragment: plain };
-    const text = this.#decoder.decode(bytes.subarray(start, end));
+    const text = decoder.decode(bytes.subarray(start, end));
     let fragment: unknown;
     try {
       fragment = JSON.parse(`"${text}"`);

@@ -1,8 +1,9 @@
 const encoder = new TextEncoder();
 
-/** `Buffer.prototype.indexOf` where the runtime has one (Node, Bun, Deno's compatibility layer). */
-const nativeIndexOf = (globalThis as { Buffer?: { prototype: { indexOf: (value: Uint8Array) => number } } })
-  .Buffer?.prototype.indexOf;
+/** `Buffer.prototype.indexOf` where the runtime has one (Node, Bun, Deno's compatibility layer): for one byte, `memchr`. */
+const nativeIndexOf = (
+  globalThis as { Buffer?: { prototype: { indexOf: (value: number, byteOffset: number) => number } } }
+).Buffer?.prototype.indexOf;
 
 /**
  * The UTF-8 bytes of a text.
@@ -27,8 +28,9 @@ export function asciiBytes(text: string): Uint8Array {
 }
 
 /**
- * Where `needle` first occurs in `haystack[from, to)`, or -1. The native `indexOf` finds candidates by the needle's
- * byte at `anchor` (pick its rarest byte), so a scan that finds nothing costs about a native byte search.
+ * Where `needle` first occurs in `haystack[from, to)`, or -1. Candidates are found by the needle's byte at `anchor`
+ * (pick its rarest byte) with the runtime's native one-byte search (`memchr` in Node), then the rest is compared: in
+ * JSON text a substring search whose first byte is a quote or a letter runs at about 1 ns a byte, this at a fraction.
  *
  * @example
  * indexOfBytes({ haystack: utf8('{"tool_calls":[]}'), needle: asciiBytes("tool_calls"), anchor: 4 }); // 2
@@ -40,16 +42,24 @@ export function indexOfBytes(args: {
   from?: number;
   to?: number;
 }): number {
+  if (nativeIndexOf === undefined) return scanBytes(args);
   const { haystack, needle } = args;
-  if (nativeIndexOf !== undefined) {
-    // Node's native substring search (a Buffer method, found on the global: no import, nothing in browsers).
-    const from = args.from ?? 0;
-    const to = args.to ?? haystack.length;
-    const region = from === 0 && to === haystack.length ? haystack : haystack.subarray(from, to);
-    const found = nativeIndexOf.call(region, needle) as number;
-    return found === -1 ? -1 : found + from;
+  const anchor = args.anchor ?? 0;
+  const from = args.from ?? 0;
+  const to = args.to ?? haystack.length;
+  const anchorByte = needle[anchor] as number;
+  for (
+    let found = nativeIndexOf.call(haystack, anchorByte, from + anchor);
+    found !== -1 && found < to;
+    found = nativeIndexOf.call(haystack, anchorByte, found + 1)
+  ) {
+    const start = found - anchor;
+    if (start + needle.length > to) return -1;
+    let k = 0;
+    while (k < needle.length && haystack[start + k] === needle[k]) k++;
+    if (k === needle.length) return start;
   }
-  return scanBytes(args);
+  return -1;
 }
 
 /**

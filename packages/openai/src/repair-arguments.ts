@@ -29,10 +29,19 @@ export function repairArguments(args: RepairArgumentsArgs): RepairedArguments {
   );
 }
 
+/** Each list of tools read once, however many calls name them. */
+const schemasByTools = new WeakMap<object, Map<string, unknown>>();
+
 /** The JSON Schema of the call's tool, when the options name the tools and the call names one of them. */
 function schemaOf(args: RepairArgumentsArgs): unknown {
   const tools = args.options.tools;
-  return tools === undefined || args.name === undefined ? undefined : toolSchemasOf(tools).get(args.name);
+  if (tools === undefined || args.name === undefined) return undefined;
+  let schemas = schemasByTools.get(tools);
+  if (schemas === undefined) {
+    schemas = toolSchemasOf(tools);
+    schemasByTools.set(tools, schemas);
+  }
+  return schemas.get(args.name);
 }
 
 interface RepairedArguments {

@@ -181,6 +181,51 @@ describe("createSseRepair", () => {
     expect(argumentsOf(stopped)).toBe("");
   });
 
+  it("checkEvents: parses only the events that are not plainly one JSON object, and finds every fault", () => {
+    const body = utf8(
+      'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n' +
+        "data: {not json\n\n" +
+        'event: chunk\ndata: {"choices":[]}\n\n' +
+        'data: {"choices":[]}\ndata: 2}\n\n' +
+        'data: {"choices":[{"index":0,"delta":{"content":"b"}}]}\r\n\r\n' +
+        'data: {"error":{"message":"overloaded"}}\n\n',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 5 }), (cuts) => {
+        const faults: SseStreamFault[] = [];
+        const parse = JSON.parse;
+        let parses = 0;
+        JSON.parse = (...args: Parameters<typeof JSON.parse>) => {
+          parses++;
+          return parse(...args);
+        };
+        let out: string;
+        try {
+          const repair = createSseRepair({
+            api: "chat.completions",
+            checkEvents: true,
+            onFault: (fault) => void faults.push(fault),
+          });
+          const at = [...new Set(cuts.map((c) => Math.floor(c * body.length)))].sort((a, b) => a - b);
+          const pieces: Uint8Array[] = [];
+          let from = 0;
+          for (const cut of [...at, body.length]) {
+            pieces.push(...repair.push(body.subarray(from, cut)));
+            from = cut;
+          }
+          pieces.push(...repair.end());
+          out = pieces.map((piece) => decoder.decode(piece)).join("");
+        } finally {
+          JSON.parse = parse;
+        }
+        expect(out).toBe(decoder.decode(body));
+        expect(faults.map((f) => f.code)).toEqual(["invalid_event", "invalid_event", "upstream_error"]);
+        // The three events at fault were parsed, nothing else.
+        expect(parses).toBe(3);
+      }),
+    );
+  });
+
   it("keeps an event's other fields when it rewrites its data", () => {
     const body = utf8(
       'id: 7\ndata: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"```json"}}]}}]}\n\n' +

@@ -55,6 +55,12 @@ export interface SseRepairOptions {
    * event.
    */
   readAll?: boolean;
+  /**
+   * Events left unread are still checked by their bytes (`data: {…}` on one line, not opening with an `"error"` key
+   * or `"object":"error"`): one that is not plainly such a JSON object is read, so `onFault` hears of it. A few byte
+   * looks per event, no search and no parse.
+   */
+  checkEvents?: boolean;
 }
 
 /** The byte-level stream repair: pieces of an SSE body in, the pieces to send out. */
@@ -81,6 +87,8 @@ type AnyRepair = {
 const TOOL_CALLS = asciiBytes("tool_calls");
 const FUNCTION_CALL = asciiBytes("function_call");
 const DONE = asciiBytes("[DONE]");
+/** Decodes whole events only (no `stream` option), so one serves every repair. */
+const decoder = new TextDecoder();
 
 /**
  * Repairs an SSE answer of the Chat Completions or Responses API as bytes, for every door onto it (a `fetch`
@@ -108,7 +116,6 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   const needle = chat ? TOOL_CALLS : FUNCTION_CALL;
   const anchor = needle.indexOf(0x5f);
   const frames = new SseFrames();
-  const decoder = new TextDecoder();
   // Events held and handed on later (the Responses API's `.done` events) are written with their own bytes, found
   // here; a Chat Completions chunk is handed on unchanged only as the chunk being read (`current`).
   const reads = chat ? undefined : new WeakMap<object, Read>();
@@ -132,12 +139,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   const prepare = chat ? args.prepare : undefined;
   let stopped = false;
   const readAll = args.readAll === true || prepare !== undefined;
-  const mayNeedReading = (bytes: Uint8Array, from: number, to: number): boolean =>
-    readAll ||
-    repair.open ||
-    indexOfBytes({ haystack: bytes, needle, anchor, from, to }) !== -1 ||
-    (!summarized && !summary.empty && indexOfBytes({ haystack: bytes, needle: DONE, from, to }) !== -1);
-
+  const checkEvents = args.checkEvents === true && !readAll;
   const sendSummary = (): void => {
     if (summarized) return;
     const text = summary.text();
@@ -239,7 +241,9 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     const read = { bytes, frame, value };
     reads?.set(value as object, read);
     if (prepare === undefined) {
-      if (repairChunk(value, read)) fragments?.learn(bytes, value);
+      // A chunk held whole (a call that must be repaired at its end) teaches the template as well as one passed on.
+      repairChunk(value, read);
+      fragments?.learn(bytes, value);
       return;
     }
     // Chunks the step made are new: written as new JSON; the chunk itself, when it comes out, keeps its bytes.
@@ -247,9 +251,17 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       repairChunk(chunk, chunk === value ? read : undefined);
   };
 
-  /** Sends `bytes[from, to)`, whole events only: untouched runs as they came, the others read. */
+  /**
+   * Sends `bytes[from, to)`, whole events only: untouched runs as they came, the others read. Each search runs once
+   * over the range and again only past the event that held what it found, so an event costs a few byte looks.
+   */
   const handle = (bytes: Uint8Array, from: number, to: number): void => {
-    if (!mayNeedReading(bytes, from, to)) {
+    const find = (what: Uint8Array, at: number, anchorAt = 1): number =>
+      indexOfBytes({ haystack: bytes, needle: what, anchor: anchorAt, from: at, to });
+    let call = readAll ? -1 : find(needle, from, anchor);
+    // `[DONE]` is looked for once anything was repaired (the summary goes before it), from where that happened.
+    let done = -2;
+    if (call === -1 && !readAll && !repair.open && !checkEvents && (summarized || summary.empty)) {
       send(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
       return;
     }
@@ -257,7 +269,17 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     for (let at = from; at < to && !stopped; ) {
       const end = frames.nextEnd(bytes, at, to);
       const stop = end === -1 ? to : end;
-      if (repair.open || mayNeedReading(bytes, at, stop)) {
+      let read = readAll || repair.open;
+      if (call !== -1 && call < stop) {
+        read = true;
+        call = find(needle, stop, anchor);
+      }
+      if (!summarized && !summary.empty) {
+        if (done === -2 || (done !== -1 && done < at)) done = find(DONE, at, 0);
+        if (done !== -1 && done < stop) read = true;
+      }
+      if (!read && checkEvents && !frames.plainObject(bytes, at, stop)) read = true;
+      if (read) {
         const fragment = fragments?.match(bytes, at, stop);
         const passed = fragment === undefined ? undefined : chatRepair?.pushFragment(fragment);
         if (passed !== true) {

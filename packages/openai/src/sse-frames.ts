@@ -1,6 +1,19 @@
+import { asciiBytes } from "./bytes.js";
+
 const LF = 0x0a;
 const CR = 0x0d;
 const NONE: readonly [number, number] = [-1, -1];
+const EVENT = asciiBytes("event:");
+const DATA = asciiBytes("data:");
+const ERROR_KEY = asciiBytes('"error"');
+const ERROR_OBJECT = asciiBytes('"object":"error"');
+
+/** Whether `bytes` holds `part` at `at`. */
+function startsWith(bytes: Uint8Array, at: number, part: Uint8Array): boolean {
+  if (at + part.length > bytes.length) return false;
+  for (let k = 0; k < part.length; k++) if (bytes[at + k] !== part[k]) return false;
+  return true;
+}
 
 /** One server-sent event read from its bytes (WHATWG's event stream format). */
 export interface SseFrame {
@@ -24,6 +37,9 @@ export interface SseFrame {
 export class SseFrames {
   /** The byte lines end with: LF (and CRLF) unless the stream's first line ended with a lone CR. */
   #terminator = 0;
+  /** Where the event {@link nextEnd} last read starts, and its first line break (for {@link plainObject}). */
+  #eventStart = -1;
+  #firstBreak = -1;
 
   #detect(bytes: Uint8Array): number {
     if (this.#terminator !== 0) return this.#terminator;
@@ -80,14 +96,49 @@ export class SseFrames {
     return 0;
   }
 
+  /**
+   * Whether the whole event `bytes[from, to)` (as {@link nextEnd} found it) plainly holds one JSON object that is not
+   * an error: an optional `event:` line, then one `data:` line whose value starts with `{` (not followed by an
+   * `"error"` key or `"object":"error"`) and ends with `}`, then its blank line. Byte looks only, no decoding: what a reader that checks every event can leave unread (such an event may still be
+   * malformed inside its braces; a client's own parser finds that).
+   */
+  plainObject(bytes: Uint8Array, from: number, to: number): boolean {
+    let at = from;
+    // The data line ends at the event's first line break, which nextEnd found.
+    let lineEnd = this.#eventStart === from ? this.#firstBreak : -1;
+    if (bytes[at] === 0x65 && startsWith(bytes, at, EVENT)) {
+      at = bytes.indexOf(this.#detect(bytes), at);
+      if (at === -1 || at >= to) return false;
+      at++;
+      lineEnd = -1;
+    }
+    if (!startsWith(bytes, at, DATA)) return false;
+    at += DATA.length;
+    if (bytes[at] === 0x20) at++;
+    if (bytes[at] !== 0x7b) return false;
+    // An error a server put in the stream (`{"error": …}`, vLLM's `{"object":"error", …}`) is read.
+    let key = at + 1;
+    while (bytes[key] === 0x20) key++;
+    if (startsWith(bytes, key, ERROR_KEY) || startsWith(bytes, key, ERROR_OBJECT)) return false;
+    if (lineEnd === -1) lineEnd = bytes.indexOf(this.#terminator === CR ? CR : LF, at);
+    if (lineEnd === -1 || lineEnd >= to) return false;
+    let last = lineEnd - 1;
+    if (bytes[last] === CR) last--;
+    if (bytes[last] !== 0x7d) return false;
+    // Only line breaks (the blank line) may follow.
+    for (let k = lineEnd; k < to; k++) if (bytes[k] !== LF && bytes[k] !== CR) return false;
+    return true;
+  }
+
   /** The index just past the event that starts at `from`, or -1 when it is not whole before `to`. */
   nextEnd(bytes: Uint8Array, from: number, to: number): number {
     const terminator = this.#detect(bytes);
-    for (
-      let at = bytes.indexOf(terminator, from);
-      at !== -1 && at < to;
-      at = bytes.indexOf(terminator, at + 1)
-    ) {
+    const first = bytes.indexOf(terminator, from);
+    this.#eventStart = from;
+    this.#firstBreak = first;
+    // The common event, one line and its blank line (`…\n\n`), without a second search.
+    if (first !== -1 && first + 1 < to && bytes[first + 1] === terminator && first !== from) return first + 2;
+    for (let at = first; at !== -1 && at < to; at = bytes.indexOf(terminator, at + 1)) {
       if (at === from || this.#blank(bytes, at, terminator, NONE, from)) return at + 1;
     }
     return -1;
