@@ -13,10 +13,9 @@ import {
   schemaTypedArguments,
   splitMergedArguments,
 } from "@toolcall/core/kit";
-import { GemmaToolCallStream, gemmaQuoteMarkers, parseGemmaToolCalls } from "@toolcall/gemma-recovery";
+import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { syntaxById } from "@toolcall/model-formats";
 import { createSseRepair } from "@toolcall/openai/exchange";
-import { parseQwenToolCalls, QwenToolCallStream } from "@toolcall/qwen-templates";
 import { jsonrepair } from "jsonrepair";
 import { median, sink } from "./measure.mjs";
 
@@ -84,8 +83,11 @@ const tools = [
   },
 ];
 
-function feed(Stream, text, size, options) {
-  const stream = new Stream(options);
+const GEMMA4 = syntaxById("gemma4");
+const QWEN3_CODER = syntaxById("qwen3-coder");
+
+function feed(syntax, text, size, options) {
+  const stream = syntax.createStream(options);
   for (let i = 0; i < text.length; i += size) sink.value = stream.push(text.slice(i, i + size));
   sink.value = stream.end();
 }
@@ -249,17 +251,17 @@ export const GROWTH_TARGETS = [
     make: manyCallsSse,
     run: repairSse,
   },
-  { name: "parseGemmaToolCalls", texts: GEMMA_TEXTS, run: (t) => parseGemmaToolCalls(t) },
+  { name: "gemma4.parse", texts: GEMMA_TEXTS, run: (t) => GEMMA4.parse(t) },
   {
-    name: "GemmaToolCallStream, 64-char deltas",
+    name: "gemma4 stream, 64-char deltas",
     texts: GEMMA_TEXTS,
-    run: (t) => feed(GemmaToolCallStream, t, 64),
+    run: (t) => feed(GEMMA4, t, 64),
   },
-  { name: "parseQwenToolCalls", texts: QWEN_TEXTS, run: (t) => parseQwenToolCalls(t, { tools }) },
+  { name: "qwen3Coder.parse", texts: QWEN_TEXTS, run: (t) => QWEN3_CODER.parse(t, { tools }) },
   {
-    name: "QwenToolCallStream, 64-char deltas",
+    name: "qwen3Coder stream, 64-char deltas",
     texts: QWEN_TEXTS,
-    run: (t) => feed(QwenToolCallStream, t, 64, { tools }),
+    run: (t) => feed(QWEN3_CODER, t, 64, { tools }),
   },
   // Markers that share no prefix, on text full of one and free of another (the hostile-input issue's whole-text cases).
   ...["glm45", "glm47"].map((id) => ({

@@ -26,6 +26,7 @@ export default defineConfig({
     "src/nemotron-nano-v2.ts",
     "src/minimax-m3.ts",
     "src/lfm2.ts",
+    "src/gemma4.ts",
   ],
   format: ["esm", "cjs"],
   // Shared code goes to chunks in both formats, so no family bundles the engine twice.

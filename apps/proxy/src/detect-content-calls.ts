@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { detectToolCallSyntax, syntaxById } from "@toolcall/model-formats";
 import type { ContentCallExtractor } from "@toolcall/openai";
 import { syntaxContentCalls } from "@toolcall/openai";
-import { gemmaContentCalls } from "./gemma-content-calls.js";
+import { extractorName } from "./content-call-extractors.js";
 import { parseUpstream } from "./upstream-target.js";
 
 /** What `--content-calls auto` found in a chat template. */
@@ -25,18 +25,11 @@ export function detectContentCalls(args: { template: string }): DetectedContentC
   if (found.id === null)
     return { ok: false, error: "the chat template writes no tool-call syntax this proxy knows" };
   const { startInReasoning } = found;
-  let extractor: ContentCallExtractor | undefined;
-  // Gemma 4 is not in model-formats' registry yet; every other syntax, Qwen3-Coder included, is.
-  if (found.id === "gemma4") extractor = gemmaContentCalls;
-  else {
-    const syntax = syntaxById(found.id);
-    if (syntax !== undefined)
-      extractor = syntaxContentCalls({
-        syntax,
-        startInReasoning,
-        name: found.id === "qwen3-coder" ? "qwen" : found.id,
-      });
-  }
+  const syntax = syntaxById(found.id);
+  const extractor: ContentCallExtractor | undefined =
+    syntax === undefined
+      ? undefined
+      : syntaxContentCalls({ syntax, startInReasoning, name: extractorName(found.id) });
   if (extractor === undefined)
     return {
       ok: false,

@@ -1,7 +1,7 @@
 import { extractCompletionContentCalls, extractStreamContentCalls } from "@toolcall/openai/exchange";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { gemmaContentCalls } from "./gemma-content-calls.js";
+import { gemmaContentCalls } from "./content-call-extractors.js";
 
 const CALL = '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>,days:3}<tool_call|>';
 const context = { tools: [] };
@@ -59,17 +59,22 @@ describe("native calls left in streamed content", () => {
       const result = await collect(`Checking.${CALL}Done.`, size);
       expect(result.content, `size ${size}`).toBe("Checking.Done.");
       expect(result.calls).toEqual([
-        { index: 0, name: "get_weather", arguments: '{"city":"Paris","days":3}' },
+        { index: 0, name: "get_weather", arguments: '{"city": "Paris", "days": 3}' },
       ]);
       expect(result.finishReason).toBe("tool_calls");
     }
   });
 
   it("passes chunks without call-like text on as the same objects", async () => {
-    const result = await collect("Just text, no calls.", 5);
+    // Whitespace at a chunk's end waits for the next chunk (it may be what a template writes before a call), so the
+    // chunks are cut at words here: each is then passed on as the object it was.
+    const result = await collect("Just_text,_no_calls.", 5);
     expect(result.out).toEqual(result.chunks);
     for (let i = 0; i < result.out.length; i++) expect(result.out[i]).toBe(result.chunks[i]);
     expect(result.finishReason).toBe("stop");
+    const spaced = await collect("Just text, no calls.", 5);
+    expect(spaced.content).toBe("Just text, no calls.");
+    expect(spaced.out.at(-1)).toBe(spaced.chunks.at(-1));
   });
 
   it("numbers recovered calls after the server's own", async () => {
@@ -123,7 +128,7 @@ describe("native calls left in a whole response", () => {
     expect(result.choices[0]?.finish_reason).toBe("tool_calls");
     expect(
       result.choices[0]?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c)),
-    ).toEqual([{ name: "get_weather", arguments: '{"city":"Paris","days":3}' }]);
+    ).toEqual([{ name: "get_weather", arguments: '{"city": "Paris", "days": 3}' }]);
     expect(reports).toMatchObject([
       {
         kind: "tool_call",

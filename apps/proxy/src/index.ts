@@ -6,7 +6,7 @@ export type {
   ExtractionIssue,
 } from "@toolcall/openai";
 export { syntaxContentCalls } from "@toolcall/openai";
-export { CONTENT_CALL_EXTRACTORS } from "./content-call-extractors.js";
+export { CONTENT_CALL_EXTRACTORS, gemmaContentCalls, qwenContentCalls } from "./content-call-extractors.js";
 export { createProxy, type ToolcallProxy } from "./create-proxy.js";
 export {
   type DetectedContentCalls,
@@ -14,10 +14,8 @@ export {
   fetchUpstreamTemplate,
   resolveAutoContentCalls,
 } from "./detect-content-calls.js";
-export { gemmaContentCalls } from "./gemma-content-calls.js";
 export { type ParsedArgs, type ProxyCommand, parseProxyArgs, USAGE } from "./parse-proxy-args.js";
 export type { ProxyErrorCode } from "./proxy-error.js";
 export type { RouteName } from "./proxy-metrics.js";
 export type { LogLevel, LogSink, ProxyOptions } from "./proxy-options.js";
-export { qwenContentCalls } from "./qwen-content-calls.js";
 export { REPAIR_NAMES, resolveRepairs } from "./resolve-repairs.js";

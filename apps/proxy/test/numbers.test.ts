@@ -115,7 +115,7 @@ describe("numbers in bodies the proxy rewrites", () => {
         };
       };
       expect(choice.finish_reason).toBe("tool_calls");
-      expect(choice.message.tool_calls.map((call) => call.function.arguments)).toEqual(['{"q":"x"}']);
+      expect(choice.message.tool_calls.map((call) => call.function.arguments)).toEqual(['{"q": "x"}']);
       expect(choice.message.tool_calls[0]?.id).toMatch(/^call_/);
     } finally {
       await via.close();

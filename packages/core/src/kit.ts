@@ -83,6 +83,7 @@ export {
 } from "./repair-tool-name.js";
 export { controlCharacters } from "./repairs/control-characters.js";
 export { familyMarkup, glmMarkupArguments } from "./repairs/family-markup.js";
+export { gemmaQuoteMarkers } from "./repairs/gemma-quote-markers.js";
 export { endsInsideValue } from "./repairs/json-objects.js";
 export { JSONREPAIR_MAX_LENGTH, type JsonrepairRepairOptions } from "./repairs/jsonrepair.js";
 export { literalEscapes } from "./repairs/literal-escapes.js";

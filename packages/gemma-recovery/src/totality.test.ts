@@ -13,12 +13,12 @@ import { fuzzRuns } from "../../core/test/linear-work.js";
 import {
   encodeGemmaArguments,
   encodeGemmaToolCall,
+  gemma4,
+  gemmaQuoteMarkers,
+  parseGemmaArguments,
+  parseGemmaToolCalls,
   safeEncodeGemmaArguments,
-} from "./encode-gemma-arguments.js";
-import { gemmaQuoteMarkers } from "./gemma-quote-markers.js";
-import { GemmaToolCallStream } from "./gemma-tool-call-stream.js";
-import { parseGemmaArguments } from "./parse-gemma-arguments.js";
-import { parseGemmaToolCalls } from "./parse-gemma-tool-calls.js";
+} from "./index.js";
 
 // Totality for any JavaScript value: each public function returns its documented result for throwing getters,
 // revoked proxies, huge sparse arrays, cycles, deep nesting and exotic objects, and returns it promptly.
@@ -41,7 +41,7 @@ describe("every public function of gemma-recovery is total over hostile values",
           expect(Array.isArray(parsed.toolCalls) && Array.isArray(parsed.issues)).toBe(true);
           const args = parseGemmaArguments(text as string, build(optionsRecipe) as number);
           expect(typeof args.ok).toBe("boolean");
-          const stream = new GemmaToolCallStream(options as never);
+          const stream = gemma4.createStream(options as never);
           for (const delta of deltas) expect(Array.isArray(stream.push(build(delta) as string))).toBe(true);
           expect(Array.isArray(stream.end())).toBe(true);
         },

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolCallAccumulator, type ToolCallDelta } from "@toolcall/core/kit";
+import { foldEvents } from "@toolcall/model-formats";
 import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
-import { GemmaToolCallStream, gemmaQuoteMarkers } from "../src/index.js";
+import { gemma4, gemmaQuoteMarkers } from "../src/index.js";
 
 interface Chunk {
   choices: Array<{ delta: { content?: string; tool_calls?: ToolCallDelta[] }; finish_reason: string | null }>;
@@ -47,8 +48,7 @@ function toolCalls(chunks: Chunk[]) {
 }
 
 function contentEvents(chunks: Chunk[]) {
-  let n = 0;
-  const stream = new GemmaToolCallStream({ createId: () => `call_${++n}` });
+  const stream = gemma4.createStream({ createId: ({ index }) => `call_${index + 1}` });
   const events = chunks.flatMap((chunk) => stream.push(chunk.choices[0]?.delta.content ?? ""));
   return [...events, ...stream.end()];
 }
@@ -84,33 +84,24 @@ describe("vLLM-shaped streams of Gemma 4", () => {
 
   it("finds the native call left in content, however the bytes are split", () => {
     const bytes = fixture("vllm-gemma4-native-call-in-content.sse");
-    const expected = [
-      {
-        type: "content",
-        text: "<|channel>thought\nThe user wants the file patched.<channel|>I will patch it now.",
-      },
-      {
-        type: "tool_call",
-        toolCall: {
+    const expected = {
+      reasoning: "The user wants the file patched.",
+      content: "I will patch it now.",
+      toolCalls: [
+        {
           id: "call_1",
           type: "function",
           function: {
             name: "patch",
-            arguments: '{"content":"print(\'hi\')","mode":"overwrite","path":"/tmp/a.py"}',
+            arguments: '{"content": "print(\'hi\')", "mode": "overwrite", "path": "/tmp/a.py"}',
           },
         },
-        raw: '<|tool_call>call:patch{content:<|"|>print(\'hi\')<|"|>,mode:<|"|>overwrite<|"|>,path:<|"|>/tmp/a.py<|"|>}<tool_call|>',
-      },
-    ];
-    for (let at = 0; at <= bytes.length; at++) {
-      const events = contentEvents(readChunks(splitAt(bytes, at)));
-      const merged = events.reduce<typeof events>((out, e) => {
-        const last = out[out.length - 1];
-        if (e.type === "content" && last?.type === "content") last.text += e.text;
-        else out.push(e.type === "content" ? { ...e } : e);
-        return out;
-      }, []);
-      expect(merged, `split at byte ${at}`).toEqual(expected);
-    }
+      ],
+      issues: [],
+    };
+    for (let at = 0; at <= bytes.length; at++)
+      expect(foldEvents(contentEvents(readChunks(splitAt(bytes, at)))), `split at byte ${at}`).toEqual(
+        expected,
+      );
   });
 });

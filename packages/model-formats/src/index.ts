@@ -18,6 +18,7 @@ export { commandR7b } from "./families/command-r7b.js";
 export { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 export { deepseekV32 } from "./families/deepseek-dsml.js";
 export { functionaryV31, functionaryV32 } from "./families/functionary.js";
+export { gemma4 } from "./families/gemma4.js";
 export { glm45, glm47 } from "./families/glm.js";
 export { granite } from "./families/granite.js";
 export { harmony, harmonyStripped } from "./families/harmony.js";

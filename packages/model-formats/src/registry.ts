@@ -4,6 +4,7 @@ import { commandR7b } from "./families/command-r7b.js";
 import { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 import { deepseekV32 } from "./families/deepseek-dsml.js";
 import { functionaryV31, functionaryV32 } from "./families/functionary.js";
+import { gemma4 } from "./families/gemma4.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { granite } from "./families/granite.js";
 import { harmony, harmonyStripped } from "./families/harmony.js";
@@ -70,11 +71,11 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   "nemotron-nano-v2": nemotronNanoV2,
   "minimax-m3": minimaxM3,
   lfm2,
+  gemma4,
 });
 
 /**
- * A syntax of this package by id (`undefined` for ids it does not implement, such as `gemma4`, which lives in
- * `@toolcall/gemma-recovery`).
+ * A syntax of this package by id (`undefined` for ids it does not implement).
  *
  * @example
  * syntaxById("glm47")?.name; // "GLM-4.7 / GLM-5 (<arg_key>/<arg_value>, no newlines)"
@@ -123,23 +124,7 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(hermes, "hermes", [["<tool_call>"]]),
   own(harmony, "gpt-oss", [["<|channel|>"]]),
   own(kimiK2, "kimi", [["<|tool_calls_section_begin|>"]]),
-  {
-    id: "gemma4",
-    name: "Gemma 4 (<|tool_call>call:NAME{…}<tool_call|>)",
-    module: "@toolcall/gemma-recovery",
-    encode: (calls) =>
-      calls
-        .map((call) => {
-          const args = Object.entries(
-            JSON.parse(String(call.function.arguments ?? "{}")) as Record<string, unknown>,
-          )
-            .map(([k, v]) => `${k}:${typeof v === "string" ? `<|"|>${v}<|"|>` : JSON.stringify(v)}`)
-            .join(",");
-          return `<|tool_call>call:${call.function.name}{${args}}<tool_call|>`;
-        })
-        .join(""),
-    signatures: [["<|tool_call>", "<tool_call|>"]],
-  },
+  own(gemma4, "gemma4", [["<|tool_call>", "<tool_call|>"]]),
   own(mistralCallIdSyntax, "mistral", [["[TOOL_CALLS]", "[CALL_ID]"]]),
   own(mistralArgs, "mistral", [["[TOOL_CALLS]", "[ARGS]"]]),
   own(mistralList, "mistral", [["[TOOL_CALLS]"]]),

@@ -7,15 +7,12 @@ import { describe, expect, it } from "vitest";
 import { modelFormatsImplementation } from "./conformance-implementation.js";
 
 // Every R10 vector through this package: parsed whole, streamed in the runner's splits, encoded.
-// Gemma 4 is read by @toolcall/gemma-recovery, which runs its vectors.
-const elsewhere = ["r10-gemma4-*"];
-describeConformance({ implementation: modelFormatsImplementation, rules: ["R10"], skip: elsewhere });
+describeConformance({ implementation: modelFormatsImplementation, rules: ["R10"] });
 // And at the mapping level, as a stack that re-serialises arguments would be scored (they compare by JSON value).
 describeConformance({
   implementation: modelFormatsImplementation,
   rules: ["R10"],
   level: "mapping",
-  skip: elsewhere,
   title: "conformance at the mapping level: @toolcall/model-formats",
 });
 

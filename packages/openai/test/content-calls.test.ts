@@ -173,7 +173,7 @@ describe("guardFetch({ contentCalls }) through the openai SDK", () => {
     const choice = data.choices[0];
     expect(choice?.finish_reason).toBe("tool_calls");
     expect(choice?.message.tool_calls?.map((c) => (c.type === "function" ? c.function : c))).toEqual([
-      { name: "patch", arguments: '{"content":"print(\'hi\')","mode":"overwrite","path":"/tmp/a.py"}' },
+      { name: "patch", arguments: '{"content": "print(\'hi\')", "mode": "overwrite", "path": "/tmp/a.py"}' },
     ]);
     expect(JSON.parse(response.headers.get(REPAIRS_HEADER) ?? "{}").calls).toMatchObject([
       { name: "patch", status: "recovered", repairs: ["content-call"], syntax: "gemma4" },

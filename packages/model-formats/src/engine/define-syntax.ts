@@ -48,6 +48,37 @@ function readMeter(options: SyntaxParseOptions | undefined): WorkMeter | undefin
   }
 }
 
+/**
+ * The options as plain data, each field read once: options that throw on reading (a getter, a revoked proxy) or are
+ * not an object give the fields that could be read, so a parser is total over what it is handed.
+ */
+function readOptions(options: unknown): SyntaxParseOptions {
+  if (typeof options !== "object" || options === null) return {};
+  const out: SyntaxParseOptions = {};
+  const field = <K extends keyof SyntaxParseOptions>(key: K) => {
+    try {
+      const value = (options as SyntaxParseOptions)[key];
+      if (value !== undefined) out[key] = value;
+    } catch {
+      // A field that cannot be read is absent.
+    }
+  };
+  field("tools");
+  field("createId");
+  field("startInReasoning");
+  field("meter");
+  field("work");
+  if (typeof out.createId !== "function") delete out.createId;
+  const work = out.work as unknown;
+  if (
+    typeof work !== "object" ||
+    work === null ||
+    typeof (work as { scanned?: unknown }).scanned !== "number"
+  )
+    delete out.work;
+  return out;
+}
+
 function contextFor(family: FamilyDefinition, options: SyntaxParseOptions): FamilyContext {
   const tools = new ToolIndex(options.tools);
   const own = options.createId;
@@ -185,15 +216,17 @@ export function foldEvents(events: readonly SyntaxStreamEvent[]): SyntaxParseRes
  * cannot disagree), after one native scan that returns plain content as it is.
  */
 export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
-  const createStream = (options: SyntaxParseOptions = {}): SyntaxStream => new FamilyStream(family, options);
+  const createStream = (options: SyntaxParseOptions = {}): SyntaxStream =>
+    new FamilyStream(family, readOptions(options));
   const plain = family.plain;
   const { needle, firsts, wide, rest } = plain;
   const parseFully = (text: string, options?: SyntaxParseOptions): SyntaxParseResult => {
     const stream = createStream(options);
     return foldEvents([...stream.push(text), ...stream.end()]);
   };
-  const parseSlowly = (text: unknown, options?: SyntaxParseOptions): SyntaxParseResult => {
+  const parseSlowly = (text: unknown, given?: SyntaxParseOptions): SyntaxParseResult => {
     const input = typeof text === "string" ? text : "";
+    const options = given === undefined ? undefined : readOptions(given);
     if (options === undefined || options.startInReasoning !== true) {
       const content = plainContent(plain, input);
       if (content !== undefined) {

@@ -163,6 +163,31 @@ export class Reader {
     return this.text[this.pos] as string;
   }
 
+  /**
+   * Looks at the unread text without consuming it, one character at a time from the reader's position, until
+   * `visit` returns `false` (that character counts as looked at), `limit` characters were looked at, or the text
+   * ends. Returns how many characters it looked at. Each character is looked at once however the text arrives: a
+   * piece that comes while it waits is looked at from where it stopped.
+   */
+  *lookAhead(visit: (code: number) => boolean, limit: number): Step<number> {
+    let offset = 0;
+    for (;;) {
+      const from = offset;
+      let stopped = false;
+      while (offset < limit && this.pos + offset < this.text.length) {
+        const go = visit(this.text.charCodeAt(this.pos + offset));
+        offset++;
+        if (!go) {
+          stopped = true;
+          break;
+        }
+      }
+      this.#count(offset - from + 1);
+      if (stopped || offset >= limit || this.ended) return offset;
+      yield NEED;
+    }
+  }
+
   /** Consumes whitespace (space, tab, newline, carriage return) and returns it. */
   *space(): Step<string> {
     let out = "";

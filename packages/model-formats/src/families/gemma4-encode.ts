@@ -6,7 +6,11 @@ import {
   MAX_JSON_TEXT_LENGTH,
   pythonFloatRepr,
 } from "@toolcall/core/kit";
-import { QUOTE_TOKEN, TOOL_CALL_CLOSE, TOOL_CALL_OPEN } from "./tokens.js";
+import {
+  GEMMA_QUOTE as QUOTE_TOKEN,
+  GEMMA_CALL_CLOSE as TOOL_CALL_CLOSE,
+  GEMMA_CALL_OPEN as TOOL_CALL_OPEN,
+} from "./gemma4-values.js";
 
 /** Why a mapping could not be written in the native syntax. */
 class GemmaEncodeFailure {

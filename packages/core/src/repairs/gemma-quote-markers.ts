@@ -1,14 +1,4 @@
-import type { RepairRule } from "@toolcall/core";
-import { isWorkMeter, type RepairContext, type WorkMeter } from "@toolcall/core/kit";
-
-/** The meter of a rule's context, when it has a usable one (a rule called by hand may get anything). */
-function meterOf(context: RepairContext | undefined): WorkMeter | undefined {
-  try {
-    return isWorkMeter(context?.meter) ? context.meter : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { contextMeter, type RepairRule } from "./repair-rule.js";
 
 const BACKSLASH = 0x5c;
 const QUOTE = 0x22;
@@ -33,12 +23,15 @@ function markerLength(text: string, start: number): number {
 
 /**
  * R6/R7 `gemma-quote-markers`: Gemma 4's `<|"|>` quote token leaked into JSON arguments (vLLM serving Gemma 4), in
- * its full and partial forms. Each marker, with a JSON quote right before or after it, becomes one `"`:
- * `"<|\"|"2023-09-18<|\"` gives `"2023-09-18"`. Like every repair it runs only on text that fails strict JSON, and
- * its result counts only when it parses to an object: valid text that holds `<|"|>` inside a value is never touched.
+ * its full and partial forms. A repair of argument text, so core's, as `family-markup` is; not among `coreRepairs`
+ * (it is asked for by name: it would read a `<|` in any other model's broken text as a quote). Each marker, with a
+ * JSON quote right before or after it, becomes one `"`: `"<|\"|"2023-09-18<|\"` gives `"2023-09-18"`. Like every
+ * repair it runs only on text that fails strict JSON, and its result counts only when it parses to an object: valid
+ * text that holds `<|"|>` inside a value is never touched.
  *
  * @example
  * import { decodeArguments } from "@toolcall/core";
+ * import { gemmaQuoteMarkers } from "@toolcall/core/kit";
  * decodeArguments('{"date": "<|\\"|"2023-09-18<|\\"}', { repairs: [gemmaQuoteMarkers] }).arguments;
  * // { date: "2023-09-18" }
  */
@@ -48,7 +41,7 @@ export const gemmaQuoteMarkers: RepairRule = {
   description: 'Gemma 4 <|"|> quote markers leaked into JSON, full and partial forms',
   repair(text, context) {
     if (typeof text !== "string") return undefined;
-    const meter = meterOf(context);
+    const meter = contextMeter(context);
     let index = text.indexOf("<|");
     if (index === -1) {
       meter?.charge(text.length);

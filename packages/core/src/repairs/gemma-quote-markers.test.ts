@@ -1,9 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { coreRepairs, decodeArguments, sanitizeHistory } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { expectLinearWork } from "../../test/linear-work.js";
+import { decodeArguments } from "../decode-arguments.js";
+import { sanitizeHistory } from "../sanitize-history.js";
+import { WORK_UNITS_PER_CHAR } from "../work-budget.js";
 import { gemmaQuoteMarkers } from "./gemma-quote-markers.js";
+import { coreRepairs } from "./index.js";
 
 const repairs = [gemmaQuoteMarkers];
 const recover = (text: string) => decodeArguments(text, { repairs });
@@ -110,7 +114,7 @@ describe("gemmaQuoteMarkers: the cases RULES.md pins", () => {
 
 describe("the Gemma payloads captured in the wild", () => {
   const payloads = JSON.parse(
-    readFileSync(join(import.meta.dirname, "../../../../shared/wild/payloads.json"), "utf8"),
+    readFileSync(join(import.meta.dirname, "../../../../../shared/wild/payloads.json"), "utf8"),
   ) as Array<{
     category: string;
     raw: string;
@@ -188,4 +192,32 @@ describe("properties", () => {
       }),
     );
   });
+});
+
+describe("gemmaQuoteMarkers: linear work on adversarial text up to 1 MiB, counted", () => {
+  const Q = '<|"|>';
+  const texts: Record<string, (n: number) => string> = {
+    "leaked markers": (n) => `{"a": "${'<|\\"|"x<|\\"'.repeat(n / 10)}`,
+    "bare openers": (n) => "<|".repeat(n / 2),
+    "quotes and markers": (n) => `{"a": ${'"<|'.repeat(n / 3)}`,
+    "quote tokens after a bracket": (n) => `[${Q.repeat(n / 5)}`,
+    "quote tokens in a string": (n) => `{"a":"${Q.repeat(n / 5)}"}`,
+  };
+  for (const [name, make] of Object.entries(texts)) {
+    it(name, () => {
+      expectLinearWork({
+        label: name,
+        make,
+        run: (text, meter) => gemmaQuoteMarkers.repair(text, { meter }),
+        unitsPerChar: 8,
+      });
+      const all = [gemmaQuoteMarkers, ...coreRepairs];
+      expectLinearWork({
+        label: `decode: ${name}`,
+        make,
+        run: (text, meter) => decodeArguments(text, { repairs: all, meter }),
+        unitsPerChar: WORK_UNITS_PER_CHAR,
+      });
+    });
+  }
 });
