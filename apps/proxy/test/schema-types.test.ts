@@ -10,6 +10,7 @@ import { type FakeUpstream, startUpstream } from "./upstream.js";
 interface Vector {
   id: string;
   input: string;
+  options?: { schema?: unknown };
   expected: { status: string; arguments: unknown; repairs?: string[] };
 }
 const suite = JSON.parse(
@@ -20,10 +21,17 @@ const suite = JSON.parse(
 ) as Array<{ options: { schema: unknown }; tests: Vector[] }>;
 const group = suite[0] as { options: { schema: unknown }; tests: Vector[] };
 const typed = group.tests.filter((test) => test.expected.repairs?.includes("schema-types"));
-const tools = [
+/** The tools a request advertises for a vector: its own schema where it names one, else its group's. */
+const toolsFor = (id: string) => [
   {
     type: "function" as const,
-    function: { name: "update_task", parameters: group.options.schema as Record<string, unknown> },
+    function: {
+      name: "update_task",
+      parameters: (typed.find((test) => test.id === id)?.options?.schema ?? group.options.schema) as Record<
+        string,
+        unknown
+      >,
+    },
   },
 ];
 
@@ -92,7 +100,7 @@ async function wholeArguments(
   id: string,
 ): Promise<{ text: string; header: string | null }> {
   const { data, response } = await client(running)
-    .chat.completions.create({ model: id, messages: [{ role: "user", content: "go" }], tools })
+    .chat.completions.create({ model: id, messages: [{ role: "user", content: "go" }], tools: toolsFor(id) })
     .withResponse();
   const call = data.choices[0]?.message.tool_calls?.[0];
   return {
@@ -105,7 +113,7 @@ async function streamedArguments(running: RunningProxy, id: string): Promise<str
   const stream = await client(running).chat.completions.create({
     model: id,
     messages: [{ role: "user", content: "go" }],
-    tools,
+    tools: toolsFor(id),
     stream: true,
   });
   let text = "";
