@@ -5,4 +5,6 @@
  * import { qwen3Coder } from "@toolcall/model-formats/qwen3-coder";
  * qwen3Coder.parse(modelText, { tools, startInReasoning: true }).toolCalls;
  */
+
+export { FUNCTION_CLOSE, FUNCTION_OPEN, PARAMETER_CLOSE, PARAMETER_OPEN } from "./engine/function-call.js";
 export { encodeQwen3Coder, QWEN_CALL_CLOSE, QWEN_CALL_OPEN, qwen3Coder } from "./families/qwen3-coder.js";

@@ -337,3 +337,19 @@ describe("parseGemmaArguments and the encoder", () => {
     expect(parseGemmaArguments(null as unknown as string)).toMatchObject({ ok: false });
   });
 });
+
+describe("hostile tools", () => {
+  it("a huge sparse tool list is read by the entries it holds, at once", () => {
+    const tools: unknown[] = [];
+    tools.length = 2 ** 32 - 1;
+    tools[7] = {
+      type: "function",
+      function: { name: "f", parameters: { properties: { a: { type: "string" } } } },
+    };
+    const work: WorkCounter = { scanned: 0 };
+    const result = gemma4.parse(call("{a:1,b:2}"), { tools, work });
+    expect(result.toolCalls[0]?.function.arguments).toBe('{"a": 1, "b": 2}');
+    expect(result.issues).toEqual([]);
+    expect(work.scanned).toBeLessThan(1000);
+  });
+});
