@@ -9,6 +9,7 @@
  */
 export {
   encodeQwen3Coder,
+  encodeQwen36,
   FUNCTION_CLOSE,
   FUNCTION_OPEN,
   PARAMETER_CLOSE,
@@ -16,4 +17,5 @@ export {
   QWEN_CALL_CLOSE as TOOL_CALL_CLOSE,
   QWEN_CALL_OPEN as TOOL_CALL_OPEN,
   qwen3Coder,
+  qwen36,
 } from "@toolcall/model-formats/qwen3-coder";
