@@ -353,3 +353,18 @@ describe("hostile tools", () => {
     expect(work.scanned).toBeLessThan(1000);
   });
 });
+
+describe("gemma4: single-quoted strings", () => {
+  it("reads 'text' as the text between the quotes, noted on the call, never on a cut or malformed one", () => {
+    expect(parse(call("{city:'Paris',n:1}"))).toMatchObject({
+      toolCalls: [{ function: { arguments: '{"city": "Paris", "n": 1}' } }],
+      issues: [{ code: "string_single_quoted", severity: "info" }],
+    });
+    expect(codes("<|tool_call>call:f{city:'Paris'}")).toEqual(["call_unclosed", "string_single_quoted"]);
+    expect(codes("<|tool_call>call:f{city:'Paris'} x<tool_call|>")).toEqual(["call_invalid"]);
+    expect(codes("<|tool_call>call:f{city:'Paris'")).toEqual(["call_truncated"]);
+    // Not one reading: a quote inside, or a comma that ends the bare value first.
+    expect(args(call("{a:'it's'}"))).toEqual({ a: "'it's'" });
+    expect(codes(call("{a:'x, y'}"))).toEqual(["call_invalid"]);
+  });
+});
