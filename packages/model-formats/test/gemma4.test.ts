@@ -337,3 +337,34 @@ describe("parseGemmaArguments and the encoder", () => {
     expect(parseGemmaArguments(null as unknown as string)).toMatchObject({ ok: false });
   });
 });
+
+describe("hostile tools", () => {
+  it("a huge sparse tool list is read by the entries it holds, at once", () => {
+    const tools: unknown[] = [];
+    tools.length = 2 ** 32 - 1;
+    tools[7] = {
+      type: "function",
+      function: { name: "f", parameters: { properties: { a: { type: "string" } } } },
+    };
+    const work: WorkCounter = { scanned: 0 };
+    const result = gemma4.parse(call("{a:1,b:2}"), { tools, work });
+    expect(result.toolCalls[0]?.function.arguments).toBe('{"a": 1, "b": 2}');
+    expect(result.issues).toEqual([]);
+    expect(work.scanned).toBeLessThan(1000);
+  });
+});
+
+describe("gemma4: single-quoted strings", () => {
+  it("reads 'text' as the text between the quotes, noted on the call, never on a cut or malformed one", () => {
+    expect(parse(call("{city:'Paris',n:1}"))).toMatchObject({
+      toolCalls: [{ function: { arguments: '{"city": "Paris", "n": 1}' } }],
+      issues: [{ code: "string_single_quoted", severity: "info" }],
+    });
+    expect(codes("<|tool_call>call:f{city:'Paris'}")).toEqual(["call_unclosed", "string_single_quoted"]);
+    expect(codes("<|tool_call>call:f{city:'Paris'} x<tool_call|>")).toEqual(["call_invalid"]);
+    expect(codes("<|tool_call>call:f{city:'Paris'")).toEqual(["call_truncated"]);
+    // Not one reading: a quote inside, or a comma that ends the bare value first.
+    expect(args(call("{a:'it's'}"))).toEqual({ a: "'it's'" });
+    expect(codes(call("{a:'x, y'}"))).toEqual(["call_invalid"]);
+  });
+});

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { convertParameterValue } from "./convert-parameter-value.js";
-import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
+import { qwen3Coder } from "./qwen3-coder-syntax.js";
 
 const TYPES = ["integer", "number", "object", "array", "boolean", "string", "null"] as const;
 const tools = [
@@ -52,9 +52,9 @@ const numberish = fc.oneof(
 describe("Qwen number typing", () => {
   it("keeps a float beyond the double range as text for an integer, number or object parameter", () => {
     for (const type of ["integer", "number", "object"]) {
-      const result = parseQwenToolCalls(call([[type, "1e400"]]), { tools });
+      const result = qwen3Coder.parse(call([[type, "1e400"]]), { tools });
       expect(result.toolCalls[0]?.function.arguments, type).toBe(`{"${type}": "1e400"}`);
-      expect(result.issues.map((i) => i.code)).toEqual(["qwen_parameter_type_mismatch"]);
+      expect(result.issues.map((i) => i.code)).toEqual(["parameter_type_mismatch"]);
     }
     expect(convertParameterValue({ text: "-1e999", schema: { type: "number" } })).toEqual({
       success: false,
@@ -62,14 +62,10 @@ describe("Qwen number typing", () => {
     });
   });
 
-  it("keeps a structure holding such a number as text (core's rule); the JSON form keeps the digits the model wrote", () => {
-    const nested = parseQwenToolCalls(call([["object", '{"n": 1e400, "m": [-1e999]}']]), { tools });
+  it("keeps a structure holding such a number as text (core's rule)", () => {
+    const nested = qwen3Coder.parse(call([["object", '{"n": 1e400, "m": [-1e999]}']]), { tools });
     expect(nested.toolCalls[0]?.function.arguments).toBe('{"object": "{\\"n\\": 1e400, \\"m\\": [-1e999]}"}');
-    expect(nested.issues.map((i) => i.code)).toEqual(["qwen_parameter_type_mismatch"]);
-    const json = parseQwenToolCalls('<tool_call>{"name": "f", "arguments": {"n": 1e400}}</tool_call>', {
-      tools,
-    });
-    expect(json.toolCalls[0]?.function.arguments).toBe('{"n": 1e400}');
+    expect(nested.issues.map((i) => i.code)).toEqual(["parameter_type_mismatch"]);
   });
 
   it("prints integers as Python does, without BigInt: signs and leading zeros", () => {
@@ -81,7 +77,7 @@ describe("Qwen number typing", () => {
       ["000", "0"],
     ]) {
       expect(
-        parseQwenToolCalls(call([["integer", text as string]]), { tools }).toolCalls[0]?.function.arguments,
+        qwen3Coder.parse(call([["integer", text as string]]), { tools }).toolCalls[0]?.function.arguments,
       ).toBe(`{"integer": ${printed}}`);
     }
   });
@@ -91,7 +87,7 @@ describe("Qwen number typing", () => {
       fc.property(
         fc.array(fc.tuple(fc.constantFrom(...TYPES), numberish), { minLength: 1, maxLength: 4 }),
         (parameters) => {
-          const result = parseQwenToolCalls(call(parameters), { tools });
+          const result = qwen3Coder.parse(call(parameters), { tools });
           expect(result.toolCalls).toHaveLength(1);
           const text = result.toolCalls[0]?.function.arguments as string;
           // JSON.parse reads strict JSON only: `{"n": Infinity}` throws.

@@ -7,4 +7,15 @@
  * qwen3Coder.parse("<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>").toolCalls[0].function.arguments;
  * // '{"city": "Paris"}'
  */
-export { encodeQwen3Coder, qwen3Coder } from "@toolcall/model-formats/qwen3-coder";
+export {
+  encodeQwen3Coder,
+  encodeQwen36,
+  FUNCTION_CLOSE,
+  FUNCTION_OPEN,
+  PARAMETER_CLOSE,
+  PARAMETER_OPEN,
+  QWEN_CALL_CLOSE as TOOL_CALL_CLOSE,
+  QWEN_CALL_OPEN as TOOL_CALL_OPEN,
+  qwen3Coder,
+  qwen36,
+} from "@toolcall/model-formats/qwen3-coder";

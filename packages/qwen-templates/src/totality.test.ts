@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { anyValue, build } from "../../core/test/hostile-values.js";
 import { fuzzRuns } from "../../core/test/linear-work.js";
 import { convertParameterValue, parameterType } from "./convert-parameter-value.js";
-import { parseQwenToolCalls } from "./parse-qwen-tool-calls.js";
-import { QwenToolCallStream } from "./qwen-tool-call-stream.js";
+import { qwen3Coder } from "./qwen3-coder-syntax.js";
 
 // Totality for any JavaScript value: the parser, the stream and the typing return their documented results for
 // throwing getters, revoked proxies, huge sparse arrays, cycles and exotic objects, as text, tools, schemas or options.
@@ -36,11 +35,11 @@ describe("every public function of qwen-templates is total over hostile values",
             { tools: [{ name: "f", parameters: tools }] },
             { tools: [{ name: "f", parameters }] },
           ]) {
-            const parsed = parseQwenToolCalls(text as string, options as never);
+            const parsed = qwen3Coder.parse(text as string, options as never);
             expect(Array.isArray(parsed.toolCalls) && Array.isArray(parsed.issues)).toBe(true);
             for (const call of parsed.toolCalls)
               expect(() => JSON.parse(call.function.arguments)).not.toThrow();
-            const stream = new QwenToolCallStream(options as never);
+            const stream = qwen3Coder.createStream(options as never);
             for (const delta of deltas) expect(Array.isArray(stream.push(build(delta) as string))).toBe(true);
             expect(Array.isArray(stream.end())).toBe(true);
           }

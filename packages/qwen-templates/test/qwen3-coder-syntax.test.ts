@@ -4,7 +4,7 @@ import { decodeArguments, encodeArguments } from "@toolcall/core";
 import { createWorkMeter, type SyntaxStreamEvent } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeQwen3Coder, parseQwenToolCalls, qwen3Coder, renderQwenChatTemplate } from "../src/index.js";
+import { encodeQwen3Coder, qwen3Coder, renderQwenChatTemplate } from "../src/index.js";
 
 // Templates are read from the shared material beside the repository, never copied into it.
 const templates = resolve(import.meta.dirname, "../../../../shared/templates");
@@ -74,13 +74,14 @@ describe("qwen3Coder: the engine's family, re-exported", () => {
     });
   }
 
-  it("reads the calls parseQwenToolCalls reads (the newline before a call is syntax), and a stream's events add up to it", () => {
+  it("reads a call typed by the schema (the newline before a call is syntax), and a stream's events add up to it", () => {
     const input = `Let me edit.\n<tool_call>\n<function=edit_file>\n<parameter=line>\n3\n</parameter>\n</function>\n</tool_call>`;
     const createId = ({ index }: { index: number }) => `call_${index}`;
     const whole = qwen3Coder.parse(input, { tools, createId });
-    const legacy = parseQwenToolCalls(input, { tools, createId: () => "call_0" });
     expect(whole).toEqual({
-      toolCalls: legacy.toolCalls,
+      toolCalls: [
+        { id: "call_0", type: "function", function: { name: "edit_file", arguments: '{"line": 3}' } },
+      ],
       content: "Let me edit.",
       reasoning: null,
       issues: [],

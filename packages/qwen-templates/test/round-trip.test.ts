@@ -4,9 +4,9 @@ import { decodeArguments, encodeArguments } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  parseQwenToolCalls,
   probeQwenChatTemplate,
   QWEN_SPECIAL_TOKENS,
+  qwen3Coder,
   renderQwenChatTemplate,
 } from "../src/index.js";
 
@@ -105,7 +105,7 @@ describe("round trip with the Qwen3-Coder template", () => {
           tools,
           addGenerationPrompt: false,
         });
-        const parsed = parseQwenToolCalls(assistantTurn(prompt), { tools });
+        const parsed = qwen3Coder.parse(assistantTurn(prompt), { tools });
         expect(parsed.issues).toEqual([]);
         expect(parsed.content).toBeNull();
         expect(parsed.toolCalls.map((c) => c.function.name)).toEqual(calls.map(() => "edit_file"));

@@ -1,3 +1,17 @@
+/** A list longer than this is read by the entries it holds, not walked index by index. */
+const WALK_LIMIT = 65_536;
+
+/** The entries of a list (a huge sparse one, `length` 2**32 - 1, by the entries it holds: a hole offers no tool). */
+function entriesOf(list: readonly unknown[]): readonly unknown[] {
+  if (list.length <= WALK_LIMIT) return list;
+  const out: unknown[] = [];
+  for (const key of Object.keys(list)) {
+    const index = Number(key);
+    if (Number.isInteger(index) && index >= 0 && index < list.length) out.push(list[index]);
+  }
+  return out;
+}
+
 /** The tools offered, by name: what a parser needs to type values and to flag unknown names. Total on any input. */
 export class ToolIndex {
   readonly #properties = new Map<string, Record<string, unknown> | undefined>();
@@ -8,7 +22,7 @@ export class ToolIndex {
     let offered = false;
     try {
       if (Array.isArray(tools)) {
-        for (const tool of tools) {
+        for (const tool of entriesOf(tools)) {
           if (typeof tool !== "object" || tool === null) continue;
           const fn = ((tool as { function?: unknown }).function ?? tool) as {
             name?: unknown;

@@ -3,6 +3,9 @@ import { DEFAULT_MAX_DEPTH } from "@toolcall/core/kit";
 import { MarkerSet } from "../engine/marker-set.js";
 import { isSpaceCode, type Reader, type Step } from "../engine/reader.js";
 
+/** A reading of malformed argument text that is unique, noted as an issue on the call it made (never on a cut one). */
+export type GemmaRepair = "string_single_quoted";
+
 /** Gemma 4's string quote token: strings in native tool calls sit between two of these. */
 export const GEMMA_QUOTE = '<|"|>';
 /** Opens a native tool call: `<|tool_call>call:NAME{…}<tool_call|>`. */
@@ -178,12 +181,17 @@ function* readJsonString(reader: Reader): Step<ValueRead> {
 }
 
 /** A bare value up to `,`, `}`, `]` or a token: a word, a number, or text (a server stripped the quote tokens). */
-function* readBare(reader: Reader): Step<ValueRead> {
+function* readBare(reader: Reader, note: (code: GemmaRepair) => void): Step<ValueRead> {
   const parts: string[] = [];
   const stop = yield* reader.before(BARE_STOPS, (text) => parts.push(text));
   if (stop === null) return END;
   const word = parts.join("").trim();
   if (word === "") return invalid("expected a value");
+  // Python's quotes where the template writes quote tokens: one reading, the text between them (noted).
+  if (word.length >= 2 && word.startsWith("'") && word.endsWith("'") && !word.slice(1, -1).includes("'")) {
+    note("string_single_quoted");
+    return { ok: true, value: word.slice(1, -1) };
+  }
   if (word === "true") return { ok: true, value: true };
   if (word === "false") return { ok: true, value: false };
   if (NULL_WORDS.has(word)) return { ok: true, value: null };
@@ -234,14 +242,16 @@ interface Frame {
 
 /**
  * Reads Gemma 4's native argument object, the reader at its `{`: `{key:<|"|>text<|"|>,n:42,b:true,o:{…},a:[…]}`.
- * Each top-level pair is handed to `add` as soon as its value is complete (so a stream passes arguments on pair by
+ * A single-quoted string (`'Paris'`, Python's quotes) is read as the text between its quotes and noted
+ * (`string_single_quoted`). Each top-level pair is handed to `add` as soon as its value is complete (so a stream passes arguments on pair by
  * pair). Nesting is kept on a stack, not in the call stack: any depth up to core's limit costs no recursion.
  * Linear: each character is consumed once, and a quote token's look ahead stops at what decides it.
  */
 export function* readGemmaArguments(
   reader: Reader,
-  add: (key: string, value: unknown) => void,
+  options: { add: (key: string, value: unknown) => void; note: (code: GemmaRepair) => void },
 ): Step<GemmaArgumentsRead> {
+  const { add, note } = options;
   reader.consume(1);
   const stack: Frame[] = [{ array: false, items: {}, key: "", count: 0 }];
   const place = (frame: Frame, value: unknown) => {
@@ -293,7 +303,7 @@ export function* readGemmaArguments(
       reader.consume(GEMMA_QUOTE.length);
       value = yield* readQuoted(reader, frame.array);
     } else if (c === '"') value = yield* readJsonString(reader);
-    else value = yield* readBare(reader);
+    else value = yield* readBare(reader, note);
     if (!value.ok) return value.read;
     place(frame, value.value);
   }

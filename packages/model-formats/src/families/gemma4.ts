@@ -9,7 +9,7 @@ import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 import { isToolName } from "../engine/tool-name.js";
 import { encodeGemmaToolCall } from "./gemma4-encode.js";
-import { GEMMA_CALL_CLOSE, GEMMA_CALL_OPEN, readGemmaArguments } from "./gemma4-values.js";
+import { GEMMA_CALL_CLOSE, GEMMA_CALL_OPEN, type GemmaRepair, readGemmaArguments } from "./gemma4-values.js";
 
 /** Opens a channel (`<|channel>thought\n…<channel|>`). */
 export const GEMMA_CHANNEL_OPEN = "<|channel>";
@@ -68,16 +68,31 @@ function* readGemmaCall(
   out.start(name, context.createId(out.index, name), channel);
   context.checkName(name, out);
   const args = new TextArguments(name, context, out);
-  const read = yield* readGemmaArguments(reader, (key, value) => args.addValue(key, value));
+  const repairs = new Set<GemmaRepair>();
+  const read = yield* readGemmaArguments(reader, {
+    add: (key, value) => args.addValue(key, value),
+    note: (code) => repairs.add(code),
+  });
   if (read.status === "end")
     return yield* read.sawClose
       ? fail("call_invalid", "a string that does not close")
       : fail("call_truncated", "the text ends inside a tool call");
   if (read.status === "invalid") return yield* fail("call_invalid", read.message);
+  // Readings of malformed text are told on the call they made, never on one that goes back to content.
+  const tell = () => {
+    for (const code of repairs)
+      out.issue({
+        code,
+        severity: "info",
+        message: "a string written in single quotes, read as the text between them",
+        tool: name,
+      });
+  };
   yield* reader.space();
   if ((yield* reader.peek(CALL_CLOSE)) !== null) {
     reader.consume(GEMMA_CALL_CLOSE.length);
     reader.takeRecord();
+    tell();
     out.end(args.finish());
     return "ok";
   }
@@ -90,6 +105,7 @@ function* readGemmaCall(
       tool: name,
     });
     reader.takeRecord();
+    tell();
     out.end(args.finish());
     return "ended";
   }
@@ -173,8 +189,16 @@ export function parseGemmaArguments(text: string, start = 0): GemmaArgumentsResu
   while (skip < reader.text.length && /\s/.test(reader.text.charAt(skip))) skip++;
   reader.consume(skip);
   if (reader.text[reader.pos] !== "{") return { ok: false, error: "expected {", position: at() };
-  const steps = readGemmaArguments(reader, (key, item) => {
-    Object.defineProperty(value, key, { value: item, writable: true, enumerable: true, configurable: true });
+  const steps = readGemmaArguments(reader, {
+    add(key, item) {
+      Object.defineProperty(value, key, {
+        value: item,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    },
+    note() {},
   });
   let step = steps.next();
   while (!step.done) step = steps.next();

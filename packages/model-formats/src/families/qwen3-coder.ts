@@ -20,6 +20,16 @@ function qwenValue(value: unknown): string {
   return pyStr(toPython(value));
 }
 
+/**
+ * A value as the Qwen3.6, Qwen3.8 and Qwen3-Coder-Next templates write it: a string as it is, anything else as
+ * `tojson` (`false`, `null`, `{"k": true}`), where Qwen3-Coder's and Qwen3.5's write Python's `str()` (`False`, `None`).
+ */
+function qwenJsonValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  const written = serializeJson(value, { style: "python" });
+  return written.success ? written.value : "null";
+}
+
 const QWEN3_CODER: FunctionCallFamily = {
   id: "qwen3-coder",
   name: "Qwen3-Coder / Qwen3.5 / Qwen3.6 / Nemotron 3 (<function=…><parameter=…>)",
@@ -32,7 +42,7 @@ const QWEN3_CODER: FunctionCallFamily = {
 const encode = functionCallEncoder(QWEN3_CODER);
 
 /**
- * Encodes calls as the Qwen3-Coder, Qwen3.5 and Qwen3.6 templates render them: per call
+ * Encodes calls as the Qwen3-Coder, Qwen3.5 and Nemotron 3 templates render them: per call
  * `\n<tool_call>\n<function=NAME>\n`, per argument `<parameter=K>\nV\n</parameter>\n`, then `</function>\n</tool_call>`.
  *
  * @example
@@ -61,3 +71,32 @@ export function encodeQwen3Coder(calls: readonly EncodableToolCall[]): string {
  * // { reasoning: "The user wants the weather.", content: null, toolCalls: [{ function: { name: "get_weather", arguments: '{"city": "Paris"}' }, … }], issues: [] }
  */
 export const qwen3Coder: ToolCallSyntax = defineFunctionCallSyntax(QWEN3_CODER);
+
+const QWEN36: FunctionCallFamily = {
+  ...QWEN3_CODER,
+  id: "qwen36",
+  name: "Qwen3.6 / Qwen3.8 / Qwen3-Coder-Next (<function=…><parameter=…>, values as tojson)",
+  writeValue: qwenJsonValue,
+};
+const encode36 = functionCallEncoder(QWEN36);
+
+/**
+ * Encodes calls as the Qwen3.6, Qwen3.8 and Qwen3-Coder-Next templates render them: as {@link encodeQwen3Coder}, with
+ * every value that is not a string written as `tojson` writes it (`false`, `null`), not as Python's `str()`.
+ *
+ * @example
+ * encodeQwen36([{ function: { name: "set_flag", arguments: '{"on": false}' } }]);
+ * // "\n<tool_call>\n<function=set_flag>\n<parameter=on>\nfalse\n</parameter>\n</function>\n</tool_call>"
+ */
+export function encodeQwen36(calls: readonly EncodableToolCall[]): string {
+  return encode36(calls);
+}
+
+/**
+ * Qwen3.6, Qwen3.8 and Qwen3-Coder-Next: {@link qwen3Coder}'s syntax and parser (the same reader, reasoning, typing by
+ * the tool's schema), with {@link encodeQwen36} as its encoder, so a round trip on these templates writes their bytes.
+ *
+ * @example
+ * qwen36.encode([{ function: { name: "set_flag", arguments: '{"on": false}' } }]).includes("\nfalse\n"); // true
+ */
+export const qwen36: ToolCallSyntax = defineFunctionCallSyntax(QWEN36);
