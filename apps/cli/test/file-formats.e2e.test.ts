@@ -170,6 +170,14 @@ const FILES: Array<{ name: string; format: string; text: string }> = [
     ),
   },
   {
+    name: "context.jsonl",
+    format: "kimi-cli-context",
+    text: readFileSync(
+      join(repo, "packages/openai/test/formats/__fixtures__/kimi-cli-context.lookalike.jsonl"),
+      "utf8",
+    ).replace('"arguments":"{\\"command\\": \\"cd', '"arguments":"```json\\n{\\"command\\": \\"cd'),
+  },
+  {
     name: "responses-stream.sse",
     format: "openai-responses-stream",
     text: readFileSync(
