@@ -221,12 +221,13 @@ describe("files read and checked, never rewritten", () => {
     ["BFCL_v4_live_parallel.json", "bfcl-question"],
     ["BFCL_v4_live_parallel.possible_answer.json", "bfcl-answer"],
     ["BFCL_v4_multi_turn_base.possible_answer.head.json", "bfcl-answer"],
+    ["../../../gemini/test/__fixtures__/adk-dependent_tool_calls.test.json", "adk-eval-set"],
   ])("%s", async (name, format) => {
     const checked = await run(["check", datasets(name), "--json"]);
     expect(checked.code, checked.err).toBe(0);
     const report = JSON.parse(checked.out);
     expect(report.files[0].formats).toEqual([format]);
-    const out = join(dir, `fixed-${name}`);
+    const out = join(dir, `fixed-${name.replaceAll("/", "_")}`);
     expect((await run(["repair", datasets(name), "-o", out, "--quiet"])).code).toBeLessThan(2);
     expect(readFileSync(out).equals(readFileSync(datasets(name)))).toBe(true);
   });
