@@ -170,6 +170,14 @@ const FILES: Array<{ name: string; format: string; text: string }> = [
     ),
   },
   {
+    name: "context.jsonl",
+    format: "kimi-cli-context",
+    text: readFileSync(
+      join(repo, "packages/openai/test/formats/__fixtures__/kimi-cli-context.lookalike.jsonl"),
+      "utf8",
+    ).replace('"arguments":"{\\"command\\": \\"cd', '"arguments":"```json\\n{\\"command\\": \\"cd'),
+  },
+  {
     name: "responses-stream.sse",
     format: "openai-responses-stream",
     text: readFileSync(
@@ -213,12 +221,13 @@ describe("files read and checked, never rewritten", () => {
     ["BFCL_v4_live_parallel.json", "bfcl-question"],
     ["BFCL_v4_live_parallel.possible_answer.json", "bfcl-answer"],
     ["BFCL_v4_multi_turn_base.possible_answer.head.json", "bfcl-answer"],
+    ["../../../gemini/test/__fixtures__/adk-dependent_tool_calls.test.json", "adk-eval-set"],
   ])("%s", async (name, format) => {
     const checked = await run(["check", datasets(name), "--json"]);
     expect(checked.code, checked.err).toBe(0);
     const report = JSON.parse(checked.out);
     expect(report.files[0].formats).toEqual([format]);
-    const out = join(dir, `fixed-${name}`);
+    const out = join(dir, `fixed-${name.replaceAll("/", "_")}`);
     expect((await run(["repair", datasets(name), "-o", out, "--quiet"])).code).toBeLessThan(2);
     expect(readFileSync(out).equals(readFileSync(datasets(name)))).toBe(true);
   });

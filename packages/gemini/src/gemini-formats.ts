@@ -1,4 +1,5 @@
 import type { ConversationFormat } from "@toolcall/core/kit";
+import { adkEvalSetFormat } from "./adk-eval-set-format.js";
 import { adkSessionFormat } from "./adk-session-format.js";
 import { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 import { geminiContentsFormat } from "./gemini-contents-format.js";
@@ -12,5 +13,6 @@ import { geminiContentsFormat } from "./gemini-contents-format.js";
 export const geminiFormats: readonly ConversationFormat[] = [
   geminiCliSessionFormat,
   adkSessionFormat,
+  adkEvalSetFormat,
   geminiContentsFormat,
 ];

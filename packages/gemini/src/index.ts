@@ -1,3 +1,4 @@
+export { adkEvalSetFormat } from "./adk-eval-set-format.js";
 export { adkSessionFormat } from "./adk-session-format.js";
 export { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 export { geminiContentsFormat } from "./gemini-contents-format.js";

@@ -43,6 +43,7 @@ export { openaiChatChunksFormat } from "./formats/chat-chunks-format.js";
 export { openaiChatCompletionFormat } from "./formats/chat-completion-format.js";
 export { isChatMessageLike, openaiChatFormat } from "./formats/chat-format.js";
 export { codexRolloutFormat } from "./formats/codex-rollout-format.js";
+export { kimiCliContextFormat } from "./formats/kimi-cli-context-format.js";
 export { ollamaChatFormat } from "./formats/ollama-chat-format.js";
 export { openaiFormats } from "./formats/openai-formats.js";
 export { openaiResponsesFormat } from "./formats/responses-format.js";

@@ -3,6 +3,7 @@ import { openaiChatChunksFormat } from "./chat-chunks-format.js";
 import { openaiChatCompletionFormat } from "./chat-completion-format.js";
 import { openaiChatFormat } from "./chat-format.js";
 import { codexRolloutFormat } from "./codex-rollout-format.js";
+import { kimiCliContextFormat } from "./kimi-cli-context-format.js";
 import { ollamaChatFormat } from "./ollama-chat-format.js";
 import { openaiResponsesFormat } from "./responses-format.js";
 import { openaiResponsesStreamFormat } from "./responses-stream-format.js";
@@ -19,6 +20,7 @@ export const openaiFormats: readonly ConversationFormat[] = [
   openaiChatChunksFormat,
   openaiResponsesStreamFormat,
   codexRolloutFormat,
+  kimiCliContextFormat,
   openaiResponsesFormat,
   ollamaChatFormat,
   openaiChatFormat,
