@@ -46,8 +46,21 @@ export async function workRange(options: {
   const keep = (piece: OutputPiece) => {
     const length = Buffer.isBuffer(piece) ? piece.length : piece.to - piece.from;
     if (length === 0) return;
-    if (request.write) pieces.push(piece);
     outputBytes += length;
+    if (!request.write) return;
+    // Lines kept side by side in the range's buffer are one piece: a range of a million blank or unchanged lines
+    // is a few pieces, not a million.
+    const last = pieces[pieces.length - 1];
+    if (
+      Buffer.isBuffer(last) &&
+      Buffer.isBuffer(piece) &&
+      last.buffer === piece.buffer &&
+      last.byteOffset + last.length === piece.byteOffset
+    ) {
+      pieces[pieces.length - 1] = Buffer.from(last.buffer, last.byteOffset, last.length + piece.length);
+      return;
+    }
+    pieces.push(piece);
   };
   const event = (next: RangeEvent) => {
     quiet = undefined;

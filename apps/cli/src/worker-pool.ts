@@ -3,6 +3,12 @@ import type { ProviderCheck } from "./provider-verdicts.js";
 import type { RangeRequest, RangeResult } from "./range-types.js";
 import { type LineResult, type WorkContext, workLine } from "./record-work.js";
 
+/**
+ * A worker's young generation, smaller than V8's default: a worker allocates in bursts (a range at a time), and a
+ * smaller nursery keeps each worker's memory down at no measurable cost in CPU (most of what it allocates dies young).
+ */
+const YOUNG_GENERATION = { maxYoungGenerationSizeMb: 12 };
+
 /** Lines to work on: each line's content bytes (without its terminator) and its number. */
 export interface LineBatch {
   contents: Buffer[];
@@ -87,7 +93,7 @@ export async function workerPool(options: { workers: number; config: WorkerConfi
   let next = 0;
   await Promise.all(
     Array.from({ length: options.workers }, (_, index) => {
-      const worker = new Worker(url, { workerData: options.config });
+      const worker = new Worker(url, { workerData: options.config, resourceLimits: YOUNG_GENERATION });
       workers.push(worker);
       busy.push(0);
       worker.on("message", (message: { id: number; results?: unknown; error?: string }) => {
