@@ -15,8 +15,18 @@ function isPlain(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/** `Buffer.prototype.compare` where the runtime has one (a native `memcmp` of two ranges, no view made). */
+const nativeCompare = (
+  globalThis as {
+    Buffer?: { prototype: { compare: (target: Uint8Array, start: number, end: number) => number } };
+  }
+).Buffer?.prototype.compare;
+
 /** Whether `bytes[at, at + part.length)` is `part`. */
 function matches(bytes: Uint8Array, at: number, part: Uint8Array): boolean {
+  if (at < 0 || at + part.length > bytes.length) return false;
+  if (nativeCompare !== undefined && part.length > 16)
+    return nativeCompare.call(part, bytes, at, at + part.length) === 0;
   for (let k = 0; k < part.length; k++) if (bytes[at + k] !== part[k]) return false;
   return true;
 }

@@ -226,6 +226,30 @@ describe("createSseRepair", () => {
     );
   });
 
+  it("hands a clean stream on as views of the pieces it came in: copies only around events split between pieces", () => {
+    // The recorded xAI stream in 2 KB pieces that cut events.
+    const body = clean;
+    const repair = createSseRepair({ api: "chat.completions", options: { repairs: coreRepairs } });
+    const inputs = new Set<ArrayBufferLike>();
+    let copied = 0;
+    let out = 0;
+    let pieces = 0;
+    for (let at = 0; at < body.length; at += 2048) {
+      const piece = body.slice(at, at + 2048);
+      inputs.add(piece.buffer);
+      pieces++;
+      for (const sent of repair.push(piece)) {
+        out += sent.length;
+        if (!inputs.has(sent.buffer)) copied += sent.length;
+      }
+    }
+    for (const sent of repair.end()) out += sent.length;
+    expect(out).toBe(body.length);
+    // At most the one event a piece boundary cuts (these events are under 512 bytes) is copied per piece.
+    expect(copied).toBeLessThan(pieces * 512);
+    expect(copied).toBeLessThan(body.length / 4);
+  });
+
   it("keeps an event's other fields when it rewrites its data", () => {
     const body = utf8(
       'id: 7\ndata: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"```json"}}]}}]}\n\n' +

@@ -294,9 +294,14 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     if (runStart < to && !stopped) send(bytes.subarray(runStart, to));
   };
 
-  // What one piece of input gives goes out as one piece: each piece a reader takes costs it a turn of its loop (the
-  // SDKs' SSE readers also join what they are given), so many small pieces would cost the client more than one copy.
-  const coalesced = (): Uint8Array[] => (out.length > 1 ? [joinBytes(out)] : out);
+  // One piece out per piece in when joining is cheap (each piece costs a reader a turn of its loop, more than a small
+  // copy); a few large ones (a read's bytes after an event it finished) go on as they are, not copied again.
+  const coalesced = (): Uint8Array[] => {
+    if (out.length <= 1) return out;
+    let size = 0;
+    for (const piece of out) size += piece.length;
+    return out.length <= 3 && size > 1024 ? out : [joinBytes(out)];
+  };
 
   // What came after the last whole event, in the pieces it came in: joined once, when an event ends.
   let pending: Uint8Array[] = [];
