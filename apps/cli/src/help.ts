@@ -1,5 +1,5 @@
+import { SYNTAX_IDS } from "@toolcall/model-formats";
 import { describeInputIssue, INPUT_ISSUE_CODES } from "./input-issue.js";
-import { SYNTAX_IDS } from "./syntaxes.js";
 
 /** Ids joined by ", " in lines indented by `indent` and at most `width` wide. */
 function wrapIds(ids: readonly string[], indent: number, width: number): string {

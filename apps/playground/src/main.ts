@@ -2,6 +2,7 @@
 // change re-runs the open tool (after a short pause in typing) and records the time it took in the Performance
 // timeline (`toolcall:update`), the first one also as `toolcall:first-render`.
 import "./styles.css";
+import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import { providerChoices, runChatTool } from "./chat-tool.js";
 import { showChatReport } from "./chat-view.js";
 import { byId, h } from "./dom.js";
@@ -11,7 +12,6 @@ import { showOutputReport } from "./output-view.js";
 import { SAVED_CHAT_FORMATS } from "./saved-chat.js";
 import { sharedTemplateIndex, templateSource } from "./shared-templates.js";
 import { decodeState, encodeState, type PlaygroundState, type Tab } from "./state.js";
-import { ALL_SYNTAXES } from "./syntaxes.js";
 import { runTemplateTool, type TemplateInputs } from "./template-tool.js";
 import { showTemplateReport } from "./template-view.js";
 
@@ -50,7 +50,7 @@ options(templatePick, [
 ]);
 options(syntax, [
   { value: "auto", label: "detected from the template" },
-  ...Object.values(ALL_SYNTAXES).map((s) => ({ value: s.id, label: `${s.id}: ${s.name}` })),
+  ...SYNTAX_IDS.map((id) => ({ value: id, label: `${id}: ${syntaxById(id)?.name ?? id}` })),
 ]);
 options(format, [
   { value: "auto", label: "detect" },

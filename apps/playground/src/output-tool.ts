@@ -7,8 +7,8 @@ import {
   detectToolCallSyntax,
   type RoundTripResult,
   roundTrip,
+  syntaxById,
 } from "@toolcall/model-formats";
-import { syntaxFor } from "./syntaxes.js";
 import { readInputs, type TemplateInputs } from "./template-tool.js";
 
 export interface OutputInputs extends TemplateInputs {
@@ -43,7 +43,7 @@ export function runOutputTool(inputs: OutputInputs): OutputReport {
   let syntax: ToolCallSyntax | undefined;
   if (inputs.syntax === "auto") {
     report.detected = detectToolCallSyntax(inputs.source);
-    syntax = syntaxFor(report.detected.id);
+    syntax = report.detected.id === null ? undefined : syntaxById(report.detected.id);
     if (syntax === undefined) {
       report.problem =
         report.detected.id === null
@@ -52,7 +52,7 @@ export function runOutputTool(inputs: OutputInputs): OutputReport {
       return report;
     }
   } else {
-    syntax = syntaxFor(inputs.syntax);
+    syntax = syntaxById(inputs.syntax);
     if (syntax === undefined) {
       report.problem = `no syntax ${inputs.syntax}`;
       return report;

@@ -8,14 +8,13 @@ import { claudeCodeFormat } from "@toolcall/anthropic";
 import { createRecordEngine, providerVerdict } from "@toolcall/core";
 import { sharegptFormat } from "@toolcall/datasets";
 import { probeChatTemplate } from "@toolcall/jinja";
-import { roundTrip } from "@toolcall/model-formats";
+import { roundTrip, syntaxById } from "@toolcall/model-formats";
 import { openaiChatFormat } from "@toolcall/openai";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { preview } from "vite";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defaultState } from "../src/examples.js";
 import { encodeState, type PlaygroundState, REFERENCE_CLOCK } from "../src/state.js";
-import { syntaxFor } from "../src/syntaxes.js";
 import { browserEntries } from "./browser-entries.js";
 import { bundlePackage, playgroundRoot, repositoryRoot, TARGETS } from "./bundle-package.js";
 import { launchChromium } from "./chromium.js";
@@ -222,7 +221,7 @@ describe("the model output tool", () => {
     const output = '{"name": "get_weather", "parameters": {"city":"Lyon"}}';
     const state = { ...defaultState(true), tab: "output" as const, templateName: name, output };
     await open(state);
-    const syntax = syntaxFor("llama3-json");
+    const syntax = syntaxById("llama3-json");
     const expected = roundTrip({
       template: template(name),
       output,

@@ -36,6 +36,6 @@ export { qwen3Coder } from "./families/qwen3-coder.js";
 export { seedOss } from "./families/seed-oss.js";
 export { hunyuan, jamba } from "./families/tool-calls-list.js";
 export { xlam } from "./families/xlam.js";
-export { SYNTAX_DESCRIPTORS, SYNTAXES, type SyntaxDescriptor, syntaxById } from "./registry.js";
+export { SYNTAX_DESCRIPTORS, SYNTAX_IDS, SYNTAXES, type SyntaxDescriptor, syntaxById } from "./registry.js";
 export { assistantMessage, type RoundTripOptions, type RoundTripResult, roundTrip } from "./round-trip.js";
 export { type RoundTripDifference, roundTripDifference } from "./round-trip-difference.js";

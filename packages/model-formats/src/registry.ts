@@ -133,3 +133,17 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   // A bare JSON list: every marked list above holds it, so it comes last.
   own(xlam, "xlam", [["xLAM"]]),
 ];
+
+/**
+ * Every id of `SYNTAXES`, in the order detection knows them (the more specific first), then those detection does
+ * not look for: the one list a command's help, its error messages and a picker show.
+ *
+ * @example
+ * SYNTAX_IDS.includes("gemma4"); // true
+ */
+export const SYNTAX_IDS: readonly string[] = Object.freeze([
+  ...new Set([
+    ...SYNTAX_DESCRIPTORS.map((descriptor) => descriptor.id).filter((id) => Object.hasOwn(SYNTAXES, id)),
+    ...Object.keys(SYNTAXES),
+  ]),
+]);

@@ -4,11 +4,10 @@ import {
   probeChatTemplate,
   TemplateError,
 } from "@toolcall/jinja";
-import { type DetectedSyntax, detectToolCallSyntax } from "@toolcall/model-formats";
+import { type DetectedSyntax, detectToolCallSyntax, syntaxById } from "@toolcall/model-formats";
 import { readChatTemplate } from "../chat-template-file.js";
 import { createPainter, type Painter, type Style } from "../colors.js";
 import { readText } from "../read-text.js";
-import { toolCallSyntax } from "../syntaxes.js";
 
 /** What `toolcall probe` takes: its flags, and the standard streams (tests pass their own). */
 export interface ProbeOptions {
@@ -85,7 +84,7 @@ const METHOD_WORDS = {
 /** The detected syntax, with what its implementation says of itself. */
 export function probeSyntax(source: string): ProbedSyntax {
   const detected = detectToolCallSyntax(source);
-  const syntax = detected.id === null ? undefined : toolCallSyntax(detected.id);
+  const syntax = detected.id === null ? undefined : syntaxById(detected.id);
   return {
     id: detected.id,
     family: syntax?.name ?? null,

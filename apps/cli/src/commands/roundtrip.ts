@@ -6,12 +6,13 @@ import {
   type RoundTripResult,
   roundTrip,
   roundTripDifference,
+  SYNTAX_IDS,
+  syntaxById,
 } from "@toolcall/model-formats";
 import { readChatTemplate } from "../chat-template-file.js";
 import { createPainter, type Painter } from "../colors.js";
 import { plural } from "../human-counts.js";
 import { readText } from "../read-text.js";
-import { SYNTAX_IDS, toolCallSyntax } from "../syntaxes.js";
 import { parseConversation, parseTools } from "./render.js";
 
 /** What `toolcall roundtrip` takes: its flags, and the standard streams (tests pass their own). */
@@ -183,12 +184,12 @@ export async function runRoundTrip(options: RoundTripCommandOptions): Promise<nu
   let syntax: ToolCallSyntax | undefined;
   let method: keyof typeof METHODS = "option";
   if (options.syntax !== undefined) {
-    syntax = toolCallSyntax(options.syntax);
+    syntax = syntaxById(options.syntax);
     if (syntax === undefined)
       return fail(`unknown syntax ${JSON.stringify(options.syntax)} (known: ${SYNTAX_IDS.join(", ")})`);
   } else {
     const detected = detectToolCallSyntax(source);
-    syntax = detected.id === null ? undefined : toolCallSyntax(detected.id);
+    syntax = detected.id === null ? undefined : syntaxById(detected.id);
     if (syntax === undefined || detected.method === "none")
       return fail(
         `${options.template}: no known tool-call syntax found in the template; name one with --syntax ID (${SYNTAX_IDS.join(", ")})`,
