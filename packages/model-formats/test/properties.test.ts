@@ -157,6 +157,18 @@ const FRAGMENTS: Record<string, string[]> = {
     "<|START_RESPONSE|>",
     "<|END_RESPONSE|>",
   ],
+  "command-a": [
+    "<|START_ACTION|>",
+    '[    {"tool_call_id": "0", "tool_name": "f", "parameters": ',
+    ",    ",
+    "]",
+    "<|END_ACTION|>",
+    "<|START_THINKING|>",
+    "<|END_THINKING|>",
+    "<|START_RESPONSE|>",
+    "<co>",
+    "</co: 0:[1]>",
+  ],
   "functionary-v31": ["<function=f>", "<function=", "</function>", "<|python_tag|>", "<|eom_id|>"],
   "functionary-v32": [">>>", ">>>all\n", ">>>f\n", "all\n", "f\n", "python\n", ">>>python\n"],
   hunyuan: [
@@ -422,7 +434,7 @@ describe("hostile options never make a parse throw", () => {
         },
       });
       // A throwing id factory is an internal failure, not a crash: the text comes back as content.
-      if (!["kimi-k2", "mistral-list", "mistral-call-id", "command-r7b"].includes(syntax.id)) {
+      if (!["kimi-k2", "mistral-list", "mistral-call-id", "command-r7b", "command-a"].includes(syntax.id)) {
         expect(failing.issues.map((i) => i.code)).toContain("parser_error");
         expect(failing.toolCalls).toEqual([]);
         expect(failing.content).toBe(text);
