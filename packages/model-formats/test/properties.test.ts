@@ -101,7 +101,16 @@ const FRAGMENTS: Record<string, string[]> = {
   "mistral-list": ["[TOOL_CALLS]", "[", '{"name": "f", "arguments": ', ", ", "]", "[THINK]", "[/THINK]"],
   "mistral-args": ["[TOOL_CALLS]", "f", "[ARGS]", "[CALL_ID]", "abcdefghi"],
   "mistral-call-id": ["[TOOL_CALLS]f[CALL_ID]abcdefghi[ARGS]", "[TOOL_CALLS]"],
-  "llama3-json": ["<|python_tag|>", '{"name": "f", "parameters": ', ";", "f.call(", "x=1", ")"],
+  "llama3-json": [
+    "<|python_tag|>",
+    '{"name": "f", "parameters": ',
+    ";",
+    "f.call(",
+    "x=1",
+    ")",
+    "<|python_start|>",
+    "<|python_end|>",
+  ],
   "llama-pythonic": ["[", "f(", "x=", "'s'", "True", ")", "]", ", ", "<|python_start|>", "<|python_end|>"],
   harmony: [
     "<|start|>assistant",
