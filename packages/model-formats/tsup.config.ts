@@ -17,6 +17,7 @@ export default defineConfig({
     "src/granite.ts",
     "src/phi4-mini.ts",
     "src/command-r7b.ts",
+    "src/command-a.ts",
     "src/functionary.ts",
     "src/hunyuan.ts",
     "src/jamba.ts",

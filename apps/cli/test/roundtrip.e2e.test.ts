@@ -408,7 +408,7 @@ describe("roundtrip: bad input gets a clear error and exit 2, never a crash", ()
       [["--template", qwen, "--output", ok, "--messages", notConversation], "is not a conversation"],
       [
         ["--template", qwen, "--output", ok, "--syntax", "nope"],
-        'unknown syntax "nope" (known: deepseek-v31, deepseek-v3, deepseek-v32, command-r7b, seed-oss, minimax-m3,',
+        'unknown syntax "nope" (known: deepseek-v31, deepseek-v3, deepseek-v32, command-a, command-r7b, seed-oss,',
       ],
       [
         ["--template", templatePath("google-gemma-3-it"), "--output", ok],

@@ -75,14 +75,21 @@ function render(template: Template, messages: unknown[], generationPrompt = fals
   return undefined;
 }
 
+const TURN_FORMS: readonly { content: string | null; plan?: string }[] = [
+  { content: null },
+  { content: "" },
+  { content: null, plan: "probe plan" },
+];
+
 /** What the template writes for an assistant turn with `calls`, after the conversation up to the user's question. */
 function turnText(template: Template, calls: EncodableToolCall[]): string | undefined {
   const base = render(template, [USER]);
   if (base === undefined) return undefined;
   // Templates disagree on `content: null` beside calls (DeepSeek V3 renders calls only then; Qwen3-0.6B raises) and
-  // on the arguments' form (most iterate a mapping; DeepSeek concatenates the text).
+  // on the arguments' form (most iterate a mapping; DeepSeek concatenates the text). Command A's template raises on a
+  // call turn that has neither a `tool_plan` nor thinking: the last form gives it a plan.
   for (const form of ["mapping", "string"] as const) {
-    for (const content of [null, ""]) {
+    for (const { content, plan } of TURN_FORMS) {
       const prepared = calls.map((c) => ({
         ...c,
         function: {
@@ -90,7 +97,9 @@ function turnText(template: Template, calls: EncodableToolCall[]): string | unde
           arguments: form === "string" ? c.function.arguments : JSON.parse(String(c.function.arguments)),
         },
       }));
-      const full = render(template, [USER, { role: "assistant", content, tool_calls: prepared }]);
+      const message: Record<string, unknown> = { role: "assistant", content, tool_calls: prepared };
+      if (plan !== undefined) message.tool_plan = plan;
+      const full = render(template, [USER, message]);
       if (full === undefined) continue;
       let i = 0;
       while (i < base.length && i < full.length && base.charCodeAt(i) === full.charCodeAt(i)) i++;

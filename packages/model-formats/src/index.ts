@@ -14,6 +14,7 @@ export { detectOutputSyntax, type OutputSyntax } from "./detect-output-syntax.js
 export { type DetectedSyntax, detectToolCallSyntax } from "./detect-tool-call-syntax.js";
 export { foldEvents } from "./engine/define-syntax.js";
 export { apertus } from "./families/apertus.js";
+export { commandA } from "./families/command-a.js";
 export { commandR7b } from "./families/command-r7b.js";
 export { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 export { deepseekV32 } from "./families/deepseek-dsml.js";

@@ -1,5 +1,6 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { apertus } from "./families/apertus.js";
+import { commandA } from "./families/command-a.js";
 import { commandR7b } from "./families/command-r7b.js";
 import { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 import { deepseekV32 } from "./families/deepseek-dsml.js";
@@ -60,6 +61,7 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   granite,
   "phi4-mini": phi4Mini,
   "command-r7b": commandR7b,
+  "command-a": commandA,
   "functionary-v31": functionaryV31,
   "functionary-v32": functionaryV32,
   hunyuan,
@@ -100,6 +102,8 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(deepseekV31, "deepseek", [["message['prefix'] is defined and message['prefix'] and thinking"]]),
   own(deepseekV3, "deepseek", [["<｜tool▁calls▁begin｜>", "```json"]]),
   own(deepseekV32, "deepseek", [["<｜DSML｜"]]),
+  // Command A's template reads a `tool_plan`; both write `<|START_ACTION|>`.
+  own(commandA, "command-a", [["<|START_ACTION|>", "tool_plan"]]),
   own(commandR7b, "command-r7b", [["<|END_THINKING|><|START_ACTION|>"], ["<|START_ACTION|>"]]),
   own(seedOss, "seed-oss", [["<seed:tool_call>"], ["<seed:think>"]]),
   // MiniMax M3 keeps `]~!b[` and `]~b]` of M2's template: its namespace token comes first.

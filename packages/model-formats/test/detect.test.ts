@@ -109,8 +109,8 @@ const familyTemplates = join(templates, "families");
  */
 const EXPECTED_FAMILIES: Record<string, { id: string | null; method: "render" | "signature" | "none" }> = {
   "ByteDance-Seed-Seed-OSS-36B-Instruct": { id: "seed-oss", method: "render" },
-  // Raises on a call turn without `tool_plan` (`message.content[0].thinking`): found by its markers.
-  "CohereLabs-command-a-reasoning-08-2025": { id: "command-r7b", method: "signature" },
+  // Raises on a call turn without `tool_plan` (`message.content[0].thinking`): rendered with a plan.
+  "CohereLabs-command-a-reasoning-08-2025": { id: "command-a", method: "render" },
   // `<tool_call>{"name": …, "arguments": …}</tool_call>`: Hermes' envelope without its newlines.
   "LGAI-EXAONE-EXAONE-4.0-32B": { id: "hermes", method: "render" },
   "LiquidAI-LFM2-24B-A2B": { id: "lfm2", method: "signature" },

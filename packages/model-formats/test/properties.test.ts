@@ -128,7 +128,16 @@ const FRAGMENTS: Record<string, string[]> = {
   "mistral-list": ["[TOOL_CALLS]", "[", '{"name": "f", "arguments": ', ", ", "]", "[THINK]", "[/THINK]"],
   "mistral-args": ["[TOOL_CALLS]", "f", "[ARGS]", "[CALL_ID]", "abcdefghi"],
   "mistral-call-id": ["[TOOL_CALLS]f[CALL_ID]abcdefghi[ARGS]", "[TOOL_CALLS]"],
-  "llama3-json": ["<|python_tag|>", '{"name": "f", "parameters": ', ";", "f.call(", "x=1", ")"],
+  "llama3-json": [
+    "<|python_tag|>",
+    '{"name": "f", "parameters": ',
+    ";",
+    "f.call(",
+    "x=1",
+    ")",
+    "<|python_start|>",
+    "<|python_end|>",
+  ],
   "llama-pythonic": ["[", "f(", "x=", "'s'", "True", ")", "]", ", ", "<|python_start|>", "<|python_end|>"],
   harmony: [
     "<|start|>assistant",
@@ -183,6 +192,18 @@ const FRAGMENTS: Record<string, string[]> = {
     "<|END_THINKING|>",
     "<|START_RESPONSE|>",
     "<|END_RESPONSE|>",
+  ],
+  "command-a": [
+    "<|START_ACTION|>",
+    '[    {"tool_call_id": "0", "tool_name": "f", "parameters": ',
+    ",    ",
+    "]",
+    "<|END_ACTION|>",
+    "<|START_THINKING|>",
+    "<|END_THINKING|>",
+    "<|START_RESPONSE|>",
+    "<co>",
+    "</co: 0:[1]>",
   ],
   "functionary-v31": ["<function=f>", "<function=", "</function>", "<|python_tag|>", "<|eom_id|>"],
   "functionary-v32": [">>>", ">>>all\n", ">>>f\n", "all\n", "f\n", "python\n", ">>>python\n"],
@@ -452,7 +473,7 @@ describe("hostile options never make a parse throw", () => {
         },
       });
       // A throwing id factory is an internal failure, not a crash: the text comes back as content.
-      if (!["kimi-k2", "mistral-list", "mistral-call-id", "command-r7b"].includes(syntax.id)) {
+      if (!["kimi-k2", "mistral-list", "mistral-call-id", "command-r7b", "command-a"].includes(syntax.id)) {
         expect(failing.issues.map((i) => i.code)).toContain("parser_error");
         expect(failing.toolCalls).toEqual([]);
         expect(failing.content).toBe(text);

@@ -227,7 +227,8 @@ export function encodeLlamaPythonic(calls: readonly EncodableToolCall[]): string
 
 /**
  * Llama 3.1 / 3.2 / 3.3 JSON calls: `{"name": …, "parameters": {…}}` (also `"arguments"`, and a leading
- * `"type": "function"`), optionally after `<|python_tag|>`, several separated by `;`; built-in tools as
+ * `"type": "function"`), optionally after `<|python_tag|>` or inside Llama 4's `<|python_start|>…<|python_end|>`,
+ * several separated by `;`; built-in tools as
  * `<|python_tag|>brave_search.call(query="…")`.
  *
  * Rules: without `<|python_tag|>` a call is read only at the very start of the text, and only once its arguments
@@ -242,18 +243,39 @@ export function encodeLlamaPythonic(calls: readonly EncodableToolCall[]): string
 export const llama3Json: ToolCallSyntax = defineSyntax({
   id: "llama3-json",
   name: 'Llama 3.x JSON ({"name", "parameters"}, <|python_tag|>)',
-  startMarkers: [LLAMA_PYTHON_TAG, "{"],
-  plain: plainCheck(LLAMA_PYTHON_TAG, ["{"]),
+  startMarkers: [LLAMA_PYTHON_TAG, LLAMA_PYTHON_START, "{"],
+  // Both markers begin `<|python_`: text without it holds neither.
+  plain: plainCheck("<|python_", ["{"]),
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
-      callMarkers: [LLAMA_PYTHON_TAG],
+      callMarkers: [LLAMA_PYTHON_TAG, LLAMA_PYTHON_START],
       *atStart() {
         out.text("content", yield* reader.space());
         reader.journalCommit();
         if ((yield* reader.peekChar()) === "{")
           yield* readJsonCalls(reader, out, context, "content", "", false);
       },
-      onCall: (_marker, channel) => readPythonTag(reader, out, context, channel),
+      *onCall(marker, channel) {
+        if (marker === LLAMA_PYTHON_TAG) return yield* readPythonTag(reader, out, context, channel);
+        // Llama 4 writes a JSON call inside `<|python_start|>…<|python_end|>` too (seen from served models).
+        const space = yield* reader.space();
+        if ((yield* reader.peekChar()) !== "{") {
+          out.text(channel, marker + space);
+          return;
+        }
+        yield* readJsonCalls(reader, out, context, channel, marker + space, true);
+        const after = yield* reader.space();
+        const end = yield* reader.peek(PYTHON_END);
+        if (end !== null) reader.consume(end.length);
+        else {
+          out.text(channel, after);
+          out.issue({
+            code: "call_unclosed",
+            severity: "info",
+            message: `${LLAMA_PYTHON_END} is missing after the calls`,
+          });
+        }
+      },
     });
   },
   encode: encodeLlama3Json,
