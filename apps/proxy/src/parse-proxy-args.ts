@@ -16,6 +16,7 @@ export interface ProxyCommand {
   port: number;
 }
 
+/** What `parseProxyArgs` makes of a command line: a command to run, a request for help or the version, or a usage error. */
 export type ParsedArgs =
   | { ok: true; command: ProxyCommand }
   | { ok: true; help: true }

@@ -9,6 +9,7 @@ function fastest(run: () => unknown, rounds: number): number {
   return best;
 }
 
+/** What `growthExponent` takes: how to make an input of a size, the work to measure, and how to count it. */
 export interface GrowthOptions {
   /** Makes an input of about `size` characters. */
   make: (size: number) => string;

@@ -202,6 +202,7 @@ export type ConformanceOperation =
   | "normalizeAnswer"
   | "render";
 
+/** Every operation a vector can exercise, in the order the suite reports them. */
 export const OPERATIONS: readonly ConformanceOperation[] = [
   "decode",
   "encode",

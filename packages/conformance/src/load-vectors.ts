@@ -25,6 +25,7 @@ export function listVectorFiles(root: string = defaultVectorsRoot()): string[] {
   return files.sort();
 }
 
+/** Which vectors `loadVectors` reads: the folder, and the rules and operations to keep. */
 export interface LoadVectorsOptions {
   /** The vectors directory (default: the one shipped with this package, or `TOOLCALL_VECTORS`). */
   root?: string;

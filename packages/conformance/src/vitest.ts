@@ -7,6 +7,7 @@ import { skipList } from "./skip-list.js";
 
 export { expectConversationFormat } from "./expect-conversation-format.js";
 
+/** What `describeConformance` takes: the vectors to load, the implementation under test, and the cases to skip with their reasons. */
 export interface DescribeConformanceOptions extends LoadVectorsOptions {
   /** The implementation under test. */
   implementation: ConformanceImplementation;

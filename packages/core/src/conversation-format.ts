@@ -46,6 +46,7 @@ export interface FormatReading {
   write(replacements: ReadonlyArray<readonly unknown[] | undefined>): FormatWriteResult;
 }
 
+/** What a format's `write` returns: the record in the format's own shapes, or why it cannot be written. */
 export type FormatWriteResult = { ok: true; value: unknown } | { ok: false; reason: string };
 
 /**

@@ -10,6 +10,7 @@ import { type SchemaConversion, schemaTypedArguments } from "./schema-typed-argu
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 import { isWorkMeter, resolveWorkMeter, type WorkMeter } from "./work-budget.js";
 
+/** What `decodeArguments` takes: repairs, the finish reason, limits, and the tool's schema. */
 export interface DecodeOptions {
   /**
    * Repair rules to try when the text fails strict JSON (R6). Default: none. They run in one order
@@ -36,6 +37,7 @@ export interface DecodeOptions {
   schema?: unknown;
 }
 
+/** What `decodeArguments` returns: always a mapping, the status that says how it was read (R1), and the repairs applied. */
 export interface DecodeResult {
   /** Always a plain mapping: the decoded object, `{}`, or the raw sentinel `{ _raw_arguments: X }`. */
   arguments: ArgumentsMapping;

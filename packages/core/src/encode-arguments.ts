@@ -7,6 +7,7 @@ import { type ArgumentsMapping, RAW_ARGUMENTS_KEY } from "./types.js";
 /** What to write for a mapping that is only a raw sentinel `{ _raw_arguments: X }`. */
 export type RawPolicy = "preserve" | "verbatim" | "empty";
 
+/** How `encodeArguments` writes a mapping: raw-sentinel policy, byte style (compact or Python's), ASCII escaping. */
 export interface EncodeOptions {
   /** `preserve` (default): JSON text of the sentinel object. `verbatim`: X itself when it is a string. `empty`: `"{}"`. */
   rawPolicy?: RawPolicy;
@@ -93,6 +94,7 @@ export function encodeArguments(value: unknown, options: EncodeOptions = {}): st
 /** Thrown by {@link encodeArgumentsOrThrow} for a value that cannot be JSON. */
 const encodeErrorMarker = Symbol.for("@toolcall/core/ArgumentsEncodeError");
 
+/** The error `encodeArgumentsOrThrow` throws for a value that cannot be JSON (cycles, BigInt, functions); recognized across copies of the package by a registered symbol. */
 export class ArgumentsEncodeError extends Error {
   constructor(message: string) {
     super(message);

@@ -25,6 +25,7 @@ export type IssueCode =
   | "tool_call_id_missing"
   | "message_name_invalid";
 
+/** How serious an `Issue` is: `error` (a provider or template refuses it), `warning` (it runs, but something is off), `info`. */
 export type IssueSeverity = "error" | "warning" | "info";
 
 /**

@@ -12,6 +12,7 @@ import { type ArgumentsMapping, isDecodedToObject, RAW_ARGUMENTS_KEY } from "./t
 /** What {@link normalizeAnswerArguments} takes: everything `normalizeArguments` does but a policy (there is none). */
 export type NormalizeAnswerOptions = Omit<NormalizeArgumentsOptions, "policy">;
 
+/** What `normalizeAnswerArguments` returns: the normalized wire text plus whether a tool can run on it. */
 export interface NormalizedAnswerArguments extends NormalizedArguments {
   /**
    * Whether a tool can run on the call: its arguments decode to an object (statuses `object`, `absent`, `empty`,

@@ -6,6 +6,7 @@ import { type FinishReason, isDecodedToObject } from "./types.js";
 /** What wire text a call gets when its arguments do not decode to an object. */
 export type ArgumentsPolicy = "preserve" | "empty" | "keep";
 
+/** What `normalizeArguments` takes: repairs, the finish reason, the policy for arguments that are not an object, the tool's schema. */
 export interface NormalizeArgumentsOptions {
   /** Repairs (R6) tried on text that fails strict JSON. */
   repairs?: readonly RepairRule[];
@@ -22,6 +23,7 @@ export interface NormalizeArgumentsOptions {
   schema?: unknown;
 }
 
+/** What `normalizeArguments` returns: the wire text the call gets, the decode behind it, and whether it changed. */
 export interface NormalizedArguments {
   /** The wire text the call gets (the original value itself with policy `keep` when it is not an object). */
   text: unknown;

@@ -9,6 +9,7 @@ export const DEFAULT_MAX_DEPTH = 1000;
 /** Parsed JSON, or why the text is not JSON (a message). */
 export type ParseJsonResult = Result<unknown>;
 
+/** What `parseJson` takes: lossless numbers and a nesting limit. */
 export interface ParseJsonOptions {
   /** Keep numbers as {@link JsonNumber} (every digit, `1.0` stays a float). */
   lossless?: boolean;

@@ -5,6 +5,7 @@ import { isArraySafe, readHistory, walkable } from "./read-history.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { type ChatMessage, isDecodedToObject, type ToolCall } from "./types.js";
 
+/** What `prepareForTemplate` takes: the arguments form the template needs, parsed copies, exact numbers, repairs. */
 export interface PrepareOptions {
   /** The form the template accepts: `mapping` (default; Qwen, GLM, Llama, Gemma) or `string` (DeepSeek). */
   argumentsForm?: "mapping" | "string";

@@ -6,6 +6,7 @@ import type { DecodeStatus } from "./types.js";
 /** What happens to a call whose arguments cannot be decoded to an object. */
 export type SanitizePolicy = "preserve" | "drop" | "empty";
 
+/** What `sanitizeHistory` takes (R4): the policy for undecodable calls, what to do with calls that have no result, the provider, repairs. */
 export interface SanitizeOptions {
   /** `preserve` (default): `{"_raw_arguments": raw}` text. `drop`: the call and its results go. `empty`: `"{}"` and a note on its result. */
   policy?: SanitizePolicy;
@@ -78,6 +79,7 @@ export interface SanitizeChange {
   constraint?: string;
 }
 
+/** What `sanitizeHistory` returns: the history a strict provider accepts (the input itself when nothing changed) and each change made. */
 export interface SanitizeResult<M> {
   /** The history a strict provider accepts; the input array itself when nothing changed. */
   messages: M[];

@@ -19,6 +19,7 @@ export interface SchemaConversion {
   after: unknown;
 }
 
+/** What `schemaTypedArguments` returns: the arguments typed by the tool's schema and each lossless conversion made. */
 export interface SchemaTypedArguments {
   /** The arguments typed by the schema: the same object when nothing changed (no copy). */
   arguments: ArgumentsMapping;

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_DEPTH } from "./parse-json.js";
 import { pythonFloatRepr } from "./python-float.js";
 import type { Result } from "./result.js";
 
+/** How `serializeJson` writes a value: compact or Python's `json.dumps` bytes, ASCII escaping, sorted keys. */
 export interface SerializeOptions {
   /** `compact`: `JSON.stringify` bytes. `python`: `json.dumps` bytes (`", "`, `": "`). */
   style?: "compact" | "python";

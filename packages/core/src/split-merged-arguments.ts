@@ -1,6 +1,7 @@
 import { isEmptyObject, objectEnd, skipSpace } from "./repairs/json-objects.js";
 import type { FinishReason } from "./types.js";
 
+/** What `splitMergedArguments` takes: the finish reason (nothing is split after a length stop). */
 export interface SplitMergedOptions {
   /** Why generation stopped: after a length stop nothing is split (no repair runs on a cut answer). */
   finishReason?: FinishReason | null;

@@ -64,6 +64,7 @@ export type StreamEvent =
   | { type: "text"; call: StreamCall; text: string; own: true; held: boolean }
   | { type: "decided"; call: StreamCall; decision: StreamDecision };
 
+/** What a `StreamDecider` takes: repairs, the nesting limit, and a meter that counts its work. */
 export interface StreamDeciderOptions {
   /** Repairs (R6) tried on arguments that are not strict JSON. Default: none. */
   repairs?: readonly RepairRule[];

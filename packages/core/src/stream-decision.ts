@@ -31,6 +31,7 @@ export interface StreamDecision {
   split?: { id: string; index: number; arguments: string }[];
 }
 
+/** What `decideStreamedCall` takes: the call's whole text, the finish reason, and what its gate handed on. */
 export interface DecideStreamedCallOptions {
   /** The call's whole text as the server sent it (`""`: none). */
   raw: string;

@@ -28,6 +28,7 @@ export interface AccumulatedToolCall extends AccumulatingToolCall {
   decoded: DecodeResult;
 }
 
+/** What `ToolCallAccumulator.finish` takes: decode options and the stream's finish reason. */
 export interface FinishOptions extends Omit<DecodeOptions, "finishReason"> {
   /** The stream's finish reason; `length` marks calls that do not parse `truncated`. */
   finishReason?: FinishReason | null;

@@ -7,6 +7,7 @@ import { isArraySafe, listEntries, snapshotCall } from "./read-history.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import type { FinishReason, ToolCall, ToolDefinition } from "./types.js";
 
+/** What `validateToolCall` checks against: the advertised tools (and their schemas), the finish reason, repairs. */
 export interface ValidateOptions {
   /** The tools offered to the model: enables `unknown_tool`, and `arguments_schema` where a tool has parameters. */
   tools?: readonly ToolDefinition[];

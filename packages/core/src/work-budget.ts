@@ -45,6 +45,7 @@ export interface WorkMeter {
   grant(units: number): void;
 }
 
+/** What `createWorkMeter` takes: the most units of work that may be charged. */
 export interface WorkMeterOptions {
   /** The most units that may be charged (default `Infinity`: the meter only counts). */
   limit?: number;

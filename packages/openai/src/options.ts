@@ -57,6 +57,7 @@ export interface HistoryReport {
   change: SanitizeChange;
 }
 
+/** What `onRepair` receives: a report on one call's arguments, or on an outgoing history. */
 export type RepairReport = ArgumentsReport | HistoryReport;
 
 /** What every entry point of this package takes. */

@@ -8,6 +8,7 @@ import { repairChatCompletionSteps } from "./repair-chat-completion.js";
 import { repairResponseSteps } from "./repair-response.js";
 import { RESPONSE_STEP_SIZE, StepPace } from "./step-pace.js";
 
+/** What repairing a whole JSON answer gives: the body (its bytes kept when nothing changed) with a report per call, or why it could not be read. */
 export type RepairedResponseBody =
   /** `body` is the input itself when nothing changed (its bytes are kept). */
   | { ok: true; body: Uint8Array; changed: boolean; reports: ArgumentsReport[] }

@@ -35,6 +35,7 @@ export interface ChunkStep {
   end(): ChatCompletionChunk[];
 }
 
+/** What `createSseRepair` takes: the API the stream speaks, the repair options, and where to collect the exchange's repairs. */
 export interface SseRepairOptions {
   api: OpenAIApi;
   /** Repairs, `onRepair`, … (`sanitize` is not used on an answer). */

@@ -55,6 +55,7 @@ export interface RecordRepair {
 /** What happens to calls still awaiting their results at the end of a history. */
 export type PendingPolicy = "keep" | "synthesize" | "drop-call";
 
+/** What `createRecordEngine` takes: repairs, the providers to check against, and the policies its repairs follow. */
 export interface RecordEngineOptions {
   /** Repairs (R6) tried on arguments; default core's. */
   repairs?: readonly RepairRule[];

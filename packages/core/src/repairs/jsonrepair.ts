@@ -13,6 +13,7 @@ import { contextMeter, type RepairRule } from "./repair-rule.js";
  */
 export const JSONREPAIR_MAX_LENGTH = 16_384;
 
+/** What `createJsonrepairRepair` takes: the longest text the rule runs on. */
 export interface JsonrepairRepairOptions {
   /**
    * The longest text the library is run on (default {@link JSONREPAIR_MAX_LENGTH}); longer text skips the rule,
