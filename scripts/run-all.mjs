@@ -165,6 +165,7 @@ if (tasks.length === 0)
 await simpleStep("lint", "biome", ["check", "."]);
 await simpleStep("file lengths", "node", ["scripts/check-file-lengths.mjs"]);
 await simpleStep("import cycles", "node", ["scripts/check-import-cycles.mjs"]);
+await simpleStep("api reference", "node", ["scripts/api-reference.mjs", "--check"]);
 await simpleStep("typecheck", "turbo", ["run", "typecheck", "--continue=dependencies-successful"]);
 
 banner("registry");

@@ -18,6 +18,7 @@ import { unusableCallInput } from "./unusable-call-input.js";
  */
 export const METADATA_KEY = TOOLCALL_REPORT_KEY;
 
+/** What `decideToolCall` takes besides the call: repairs, the nesting limit, and whether merged calls are split. */
 export interface DecideOptions {
   /** Repairs (R6) tried on arguments that fail strict JSON, e.g. `coreRepairs`. Default: none, as in core. */
   repairs?: readonly RepairRule[];

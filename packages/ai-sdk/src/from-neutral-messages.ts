@@ -15,6 +15,7 @@ import { outputOfContent } from "./tool-result-content.js";
 
 type Part = Record<string, unknown>;
 
+/** What `fromNeutralMessages` takes: which form of AI SDK messages to write. */
 export interface FromNeutralOptions {
   /**
    * `messages` (default): `ModelMessage`s, where a plain text message has string content. `prompt`: the messages of

@@ -9,6 +9,7 @@ import { toNeutralEntries } from "./to-neutral-messages.js";
 /** Options of {@link sanitizeModelMessages}: core's R4 options (`policy`, `missingResult`, `repairs`, `syntheticResult`). */
 export type SanitizeModelMessagesOptions = SanitizeOptions;
 
+/** What `sanitizeModelMessages` returns: the history a strict provider accepts and every change made. */
 export interface SanitizeModelMessagesResult<M = ModelMessage> {
   /** The history a strict provider accepts: the input array itself when nothing needed fixing. */
   messages: M[];

@@ -26,6 +26,7 @@ type Part = Record<string, unknown>;
 /** Options of {@link sanitizeUIMessages}: core's R4 options (`policy`, `missingResult`, `repairs`, `syntheticResult`). */
 export type SanitizeUIMessagesOptions = SanitizeOptions;
 
+/** What `sanitizeUIMessages` returns: the UI history a strict provider accepts and every change made. */
 export interface SanitizeUIMessagesResult<M> {
   /** The history: the input array itself when nothing needed fixing; unchanged messages are the same objects. */
   messages: M[];

@@ -26,6 +26,7 @@ export interface ToolUseReport {
   fit: "exact" | "equivalent" | "conflict";
 }
 
+/** What a `MessagesStreamRepair` takes: repairs and the nesting limit for streamed `tool_use` input. */
 export interface MessagesRepairOptions {
   /** Repairs (R6) tried on input that is not strict JSON, e.g. `coreRepairs`. Default: none. */
   repairs?: readonly RepairRule[];

@@ -31,6 +31,7 @@ export interface ContentCallsRead {
   issues: { syntax: string; issue: SyntaxIssue }[];
 }
 
+/** What `readContentCalls` takes: the syntaxes to read, in order, and the request's tools. */
 export interface ContentCallsOptions {
   /** The syntaxes to read, in order: content one leaves is read by the next. */
   syntaxes: readonly ToolCallSyntax[];

@@ -23,6 +23,7 @@ export interface CollectedToolCall {
   index: number;
 }
 
+/** What `collectToolCalls` takes: how to write hand-built `args`, and the raw stream fragments to accumulate. */
 export interface CollectOptions {
   /** How to write `args` that have no wire text of their own (hand-built calls). Default: compact JSON. */
   encode?: EncodeOptions;

@@ -21,6 +21,7 @@ import { isDecodedToObject, isFunctionCall, isPlainObject } from "@toolcall/core
 import { argumentsText } from "./arguments-text.js";
 import { ASSISTANT_KWARGS, OPENAI_ROLE_KEY } from "./to-neutral-messages.js";
 
+/** What `fromNeutralMessage` takes: the LangChain message the neutral one was made from, whose other fields are kept. */
 export interface FromNeutralOptions {
   /**
    * The LangChain message this neutral one was made from: its id, metadata and other fields are kept, and only

@@ -148,6 +148,7 @@ function header(call: StreamCall, key: { index?: number; id?: string }, args: st
   };
 }
 
+/** What `repairToolCallStream` takes: everything `repairToolCalls` does, and whether calls go on whole in the last chunk. */
 export interface RepairToolCallStreamOptions extends RepairToolCallsOptions {
   /**
    * Hand each call on whole, in the last chunk, instead of its fragments as they come: for consumers that cannot

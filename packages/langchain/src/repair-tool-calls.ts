@@ -32,6 +32,7 @@ import { blockingIssue, createAIMessage } from "./from-neutral-messages.js";
 import { jsonEqual } from "./json-equal.js";
 import { isAIChunk, isAIMessageLike } from "./message-type.js";
 
+/** What `repairToolCalls` takes: repairs, the finish reason, the tools that type arguments, content calls and splitting. */
 export interface RepairToolCallsOptions {
   /** Repairs (R6) tried on arguments that fail strict JSON, e.g. `coreRepairs`. Default: none, as in core. */
   repairs?: readonly RepairRule[];
@@ -85,6 +86,7 @@ export interface ToolCallDecision {
   split?: string[];
 }
 
+/** What `repairToolCalls` returns: the repaired message (the input itself when nothing changed) and a decision per call. */
 export interface RepairToolCallsResult {
   /** The repaired message: the input itself when nothing needed to change (for an `AIMessage`). */
   message: BaseMessage;

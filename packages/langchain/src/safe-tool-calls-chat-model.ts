@@ -53,6 +53,7 @@ export interface SafeToolCallsOptions
   extends Omit<RepairToolCallsOptions, "contentCalls" | "onReport" | "recovered">,
     ToolcallOptions {}
 
+/** What `SafeToolCallsChatModel` is built from: the model to guard and the options of every door. */
 export interface SafeToolCallsChatModelFields extends SafeToolCallsOptions, BaseChatModelParams {
   /** The model to guard: any LangChain chat model (`ChatOpenAI`, …) or one with tools bound. */
   model: ChatModelLike;
@@ -71,6 +72,7 @@ export interface SafeToolCallsChatModelFields extends SafeToolCallsOptions, Base
 type StreamEvents = ReturnType<BaseChatModel["_streamChatModelEvents"]>;
 type StreamEvent = StreamEvents extends AsyncGenerator<infer E> ? E : never;
 
+/** A LangChain chat model that wraps another and repairs, decides and reports its tool calls, whole and streamed (what `withSafeToolCalls` returns). */
 export class SafeToolCallsChatModel extends BaseChatModel<BaseChatModelCallOptions, AIMessageChunk> {
   static override lc_name(): string {
     return "SafeToolCallsChatModel";

@@ -10,6 +10,7 @@ import { toNeutralMessage } from "./to-neutral-messages.js";
  */
 export type SanitizeMessagesOptions = SanitizeOptions;
 
+/** What `sanitizeMessages` returns: the LangChain history a strict provider accepts and every change made. */
 export interface SanitizeMessagesResult {
   /** The history a strict provider accepts: the input array itself when nothing needed fixing. */
   messages: BaseMessage[];

@@ -3,6 +3,7 @@ import type { ChatMessage, EncodeOptions } from "@toolcall/core";
 import { collectToolCalls } from "./collect-tool-calls.js";
 import { messageTypeOf } from "./message-type.js";
 
+/** What `toNeutralMessages` takes: how to write `args` that carry no provider text of their own. */
 export interface ToNeutralOptions {
   /** How to write `args` that carry no provider text of their own (hand-built calls). Default: compact JSON. */
   encode?: EncodeOptions;

@@ -4,6 +4,7 @@ import { type Issue, type ToolDefinition, type ValidateOptions, validateHistory 
 import { isPlainObject } from "@toolcall/core/kit";
 import { toNeutralMessages } from "./to-neutral-messages.js";
 
+/** What `validateMessages` takes: the tools as `bindTools` takes them, the finish reason and repairs. */
 export interface ValidateMessagesOptions extends Omit<ValidateOptions, "tools"> {
   /**
    * The tools offered to the model, as `bindTools` takes them (LangChain tools, zod-schema tools or OpenAI tool

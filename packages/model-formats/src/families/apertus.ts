@@ -7,6 +7,7 @@ import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.
 
 export const APERTUS_TOOLS_PREFIX = "<|tools_prefix|>";
 export const APERTUS_TOOLS_SUFFIX = "<|tools_suffix|>";
+/** Apertus's reasoning markers, `<|inner_prefix|>` … `<|inner_suffix|>`. */
 export const APERTUS_INNER: ReasoningSyntax = {
   open: "<|inner_prefix|>",
   close: "<|inner_suffix|>",

@@ -7,6 +7,7 @@ import { plainCheck, type ReasoningSyntax, type ResponseSyntax, textLoop } from 
 
 export const COMMAND_START_ACTION = "<|START_ACTION|>";
 export const COMMAND_END_ACTION = "<|END_ACTION|>";
+/** Command R7B's reasoning markers, `<|START_THINKING|>` … `<|END_THINKING|>`. */
 export const COMMAND_THINKING: ReasoningSyntax = {
   open: "<|START_THINKING|>",
   close: "<|END_THINKING|>",
@@ -15,6 +16,7 @@ export const COMMAND_THINKING: ReasoningSyntax = {
   after: "",
   before: "",
 };
+/** Command R7B's answer markers, `<|START_RESPONSE|>` … `<|END_RESPONSE|>`. */
 export const COMMAND_RESPONSE: ResponseSyntax = {
   open: "<|START_RESPONSE|>",
   close: "<|END_RESPONSE|>",

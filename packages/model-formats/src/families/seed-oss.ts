@@ -14,6 +14,7 @@ export const SEED_FUNCTION_OPEN = FUNCTION_OPEN;
 export const SEED_FUNCTION_CLOSE = FUNCTION_CLOSE;
 export const SEED_PARAMETER_OPEN = PARAMETER_OPEN;
 export const SEED_PARAMETER_CLOSE = PARAMETER_CLOSE;
+/** Seed-OSS's reasoning markers, `<seed:think>` … `</seed:think>`. */
 export const SEED_THINK: ReasoningSyntax = {
   open: "<seed:think>",
   close: "</seed:think>",
