@@ -1,5 +1,3 @@
-import { isPlainObject } from "@toolcall/core/kit";
-
 /** Where a record is in its file. */
 export interface RecordPlace {
   /** The JSONL line (1-based), or the first line of a session. */
