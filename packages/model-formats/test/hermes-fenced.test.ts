@@ -68,6 +68,18 @@ describe("readFencedJsonCalls", () => {
     );
   });
 
+  it("does work linear in the content (counted)", () => {
+    const work = (count: number) => {
+      const counter = { scanned: 0 };
+      const text = `${'```\n{"a": 1}\n```\n'.repeat(count)}${FENCED}`;
+      readFencedJsonCalls({ content: text, tools: TOOLS, work: counter });
+      return counter.scanned / text.length;
+    };
+    expect(work(100)).toBeGreaterThan(0);
+    expect(work(10_000)).toBeLessThanOrEqual(2);
+    expect(work(10_000) / work(100)).toBeLessThan(1.1);
+  });
+
   it("reads past many code-example fences to the call", () => {
     const many = (count: number) => `${'```\n{"a": 1}\n```\n'.repeat(count)}${FENCED}`;
     expect(read(many(20_000)).toolCalls).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { type Issue, parseJson } from "@toolcall/core";
-import { randomCallId, toolNamesOf } from "@toolcall/core/kit";
+import { randomCallId, toolNamesOf, type WorkCounter } from "@toolcall/core/kit";
 
 /** A call read out of a Markdown fence, in OpenAI's shape (`arguments` as JSON text). */
 export interface FencedCall {
@@ -38,6 +38,8 @@ export function readFencedJsonCalls(options: {
   content: string;
   tools: readonly unknown[] | null | undefined;
   createId?: (call: { index: number; name: string }) => string;
+  /** Counts the characters examined: each is searched once and a fence's body parsed once. */
+  work?: WorkCounter;
 }): FencedCallsResult {
   const { content } = options;
   const names = toolNamesOf(options.tools ?? []);
@@ -53,6 +55,7 @@ export function readFencedJsonCalls(options: {
     const close = content.indexOf(FENCE, open + FENCE.length);
     if (close < 0) break;
     const inner = content.slice(open + FENCE.length, close);
+    if (options.work) options.work.scanned += close + FENCE.length - from + inner.length;
     const opening = OPENING.exec(inner);
     const parsed = opening ? parseJson(inner.slice(opening[0].length)) : null;
     const value = parsed?.success ? parsed.value : undefined;
