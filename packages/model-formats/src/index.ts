@@ -24,6 +24,7 @@ export { glm45, glm47 } from "./families/glm.js";
 export { granite } from "./families/granite.js";
 export { harmony, harmonyStripped } from "./families/harmony.js";
 export { hermes } from "./families/hermes.js";
+export { type FencedCall, type FencedCallsResult, readFencedJsonCalls } from "./families/hermes-fenced.js";
 export { hyV3, hyV4 } from "./families/hy.js";
 export { kimiK2 } from "./families/kimi.js";
 export { lfm2 } from "./families/lfm2.js";

@@ -21,6 +21,12 @@ export interface SectionSyntax {
    * `<｜tool▁calls｜>function<｜tool▁sep｜>…`; llama.cpp reads it): read as a call (`call_unopened`) when it reads as one.
    */
   firstCallUnmarked?: boolean;
+  /**
+   * Spellings of `callBegin` with a character lost (MiniMax M2 writes `invoke name=` without its `<`): read as the
+   * call's marker where only a call can stand, right after the opener or a call (`marker_repaired`, info), and only
+   * when the call then reads in full; a cut or malformed one goes back to content as written.
+   */
+  callBeginRepairs?: readonly string[];
 }
 
 /**
@@ -56,7 +62,8 @@ export function* readSection(
       severity: "warning",
       message: `${syntax.callBegin} outside ${syntax.sectionBegin}: read as a call`,
     });
-  const inside = MarkerSet.of([syntax.callBegin, ...syntax.sectionEnds]);
+  const repairs = syntax.callBeginRepairs ?? [];
+  const inside = MarkerSet.of([syntax.callBegin, ...repairs, ...syntax.sectionEnds]);
   let pending = implicit ? "" : options.opener;
   let next: string | null = implicit ? syntax.callBegin : null;
   /** Calls read: a section in which none was read is text, its end marker too. */
@@ -94,7 +101,8 @@ export function* readSection(
       reader.consume(next.length);
     }
     first = false;
-    if (next !== syntax.callBegin) {
+    const repaired = repairs.includes(next);
+    if (next !== syntax.callBegin && !repaired) {
       // The section's end: syntax when it closed calls; with none read, its opener went back to content with the
       // failed calls, and its end goes there too (a malformed section stays in content as written).
       if (read === 0) out.text(options.channel, pending + next);
@@ -102,6 +110,12 @@ export function* readSection(
     }
     const outcome = yield* options.readCall(pending + next);
     pending = "";
+    if (outcome === "ok" && repaired)
+      out.issue({
+        code: "marker_repaired",
+        severity: "info",
+        message: `${next} read as ${syntax.callBegin}`,
+      });
     if (outcome === "ended") return;
     if (outcome === "ok") read++;
     next = null;

@@ -22,6 +22,7 @@ const INVOKE: InvokeSyntax = {
     callBegin: MINIMAX_INVOKE_OPEN,
     callEnd: MINIMAX_INVOKE_CLOSE,
     sectionEnds: [MINIMAX_CALLS_CLOSE],
+    callBeginRepairs: ["invoke "],
   },
   parameterOpen: MINIMAX_PARAMETER_OPEN,
   parameterClose: MINIMAX_PARAMETER_CLOSE,
@@ -66,7 +67,8 @@ export function encodeMinimaxM2(calls: readonly EncodableToolCall[]): string {
  * value ends at the first `</parameter>` followed by another parameter, `</invoke>` or the end of the text (another
  * `</parameter>` is part of it); `<invoke name='f'>` (single quotes) is read; an invoke with no parameters is `{}`;
  * `<invoke` at the very start with the section's marker missing (a server that strips special tokens) is read
- * (`call_unopened`); a section cut short keeps its complete calls (`section_unclosed`).
+ * (`call_unopened`); `invoke name="f">` with its `<` lost, inside the section where only a call can stand, is read
+ * when the call reads in full (`marker_repaired`, info); a section cut short keeps its complete calls (`section_unclosed`).
  *
  * @example
  * minimaxM2.parse('<minimax:tool_call>\n<invoke name="get_weather">\n<parameter name="city">Tokyo</parameter>\n</invoke>\n</minimax:tool_call>').toolCalls[0].function;
