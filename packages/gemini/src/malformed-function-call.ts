@@ -51,7 +51,8 @@ function callText(message: string): string {
  *
  * @example
  * const candidate = { content: { role: "model", parts: [] }, finishReason: "MALFORMED_FUNCTION_CALL", finishMessage: 'Malformed function call: print(default_api.get_weather(city="Paris"))' };
- * readMalformedFunctionCall({ candidate }).candidate.content.parts;
+ * const read = readMalformedFunctionCall({ candidate }).candidate as { content: { parts: unknown[] } };
+ * read.content.parts;
  * // [{ functionCall: { name: "get_weather", args: { city: "Paris" } } }]
  */
 export function readMalformedFunctionCall(options: {
