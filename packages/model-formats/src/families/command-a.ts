@@ -1,23 +1,5 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
-import { argumentsJson, pythonJsonText } from "../engine/arguments.js";
-import { readListAfterMarker } from "../engine/call-list.js";
-import { defineSyntax } from "../engine/define-syntax.js";
-import { MarkerSet } from "../engine/marker-set.js";
-import { plainCheck, textLoop } from "../engine/text-loop.js";
-import {
-  COMMAND_END_ACTION,
-  COMMAND_RESPONSE,
-  COMMAND_START_ACTION,
-  COMMAND_THINKING,
-} from "./command-r7b.js";
-
-const END_ACTION = new MarkerSet([COMMAND_END_ACTION]);
-const ITEM = {
-  separator: "",
-  nameKeys: ["tool_name", "name"],
-  argumentKeys: ["parameters", "arguments"],
-  idKey: "tool_call_id",
-} as const;
+import { defineCommandSyntax, encodeCommandAction } from "./command-r7b.js";
 
 /**
  * Encodes calls as Command A's template renders them (transformers trims the newline after each block tag):
@@ -32,11 +14,7 @@ const ITEM = {
  * // '<|START_ACTION|>[    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Tokyo"}}]<|END_ACTION|>'
  */
 export function encodeCommandA(calls: readonly EncodableToolCall[]): string {
-  const items = calls.map((call, index) => {
-    const id = typeof call.id === "string" && /^\d+$/.test(call.id) ? call.id : String(index);
-    return `    {"tool_call_id": "${id}", "tool_name": ${pythonJsonText(call.function.name)}, "parameters": ${argumentsJson(call)}}`;
-  });
-  return `${COMMAND_START_ACTION}[${items.join(",")}]${COMMAND_END_ACTION}`;
+  return encodeCommandAction(calls, "");
 }
 
 /**
@@ -53,19 +31,8 @@ export function encodeCommandA(calls: readonly EncodableToolCall[]): string {
  * commandA.parse('<|START_THINKING|>Look it up.<|END_THINKING|><|START_ACTION|>[    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Tokyo"}}]<|END_ACTION|>').reasoning;
  * // "Look it up."
  */
-export const commandA: ToolCallSyntax = defineSyntax({
+export const commandA: ToolCallSyntax = defineCommandSyntax({
   id: "command-a",
   name: "Command A (<|START_ACTION|>[…]<|END_ACTION|>)",
-  startMarkers: [COMMAND_START_ACTION],
-  plain: plainCheck(COMMAND_START_ACTION, [COMMAND_THINKING.open, COMMAND_RESPONSE.open]),
-  *run(reader, out, context) {
-    yield* textLoop(reader, out, context, {
-      callMarkers: [COMMAND_START_ACTION],
-      reasoning: COMMAND_THINKING,
-      response: COMMAND_RESPONSE,
-      onCall: (marker, channel) =>
-        readListAfterMarker(reader, out, context, { marker, channel, item: ITEM, close: END_ACTION }),
-    });
-  },
   encode: encodeCommandA,
 });

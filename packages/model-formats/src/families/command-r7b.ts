@@ -32,6 +32,44 @@ const ITEM = {
 } as const;
 
 /**
+ * Writes calls as a Command template renders its action: `<|START_ACTION|>[`, per call
+ * `    {"tool_call_id": "ID", "tool_name": "NAME", "parameters": {…}}`, then `]<|END_ACTION|>`, with `newline` after
+ * `[`, after each `,` and before `]` (Command R7B's template writes `\n` there, Command A's nothing). The template
+ * numbers the calls of a conversation itself; a call keeps its id when it is such a number, else gets its index.
+ */
+export function encodeCommandAction(calls: readonly EncodableToolCall[], newline: string): string {
+  const items = calls.map((call, index) => {
+    const id = typeof call.id === "string" && /^\d+$/.test(call.id) ? call.id : String(index);
+    return `    {"tool_call_id": "${id}", "tool_name": ${pythonJsonText(call.function.name)}, "parameters": ${argumentsJson(call)}}`;
+  });
+  return `${COMMAND_START_ACTION}[${newline}${items.join(`,${newline}`)}${newline}]${COMMAND_END_ACTION}`;
+}
+
+/** A Command family: R7B's grammar and reader (one for every Command model), with its own id, name and encoder. */
+export function defineCommandSyntax(options: {
+  id: string;
+  name: string;
+  encode: (calls: readonly EncodableToolCall[]) => string;
+}): ToolCallSyntax {
+  return defineSyntax({
+    id: options.id,
+    name: options.name,
+    startMarkers: [COMMAND_START_ACTION],
+    plain: plainCheck(COMMAND_START_ACTION, [COMMAND_THINKING.open, COMMAND_RESPONSE.open]),
+    *run(reader, out, context) {
+      yield* textLoop(reader, out, context, {
+        callMarkers: [COMMAND_START_ACTION],
+        reasoning: COMMAND_THINKING,
+        response: COMMAND_RESPONSE,
+        onCall: (marker, channel) =>
+          readListAfterMarker(reader, out, context, { marker, channel, item: ITEM, close: END_ACTION }),
+      });
+    },
+    encode: options.encode,
+  });
+}
+
+/**
  * Encodes calls as Command R7B's template renders them: `<|START_ACTION|>[\n`, per call
  * `    {"tool_call_id": "ID", "tool_name": "NAME", "parameters": {…}}` (joined by `,\n`), then `\n]<|END_ACTION|>`.
  * The template numbers the calls of a conversation itself; a call keeps its id when it is such a number, else gets
@@ -43,11 +81,7 @@ const ITEM = {
  * // '<|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Tokyo"}}\n]<|END_ACTION|>'
  */
 export function encodeCommandR7b(calls: readonly EncodableToolCall[]): string {
-  const items = calls.map((call, index) => {
-    const id = typeof call.id === "string" && /^\d+$/.test(call.id) ? call.id : String(index);
-    return `    {"tool_call_id": "${id}", "tool_name": ${pythonJsonText(call.function.name)}, "parameters": ${argumentsJson(call)}}`;
-  });
-  return `${COMMAND_START_ACTION}[\n${items.join(",\n")}\n]${COMMAND_END_ACTION}`;
+  return encodeCommandAction(calls, "\n");
 }
 
 /**
@@ -63,19 +97,8 @@ export function encodeCommandR7b(calls: readonly EncodableToolCall[]): string {
  * commandR7b.parse('<|START_THINKING|>I will look it up.<|END_THINKING|><|START_ACTION|>[\n    {"tool_call_id": "0", "tool_name": "get_weather", "parameters": {"city": "Tokyo"}}\n]<|END_ACTION|>').toolCalls[0];
  * // { id: "0", type: "function", function: { name: "get_weather", arguments: '{"city": "Tokyo"}' } }
  */
-export const commandR7b: ToolCallSyntax = defineSyntax({
+export const commandR7b: ToolCallSyntax = defineCommandSyntax({
   id: "command-r7b",
   name: "Command R7B (<|START_ACTION|>[…]<|END_ACTION|>)",
-  startMarkers: [COMMAND_START_ACTION],
-  plain: plainCheck(COMMAND_START_ACTION, [COMMAND_THINKING.open, COMMAND_RESPONSE.open]),
-  *run(reader, out, context) {
-    yield* textLoop(reader, out, context, {
-      callMarkers: [COMMAND_START_ACTION],
-      reasoning: COMMAND_THINKING,
-      response: COMMAND_RESPONSE,
-      onCall: (marker, channel) =>
-        readListAfterMarker(reader, out, context, { marker, channel, item: ITEM, close: END_ACTION }),
-    });
-  },
   encode: encodeCommandR7b,
 });
