@@ -1,6 +1,6 @@
 import { type ChatMessage, type SanitizeChange, sanitizeHistory, type ToolCall } from "@toolcall/core";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { type OpenAIRepairOptions, sanitizeOptionsOf } from "./options.js";
+import { type OpenAIRepairOptions, sanitizeOptionsOf } from "../options.js";
 
 /** The input item (or items) a neutral message or call was made from; object spread carries it along. */
 const SOURCE = Symbol("toolcall.openai.source");

@@ -1,6 +1,6 @@
 import { type SanitizeChange, sanitizeHistory } from "@toolcall/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import { type OpenAIRepairOptions, sanitizeOptionsOf } from "./options.js";
+import { type OpenAIRepairOptions, sanitizeOptionsOf } from "../options.js";
 
 /**
  * Sanitizes a Chat Completions history before it is sent (R4), so a poisoned session never reaches a strict

@@ -1,12 +1,12 @@
 import { runSteps } from "@toolcall/core/kit";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { Response } from "openai/resources/responses/responses";
+import { repairChatCompletionSteps } from "../chat/repair-chat-completion.js";
+import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions } from "../options.js";
+import { repairResponseSteps } from "../responses/repair-responses-result.js";
+import { RESPONSE_STEP_SIZE, StepPace } from "../step-pace.js";
 import { utf8 } from "./bytes.js";
 import { changedJsonSteps } from "./changed-json.js";
-import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions } from "./options.js";
-import { repairChatCompletionSteps } from "./repair-chat-completion.js";
-import { repairResponseSteps } from "./repair-response.js";
-import { RESPONSE_STEP_SIZE, StepPace } from "./step-pace.js";
 
 /** What repairing a whole JSON answer gives: the body (its bytes kept when nothing changed) with a report per call, or why it could not be read. */
 export type RepairedResponseBody =

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { chatMessagesToResponseInput, responseInputToChatMessages } from "./convert-messages.js";
-import { sanitizeResponseInput } from "./sanitize-response-input.js";
+import { sanitizeResponseInput } from "./sanitize-responses-input.js";
 
 const id = fc.stringMatching(/^call_[A-Za-z0-9]{1,12}$/);
 const objectText = fc

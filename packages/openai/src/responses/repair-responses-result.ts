@@ -5,8 +5,8 @@ import type {
   ResponseFunctionToolCall,
   ResponseOutputItem,
 } from "openai/resources/responses/responses";
-import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { repairArguments, repairArgumentsSteps } from "./repair-arguments.js";
+import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
+import { repairArguments, repairArgumentsSteps } from "../repair-arguments.js";
 
 /** A function call cut by the output token limit is truncated: never repaired. */
 export function responseFinishReason(

@@ -1,5 +1,5 @@
 import type { ToolcallCallReport, ToolcallReport } from "@toolcall/core/kit";
-import type { ArgumentsReport, OpenAIRepairOptions, RepairReport } from "./options.js";
+import type { ArgumentsReport, OpenAIRepairOptions, RepairReport } from "../options.js";
 
 /**
  * The response header (and, at the end of a stream, the SSE comment name) that says what a guarded exchange repaired.

@@ -1,6 +1,6 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
-import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { ResponseStreamRepair } from "./response-stream-repair.js";
+import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
+import { ResponseStreamRepair } from "./responses-event-repair.js";
 
 /**
  * Repairs the function calls of a streamed Responses API result as it is read. Every event passes at once; a call's

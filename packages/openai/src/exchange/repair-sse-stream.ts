@@ -2,12 +2,12 @@ import { parseJson, serializeJson } from "@toolcall/core";
 import { numbersRoundTrip } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
+import { ChatCompletionStreamRepair } from "../chat/chat-chunk-repair.js";
+import type { RepairedEvent } from "../repaired-event.js";
+import { ResponseStreamRepair } from "../responses/responses-event-repair.js";
 import { ArgumentFrames } from "./argument-frames.js";
 import { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
-import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";
-import { REPAIRS_HEADER, RepairSummary } from "./exchange-summary.js";
-import type { RepairedEvent } from "./repaired-event.js";
-import { ResponseStreamRepair } from "./response-stream-repair.js";
+import { REPAIRS_HEADER, RepairSummary } from "./repair-summary.js";
 import { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
 
 export type {

@@ -1,7 +1,7 @@
 import { coreRepairs } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { chatSse, recordedLines, xaiWithArguments } from "../test/recorded.js";
+import { chatSse, recordedLines, xaiWithArguments } from "../../test/recorded.js";
 import { utf8 } from "./bytes.js";
 import { createSseRepair, type SseFaultVerdict, type SseStreamFault } from "./repair-sse-stream.js";
 
@@ -82,7 +82,7 @@ function fragmentFrame(index: number, fragment: string, header?: { id: string; n
 
 describe("createSseRepair", () => {
   it("reads argument-fragment events by their template exactly as it reads them parsed", async () => {
-    const { ChatCompletionStreamRepair } = await import("./chat-completion-stream-repair.js");
+    const { ChatCompletionStreamRepair } = await import("../chat/chat-chunk-repair.js");
     fc.assert(
       fc.property(
         fc.array(

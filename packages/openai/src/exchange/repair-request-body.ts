@@ -1,11 +1,11 @@
 import type { SanitizeChange } from "@toolcall/core";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
+import { sanitizeChatMessages } from "../chat/sanitize-chat-messages.js";
+import type { OpenAIApi, OpenAIRepairOptions } from "../options.js";
+import { sanitizeResponseInput } from "../responses/sanitize-responses-input.js";
 import { utf8 } from "./bytes.js";
 import { changedJson } from "./changed-json.js";
-import type { OpenAIApi, OpenAIRepairOptions } from "./options.js";
-import { sanitizeChatMessages } from "./sanitize-chat-messages.js";
-import { sanitizeResponseInput } from "./sanitize-response-input.js";
 
 /** A request body on its way up, and what the exchange learned from it. */
 export interface RepairedRequestBody {

@@ -1,7 +1,7 @@
 import { coreRepairs } from "@toolcall/core";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import type { ArgumentsReport } from "./options.js";
+import type { ArgumentsReport } from "../options.js";
 import { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
 
 const base = { id: "c", object: "chat.completion.chunk" as const, created: 0, model: "m" };

@@ -1,4 +1,4 @@
-import type { OpenAIApi } from "./options.js";
+import type { OpenAIApi } from "../options.js";
 
 /**
  * Which API an HTTP request is, when it is one whose answer carries tool calls: `POST …/chat/completions` or

@@ -6,10 +6,10 @@ import type {
   ResponseOutputItem,
   ResponseStreamEvent,
 } from "openai/resources/responses/responses";
-import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { decideStreamedArguments } from "./repair-arguments.js";
-import { repairOutputItem, responseFinishReason } from "./repair-response.js";
-import type { RepairedEvent } from "./repaired-event.js";
+import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
+import { decideStreamedArguments } from "../repair-arguments.js";
+import type { RepairedEvent } from "../repaired-event.js";
+import { repairOutputItem, responseFinishReason } from "./repair-responses-result.js";
 
 interface OpenCall {
   itemId: string;

@@ -1,8 +1,8 @@
 import { CallIds, runSteps } from "@toolcall/core/kit";
 import type { ChatCompletion } from "openai/resources/chat/completions";
-import { isChatFunctionCall } from "./function-call.js";
-import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { repairArgumentsSteps } from "./repair-arguments.js";
+import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
+import { repairArgumentsSteps } from "../repair-arguments.js";
+import { isChatFunctionCall } from "./is-chat-function-call.js";
 
 /**
  * Repairs the tool calls of a Chat Completions response: each function call's arguments decoded by core with the

@@ -2,7 +2,7 @@ import { coreRepairs } from "@toolcall/core";
 import { createWorkMeter } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";
+import { ChatCompletionStreamRepair } from "./chat-chunk-repair.js";
 
 const base = { id: "c", object: "chat.completion.chunk" as const, created: 0, model: "m" };
 const call = (index: number, text: string): ChatCompletionChunk => ({

@@ -6,7 +6,7 @@ import type {
   ChatCompletionMessageToolCall,
 } from "openai/resources/chat/completions";
 import type { ResponseInputItem } from "openai/resources/responses/responses";
-import { isChatFunctionCall } from "./function-call.js";
+import { isChatFunctionCall } from "../chat/is-chat-function-call.js";
 
 /** Items or messages one API has and the other cannot hold, with where they were. */
 export interface Unconverted<T> {

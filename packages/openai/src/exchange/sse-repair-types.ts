@@ -1,7 +1,7 @@
 // The shapes of the byte-level SSE repair: what `createSseRepair` takes, what it returns, what it tells of a fault.
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import type { RepairSummary } from "./exchange-summary.js";
-import type { OpenAIApi, OpenAIRepairOptions } from "./options.js";
+import type { OpenAIApi, OpenAIRepairOptions } from "../options.js";
+import type { RepairSummary } from "./repair-summary.js";
 
 /** Something in the stream the repair could not read. */
 export interface SseStreamFault {

@@ -2,7 +2,7 @@ import { coreRepairs } from "@toolcall/core";
 import fc from "fast-check";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { RepairSummary } from "./exchange-summary.js";
+import { RepairSummary } from "../exchange/repair-summary.js";
 import { repairChatCompletion } from "./repair-chat-completion.js";
 import { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
 

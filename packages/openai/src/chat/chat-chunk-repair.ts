@@ -1,9 +1,9 @@
 import type { FinishReason } from "@toolcall/core";
 import { type StreamCall, StreamDecider, type StreamEvent, type WorkMeter } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
-import { streamReport } from "./repair-arguments.js";
-import type { RepairedEvent } from "./repaired-event.js";
+import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
+import { streamReport } from "../repair-arguments.js";
+import type { RepairedEvent } from "../repaired-event.js";
 
 type ChunkChoice = ChatCompletionChunk.Choice;
 type Delta = ChunkChoice["delta"];

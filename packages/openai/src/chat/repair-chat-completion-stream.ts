@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { ChatCompletionStreamRepair } from "./chat-completion-stream-repair.js";
-import type { ArgumentsReport, OpenAIRepairOptions } from "./options.js";
+import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
+import { ChatCompletionStreamRepair } from "./chat-chunk-repair.js";
 
 /**
  * Repairs the tool calls of a Chat Completions stream (R9) as it is read: content, refusals and every other field pass
