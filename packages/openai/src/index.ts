@@ -23,7 +23,7 @@ export {
   type ToolcallCallReport,
   type ToolcallReport,
 } from "@toolcall/core/kit";
-export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat/chat-chunk-repair.js";
+export { ChatChunkRepair, type ChoiceEdit } from "./chat/chat-chunk-repair.js";
 export { repairChatCompletion, repairChatCompletionSteps } from "./chat/repair-chat-completion.js";
 export { repairChatCompletionStream } from "./chat/repair-chat-completion-stream.js";
 export { sanitizeChatMessages } from "./chat/sanitize-chat-messages.js";
@@ -68,12 +68,12 @@ export type {
 } from "./options.js";
 export type { RepairedEvent } from "./repaired-event.js";
 export {
-  chatMessagesToResponseInput,
-  responseInputToChatMessages,
+  chatMessagesToResponsesInput,
+  responsesInputToChatMessages,
   type Unconverted,
 } from "./responses/convert-messages.js";
-export { repairResponse, repairResponseSteps } from "./responses/repair-responses-result.js";
-export { repairResponseStream } from "./responses/repair-responses-stream.js";
-export { ResponseStreamRepair } from "./responses/responses-event-repair.js";
-export { sanitizeResponseInput } from "./responses/sanitize-responses-input.js";
+export { repairResponsesResult, repairResponsesResultSteps } from "./responses/repair-responses-result.js";
+export { repairResponsesStream } from "./responses/repair-responses-stream.js";
+export { ResponsesEventRepair } from "./responses/responses-event-repair.js";
+export { sanitizeResponsesInput } from "./responses/sanitize-responses-input.js";
 export { RESPONSE_STEP_SIZE } from "./step-pace.js";

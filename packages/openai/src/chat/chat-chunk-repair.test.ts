@@ -2,7 +2,7 @@ import { coreRepairs } from "@toolcall/core";
 import { createWorkMeter } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { ChatCompletionStreamRepair } from "./chat-chunk-repair.js";
+import { ChatChunkRepair } from "./chat-chunk-repair.js";
 
 const base = { id: "c", object: "chat.completion.chunk" as const, created: 0, model: "m" };
 const call = (index: number, text: string): ChatCompletionChunk => ({
@@ -36,14 +36,14 @@ function merged(chunks: readonly ChatCompletionChunk[]): Map<number, string> {
 
 function decideCalls(count: number, first: string): number {
   const meter = createWorkMeter();
-  const repair = new ChatCompletionStreamRepair({ repairs: coreRepairs, meter });
+  const repair = new ChatChunkRepair({ repairs: coreRepairs, meter });
   for (let index = 0; index < count; index++) repair.push(call(index, index === 0 ? first : '{"a": 1}'));
   repair.push(finish);
   repair.end();
   return meter.steps;
 }
 
-describe("ChatCompletionStreamRepair with many calls", () => {
+describe("ChatChunkRepair with many calls", () => {
   it("costs work linear in the number of calls, clean or held behind the first", () => {
     for (const first of ['{"a": 0}', "{'a': 0}"]) {
       const small = decideCalls(2_000, first);
@@ -56,7 +56,7 @@ describe("ChatCompletionStreamRepair with many calls", () => {
 
   it("hands on 130 000 calls held behind the first, every one decided, without overflowing a call stack", () => {
     const count = 130_000;
-    const repair = new ChatCompletionStreamRepair({ repairs: coreRepairs });
+    const repair = new ChatChunkRepair({ repairs: coreRepairs });
     const out: ChatCompletionChunk[] = [];
     // The first call is held (a special-token opener), so every later one waits behind it until the finish.
     for (let index = 0; index < count; index++)
@@ -71,7 +71,7 @@ describe("ChatCompletionStreamRepair with many calls", () => {
   });
 
   it("keeps the calls of a server that sends every call at index 0 apart", () => {
-    const repair = new ChatCompletionStreamRepair();
+    const repair = new ChatChunkRepair();
     const out: ChatCompletionChunk[] = [];
     for (let index = 0; index < 3; index++) {
       const chunk = call(0, "{}");

@@ -54,11 +54,11 @@ function isEmptyDelta(delta: Delta): boolean {
  * byte stream can send its bytes unchanged.
  *
  * @example
- * const repair = new ChatCompletionStreamRepair({ repairs: coreRepairs });
+ * const repair = new ChatChunkRepair({ repairs: coreRepairs });
  * for (const chunk of chunks) for (const out of repair.push(chunk)) send(out.chunk);
  * for (const out of repair.end()) send(out.chunk);
  */
-export class ChatCompletionStreamRepair {
+export class ChatChunkRepair {
   readonly #options: OpenAIRepairOptions;
   readonly #meter: WorkMeter | undefined;
   readonly #choices = new Map<number, ChoiceState>();

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
-import { ChatCompletionStreamRepair } from "./chat-chunk-repair.js";
+import { ChatChunkRepair } from "./chat-chunk-repair.js";
 
 /**
  * Repairs the tool calls of a Chat Completions stream (R9) as it is read: content, refusals and every other field pass
@@ -20,14 +20,14 @@ export function repairChatCompletionStream(
   source: AsyncIterable<ChatCompletionChunk>,
   options: OpenAIRepairOptions & { reports?: ArgumentsReport[] } = {},
 ): AsyncIterableIterator<ChatCompletionChunk> {
-  const repair = new ChatCompletionStreamRepair(options);
+  const repair = new ChatChunkRepair(options);
   let upstream: AsyncIterator<ChatCompletionChunk> | undefined;
   let ended = false;
   let reported = 0;
   let queue: ChatCompletionChunk[] = [];
   let head = 0;
 
-  const take = (outs: ReturnType<ChatCompletionStreamRepair["push"]>): void => {
+  const take = (outs: ReturnType<ChatChunkRepair["push"]>): void => {
     for (const out of outs) queue.push(out.value);
     if (options.reports !== undefined)
       while (reported < repair.reports.length)

@@ -3,7 +3,7 @@ import type { ChatCompletionMessageParam } from "openai/resources/chat/completio
 import type { ResponseInputItem } from "openai/resources/responses/responses";
 import { sanitizeChatMessages } from "../chat/sanitize-chat-messages.js";
 import type { OpenAIApi, OpenAIRepairOptions } from "../options.js";
-import { sanitizeResponseInput } from "../responses/sanitize-responses-input.js";
+import { sanitizeResponsesInput } from "../responses/sanitize-responses-input.js";
 import { utf8 } from "./bytes.js";
 import { changedJson } from "./changed-json.js";
 
@@ -38,7 +38,7 @@ function sanitized(
       : { request: { ...request, messages: result.messages }, changes: result.changes };
   }
   if (!Array.isArray(request.input)) return undefined;
-  const result = sanitizeResponseInput(request.input as ResponseInputItem[], options);
+  const result = sanitizeResponsesInput(request.input as ResponseInputItem[], options);
   return result.input === request.input
     ? undefined
     : { request: { ...request, input: result.input }, changes: result.changes };

@@ -3,7 +3,7 @@ import type { ChatCompletion } from "openai/resources/chat/completions";
 import type { Response } from "openai/resources/responses/responses";
 import { repairChatCompletionSteps } from "../chat/repair-chat-completion.js";
 import type { ArgumentsReport, OpenAIApi, OpenAIRepairOptions } from "../options.js";
-import { repairResponseSteps } from "../responses/repair-responses-result.js";
+import { repairResponsesResultSteps } from "../responses/repair-responses-result.js";
 import { RESPONSE_STEP_SIZE, StepPace } from "../step-pace.js";
 import { utf8 } from "./bytes.js";
 import { changedJsonSteps } from "./changed-json.js";
@@ -127,7 +127,7 @@ export function* repairResponseBodySteps(
     const repaired =
       args.api === "chat.completions"
         ? yield* pace.through(repairChatCompletionSteps(answer as unknown as ChatCompletion, options))
-        : yield* pace.through(repairResponseSteps(answer as unknown as Response, options));
+        : yield* pace.through(repairResponsesResultSteps(answer as unknown as Response, options));
     reports.push(...repaired.reports);
     const result = "completion" in repaired ? repaired.completion : repaired.response;
     if (result === parsed) return { ok: true, body: args.body, changed: false, reports };

@@ -82,7 +82,7 @@ function fragmentFrame(index: number, fragment: string, header?: { id: string; n
 
 describe("createSseRepair", () => {
   it("reads argument-fragment events by their template exactly as it reads them parsed", async () => {
-    const { ChatCompletionStreamRepair } = await import("../chat/chat-chunk-repair.js");
+    const { ChatChunkRepair } = await import("../chat/chat-chunk-repair.js");
     fc.assert(
       fc.property(
         fc.array(
@@ -118,7 +118,7 @@ describe("createSseRepair", () => {
           body += `data: ${JSON.stringify(last)}\n\ndata: [DONE]\n\n`;
           chunks.push(last);
           // The object-level repair, which parses every chunk.
-          const objects = new ChatCompletionStreamRepair({ repairs: coreRepairs });
+          const objects = new ChatChunkRepair({ repairs: coreRepairs });
           let expected = "";
           for (const chunk of chunks)
             for (const out of objects.push(chunk as never))

@@ -2,9 +2,9 @@ import { parseJson, serializeJson } from "@toolcall/core";
 import { numbersRoundTrip } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
-import { ChatCompletionStreamRepair } from "../chat/chat-chunk-repair.js";
+import { ChatChunkRepair } from "../chat/chat-chunk-repair.js";
 import type { RepairedEvent } from "../repaired-event.js";
-import { ResponseStreamRepair } from "../responses/responses-event-repair.js";
+import { ResponsesEventRepair } from "../responses/responses-event-repair.js";
 import { ArgumentFrames } from "./argument-frames.js";
 import { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
 import { REPAIRS_HEADER, RepairSummary } from "./repair-summary.js";
@@ -41,8 +41,8 @@ const decoder = new TextDecoder();
  * Repairs an SSE answer of the Chat Completions or Responses API as bytes, for every door onto it (a `fetch`
  * body, a `node:http` response): events are found by their blank lines and only events that can hold a tool call
  * (their bytes name `tool_calls` or `function_call`, or a call is open) are read; the rest go on as the very bytes
- * that came, in pieces as large as they came. Events read go through `ChatCompletionStreamRepair` or
- * `ResponseStreamRepair`; those handed on unchanged are sent as their own bytes, changed ones as new JSON (every
+ * that came, in pieces as large as they came. Events read go through `ChatChunkRepair` or
+ * `ResponsesEventRepair`; those handed on unchanged are sent as their own bytes, changed ones as new JSON (every
  * number as written: an event whose numbers would not read back the same is rewritten from a lossless reading).
  * When anything was repaired, a comment `: x-toolcall-repairs {…}` goes before `data: [DONE]` (or at the end): SSE
  * parsers skip comments, so no client is disturbed. No `node:` module: it runs in browsers and edge runtimes too.
@@ -56,8 +56,8 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   const summary = args.summary ?? new RepairSummary(args.options);
   const options = summary.options;
   const chat = args.api === "chat.completions";
-  const chatRepair = chat ? new ChatCompletionStreamRepair(options) : undefined;
-  const repair: AnyRepair = (chatRepair ?? new ResponseStreamRepair(options)) as unknown as AnyRepair;
+  const chatRepair = chat ? new ChatChunkRepair(options) : undefined;
+  const repair: AnyRepair = (chatRepair ?? new ResponsesEventRepair(options)) as unknown as AnyRepair;
   // Chat Completions events that carry one argument fragment each are read by their template (no parse).
   const fragments = chat && args.prepare === undefined ? new ArgumentFrames() : undefined;
   const needle = chat ? TOOL_CALLS : FUNCTION_CALL;

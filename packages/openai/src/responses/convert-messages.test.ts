@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
-import { chatMessagesToResponseInput, responseInputToChatMessages } from "./convert-messages.js";
-import { sanitizeResponseInput } from "./sanitize-responses-input.js";
+import { chatMessagesToResponsesInput, responsesInputToChatMessages } from "./convert-messages.js";
+import { sanitizeResponsesInput } from "./sanitize-responses-input.js";
 
 const id = fc.stringMatching(/^call_[A-Za-z0-9]{1,12}$/);
 const objectText = fc
@@ -37,9 +37,9 @@ describe("Chat Completions ↔ Responses input", () => {
   it("round-trips valid messages and calls: chat → responses → chat is the identity", () => {
     fc.assert(
       fc.property(fc.array(message, { maxLength: 8 }), (messages) => {
-        const { input, unconverted } = chatMessagesToResponseInput(messages);
+        const { input, unconverted } = chatMessagesToResponsesInput(messages);
         expect(unconverted).toEqual([]);
-        const back = responseInputToChatMessages(input);
+        const back = responsesInputToChatMessages(input);
         expect(back.unconverted).toEqual([]);
         expect(normalize(back.messages)).toEqual(normalize(messages));
       }),
@@ -47,7 +47,7 @@ describe("Chat Completions ↔ Responses input", () => {
   });
 
   it("keeps pairing: call ids become call_id and tool messages answer them", () => {
-    const { input } = chatMessagesToResponseInput([
+    const { input } = chatMessagesToResponsesInput([
       {
         role: "assistant",
         content: null,
@@ -72,7 +72,7 @@ describe("Chat Completions ↔ Responses input", () => {
       { role: "tool", tool_call_id: "call_2", content: "ok" },
       { role: "tool", tool_call_id: "call_3", content: "ok" },
     ] as unknown as ChatCompletionMessageParam[];
-    const { input, unconverted } = chatMessagesToResponseInput(messages);
+    const { input, unconverted } = chatMessagesToResponsesInput(messages);
     expect(input).toEqual([
       { type: "function_call", call_id: "call_1", name: "f", arguments: "{}" },
       { type: "function_call_output", call_id: "call_1", output: "ok" },
@@ -83,7 +83,7 @@ describe("Chat Completions ↔ Responses input", () => {
 
   it("reports items Chat Completions cannot hold", () => {
     const reasoning = { type: "reasoning" as const, id: "rs_1", summary: [] };
-    expect(responseInputToChatMessages([reasoning]).unconverted).toEqual([{ index: 0, value: reasoning }]);
+    expect(responsesInputToChatMessages([reasoning]).unconverted).toEqual([{ index: 0, value: reasoning }]);
   });
 });
 
@@ -105,7 +105,7 @@ function normalize(messages: ChatCompletionMessageParam[]): ChatCompletionMessag
   return out;
 }
 
-describe("sanitizeResponseInput", () => {
+describe("sanitizeResponsesInput", () => {
   it("returns the same array when nothing needs fixing, and fixes a poisoned one keeping other items", () => {
     const ask = { type: "message" as const, role: "user" as const, content: "Go." };
     const clean = [
@@ -113,7 +113,7 @@ describe("sanitizeResponseInput", () => {
       { type: "function_call" as const, call_id: "c1", name: "f", arguments: '{"a": 1}', id: "fc_1" },
       { type: "function_call_output" as const, call_id: "c1", output: "ok" },
     ];
-    expect(sanitizeResponseInput(clean).input).toBe(clean);
+    expect(sanitizeResponsesInput(clean).input).toBe(clean);
     const reasoning = { type: "reasoning" as const, id: "rs_1", summary: [] };
     const poisoned = [
       ask,
@@ -123,7 +123,7 @@ describe("sanitizeResponseInput", () => {
       { type: "function_call_output" as const, call_id: "c1", output: "ok" },
       { type: "function_call_output" as const, call_id: "c9", output: "stale" },
     ];
-    const { input, changes } = sanitizeResponseInput(poisoned);
+    const { input, changes } = sanitizeResponsesInput(poisoned);
     expect(input).toEqual([
       ask,
       reasoning,

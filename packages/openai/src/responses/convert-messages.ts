@@ -66,10 +66,10 @@ function toChatParts(content: unknown): string | ChatCompletionContentPart[] {
  * such a message are converted; an output that answers no call would be refused).
  *
  * @example
- * const { input } = chatMessagesToResponseInput(messages);
+ * const { input } = chatMessagesToResponsesInput(messages);
  * await client.responses.create({ model, input, tools });
  */
-export function chatMessagesToResponseInput(messages: readonly ChatCompletionMessageParam[]): {
+export function chatMessagesToResponsesInput(messages: readonly ChatCompletionMessageParam[]): {
   input: ResponseInputItem[];
   unconverted: Unconverted<ChatCompletionMessageParam>[];
 } {
@@ -147,9 +147,9 @@ export function chatMessagesToResponseInput(messages: readonly ChatCompletionMes
  * come back in `unconverted`.
  *
  * @example
- * const { messages } = responseInputToChatMessages(input);
+ * const { messages } = responsesInputToChatMessages(input);
  */
-export function responseInputToChatMessages(input: string | readonly ResponseInputItem[]): {
+export function responsesInputToChatMessages(input: string | readonly ResponseInputItem[]): {
   messages: ChatCompletionMessageParam[];
   unconverted: Unconverted<ResponseInputItem>[];
 } {

@@ -9,7 +9,7 @@ import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
 import { repairArguments, repairArgumentsSteps } from "../repair-arguments.js";
 
 /** A function call cut by the output token limit is truncated: never repaired. */
-export function responseFinishReason(
+export function responsesFinishReason(
   item: { status?: string | null },
   response?: Pick<Response, "status" | "incomplete_details">,
 ): FinishReason | null {
@@ -72,26 +72,26 @@ function* repairOutputItemSteps(
  *
  * @example
  * const response = await client.responses.create({ model, input, tools });
- * const { response: repaired, reports } = repairResponse(response, { repairs: coreRepairs });
+ * const { response: repaired, reports } = repairResponsesResult(response, { repairs: coreRepairs });
  */
-export function repairResponse(
+export function repairResponsesResult(
   response: Response,
   options: OpenAIRepairOptions = {},
 ): { response: Response; reports: ArgumentsReport[] } {
-  return runSteps(repairResponseSteps(response, options));
+  return runSteps(repairResponsesResultSteps(response, options));
 }
 
 /**
- * {@link repairResponse} in steps: each function call's arguments in core's steps (the strict parse, then one repair
+ * {@link repairResponsesResult} in steps: each function call's arguments in core's steps (the strict parse, then one repair
  * rule per step), each step's yield weighted by the length of the call's text (see `repairResponseBodySteps`).
  *
  * @example
- * const steps = repairResponseSteps(response, { repairs: coreRepairs });
+ * const steps = repairResponsesResultSteps(response, { repairs: coreRepairs });
  * let next = steps.next();
  * while (!next.done) next = steps.next(); // next.value (a number) is the step's work, in characters
- * next.value.response; // what repairResponse(response, { repairs: coreRepairs }) returns
+ * next.value.response; // what repairResponsesResult(response, { repairs: coreRepairs }) returns
  */
-export function* repairResponseSteps(
+export function* repairResponsesResultSteps(
   response: Response,
   options: OpenAIRepairOptions = {},
 ): Generator<number, { response: Response; reports: ArgumentsReport[] }, void> {
@@ -103,7 +103,7 @@ export function* repairResponseSteps(
     const repaired = yield* repairOutputItemSteps(
       item,
       index,
-      responseFinishReason(item as { status?: string }, response),
+      responsesFinishReason(item as { status?: string }, response),
       options,
       "response",
     );

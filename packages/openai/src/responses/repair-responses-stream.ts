@@ -1,6 +1,6 @@
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
-import { ResponseStreamRepair } from "./responses-event-repair.js";
+import { ResponsesEventRepair } from "./responses-event-repair.js";
 
 /**
  * Repairs the function calls of a streamed Responses API result as it is read. Every event passes at once; a call's
@@ -12,13 +12,13 @@ import { ResponseStreamRepair } from "./responses-event-repair.js";
  *
  * @example
  * const stream = await client.responses.create({ model, input, tools, stream: true });
- * for await (const event of repairResponseStream(stream, { repairs: coreRepairs })) { … }
+ * for await (const event of repairResponsesStream(stream, { repairs: coreRepairs })) { … }
  */
-export async function* repairResponseStream(
+export async function* repairResponsesStream(
   source: AsyncIterable<ResponseStreamEvent>,
   options: OpenAIRepairOptions & { reports?: ArgumentsReport[] } = {},
 ): AsyncGenerator<ResponseStreamEvent, void, undefined> {
-  const repair = new ResponseStreamRepair(options);
+  const repair = new ResponsesEventRepair(options);
   let reported = 0;
   const collect = (): void => {
     if (options.reports === undefined) return;

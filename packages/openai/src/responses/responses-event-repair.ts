@@ -9,7 +9,7 @@ import type {
 import type { ArgumentsReport, OpenAIRepairOptions } from "../options.js";
 import { decideStreamedArguments } from "../repair-arguments.js";
 import type { RepairedEvent } from "../repaired-event.js";
-import { repairOutputItem, responseFinishReason } from "./repair-responses-result.js";
+import { repairOutputItem, responsesFinishReason } from "./repair-responses-result.js";
 
 interface OpenCall {
   itemId: string;
@@ -32,11 +32,11 @@ type Fields = Record<string, unknown>;
  * nothing was changed in come back as themselves.
  *
  * @example
- * const repair = new ResponseStreamRepair({ repairs: coreRepairs });
+ * const repair = new ResponsesEventRepair({ repairs: coreRepairs });
  * for (const event of events) for (const out of repair.push(event)) send(out.value);
  * for (const out of repair.end()) send(out.value);
  */
-export class ResponseStreamRepair {
+export class ResponsesEventRepair {
   readonly #options: OpenAIRepairOptions;
   readonly #open = new Map<string, OpenCall>();
   /** The text each decided call's client holds, by item id. */
@@ -134,7 +134,7 @@ export class ResponseStreamRepair {
         this.#open.delete(call.itemId);
         // The done event's text is the server's whole text; the item's and the deltas' are the fallbacks.
         const raw = call.done?.arguments ?? (item.arguments || call.raw);
-        const text = this.#decide(call, raw, responseFinishReason(item), item.call_id);
+        const text = this.#decide(call, raw, responsesFinishReason(item), item.call_id);
         if (call.done !== undefined) this.#edit(call.done, "arguments", text);
         if (item.arguments === text) this.#same(event);
         else
@@ -172,7 +172,7 @@ export class ResponseStreamRepair {
       const text =
         decided ??
         ((
-          repairOutputItem(item, index, responseFinishReason(item, response), this.#options, "stream")
+          repairOutputItem(item, index, responsesFinishReason(item, response), this.#options, "stream")
             .item as ResponseFunctionToolCall
         ).arguments as string);
       if (text !== item.arguments) texts.set(index, text);
@@ -200,7 +200,7 @@ export class ResponseStreamRepair {
   #decide(
     call: OpenCall,
     raw: string,
-    finishReason: ReturnType<typeof responseFinishReason>,
+    finishReason: ReturnType<typeof responsesFinishReason>,
     id: string,
   ): string {
     const end = decideStreamedArguments({

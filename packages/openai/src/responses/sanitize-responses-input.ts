@@ -116,10 +116,10 @@ function fromNeutral(neutral: readonly ChatMessage[]): ResponseInputItem[] {
  * untouched; the same array comes back when nothing needs fixing.
  *
  * @example
- * const { input } = sanitizeResponseInput(items, { repairs: coreRepairs });
+ * const { input } = sanitizeResponsesInput(items, { repairs: coreRepairs });
  * await client.responses.create({ model, input, tools });
  */
-export function sanitizeResponseInput<I extends string | readonly ResponseInputItem[]>(
+export function sanitizeResponsesInput<I extends string | readonly ResponseInputItem[]>(
   input: I,
   options: OpenAIRepairOptions = {},
 ): { input: I; changes: SanitizeChange[] } {
