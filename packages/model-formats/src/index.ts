@@ -28,6 +28,7 @@ export { harmony, harmonyStripped } from "./families/harmony.js";
 export { hermes } from "./families/hermes.js";
 export { type FencedCall, type FencedCallsResult, readFencedJsonCalls } from "./families/hermes-fenced.js";
 export { hyV3, hyV4 } from "./families/hy.js";
+export { internS1 } from "./families/interns1.js";
 export { kimiK2 } from "./families/kimi.js";
 export { lfm2 } from "./families/lfm2.js";
 export { llama3Json, llamaPythonic } from "./families/llama.js";

@@ -13,6 +13,7 @@ import { granite } from "./families/granite.js";
 import { harmony, harmonyStripped } from "./families/harmony.js";
 import { hermes } from "./families/hermes.js";
 import { hyV3, hyV4 } from "./families/hy.js";
+import { internS1 } from "./families/interns1.js";
 import { kimiK2 } from "./families/kimi.js";
 import { lfm2 } from "./families/lfm2.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
@@ -85,6 +86,7 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   exaone4,
   qwen36,
   gigachat3: gigaChat3,
+  interns1: internS1,
 });
 
 /**
@@ -122,6 +124,7 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(minimaxM2, "minimax", [["<minimax:tool_call>"], ["]~!b[", "]~b]"]]),
   own(apertus, "apertus", [["<|tools_prefix|>"]]),
   own(gigaChat3, "gigachat3", [["function call", "<|role_sep|>"]]),
+  own(internS1, "interns1", [["<|action_start|>", "<|plugin|>"]]),
   // LFM2 (24B) writes no call in its template; its tool list's preamble names the family.
   own(lfm2, "lfm2", [["<|tool_call_start|>"], ["List of tools: ["]]),
   own(functionaryV32, "functionary", [[">>>all"]]),

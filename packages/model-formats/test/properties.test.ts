@@ -73,6 +73,15 @@ const FRAGMENTS: Record<string, string[]> = {
     "}",
     "</s>",
   ],
+  interns1: [
+    "<|action_start|>",
+    "<|plugin|>",
+    '{"name": "f", "parameters": ',
+    "}",
+    "<|action_end|>",
+    "<think>",
+    "</think>",
+  ],
   exaone4: ["<tool_call>", "</tool_call>", '{"name": "f", "arguments": ', "<think>", "</think>"],
   gemma4: [
     "<|tool_call>",
