@@ -41,6 +41,14 @@ const LIST_AFTER_PROSE =
 const UNKNOWN_TOOL =
   "unknown tool: a call to a tool that was not offered is returned with `unknown_tool` (a warning), never dropped; SGLang drops it";
 
+/**
+ * A marker that opens or closes nothing (a lone `<|tool_calls_section_end|>`) is text as written: content is never
+ * rewritten (docs/decisions.md: a malformed call or section stays in content byte for byte); SGLang strips Kimi's
+ * special tokens from content.
+ */
+const STRAY_MARKER =
+  "stray marker: a marker that opens or closes nothing stays in content as written; SGLang strips Kimi's special tokens from it";
+
 /** Why we differ from an SGLang case, and what we give there: the fields, the calls' names, the content. */
 const DIFFERENCES: Record<
   string,
@@ -69,6 +77,18 @@ const DIFFERENCES: Record<
     fields: ["calls.count"],
     calls: ["nonexistent_function"],
     content: null,
+  },
+  "sglang-kimi-stray-section-end": {
+    reason: STRAY_MARKER,
+    fields: ["content"],
+    calls: [],
+    content: "normal text<|tool_calls_section_end|>",
+  },
+  "sglang-kimi-stray-argument-begin": {
+    reason: STRAY_MARKER,
+    fields: ["content"],
+    calls: [],
+    content: "text<|tool_call_argument_begin|>more",
   },
 };
 
