@@ -178,9 +178,12 @@ export function mismatches(c: VllmCase, result: SyntaxParseResult): string[] {
   for (const part of expected.contentIncludes ?? []) contentOk &&= (result.content ?? "").includes(part);
   for (const part of expected.contentExcludes ?? []) contentOk &&= !(result.content ?? "").includes(part);
   if (!contentOk) out.push("content");
-  let reasoningOk = !("reasoning" in expected) || normalContent(result.reasoning) === normalContent(expected.reasoning);
-  for (const part of expected.reasoningIncludes ?? []) reasoningOk &&= (result.reasoning ?? "").includes(part);
-  for (const part of expected.reasoningExcludes ?? []) reasoningOk &&= !(result.reasoning ?? "").includes(part);
+  let reasoningOk =
+    !("reasoning" in expected) || normalContent(result.reasoning) === normalContent(expected.reasoning);
+  for (const part of expected.reasoningIncludes ?? [])
+    reasoningOk &&= (result.reasoning ?? "").includes(part);
+  for (const part of expected.reasoningExcludes ?? [])
+    reasoningOk &&= !(result.reasoning ?? "").includes(part);
   if (!reasoningOk) out.push("reasoning");
   return out;
 }
