@@ -58,7 +58,7 @@ export function nestedDeeper(args: { text: string; value: unknown; maxDepth: num
 }
 
 /** Entries the walk of {@link nestedDeeper} reads before it counts brackets instead. */
-const QUICK_WALK = 256;
+const QUICK_WALK = 16;
 
 /** True when the text holds more than `limit` opening brackets; stops counting as soon as it knows. */
 function openersExceed(text: string, limit: number): boolean {
