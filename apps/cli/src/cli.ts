@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { removeTemporaryFiles } from "@toolcall/files/parts";
 import packageJson from "../package.json";
 import { runConformanceCommand } from "./commands/conformance.js";
 import { runDefault } from "./commands/default-run.js";
@@ -7,7 +8,6 @@ import { runProviders } from "./commands/providers.js";
 import { check, repair, undo } from "./file-commands.js";
 import { CONFORMANCE_HELP, FORMATS_HELP, MAIN_HELP, PROVIDERS_HELP } from "./help.js";
 import { DEFAULT_MAX_LINE_BYTES, DEFAULT_RUN_REPAIRS, repairs } from "./option-values.js";
-import { removeTemporaryFiles } from "./output-target.js";
 import { probe, render, roundtrip } from "./template-commands.js";
 import { parse, UsageError, usage } from "./usage.js";
 

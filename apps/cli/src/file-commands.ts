@@ -1,13 +1,13 @@
 // The commands on conversation files (check, repair, undo): their options, read and checked, handed to the command.
 
 import { join } from "node:path";
+import { expandInputs } from "@toolcall/files/parts";
 import { runCheck } from "./commands/check.js";
 import { runRepair } from "./commands/repair.js";
 import { runUndo } from "./commands/undo.js";
 import { runUndoTree } from "./commands/undo-tree.js";
 import { CHECK_HELP, REPAIR_HELP, UNDO_HELP } from "./help.js";
 import { formatOption, jobs, maxFindings, maxLineBytes, providerOption, repairs } from "./option-values.js";
-import { expandInputs } from "./tree-inputs.js";
 import { globOptions, isDirectory, JOURNAL_SUFFIX, treeRepair } from "./tree-options.js";
 import { parse, usage } from "./usage.js";
 

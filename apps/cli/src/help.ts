@@ -1,5 +1,5 @@
+import { describeInputIssue, INPUT_ISSUE_CODES } from "@toolcall/files";
 import { SYNTAX_IDS } from "@toolcall/model-formats";
-import { describeInputIssue, INPUT_ISSUE_CODES } from "./input-issue.js";
 
 /** Ids joined by ", " in lines indented by `indent` and at most `width` wide. */
 function wrapIds(ids: readonly string[], indent: number, width: number): string {

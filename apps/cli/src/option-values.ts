@@ -1,8 +1,7 @@
 // The values of options several commands share, read and checked: sizes, counts, providers, formats, repairs.
 import { availableParallelism } from "node:os";
 import { getProviderProfile, listProviderProfiles } from "@toolcall/core";
-import { ALL_FORMATS, formatById } from "./formats.js";
-import { resolveRepairs } from "./repair-registry.js";
+import { ALL_FORMATS, formatById, resolveRepairs } from "@toolcall/files";
 import { usage } from "./usage.js";
 
 /**

@@ -1,5 +1,5 @@
 import { open } from "node:fs/promises";
-import { describeError } from "./input-source.js";
+import { describeError } from "@toolcall/files/parts";
 import { formatBytes } from "./progress.js";
 
 /** A whole input as text, or why it could not be read. */

@@ -1,8 +1,8 @@
 import { type RecordIssue, serializeJson } from "@toolcall/core";
 import type { RecordChange } from "@toolcall/core/kit";
+import type { InputIssue } from "@toolcall/files";
 import { verdictLine, verdictOf } from "./check-findings.js";
 import type { Painter } from "./colors.js";
-import type { InputIssue } from "./input-issue.js";
 
 /** One change core made, where it was made (the engine's record of it). */
 export type ReportedChange = RecordChange;

@@ -1,4 +1,4 @@
-import { type OutputTarget, streamTarget } from "./output-target.js";
+import { type OutputTarget, streamTarget } from "@toolcall/files/parts";
 import type { Progress } from "./progress.js";
 
 /**

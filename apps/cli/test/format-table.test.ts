@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { formatTable } from "@toolcall/files";
 import { describe, expect, it } from "vitest";
-import { formatTable } from "../src/formats.js";
 import { root } from "./helpers.js";
 
 // The README's list of formats is the registry's: a format added to a package's list appears here or this fails.

@@ -1,5 +1,15 @@
 import { createRecordEngine, type RepairRule } from "@toolcall/core";
 import type { ConversationFormat } from "@toolcall/core/kit";
+import type { InputIssue, SkippedEntry } from "@toolcall/files";
+import type { InputFormat } from "@toolcall/files/parts";
+import {
+  describeError,
+  findingPlace,
+  openInput,
+  PoolCache,
+  processFile,
+  providerCheckOf,
+} from "@toolcall/files/parts";
 import {
   type CheckFinding,
   type CheckIssue,
@@ -9,17 +19,9 @@ import {
 } from "../check-findings.js";
 import { createPainter, type Painter } from "../colors.js";
 import { plural, summaryHead } from "../human-counts.js";
-import type { InputIssue } from "../input-issue.js";
-import { describeError, openInput } from "../input-source.js";
 import { JsonReport } from "../json-report.js";
-import { findingPlace } from "../places.js";
-import { PoolCache } from "../pool-cache.js";
-import { processFile } from "../process-file.js";
 import { Progress } from "../progress.js";
-import { providerCheckOf } from "../provider-verdicts.js";
 import { ReportStream } from "../report-stream.js";
-import type { InputFormat } from "../scan-input.js";
-import type { SkippedEntry } from "../walk-tree.js";
 import { skippedLines } from "./skipped-lines.js";
 
 export interface CheckOptions {

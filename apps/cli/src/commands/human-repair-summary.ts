@@ -1,6 +1,6 @@
+import { isStandardOutput } from "@toolcall/files/parts";
 import type { createPainter } from "../colors.js";
 import { plural, summaryHead } from "../human-counts.js";
-import { isStandardOutput } from "../output-target.js";
 import type { RepairFileSummary, RepairSummary } from "./repair-options.js";
 import { skippedLines } from "./skipped-lines.js";
 

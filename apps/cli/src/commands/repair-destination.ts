@@ -1,8 +1,14 @@
 import { constants } from "node:fs";
 import { copyFile, link, lstat, open as openFile, realpath, stat } from "node:fs/promises";
-import { clashingFiles, type FileRole } from "../file-identity.js";
-import { describeError } from "../input-source.js";
-import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
+import {
+  clashingFiles,
+  describeError,
+  type FileRole,
+  isStandardOutput,
+  type OutputTarget,
+  openOutputFile,
+  streamTarget,
+} from "@toolcall/files/parts";
 import type { RepairOptions } from "./repair-options.js";
 
 /** Where a file's repaired bytes go, or why they cannot go there. */

@@ -1,7 +1,7 @@
 import type { RepairRule, SanitizeOptions } from "@toolcall/core";
 import type { ConversationFormat, PendingPolicy } from "@toolcall/core/kit";
-import type { InputFormat } from "../scan-input.js";
-import type { SkippedEntry } from "../walk-tree.js";
+import type { SkippedEntry } from "@toolcall/files";
+import type { InputFormat } from "@toolcall/files/parts";
 
 /** What `toolcall repair` was asked to do (its flags, read and checked). */
 export interface RepairOptions {

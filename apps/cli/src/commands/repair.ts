@@ -1,16 +1,22 @@
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { createRecordEngine } from "@toolcall/core";
+import {
+  describeError,
+  findingPlace,
+  isStandardOutput,
+  JournaledOutput,
+  type OutputTarget,
+  OutputWriteError,
+  openInput,
+  openOutputFile,
+  PoolCache,
+  processFile,
+  providerCheckOf,
+} from "@toolcall/files/parts";
 import { createPainter } from "../colors.js";
-import { describeError, openInput } from "../input-source.js";
-import { JournaledOutput } from "../journal.js";
 import { JsonReport } from "../json-report.js";
-import { isStandardOutput, type OutputTarget, OutputWriteError, openOutputFile } from "../output-target.js";
-import { findingPlace } from "../places.js";
-import { PoolCache } from "../pool-cache.js";
-import { processFile } from "../process-file.js";
 import { Progress } from "../progress.js";
-import { providerCheckOf } from "../provider-verdicts.js";
 import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
 import { ReportStream } from "../report-stream.js";
 import { humanRepairSummary } from "./human-repair-summary.js";
