@@ -16,13 +16,13 @@ import {
   humanFinding,
   type Verdict,
   verdictOf,
-} from "../check-findings.js";
-import { createPainter, type Painter } from "../colors.js";
-import { plural, summaryHead } from "../human-counts.js";
-import { JsonReport } from "../json-report.js";
-import { Progress } from "../progress.js";
-import { ReportStream } from "../report-stream.js";
-import { skippedLines } from "./skipped-lines.js";
+} from "../report/check-findings.js";
+import { createPainter, type Painter } from "../report/colors.js";
+import { plural, summaryHead } from "../report/human-counts.js";
+import { JsonReport } from "../report/json-report.js";
+import { Progress } from "../report/progress.js";
+import { ReportStream } from "../report/report-stream.js";
+import { skippedLines } from "../report/skipped-lines.js";
 
 export interface CheckOptions {
   files: readonly string[];

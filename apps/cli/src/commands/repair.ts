@@ -14,16 +14,26 @@ import {
   processFile,
   providerCheckOf,
 } from "@toolcall/files/parts";
-import { createPainter } from "../colors.js";
-import { JsonReport } from "../json-report.js";
-import { Progress } from "../progress.js";
-import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
-import { ReportStream } from "../report-stream.js";
-import { humanRepairSummary } from "./human-repair-summary.js";
-import { makeBackup, openDestination } from "./repair-destination.js";
-import type { RepairFileSummary, RepairOptions, RepairRunResult, RepairSummary } from "./repair-options.js";
+import { makeBackup, openDestination } from "../pipeline/repair-destination.js";
+import type {
+  RepairFileSummary,
+  RepairOptions,
+  RepairRunResult,
+  RepairSummary,
+} from "../pipeline/repair-options.js";
+import { createPainter } from "../report/colors.js";
+import { humanRepairSummary } from "../report/human-repair-summary.js";
+import { JsonReport } from "../report/json-report.js";
+import { Progress } from "../report/progress.js";
+import { findingJson, humanRepairFinding, type RepairFinding } from "../report/repair-findings.js";
+import { ReportStream } from "../report/report-stream.js";
 
-export type { RepairFileSummary, RepairOptions, RepairRunResult, RepairSummary } from "./repair-options.js";
+export type {
+  RepairFileSummary,
+  RepairOptions,
+  RepairRunResult,
+  RepairSummary,
+} from "../pipeline/repair-options.js";
 
 /**
  * `toolcall repair FILE -o OUT`: every record read in its format, core's sanitize (R4) on every conversation with

@@ -47,7 +47,7 @@ export interface RepairFileOptions {
  * A record the repair changed or could not make clean, or a part of the file passed through unread.
  *
  * @example
- * const finding: RepairFinding = { line: 2, format: "openai-chat", changes: [], remaining: [], passedThrough: undefined };
+ * const finding: RepairFinding = { line: 2, format: "openai-chat", changes: [], remaining: [] };
  */
 export interface RepairFinding {
   line?: number;
@@ -59,7 +59,7 @@ export interface RepairFinding {
   /** Why a changed record could not be written back (it is kept as it was). */
   notRewritable?: string;
   /** Why a part of the file holds no record it could read (it is copied through byte for byte). */
-  passedThrough: InputIssue | undefined;
+  passedThrough?: InputIssue;
 }
 
 /**
@@ -207,7 +207,6 @@ export async function repairFile(options: RepairFileOptions): Promise<RepairFile
               changes: data.changes,
               remaining: data.remaining,
               ...(data.changes.length > 0 && notRewritable !== undefined ? { notRewritable } : {}),
-              passedThrough: undefined,
             });
           }
         },

@@ -1,5 +1,5 @@
 import { stat } from "node:fs/promises";
-import { usage } from "./usage.js";
+import { usage } from "../input/usage.js";
 
 /** What each file of a directory tree's journal is called in the journal directory: its path in the tree, and this. */
 export const JOURNAL_SUFFIX = ".journal";

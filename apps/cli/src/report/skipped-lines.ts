@@ -1,6 +1,6 @@
 import type { SkippedEntry } from "@toolcall/files";
 import { SKIPPED_REASONS } from "@toolcall/files/parts";
-import type { Painter } from "../colors.js";
+import type { Painter } from "./colors.js";
 
 /**
  * The lines of a report that say what the walk of a directory did not read, one per entry.

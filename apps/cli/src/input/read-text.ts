@@ -1,6 +1,6 @@
 import { open } from "node:fs/promises";
 import { describeError } from "@toolcall/files/parts";
-import { formatBytes } from "./progress.js";
+import { formatBytes } from "../report/progress.js";
 
 /** A whole input as text, or why it could not be read. */
 export type ReadTextResult = { ok: true; text: string } | { ok: false; message: string };

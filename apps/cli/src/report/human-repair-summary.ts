@@ -1,7 +1,7 @@
 import { isStandardOutput } from "@toolcall/files/parts";
-import type { createPainter } from "../colors.js";
-import { plural, summaryHead } from "../human-counts.js";
-import type { RepairFileSummary, RepairSummary } from "./repair-options.js";
+import type { RepairFileSummary, RepairSummary } from "../pipeline/repair-options.js";
+import type { createPainter } from "./colors.js";
+import { plural, summaryHead } from "./human-counts.js";
 import { skippedLines } from "./skipped-lines.js";
 
 /** The closing lines of a repair for people: changes by rule, then one line per file saying where it went. */

@@ -1,8 +1,8 @@
 // The commands on chat templates (render, probe, roundtrip): their options, read and checked, handed to the command.
 import { parseJson } from "@toolcall/core";
-import { runRender } from "./commands/render.js";
+import { parse, usage } from "../input/usage.js";
 import { PROBE_HELP, RENDER_HELP, ROUNDTRIP_HELP } from "./help.js";
-import { parse, usage } from "./usage.js";
+import { runRender } from "./render.js";
 
 const renderOptions = {
   template: { type: "string" },
@@ -123,7 +123,7 @@ export async function probe(args: string[]): Promise<number> {
   if (positionals.length > 0) usage("probe", `unexpected argument ${positionals[0]}`);
   if (values.template === undefined) usage("probe", "give --template FILE");
   // Loaded when asked for: the syntaxes of every model family are no part of check's or repair's start.
-  const { runProbe } = await import("./commands/probe.js");
+  const { runProbe } = await import("./probe.js");
   return runProbe({
     template: values.template,
     ...(values["template-name"] !== undefined ? { templateName: values["template-name"] } : {}),
@@ -146,7 +146,7 @@ export async function roundtrip(args: string[]): Promise<number> {
   )
     usage("roundtrip", "standard input (-) can be read once");
   if (values.syntax === "") usage("roundtrip", "--syntax wants an id (toolcall probe tells a template's)");
-  const { runRoundTrip } = await import("./commands/roundtrip.js");
+  const { runRoundTrip } = await import("./roundtrip.js");
   return runRoundTrip({
     template: values.template,
     output: values.output,

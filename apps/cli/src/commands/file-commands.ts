@@ -2,14 +2,21 @@
 
 import { join } from "node:path";
 import { expandInputs } from "@toolcall/files/parts";
-import { runCheck } from "./commands/check.js";
-import { runRepair } from "./commands/repair.js";
-import { runUndo } from "./commands/undo.js";
-import { runUndoTree } from "./commands/undo-tree.js";
+import {
+  formatOption,
+  jobs,
+  maxFindings,
+  maxLineBytes,
+  providerOption,
+  repairs,
+} from "../input/option-values.js";
+import { parse, usage } from "../input/usage.js";
+import { globOptions, isDirectory, JOURNAL_SUFFIX, treeRepair } from "../pipeline/tree-options.js";
+import { runCheck } from "./check.js";
 import { CHECK_HELP, REPAIR_HELP, UNDO_HELP } from "./help.js";
-import { formatOption, jobs, maxFindings, maxLineBytes, providerOption, repairs } from "./option-values.js";
-import { globOptions, isDirectory, JOURNAL_SUFFIX, treeRepair } from "./tree-options.js";
-import { parse, usage } from "./usage.js";
+import { runRepair } from "./repair.js";
+import { runUndo } from "./undo.js";
+import { runUndoTree } from "./undo-tree.js";
 
 const checkOptions = {
   jobs: { type: "string" },
