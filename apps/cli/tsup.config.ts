@@ -1,7 +1,7 @@
 import { defineConfig } from "tsup";
 
 export default defineConfig({
-  entry: ["src/cli.ts", "src/line-worker.ts"],
+  entry: ["src/cli.ts"],
   format: ["esm"],
   clean: true,
   sourcemap: false,

@@ -1,15 +1,15 @@
 import { existsSync } from "node:fs";
+import { removeTemporaryFiles } from "@toolcall/files/parts";
 import packageJson from "../package.json";
 import { runConformanceCommand } from "./commands/conformance.js";
 import { runDefault } from "./commands/default-run.js";
+import { check, repair, undo } from "./commands/file-commands.js";
 import { runFormats } from "./commands/formats.js";
+import { CONFORMANCE_HELP, FORMATS_HELP, MAIN_HELP, PROVIDERS_HELP } from "./commands/help.js";
 import { runProviders } from "./commands/providers.js";
-import { check, repair, undo } from "./file-commands.js";
-import { CONFORMANCE_HELP, FORMATS_HELP, MAIN_HELP, PROVIDERS_HELP } from "./help.js";
-import { DEFAULT_MAX_LINE_BYTES, DEFAULT_RUN_REPAIRS, repairs } from "./option-values.js";
-import { removeTemporaryFiles } from "./output-target.js";
-import { probe, render, roundtrip } from "./template-commands.js";
-import { parse, UsageError, usage } from "./usage.js";
+import { probe, render, roundtrip } from "./commands/template-commands.js";
+import { DEFAULT_MAX_LINE_BYTES, DEFAULT_RUN_REPAIRS, repairs } from "./input/option-values.js";
+import { parse, UsageError, usage } from "./input/usage.js";
 
 const providersOptions = {
   json: { type: "boolean" },

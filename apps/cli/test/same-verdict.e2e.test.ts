@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runChatTool } from "../../playground/src/chat-tool.js";
-import { DEFAULT_RUN_REPAIRS } from "../src/option-values.js";
+import { DEFAULT_RUN_REPAIRS } from "../src/input/option-values.js";
 import { fixtures, root, run, tempDir } from "./helpers.js";
 
 // One record engine for every door: the command line and the playground read the same files through the same

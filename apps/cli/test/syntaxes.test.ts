@@ -1,6 +1,6 @@
 import { SYNTAX_IDS, SYNTAXES, syntaxById } from "@toolcall/model-formats";
 import { describe, expect, it } from "vitest";
-import { ROUNDTRIP_HELP } from "../src/help.js";
+import { ROUNDTRIP_HELP } from "../src/commands/help.js";
 
 describe("the command line's syntaxes are the registry's", () => {
   it("every syntax of model-formats' registry (Gemma 4 among them) can be named, and roundtrip's help lists each", () => {

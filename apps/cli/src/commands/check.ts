@@ -1,26 +1,28 @@
 import { createRecordEngine, type RepairRule } from "@toolcall/core";
 import type { ConversationFormat } from "@toolcall/core/kit";
+import type { InputIssue, SkippedEntry } from "@toolcall/files";
+import type { InputFormat } from "@toolcall/files/parts";
+import {
+  describeError,
+  findingPlace,
+  openInput,
+  PoolCache,
+  processFile,
+  providerCheckOf,
+} from "@toolcall/files/parts";
 import {
   type CheckFinding,
   type CheckIssue,
   humanFinding,
   type Verdict,
   verdictOf,
-} from "../check-findings.js";
-import { createPainter, type Painter } from "../colors.js";
-import { plural, summaryHead } from "../human-counts.js";
-import type { InputIssue } from "../input-issue.js";
-import { describeError, openInput } from "../input-source.js";
-import { JsonReport } from "../json-report.js";
-import { findingPlace } from "../places.js";
-import { PoolCache } from "../pool-cache.js";
-import { processFile } from "../process-file.js";
-import { Progress } from "../progress.js";
-import { providerCheckOf } from "../provider-verdicts.js";
-import { ReportStream } from "../report-stream.js";
-import type { InputFormat } from "../scan-input.js";
-import type { SkippedEntry } from "../walk-tree.js";
-import { skippedLines } from "./skipped-lines.js";
+} from "../report/check-findings.js";
+import { createPainter, type Painter } from "../report/colors.js";
+import { plural, summaryHead } from "../report/human-counts.js";
+import { JsonReport } from "../report/json-report.js";
+import { Progress } from "../report/progress.js";
+import { ReportStream } from "../report/report-stream.js";
+import { skippedLines } from "../report/skipped-lines.js";
 
 export interface CheckOptions {
   files: readonly string[];

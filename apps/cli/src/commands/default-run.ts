@@ -4,8 +4,8 @@ import { basename, extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RepairRule } from "@toolcall/core";
 import { isPlainObject } from "@toolcall/core/kit";
-import { createPainter } from "../colors.js";
-import { plural } from "../human-counts.js";
+import { createPainter } from "../report/colors.js";
+import { plural } from "../report/human-counts.js";
 import { runCheck } from "./check.js";
 import { runRepair } from "./repair.js";
 

@@ -1,4 +1,4 @@
-import { ALL_FORMATS } from "../formats.js";
+import { ALL_FORMATS } from "@toolcall/files";
 
 /**
  * `toolcall formats`: every format the command line reads, with the shape it expects; `--json` for machines.

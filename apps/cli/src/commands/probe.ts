@@ -5,9 +5,9 @@ import {
   TemplateError,
 } from "@toolcall/jinja";
 import { type DetectedSyntax, detectToolCallSyntax, syntaxById } from "@toolcall/model-formats";
-import { readChatTemplate } from "../chat-template-file.js";
-import { createPainter, type Painter, type Style } from "../colors.js";
-import { readText } from "../read-text.js";
+import { readChatTemplate } from "../input/chat-template-file.js";
+import { readText } from "../input/read-text.js";
+import { createPainter, type Painter, type Style } from "../report/colors.js";
 
 /** What `toolcall probe` takes: its flags, and the standard streams (tests pass their own). */
 export interface ProbeOptions {

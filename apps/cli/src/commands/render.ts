@@ -1,10 +1,10 @@
 import { parseJson } from "@toolcall/core";
 import { isPlainObject } from "@toolcall/core/kit";
+import { streamTarget } from "@toolcall/files/parts";
 import { probeChatTemplate, renderArgumentNotes, safeRenderChatTemplate } from "@toolcall/jinja";
-import { readChatTemplate } from "../chat-template-file.js";
-import { type Conversation, isConversationList, toConversation } from "../conversation.js";
-import { streamTarget } from "../output-target.js";
-import { readText, withoutBom } from "../read-text.js";
+import { readChatTemplate } from "../input/chat-template-file.js";
+import { type Conversation, isConversationList, toConversation } from "../input/conversation.js";
+import { readText, withoutBom } from "../input/read-text.js";
 
 /** What `toolcall render` takes: its flags, and the standard streams (tests pass their own). */
 export interface RenderOptions {

@@ -1,23 +1,39 @@
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { createRecordEngine } from "@toolcall/core";
-import { createPainter } from "../colors.js";
-import { describeError, openInput } from "../input-source.js";
-import { JournaledOutput } from "../journal.js";
-import { JsonReport } from "../json-report.js";
-import { isStandardOutput, type OutputTarget, OutputWriteError, openOutputFile } from "../output-target.js";
-import { findingPlace } from "../places.js";
-import { PoolCache } from "../pool-cache.js";
-import { processFile } from "../process-file.js";
-import { Progress } from "../progress.js";
-import { providerCheckOf } from "../provider-verdicts.js";
-import { findingJson, humanRepairFinding, type RepairFinding } from "../repair-findings.js";
-import { ReportStream } from "../report-stream.js";
-import { humanRepairSummary } from "./human-repair-summary.js";
-import { makeBackup, openDestination } from "./repair-destination.js";
-import type { RepairFileSummary, RepairOptions, RepairRunResult, RepairSummary } from "./repair-options.js";
+import {
+  describeError,
+  findingPlace,
+  isStandardOutput,
+  JournaledOutput,
+  type OutputTarget,
+  OutputWriteError,
+  openInput,
+  openOutputFile,
+  PoolCache,
+  processFile,
+  providerCheckOf,
+} from "@toolcall/files/parts";
+import { makeBackup, openDestination } from "../pipeline/repair-destination.js";
+import type {
+  RepairFileSummary,
+  RepairOptions,
+  RepairRunResult,
+  RepairSummary,
+} from "../pipeline/repair-options.js";
+import { createPainter } from "../report/colors.js";
+import { humanRepairSummary } from "../report/human-repair-summary.js";
+import { JsonReport } from "../report/json-report.js";
+import { Progress } from "../report/progress.js";
+import { findingJson, humanRepairFinding, type RepairFinding } from "../report/repair-findings.js";
+import { ReportStream } from "../report/report-stream.js";
 
-export type { RepairFileSummary, RepairOptions, RepairRunResult, RepairSummary } from "./repair-options.js";
+export type {
+  RepairFileSummary,
+  RepairOptions,
+  RepairRunResult,
+  RepairSummary,
+} from "../pipeline/repair-options.js";
 
 /**
  * `toolcall repair FILE -o OUT`: every record read in its format, core's sanitize (R4) on every conversation with

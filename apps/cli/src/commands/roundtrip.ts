@@ -9,10 +9,10 @@ import {
   SYNTAX_IDS,
   syntaxById,
 } from "@toolcall/model-formats";
-import { readChatTemplate } from "../chat-template-file.js";
-import { createPainter, type Painter } from "../colors.js";
-import { plural } from "../human-counts.js";
-import { readText } from "../read-text.js";
+import { readChatTemplate } from "../input/chat-template-file.js";
+import { readText } from "../input/read-text.js";
+import { createPainter, type Painter } from "../report/colors.js";
+import { plural } from "../report/human-counts.js";
 import { parseConversation, parseTools } from "./render.js";
 
 /** What `toolcall roundtrip` takes: its flags, and the standard streams (tests pass their own). */

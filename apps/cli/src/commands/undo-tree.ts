@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { JOURNAL_SUFFIX } from "../tree-options.js";
-import { walkTree } from "../walk-tree.js";
+import { walkTree } from "@toolcall/files";
+import { JOURNAL_SUFFIX } from "../pipeline/tree-options.js";
 import { runUndo } from "./undo.js";
 
 /**

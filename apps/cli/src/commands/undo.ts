@@ -1,9 +1,15 @@
-import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
-import { clashingFiles } from "../file-identity.js";
-import { describeError, openInput } from "../input-source.js";
-import { type JournalEntry, readJournal } from "../journal.js";
-import { isStandardOutput, type OutputTarget, openOutputFile, streamTarget } from "../output-target.js";
+import {
+  clashingFiles,
+  describeError,
+  isStandardOutput,
+  type OutputTarget,
+  openInput,
+  openOutputFile,
+  readJournal,
+  restoreInput,
+  streamTarget,
+} from "@toolcall/files/parts";
 
 export interface UndoOptions {
   /** The repaired file (`-` for standard input). */
@@ -16,12 +22,6 @@ export interface UndoOptions {
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
   stderr?: NodeJS.WritableStream;
-}
-
-function original(entry: JournalEntry): Buffer {
-  return entry.original !== undefined
-    ? Buffer.from(entry.original, "utf8")
-    : Buffer.from(entry.originalBase64 ?? "", "base64");
 }
 
 /**
@@ -76,79 +76,14 @@ export async function runUndo(options: UndoOptions): Promise<number> {
     return fail(`${destination}: ${describeError(error)}`);
   }
 
-  const restored = createHash("sha256");
-  let restoredBytes = 0;
-  const emit = (bytes: Buffer) => {
-    if (bytes.length === 0) return;
-    target.write(bytes);
-    restored.update(bytes);
-    restoredBytes += bytes.length;
-  };
-  // Walk the repaired bytes: outside an entry they are the input's; an entry's bytes give way to its original.
-  let offset = 0;
-  let next = 0;
-  const startEntries = () => {
-    while (
-      next < entries.length &&
-      (entries[next] as JournalEntry).at === offset &&
-      (entries[next] as JournalEntry).length === 0
-    ) {
-      emit(original(entries[next] as JournalEntry));
-      next++;
-    }
-  };
-  let inside: JournalEntry | undefined;
-  try {
-    startEntries();
-    for await (const chunk of opened.source.chunks) {
-      let at = 0;
-      while (at < chunk.length) {
-        if (inside !== undefined) {
-          const end = inside.at + inside.length;
-          const take = Math.min(chunk.length - at, end - offset);
-          at += take;
-          offset += take;
-          if (offset === end) {
-            inside = undefined;
-            startEntries();
-          }
-          continue;
-        }
-        const entry = entries[next];
-        const until = entry === undefined ? Number.POSITIVE_INFINITY : entry.at;
-        const take = Math.min(chunk.length - at, until - offset);
-        emit(chunk.subarray(at, at + take));
-        at += take;
-        offset += take;
-        if (entry !== undefined && offset === entry.at) {
-          emit(original(entry));
-          next++;
-          if (entry.length > 0) inside = entry;
-          else startEntries();
-        }
-      }
-      const waiting = target.flushIfFull();
-      if (waiting !== undefined) await waiting;
-    }
-    if (inside === undefined) startEntries();
-  } catch (error) {
-    await target.abort();
-    await opened.source.close();
-    return fail(`${options.file}: ${describeError(error)}`);
-  }
+  const rebuilt = await restoreInput({ source: opened.source, entries, trailer, target });
   await opened.source.close();
-  const repairedSha = opened.source.sha256();
-  if (offset !== trailer.output.bytes || repairedSha !== trailer.output.sha256 || next < entries.length) {
+  if (!rebuilt.ok) {
     await target.abort();
     return fail(
-      `${options.file} is not the file this journal's repair wrote (${offset} bytes, SHA-256 ${repairedSha.slice(0, 12)}…; the journal expects ${trailer.output.bytes} bytes, ${trailer.output.sha256.slice(0, 12)}…): nothing written`,
-    );
-  }
-  const restoredSha = restored.digest("hex");
-  if (restoredBytes !== trailer.input.bytes || restoredSha !== trailer.input.sha256) {
-    await target.abort();
-    return fail(
-      `the rebuilt bytes do not match the repair's input (SHA-256 ${restoredSha.slice(0, 12)}…): nothing written`,
+      rebuilt.code === "input_unreadable"
+        ? `${options.file}: ${describeError(rebuilt.error)}`
+        : rebuilt.message,
     );
   }
   try {
@@ -160,7 +95,7 @@ export async function runUndo(options: UndoOptions): Promise<number> {
   if (!options.quiet) {
     const where = destination === "-" ? "standard output" : destination;
     (isStandardOutput(destination) ? stderr : stdout).write(
-      `restored ${trailer.input.name} (${restoredBytes.toLocaleString("en-US")} bytes, ${entries.length.toLocaleString("en-US")} replacements undone) to ${where}\n`,
+      `restored ${trailer.input.name} (${rebuilt.bytes.toLocaleString("en-US")} bytes, ${entries.length.toLocaleString("en-US")} replacements undone) to ${where}\n`,
     );
   }
   return 0;
