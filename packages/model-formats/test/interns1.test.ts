@@ -122,6 +122,12 @@ describe("Intern-S1 output", () => {
     expect(parsed.toolCalls.map((c) => c.function.name)).toEqual(["get_weather"]);
     expect(parsed.issues.map((issue) => issue.code)).toEqual(["call_unclosed"]);
     const output = internS1.encode([{ function: { name: "edit_file", arguments: '{"path": "a.py"}' } }]);
+    // A text that two families read, each its own call: declined, never a guess.
+    const mixed = `${output}\n<tool_call>\n{"name": "list_files", "arguments": {}}\n</tool_call>`;
+    expect(detectOutputSyntax(mixed, { tools: TOOLS })).toMatchObject({
+      status: "declined",
+      reason: "ambiguous",
+    });
     expect(detectOutputSyntax(output, { tools: TOOLS })).toMatchObject({
       status: "detected",
       id: "interns1",
