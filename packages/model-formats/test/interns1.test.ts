@@ -64,7 +64,8 @@ describe("Intern-S1 on a look-alike of its template", () => {
   });
 
   it("with enable_thinking the text starts inside the reasoning block", () => {
-    const thinking = { ...CASE, variables: { enable_thinking: true } };
+    // The prompt opens `<think>`: every turn the template writes then holds reasoning.
+    const thinking: Case = { ...CASE, reasoning: "non-empty", variables: { enable_thinking: true } };
     expectRoundTrips(thinking, INTERN_S1_LOOK_ALIKE);
   });
 });
