@@ -28,6 +28,7 @@ export default defineConfig({
     "src/minimax-m3.ts",
     "src/lfm2.ts",
     "src/gemma4.ts",
+    "src/functiongemma.ts",
     "src/interns1.ts",
     "src/gigachat3.ts",
     "src/exaone4.ts",

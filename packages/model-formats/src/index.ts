@@ -20,6 +20,7 @@ export { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 export { deepseekV32 } from "./families/deepseek-dsml.js";
 export { exaone4 } from "./families/exaone4.js";
 export { functionaryV31, functionaryV32 } from "./families/functionary.js";
+export { functionGemma } from "./families/functiongemma.js";
 export { gemma4 } from "./families/gemma4.js";
 export { gigaChat3 } from "./families/gigachat3.js";
 export { glm45, glm47 } from "./families/glm.js";

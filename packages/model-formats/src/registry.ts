@@ -6,6 +6,7 @@ import { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 import { deepseekV32 } from "./families/deepseek-dsml.js";
 import { exaone4 } from "./families/exaone4.js";
 import { functionaryV31, functionaryV32 } from "./families/functionary.js";
+import { functionGemma } from "./families/functiongemma.js";
 import { gemma4 } from "./families/gemma4.js";
 import { gigaChat3 } from "./families/gigachat3.js";
 import { glm45, glm47 } from "./families/glm.js";
@@ -92,6 +93,7 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   qwen36,
   gigachat3: gigaChat3,
   interns1: internS1,
+  functiongemma: functionGemma,
   mimo,
   step3p5: step35,
   longcat,
@@ -165,6 +167,7 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(harmony, "gpt-oss", [["<|channel|>"]]),
   own(kimiK2, "kimi", [["<|tool_calls_section_begin|>"]]),
   own(gemma4, "gemma4", [["<|tool_call>", "<tool_call|>"]]),
+  own(functionGemma, "functiongemma", [["<start_function_call>"]]),
   own(mistralCallIdSyntax, "mistral", [["[TOOL_CALLS]", "[CALL_ID]"]]),
   own(mistralArgs, "mistral", [["[TOOL_CALLS]", "[ARGS]"]]),
   own(mistralList, "mistral", [["[TOOL_CALLS]"]]),

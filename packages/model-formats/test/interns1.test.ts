@@ -64,7 +64,8 @@ describe("Intern-S1 on a look-alike of its template", () => {
   });
 
   it("with enable_thinking the text starts inside the reasoning block", () => {
-    const thinking = { ...CASE, variables: { enable_thinking: true } };
+    // The prompt opens `<think>`: every turn the template writes then holds reasoning.
+    const thinking: Case = { ...CASE, reasoning: "non-empty", variables: { enable_thinking: true } };
     expectRoundTrips(thinking, INTERN_S1_LOOK_ALIKE);
   });
 });
@@ -122,6 +123,12 @@ describe("Intern-S1 output", () => {
     expect(parsed.toolCalls.map((c) => c.function.name)).toEqual(["get_weather"]);
     expect(parsed.issues.map((issue) => issue.code)).toEqual(["call_unclosed"]);
     const output = internS1.encode([{ function: { name: "edit_file", arguments: '{"path": "a.py"}' } }]);
+    // A text that two families read, each its own call: declined, never a guess.
+    const mixed = `${output}\n<tool_call>\n{"name": "list_files", "arguments": {}}\n</tool_call>`;
+    expect(detectOutputSyntax(mixed, { tools: TOOLS })).toMatchObject({
+      status: "declined",
+      reason: "ambiguous",
+    });
     expect(detectOutputSyntax(output, { tools: TOOLS })).toMatchObject({
       status: "detected",
       id: "interns1",

@@ -73,6 +73,17 @@ const FRAGMENTS: Record<string, string[]> = {
     "}",
     "</s>",
   ],
+  functiongemma: [
+    "<start_function_call>",
+    "call:f{",
+    "k:",
+    "<escape>",
+    "v",
+    ",",
+    "}",
+    "<end_function_call>",
+    "<start_function_response>",
+  ],
   interns1: [
     "<|action_start|>",
     "<|plugin|>",
@@ -465,7 +476,9 @@ describe("every syntax: total, split-invariant, linear", () => {
               return;
             // Gemma 4's template writes keys in `dictsort` order: compare the mappings, whatever their key order.
             const compare =
-              syntax.id === "gemma4" ? (args: string) => sortedKeys(JSON.parse(canonical(args))) : canonical;
+              syntax.id === "gemma4" || syntax.id === "functiongemma"
+                ? (args: string) => sortedKeys(JSON.parse(canonical(args)))
+                : canonical;
             expect(result.toolCalls.map((c) => compare(c.function.arguments))).toEqual(
               calls.map((c) => compare(c.function.arguments)),
             );

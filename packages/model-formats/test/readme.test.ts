@@ -23,7 +23,7 @@ describe("README examples", () => {
     it(`example ${i + 1} runs`, () => {
       const code = block
         .replace(
-          /from "(@toolcall\/model-formats(?:\/[a-z-]+)?)"/g,
+          /from "(@toolcall\/model-formats(?:\/[a-z0-9-]+)?)"/g,
           (_, spec: string) => `from "${entry(spec)}"`,
         )
         // `expression; // true` (or a number, or a string): the comment is checked, not only read.

@@ -6,11 +6,7 @@ import {
   MAX_JSON_TEXT_LENGTH,
   pythonFloatRepr,
 } from "@toolcall/core/kit";
-import {
-  GEMMA_QUOTE as QUOTE_TOKEN,
-  GEMMA_CALL_CLOSE as TOOL_CALL_CLOSE,
-  GEMMA_CALL_OPEN as TOOL_CALL_OPEN,
-} from "./gemma4-values.js";
+import { GEMMA4_TOKENS, type GemmaTokens, GEMMA_QUOTE as QUOTE_TOKEN } from "./gemma4-values.js";
 
 /** Why a mapping could not be written in the native syntax. */
 class GemmaEncodeFailure {
@@ -41,7 +37,7 @@ function pythonNumber(value: number | bigint | JsonNumber): string {
   return pythonFloatRepr(value);
 }
 
-function encodeMapping(mapping: ArgumentsMapping): string {
+function encodeMapping(mapping: ArgumentsMapping, quote: string): string {
   let written = 0;
   const count = (text: string): string => {
     written += text.length;
@@ -51,7 +47,7 @@ function encodeMapping(mapping: ArgumentsMapping): string {
   };
   const formatValue = (value: unknown, depth: number): string => {
     if (depth > DEFAULT_MAX_DEPTH) throw new GemmaEncodeFailure(`nesting deeper than ${DEFAULT_MAX_DEPTH}`);
-    if (typeof value === "string") return count(`${QUOTE_TOKEN}${value}${QUOTE_TOKEN}`);
+    if (typeof value === "string") return count(`${quote}${value}${quote}`);
     if (typeof value === "boolean") return count(value ? "true" : "false");
     if (value === null || value === undefined) return count("None");
     if (typeof value === "number" || typeof value === "bigint" || JsonNumber.isInstance(value))
@@ -76,7 +72,7 @@ function encodeMapping(mapping: ArgumentsMapping): string {
       return `[${chunks.join(",")}]`;
     }
     if (isPlainObject(value)) return formatMapping(value, depth + 1);
-    return count(`${QUOTE_TOKEN}${String(value)}${QUOTE_TOKEN}`);
+    return count(`${quote}${String(value)}${quote}`);
   };
   const ancestors = new Set<object>();
   const enter = (container: object) => {
@@ -105,8 +101,12 @@ export type GemmaEncodeResult = { ok: true; text: string } | { ok: false; error:
  * safeEncodeGemmaArguments({ days: 3 }); // { ok: true, text: "{days:3}" }
  */
 export function safeEncodeGemmaArguments(mapping: ArgumentsMapping): GemmaEncodeResult {
+  return safeEncodeWith(mapping, QUOTE_TOKEN);
+}
+
+function safeEncodeWith(mapping: ArgumentsMapping, quote: string): GemmaEncodeResult {
   try {
-    return { ok: true, text: encodeMapping(isPlainObject(mapping) ? mapping : {}) };
+    return { ok: true, text: encodeMapping(isPlainObject(mapping) ? mapping : {}, quote) };
   } catch (error) {
     // A getter or proxy trap that throws, or a stack overflow on a pathological value.
     let message = "the mapping cannot be read";
@@ -133,9 +133,13 @@ export function safeEncodeGemmaArguments(mapping: ArgumentsMapping): GemmaEncode
  * encodeGemmaArguments({ days: 3, city: "Paris" }); // '{city:<|"|>Paris<|"|>,days:3}'
  */
 export function encodeGemmaArguments(mapping: ArgumentsMapping): string {
-  const result = safeEncodeGemmaArguments(mapping);
+  return encodeWith(mapping, QUOTE_TOKEN);
+}
+
+function encodeWith(mapping: ArgumentsMapping, quote: string): string {
+  const result = safeEncodeWith(mapping, quote);
   if (result.ok) return result.text;
-  return `{_raw_arguments:${QUOTE_TOKEN}[arguments could not be encoded: ${result.error}]${QUOTE_TOKEN}}`;
+  return `{_raw_arguments:${quote}[arguments could not be encoded: ${result.error}]${quote}}`;
 }
 
 /**
@@ -146,6 +150,15 @@ export function encodeGemmaArguments(mapping: ArgumentsMapping): string {
  * // '<|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>'
  */
 export function encodeGemmaToolCall(call: { name: string; arguments: ArgumentsMapping }): string {
+  return writeGemmaStyleCall({ call, tokens: GEMMA4_TOKENS });
+}
+
+/** A whole call in a Gemma-style syntax: Gemma 4's tokens, or FunctionGemma's (`<escape>` as the quote). */
+export function writeGemmaStyleCall(options: {
+  call: { name: string; arguments: ArgumentsMapping };
+  tokens: GemmaTokens;
+}): string {
+  const { call, tokens } = options;
   let name: unknown;
   let args: unknown;
   try {
@@ -154,5 +167,5 @@ export function encodeGemmaToolCall(call: { name: string; arguments: ArgumentsMa
   } catch {
     // A call that cannot be read has no name and no arguments.
   }
-  return `${TOOL_CALL_OPEN}call:${typeof name === "string" ? name : ""}${encodeGemmaArguments(args as ArgumentsMapping)}${TOOL_CALL_CLOSE}`;
+  return `${tokens.callOpen}call:${typeof name === "string" ? name : ""}${encodeWith(args as ArgumentsMapping, tokens.quote)}${tokens.callClose}`;
 }

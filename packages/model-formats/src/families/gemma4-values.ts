@@ -26,9 +26,42 @@ const KEY_LOOKAHEAD = 256;
 /** How far past a quote token the look for what closes a string goes (whitespace included). */
 const CLOSE_LOOKAHEAD = 1024;
 
-const STRING_STOPS = new MarkerSet([GEMMA_QUOTE, GEMMA_CALL_OPEN, GEMMA_CALL_CLOSE]);
-const QUOTE_SET = new MarkerSet([GEMMA_QUOTE]);
-const BARE_STOPS = new MarkerSet([",", "}", "]", GEMMA_QUOTE, GEMMA_CALL_OPEN, GEMMA_CALL_CLOSE]);
+/** The tokens a Gemma-style call is written with: Gemma 4's, or FunctionGemma's (`<escape>` as the quote). */
+export interface GemmaTokens {
+  /** Opens and closes a string (starts with `<`). */
+  quote: string;
+  callOpen: string;
+  callClose: string;
+}
+/** Gemma 4's tokens. */
+export const GEMMA4_TOKENS: GemmaTokens = {
+  quote: GEMMA_QUOTE,
+  callOpen: GEMMA_CALL_OPEN,
+  callClose: GEMMA_CALL_CLOSE,
+};
+
+/** The marker sets the reader looks for, built once per set of tokens. */
+interface TokenSets {
+  tokens: GemmaTokens;
+  stringStops: MarkerSet;
+  quoteSet: MarkerSet;
+  bareStops: MarkerSet;
+}
+const SETS = new Map<GemmaTokens, TokenSets>();
+function setsFor(tokens: GemmaTokens): TokenSets {
+  let sets = SETS.get(tokens);
+  if (sets === undefined) {
+    const { quote, callOpen, callClose } = tokens;
+    sets = {
+      tokens,
+      stringStops: new MarkerSet([quote, callOpen, callClose]),
+      quoteSet: new MarkerSet([quote]),
+      bareStops: new MarkerSet([",", "}", "]", quote, callOpen, callClose]),
+    };
+    SETS.set(tokens, sets);
+  }
+  return sets;
+}
 const KEY_STOPS = new MarkerSet([",", ":", "{", "}", "[", "]", "<|"]);
 
 enum Look {
@@ -58,7 +91,7 @@ const NOT_KEY = new Set([COMMA, COLON, OPEN_BRACE, CLOSE_BRACE, OPEN_BRACKET, CL
  * then a key and a colon (in an object) or another value (in an array); anything else makes it a literal `"` (the
  * model writes a Python `"""` as three tokens). Looks ahead without consuming, each character once.
  */
-function* closesString(reader: Reader, inArray: boolean): Step<boolean> {
+function* closesString(reader: Reader, inArray: boolean, quote: string): Step<boolean> {
   let state = Look.AfterQuote;
   let decided = false;
   let length = 0;
@@ -90,9 +123,9 @@ function* closesString(reader: Reader, inArray: boolean): Step<boolean> {
         length = 1;
         return true;
       case Look.QuotedKeyOpen:
-        if (c === GEMMA_QUOTE.charCodeAt(quoteAt)) {
+        if (c === quote.charCodeAt(quoteAt)) {
           quoteAt++;
-          if (quoteAt === GEMMA_QUOTE.length) {
+          if (quoteAt === quote.length) {
             state = Look.QuotedKey;
             quoteAt = 0;
             length = 0;
@@ -106,9 +139,9 @@ function* closesString(reader: Reader, inArray: boolean): Step<boolean> {
         return visit(c);
       case Look.QuotedKey:
         length++;
-        if (length > KEY_LOOKAHEAD + GEMMA_QUOTE.length) return decide(false);
-        quoteAt = c === GEMMA_QUOTE.charCodeAt(quoteAt) ? quoteAt + 1 : c === LESS ? 1 : 0;
-        if (quoteAt === GEMMA_QUOTE.length) state = Look.AfterKey;
+        if (length > KEY_LOOKAHEAD + quote.length) return decide(false);
+        quoteAt = c === quote.charCodeAt(quoteAt) ? quoteAt + 1 : c === LESS ? 1 : 0;
+        if (quoteAt === quote.length) state = Look.AfterKey;
         return true;
       case Look.BareKeyAngle:
         if (c === PIPE) return decide(false);
@@ -135,24 +168,24 @@ const END: ValueRead = { ok: false, read: { status: "end", sawClose: false } };
 const invalid = (message: string): ValueRead => ({ ok: false, read: { status: "invalid", message } });
 
 /** A `<|"|>…<|"|>` string, the reader after its opening token. */
-function* readQuoted(reader: Reader, inArray: boolean): Step<ValueRead> {
+function* readQuoted(reader: Reader, inArray: boolean, sets: TokenSets): Step<ValueRead> {
   const parts: string[] = [];
   let sawClose = false;
   const sink = (text: string) => {
     parts.push(text);
   };
   for (;;) {
-    const marker = yield* reader.before(STRING_STOPS, sink);
+    const marker = yield* reader.before(sets.stringStops, sink);
     if (marker === null) return { ok: false, read: { status: "end", sawClose } };
     // A new call's opener: this string never closed (the call is malformed; the new one is read on its own).
-    if (marker === GEMMA_CALL_OPEN) return invalid("a string that does not close");
+    if (marker === sets.tokens.callOpen) return invalid("a string that does not close");
     reader.consume(marker.length);
-    if (marker === GEMMA_CALL_CLOSE) {
+    if (marker === sets.tokens.callClose) {
       sawClose = true;
       parts.push(marker);
       continue;
     }
-    if (yield* closesString(reader, inArray)) return { ok: true, value: parts.join("") };
+    if (yield* closesString(reader, inArray, sets.tokens.quote)) return { ok: true, value: parts.join("") };
     parts.push('"');
   }
 }
@@ -181,9 +214,9 @@ function* readJsonString(reader: Reader): Step<ValueRead> {
 }
 
 /** A bare value up to `,`, `}`, `]` or a token: a word, a number, or text (a server stripped the quote tokens). */
-function* readBare(reader: Reader, note: (code: GemmaRepair) => void): Step<ValueRead> {
+function* readBare(reader: Reader, note: (code: GemmaRepair) => void, sets: TokenSets): Step<ValueRead> {
   const parts: string[] = [];
-  const stop = yield* reader.before(BARE_STOPS, (text) => parts.push(text));
+  const stop = yield* reader.before(sets.bareStops, (text) => parts.push(text));
   if (stop === null) return END;
   const word = parts.join("").trim();
   if (word === "") return invalid("expected a value");
@@ -203,11 +236,14 @@ function* readBare(reader: Reader, note: (code: GemmaRepair) => void): Step<Valu
  * A key: bare up to the colon, between quote tokens, or JSON-quoted (`"url":`, read as `url`: a key is never a JSON
  * string literal of itself, one reading).
  */
-function* readKey(reader: Reader): Step<{ ok: true; key: string } | { ok: false; read: GemmaArgumentsRead }> {
-  if ((yield* reader.peek(QUOTE_SET)) !== null) {
-    reader.consume(GEMMA_QUOTE.length);
+function* readKey(
+  reader: Reader,
+  sets: TokenSets,
+): Step<{ ok: true; key: string } | { ok: false; read: GemmaArgumentsRead }> {
+  if ((yield* reader.peek(sets.quoteSet)) !== null) {
+    reader.consume(sets.tokens.quote.length);
     const parts: string[] = [];
-    const closed = yield* reader.until(QUOTE_SET, (text) => parts.push(text));
+    const closed = yield* reader.until(sets.quoteSet, (text) => parts.push(text));
     if (closed === null) return { ok: false, read: { status: "end", sawClose: false } };
     return { ok: true, key: parts.join("") };
   }
@@ -249,9 +285,15 @@ interface Frame {
  */
 export function* readGemmaArguments(
   reader: Reader,
-  options: { add: (key: string, value: unknown) => void; note: (code: GemmaRepair) => void },
+  options: {
+    add: (key: string, value: unknown) => void;
+    note: (code: GemmaRepair) => void;
+    /** The tokens the call is written with (default: Gemma 4's). */
+    tokens?: GemmaTokens;
+  },
 ): Step<GemmaArgumentsRead> {
   const { add, note } = options;
+  const sets = setsFor(options.tokens ?? GEMMA4_TOKENS);
   reader.consume(1);
   const stack: Frame[] = [{ array: false, items: {}, key: "", count: 0 }];
   const place = (frame: Frame, value: unknown) => {
@@ -279,7 +321,7 @@ export function* readGemmaArguments(
       yield* reader.space();
     }
     if (!frame.array) {
-      const key = yield* readKey(reader);
+      const key = yield* readKey(reader, sets);
       if (!key.ok) return key.read;
       frame.key = key.key;
       yield* reader.space();
@@ -299,11 +341,11 @@ export function* readGemmaArguments(
       continue;
     }
     let value: ValueRead;
-    if ((yield* reader.peek(QUOTE_SET)) !== null) {
-      reader.consume(GEMMA_QUOTE.length);
-      value = yield* readQuoted(reader, frame.array);
+    if ((yield* reader.peek(sets.quoteSet)) !== null) {
+      reader.consume(sets.tokens.quote.length);
+      value = yield* readQuoted(reader, frame.array, sets);
     } else if (c === '"') value = yield* readJsonString(reader);
-    else value = yield* readBare(reader, note);
+    else value = yield* readBare(reader, note, sets);
     if (!value.ok) return value.read;
     place(frame, value.value);
   }

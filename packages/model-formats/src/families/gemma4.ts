@@ -9,7 +9,13 @@ import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
 import { isToolName } from "../engine/tool-name.js";
 import { encodeGemmaToolCall } from "./gemma4-encode.js";
-import { GEMMA_CALL_CLOSE, GEMMA_CALL_OPEN, type GemmaRepair, readGemmaArguments } from "./gemma4-values.js";
+import {
+  GEMMA_CALL_OPEN,
+  GEMMA4_TOKENS,
+  type GemmaRepair,
+  type GemmaTokens,
+  readGemmaArguments,
+} from "./gemma4-values.js";
 
 /** Opens a channel (`<|channel>thought\n…<channel|>`). */
 export const GEMMA_CHANNEL_OPEN = "<|channel>";
@@ -26,14 +32,27 @@ const THOUGHT: ReasoningSyntax = {
   before: "",
 };
 
-/** A Gemma call is its own section: a malformed one is skipped to its `<tool_call|>`, or to the next call's opener. */
-const SECTION: SectionSyntax = {
-  sectionBegin: GEMMA_CALL_OPEN,
-  callBegin: GEMMA_CALL_OPEN,
-  callEnd: GEMMA_CALL_CLOSE,
-  sectionEnds: [],
-};
-const CALL_CLOSE = new MarkerSet([GEMMA_CALL_CLOSE]);
+/** What a call reader needs of a family's tokens, built once. */
+interface CallTokens {
+  tokens: GemmaTokens;
+  /** A call is its own section: a malformed one is skipped to its closer, or to the next call's opener. */
+  section: SectionSyntax;
+  close: MarkerSet;
+}
+/** The call reader's view of a family's tokens (Gemma 4's, or FunctionGemma's). */
+export function gemmaCallTokens(tokens: GemmaTokens): CallTokens {
+  return {
+    tokens,
+    section: {
+      sectionBegin: tokens.callOpen,
+      callBegin: tokens.callOpen,
+      callEnd: tokens.callClose,
+      sectionEnds: [],
+    },
+    close: new MarkerSet([tokens.callClose]),
+  };
+}
+const GEMMA4_CALL = gemmaCallTokens(GEMMA4_TOKENS);
 const CALL_KEYWORD = "call:";
 /** A tool's name is short: a name that runs further than this without its `{` is not one. */
 const MAX_NAME = 1024;
@@ -48,14 +67,16 @@ const endsInPrefixOf = (reader: Reader, literal: string) =>
  * whole call that the text ends after without `<tool_call|>` is a call (`call_unclosed`); a cut call
  * (`call_truncated`) or a malformed one (`call_invalid`) goes back to content exactly as written.
  */
-function* readGemmaCall(
+export function* readGemmaCall(
   reader: Reader,
   out: Output,
   context: FamilyContext,
   channel: Channel,
+  call: CallTokens = GEMMA4_CALL,
 ): Step<CallOutcome> {
+  const { tokens } = call;
   reader.record();
-  const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix: GEMMA_CALL_OPEN });
+  const fail = callFailer(reader, out, { syntax: call.section, channel, prefix: tokens.callOpen });
   const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   yield* reader.space();
   const keyword = yield* reader.prefixOf(CALL_KEYWORD);
@@ -72,6 +93,7 @@ function* readGemmaCall(
   const read = yield* readGemmaArguments(reader, {
     add: (key, value) => args.addTypedValue(key, value),
     note: (code) => repairs.add(code),
+    tokens,
   });
   if (read.status === "end")
     return yield* read.sawClose
@@ -89,8 +111,8 @@ function* readGemmaCall(
       });
   };
   yield* reader.space();
-  if ((yield* reader.peek(CALL_CLOSE)) !== null) {
-    reader.consume(GEMMA_CALL_CLOSE.length);
+  if ((yield* reader.peek(call.close)) !== null) {
+    reader.consume(tokens.callClose.length);
     reader.takeRecord();
     tell();
     out.end(args.finish());
@@ -101,7 +123,7 @@ function* readGemmaCall(
     out.issue({
       code: "call_unclosed",
       severity: "info",
-      message: `${GEMMA_CALL_CLOSE} is missing`,
+      message: `${tokens.callClose} is missing`,
       tool: name,
     });
     reader.takeRecord();
@@ -109,7 +131,7 @@ function* readGemmaCall(
     out.end(args.finish());
     return "ended";
   }
-  if (endsInPrefixOf(reader, GEMMA_CALL_CLOSE))
+  if (endsInPrefixOf(reader, tokens.callClose))
     return yield* fail("call_truncated", "the text ends inside a tool call");
   return yield* fail("call_invalid", "text after the arguments");
 }

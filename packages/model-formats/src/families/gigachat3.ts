@@ -1,7 +1,7 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
+import { readJsonBlock } from "../engine/json-block.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
@@ -19,10 +19,7 @@ const TURN_BREAK = `${GIGACHAT_MESSAGE_SEP}\n\n${GIGACHAT_CALL_ROLE}`;
 const CLOSE = new MarkerSet([GIGACHAT_MESSAGE_SEP, "</s>"]);
 const ARGUMENT_KEYS = ["arguments"];
 
-/**
- * One call after its role line: a JSON object `{"name": …, "arguments": {…}}`, then the message separator (or
- * `</s>`, or the end of the text). A call that is cut or not a call object goes back to content as written.
- */
+/** One call after its role line: the JSON object, then the message separator, a `</s>`, or the end of the text. */
 function* readCall(
   reader: Reader,
   out: Output,
@@ -31,35 +28,14 @@ function* readCall(
   channel: Channel,
 ): Step<void> {
   reader.record();
-  yield* reader.space();
-  const next = yield* reader.peekChar();
-  if (next !== "{") {
-    const raw = marker + reader.takeRecord();
-    out.abort(
-      next === null
-        ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
-        : { code: "call_invalid", severity: "error", message: `expected a JSON object after ${marker}`, raw },
-      raw,
-      channel,
-    );
-    return;
-  }
-  const result = yield* readJsonCall(reader, out, context, {
+  // The separator is a stop token a server strips: its absence at the end says nothing.
+  yield* readJsonBlock(reader, out, context, {
+    marker,
     channel,
-    separator: "",
     argumentKeys: ARGUMENT_KEYS,
+    close: CLOSE,
+    unclosed: "silent",
   });
-  if (result.status !== "complete") {
-    const raw = marker + reader.takeRecord();
-    out.abort(jsonCallFailure(result, raw), raw, channel);
-    return;
-  }
-  const after = yield* reader.space();
-  const close = yield* reader.peek(CLOSE);
-  reader.takeRecord();
-  out.end(result.arguments);
-  if (close !== null) reader.consume(close.length);
-  else out.text(channel, after);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
+import { readJsonBlock } from "../engine/json-block.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
@@ -44,50 +44,13 @@ function* readAction(
     else out.text(channel, raw);
     return;
   }
-  yield* reader.space();
-  const next = yield* reader.peekChar();
-  if (next !== "{") {
-    const raw = marker + reader.takeRecord();
-    out.abort(
-      next === null
-        ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
-        : {
-            code: "call_invalid",
-            severity: "error",
-            message: `expected a JSON object after ${INTERN_PLUGIN}`,
-            raw,
-          },
-      raw,
-      channel,
-    );
-    return;
-  }
-  const result = yield* readJsonCall(reader, out, context, {
+  yield* readJsonBlock(reader, out, context, {
+    marker,
     channel,
-    separator: "",
     argumentKeys: ARGUMENT_KEYS,
+    close: CLOSE,
+    unclosed: "told",
   });
-  if (result.status !== "complete") {
-    const raw = marker + reader.takeRecord();
-    out.abort(jsonCallFailure(result, raw), raw, channel);
-    return;
-  }
-  const after = yield* reader.space();
-  const close = yield* reader.peek(CLOSE);
-  reader.takeRecord();
-  if (close !== null) {
-    reader.consume(close.length);
-    out.end(result.arguments);
-    return;
-  }
-  out.issue({
-    code: "call_unclosed",
-    severity: "info",
-    message: `${INTERN_ACTION_END} is missing; the call ends with its JSON object`,
-    tool: result.name,
-  });
-  out.end(result.arguments);
-  out.text(channel, after);
 }
 
 /**
