@@ -30,7 +30,17 @@ export class TextArguments {
     if (schema !== undefined) {
       const converted = convertParameterValue({ text, schema });
       value = converted.success ? converted.value : converted.error.text;
-      if (!converted.success)
+      const unescaped = converted.success ? undefined : escapedStructure(text, schema);
+      if (unescaped !== undefined) {
+        value = unescaped;
+        this.#out.issue({
+          code: "value_unescaped",
+          severity: "warning",
+          message: 'a JSON value written with its quotes escaped (\\"); read once unescaped',
+          tool: this.#tool,
+          parameter: key,
+        });
+      } else if (!converted.success)
         this.#out.issue({
           code: "parameter_type_mismatch",
           severity: "warning",
@@ -85,4 +95,25 @@ export class TextArguments {
   finish(): string {
     return this.#text === "" ? "{}" : `${this.#text}}`;
   }
+}
+
+/**
+ * The object or list a value means when the model wrote its JSON escaped as if inside a string
+ * (`[{\\"id\\": \\"1\\"}]`, seen from GLM-4.7): the text read once as a JSON string's body, when that is valid and
+ * then types as an object or a list by the schema. Only a structure has this one reading: its escaped text is neither
+ * JSON nor a Python literal, and the unescaped text is exactly what a template's `tojson` would have written.
+ */
+function escapedStructure(text: string, schema: unknown): unknown {
+  if (!text.includes('\\"')) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(`"${text}"`);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== "string") return undefined;
+  const converted = convertParameterValue({ text: body, schema });
+  return converted.success && typeof converted.value === "object" && converted.value !== null
+    ? converted.value
+    : undefined;
 }
