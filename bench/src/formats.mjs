@@ -188,9 +188,9 @@ export function measurePlainFormat({ id, rounds, timeMs, warmupMs, progress }) {
   const plain = plainAnswers(24, 0x6f0a);
   const average = formatBytes(plain.reduce((sum, text) => sum + Buffer.byteLength(text), 0) / plain.length);
   plainRow({ ...common, syntax, texts: plain, label: `avg ${average}` });
-  // DeepSeek's markers hold `｜` (U+FF5C), which a Latin-1 text cannot: its floor returns at once there. Answers with
-  // typographic quotes (two-byte strings, as many models write) make the floor a real scan; Hermes beside them.
-  if (["deepseek-v3", "deepseek-v32", "hermes"].includes(id)) {
+  // DeepSeek's and Step3's markers hold `｜` (U+FF5C), which a Latin-1 text cannot: their floor returns at once there.
+  // Answers with typographic quotes (two-byte strings, as many models write) make the floor a real scan; Hermes beside.
+  if (["deepseek-v3", "deepseek-v32", "step3", "hermes"].includes(id)) {
     const typographic = plain.map((text) => text.replaceAll(" the ", " “the” "));
     plainRow({ ...common, syntax, texts: typographic, label: `avg ${average}, with “quotes”` });
   }

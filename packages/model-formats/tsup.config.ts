@@ -32,6 +32,10 @@ export default defineConfig({
     "src/interns1.ts",
     "src/gigachat3.ts",
     "src/exaone4.ts",
+    "src/mimo.ts",
+    "src/step3.ts",
+    "src/longcat.ts",
+    "src/olmo3.ts",
   ],
   format: ["esm", "cjs"],
   // Shared code goes to chunks in both formats, so no family bundles the engine twice.

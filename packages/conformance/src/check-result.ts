@@ -213,8 +213,20 @@ export function checkResult(args: {
       checkCalls(expected, actual, at, failures);
       break;
     case "parseToolCalls":
+    case "readFencedJsonCalls":
       failures.push(...checkParse(expected, actual as ConformanceParseResult, at, level));
       break;
+    case "readMalformedFunctionCall": {
+      compare("candidate", result?.candidate);
+      compare("status", result?.status);
+      if (at("issues")) {
+        const issues = Array.isArray(result?.issues) ? (result.issues as { code?: unknown }[]) : [];
+        const want = (expected.issues as unknown[]).map(String).sort();
+        const got = issues.map((issue) => String(issue?.code)).sort();
+        if (!jsonEqual(want, got)) failures.push(`issues: expected ${show(want)}, got ${show(got)}`);
+      }
+      break;
+    }
     case "encodeToolCalls":
       if (at("text") && typeof actual !== "string")
         failures.push(`text: expected ${show(expected.text)}, got a ${typeof actual}: ${show(actual)}`);

@@ -152,6 +152,20 @@ export interface ConformanceImplementation {
     options: ConformanceOptions,
   ): MaybePromise<string>;
   /**
+   * Reads the JSON calls a model wrote in Markdown fences of its content (R10, `readFencedJsonCalls`): `options.tools`
+   * are the advertised tools. The result has the shape of a parse (`toolCalls`, `content`, `issues`).
+   */
+  readFencedJsonCalls?(input: string, options: ConformanceOptions): MaybePromise<ConformanceParseResult>;
+  /**
+   * Reads the call a Gemini candidate that ended with `MALFORMED_FUNCTION_CALL` left in its `finishMessage` (R10):
+   * the candidate as returned (with a `functionCall` part where the call was read), a `status` (`read`,
+   * `unreadable`, `unchanged`) and the issues.
+   */
+  readMalformedFunctionCall?(
+    input: unknown,
+    options: ConformanceOptions,
+  ): MaybePromise<{ candidate: unknown; status?: string; issues?: readonly { code: string }[] }>;
+  /**
    * `validateHistory(messages, { provider })`: the issues that provider would raise, in its words. Mapping level:
    * any list, one entry per rejection (empty when the provider accepts the history).
    */
@@ -199,6 +213,8 @@ export type ConformanceOperation =
   | "providerVerdict"
   | "parseToolCalls"
   | "encodeToolCalls"
+  | "readFencedJsonCalls"
+  | "readMalformedFunctionCall"
   | "normalizeAnswer"
   | "render";
 
@@ -217,6 +233,8 @@ export const OPERATIONS: readonly ConformanceOperation[] = [
   "providerVerdict",
   "parseToolCalls",
   "encodeToolCalls",
+  "readFencedJsonCalls",
+  "readMalformedFunctionCall",
   "normalizeAnswer",
   "render",
 ];

@@ -194,6 +194,13 @@ export function detectToolCallSyntax(template: string | Template): DetectedSynta
         const rendered = turnText(compiled, probe);
         settle(matches, (descriptor) => holds(rendered, encodes(descriptor, probe)));
       }
+      // Writers that differ only in the white space between calls (Step-3.5 writes Qwen3-Coder's calls back to
+      // back): the two calls as the render holds them, exactly.
+      if (matches.length > 1 && twoText !== undefined)
+        settle(matches, (descriptor) => {
+          const written = encodes(descriptor, two);
+          return written !== undefined && twoText.includes(written);
+        });
       const descriptor = matches[0] as SyntaxDescriptor;
       const candidate = {
         descriptor,

@@ -18,13 +18,18 @@ import { internS1 } from "./families/interns1.js";
 import { kimiK2 } from "./families/kimi.js";
 import { lfm2 } from "./families/lfm2.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
+import { longcat } from "./families/longcat.js";
+import { mimo } from "./families/mimo.js";
 import { minimaxM2 } from "./families/minimax.js";
 import { minimaxM3 } from "./families/minimax-m3.js";
 import { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 import { nemotronNanoV2 } from "./families/nemotron-nano-v2.js";
+import { olmo3 } from "./families/olmo3.js";
 import { phi4Mini } from "./families/phi4-mini.js";
 import { qwen3Coder, qwen36 } from "./families/qwen3-coder.js";
 import { seedOss } from "./families/seed-oss.js";
+import { step3 } from "./families/step3.js";
+import { step35 } from "./families/step3p5.js";
 import { hunyuan, jamba } from "./families/tool-calls-list.js";
 import { xlam } from "./families/xlam.js";
 
@@ -89,6 +94,11 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   gigachat3: gigaChat3,
   interns1: internS1,
   functiongemma: functionGemma,
+  mimo,
+  step3p5: step35,
+  longcat,
+  olmo3,
+  step3,
 });
 
 /**
@@ -141,11 +151,18 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(jamba, "jamba", [["<tool_calls>"]]),
   own(glm47, "glm", [["</arg_key><arg_value>"]]),
   own(glm45, "glm", [["<arg_key>", "<arg_value>"]]),
+  // MiMo writes each value as it is, no newline around it: its render tells it apart.
+  { ...own(mimo, "mimo", []), readsAs: qwen3Coder.id },
+  // Step-3.5 writes Qwen3-Coder's calls back to back: two calls tell it apart (see detectToolCallSyntax).
+  { ...own(step35, "step3", []), readsAs: qwen3Coder.id },
   own(qwen3Coder, "qwen3-coder", [["<function=", "<parameter="]]),
   // Qwen3.6 / 3.8 / Coder-Next write Qwen3-Coder's calls with `tojson` values: rendering a boolean tells them apart.
   { ...own(qwen36, "qwen3-coder", []), readsAs: qwen3Coder.id },
   // EXAONE 4 writes Hermes' call without the newlines inside the tags.
   { ...own(exaone4, "exaone4", [["[|endofturn|]", "<tool_call>"]]), readsAs: hermes.id },
+  own(longcat, "longcat", [["<longcat_tool_call>"]]),
+  own(olmo3, "olmo3", [["<function_calls>", "tojson"]]),
+  own(step3, "step3", [["<steptml:invoke"]]),
   own(hermes, "hermes", [["<tool_call>"]]),
   own(harmony, "gpt-oss", [["<|channel|>"]]),
   own(kimiK2, "kimi", [["<|tool_calls_section_begin|>"]]),

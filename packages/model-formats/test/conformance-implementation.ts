@@ -1,5 +1,6 @@
 import type { SyntaxParseOptions } from "@toolcall/core/kit";
 import { foldEvents } from "../src/engine/define-syntax.js";
+import { readFencedJsonCalls } from "../src/families/hermes-fenced.js";
 import { syntaxById } from "../src/registry.js";
 
 const ids: SyntaxParseOptions["createId"] = ({ index }) => `call_${index}`;
@@ -28,6 +29,8 @@ export const modelFormatsImplementation = {
     const events = chunks.flatMap((chunk) => stream.push(chunk));
     return foldEvents([...events, ...stream.end()]);
   },
+  readFencedJsonCalls: (content: string, options: Record<string, unknown>) =>
+    readFencedJsonCalls({ content, tools: (options.tools as unknown[] | undefined) ?? null, createId: ids }),
   encodeToolCalls: (
     calls: Array<{ id?: string; name: string; arguments: string }>,
     options: Record<string, unknown>,

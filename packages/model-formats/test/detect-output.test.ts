@@ -2,7 +2,7 @@ import { loadVectors } from "@toolcall/conformance";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectOutputSyntax } from "../src/detect-output-syntax.js";
-import { SYNTAXES } from "../src/registry.js";
+import { SYNTAX_DESCRIPTORS, SYNTAXES } from "../src/registry.js";
 
 const ids = ({ index }: { index: number }) => `call_${index}`;
 
@@ -23,6 +23,10 @@ describe("detectOutputSyntax: the syntax of a model's text, without a template",
       const found = detectOutputSyntax(input, { tools: options.tools ?? null });
       if (found.status === "declined") continue;
       named++;
+      // A family that only writes differently (MiMo, Step-3.5, EXAONE 4) is named by its reader, by design: its
+      // vectors may hold what the two read apart (a MiMo value with newlines around it).
+      const reader = SYNTAX_DESCRIPTORS.find((descriptor) => descriptor.id === options.syntax)?.readsAs;
+      if (reader !== undefined && found.id === reader) continue;
       const read = SYNTAXES[found.id]?.parse(input, { tools: options.tools ?? null, createId: ids });
       expect(
         read?.toolCalls.map((call) => ({ name: call.function.name, arguments: call.function.arguments })),

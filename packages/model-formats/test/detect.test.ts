@@ -122,23 +122,23 @@ const EXPECTED_FAMILIES: Record<string, { id: string | null; method: "render" | 
   "Qwen-Qwen3.8-27B": { id: "qwen36", method: "render" },
   "Salesforce-Llama-xLAM-2.vllm-tool_chat_template_xlam_llama": { id: "xlam", method: "render" },
   "Salesforce-xLAM-2.vllm-tool_chat_template_xlam_qwen": { id: "xlam", method: "render" },
-  "XiaomiMiMo-MiMo-V2-Flash": { id: "qwen3-coder", method: "render" },
+  "XiaomiMiMo-MiMo-V2-Flash": { id: "mimo", method: "render" },
   "ai-sage-GigaChat3-10B-A1.8B": { id: "gigachat3", method: "render" },
-  "allenai-Olmo-3-7B-Instruct": { id: null, method: "none" },
+  "allenai-Olmo-3-7B-Instruct": { id: "olmo3", method: "render" },
   // Renders no assistant calls: only its markers tell.
   "ibm-granite-granite-3.3-2b-instruct": { id: "granite", method: "signature" },
   "ibm-granite-granite-4.0-h-small": { id: "hermes", method: "render" },
   "meetkai-functionary-medium-v3.1": { id: "functionary-v31", method: "render" },
   "meetkai-functionary-medium-v3.2": { id: "functionary-v32", method: "render" },
-  "meituan-longcat-LongCat-Flash-Chat": { id: null, method: "none" },
+  "meituan-longcat-LongCat-Flash-Chat": { id: "longcat", method: "render" },
   "nvidia-NVIDIA-Nemotron-3-Nano-30B-A3B-BF16": { id: "qwen3-coder", method: "render" },
   "nvidia-NVIDIA-Nemotron-3-Super-120B-A12B-BF16": { id: "qwen3-coder", method: "render" },
   // Renders a last assistant turn as a prefill, without its calls: only its markers tell.
   "nvidia-NVIDIA-Nemotron-Nano-9B-v2": { id: "nemotron-nano-v2", method: "signature" },
   // `<tool_call>NAME\n<arg_key>…`: GLM-4.5's writing.
   "poolside-Laguna-XS.2": { id: "glm45", method: "render" },
-  "stepfun-ai-Step-3.5-Flash": { id: "qwen3-coder", method: "render" },
-  "stepfun-ai-step3": { id: null, method: "none" },
+  "stepfun-ai-Step-3.5-Flash": { id: "step3p5", method: "render" },
+  "stepfun-ai-step3": { id: "step3", method: "render" },
   "swiss-ai-Apertus-8B-Instruct-2509": { id: "apertus", method: "render" },
   "tencent-Hunyuan-A13B-Instruct": { id: "hunyuan", method: "render" },
 };

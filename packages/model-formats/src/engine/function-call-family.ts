@@ -31,6 +31,8 @@ export interface FunctionCallFamily {
   valueOnLines: boolean;
   /** A value as the family's template writes it. */
   writeValue: (value: unknown) => string;
+  /** What the template writes before each call (default `\n`; MiMo and Step-3.5 write calls back to back: `""`). */
+  callLead?: string;
 }
 
 /**
@@ -42,9 +44,10 @@ export interface FunctionCallFamily {
  * encode([{ function: { name: "f", arguments: '{"a": 1}' } }]); // "\n<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>"
  */
 export function functionCallEncoder(
-  family: Pick<FunctionCallFamily, "callOpen" | "callClose" | "valueOnLines" | "writeValue">,
+  family: Pick<FunctionCallFamily, "callOpen" | "callClose" | "valueOnLines" | "writeValue" | "callLead">,
 ): (calls: readonly EncodableToolCall[]) => string {
   const around = family.valueOnLines ? "\n" : "";
+  const lead = family.callLead ?? "\n";
   return (calls) =>
     calls
       .map((call) => {
@@ -53,7 +56,7 @@ export function functionCallEncoder(
             ([k, v]) => `${PARAMETER_OPEN}${k}>${around}${family.writeValue(v)}${around}${PARAMETER_CLOSE}\n`,
           )
           .join("");
-        return `\n${family.callOpen}\n${FUNCTION_OPEN}${call.function.name}>\n${parameters}${FUNCTION_CLOSE}\n${family.callClose}`;
+        return `${lead}${family.callOpen}\n${FUNCTION_OPEN}${call.function.name}>\n${parameters}${FUNCTION_CLOSE}\n${family.callClose}`;
       })
       .join("");
 }

@@ -89,11 +89,22 @@ export function* readSection(
         continue;
       }
       if (next === null) {
-        if (!implicit)
+        const atEnd = reader.ended && reader.pos >= reader.text.length;
+        if (!implicit && (atEnd || !first))
           out.issue({
             code: "section_unclosed",
             severity: "info",
             message: `${syntax.sectionEnds[0]} is missing`,
+          });
+        else if (!implicit)
+          // Text that is no call where a call must stand: the section's opener and that text stay content as
+          // written, and reading goes on after the opener.
+          out.issue({
+            code: "call_invalid",
+            severity: "error",
+            message: `text inside ${options.opener} that is not a call`,
+            path: [],
+            raw: pending,
           });
         out.text(options.channel, pending);
         return;

@@ -5,12 +5,24 @@ import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { plainCheck, THINK, textLoop } from "../engine/text-loop.js";
+import { plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
 export const HERMES_CALL_OPEN = "<tool_call>";
 export const HERMES_CALL_CLOSE = "</tool_call>";
-const CLOSE = new MarkerSet([HERMES_CALL_CLOSE]);
 const ARGUMENT_KEYS = ["arguments", "parameters"];
+
+/** The tags around a JSON call object (Hermes' `<tool_call>`, LongCat's `<longcat_tool_call>`), and what goes before one. */
+interface CallTags {
+  open: string;
+  close: string;
+  closeSet: MarkerSet;
+  /** What the template writes before a call (`\n` for Hermes; LongCat writes calls right after the content). */
+  separator: string;
+}
+
+function tagsOf(open: string, close: string, separator: string): CallTags {
+  return { open, close, closeSet: new MarkerSet([close]), separator };
+}
 
 function* readCall(
   reader: Reader,
@@ -18,6 +30,7 @@ function* readCall(
   context: FamilyContext,
   marker: string,
   channel: Channel,
+  tags: CallTags,
 ): Step<void> {
   reader.record();
   yield* reader.space();
@@ -30,7 +43,7 @@ function* readCall(
         : {
             code: "call_invalid",
             severity: "error",
-            message: `expected a JSON object after ${HERMES_CALL_OPEN}`,
+            message: `expected a JSON object after ${tags.open}`,
             raw,
           },
       raw,
@@ -40,7 +53,7 @@ function* readCall(
   }
   const result = yield* readJsonCall(reader, out, context, {
     channel,
-    separator: "\n",
+    separator: tags.separator,
     argumentKeys: ARGUMENT_KEYS,
   });
   if (result.status !== "complete") {
@@ -49,7 +62,7 @@ function* readCall(
     return;
   }
   const after = yield* reader.space();
-  const close = yield* reader.peek(CLOSE);
+  const close = yield* reader.peek(tags.closeSet);
   reader.takeRecord();
   if (close !== null) {
     reader.consume(close.length);
@@ -60,7 +73,7 @@ function* readCall(
   out.issue({
     code: "call_unclosed",
     severity: "info",
-    message: `${HERMES_CALL_CLOSE} is missing; the call ends with its JSON object`,
+    message: `${tags.close} is missing; the call ends with its JSON object`,
     tool: result.name,
   });
   out.end(result.arguments);
@@ -72,30 +85,35 @@ function* readCall(
  * `</tool_call>` (a prompt that ended in `<tool_call>`, or a server that dropped the token). Anything else that
  * starts with `{` is content.
  */
-function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Step<void> {
+function* readUnopened(reader: Reader, out: Output, context: FamilyContext, tags: CallTags): Step<void> {
   out.text("content", yield* reader.space());
   reader.journalCommit();
   if ((yield* reader.peekChar()) !== "{") return;
   reader.record();
   const result = yield* readJsonCall(reader, out, context, {
     channel: "content",
-    separator: "\n",
+    separator: tags.separator,
     argumentKeys: ARGUMENT_KEYS,
     deferStart: true,
   });
   if (result.status === "complete") {
     yield* reader.space();
-    const close = yield* reader.peek(CLOSE);
+    const close = yield* reader.peek(tags.closeSet);
     if (close !== null) {
       reader.consume(close.length);
       reader.takeRecord();
       out.issue({
         code: "call_unopened",
         severity: "warning",
-        message: `${HERMES_CALL_OPEN} is missing before a JSON call followed by ${HERMES_CALL_CLOSE}: read as a call`,
+        message: `${tags.open} is missing before a JSON call followed by ${tags.close}: read as a call`,
         tool: result.name,
       });
-      out.start(result.name, result.id || context.createId(out.index, result.name), "content", "\n");
+      out.start(
+        result.name,
+        result.id || context.createId(out.index, result.name),
+        "content",
+        tags.separator,
+      );
       context.checkName(result.name, out);
       out.end(result.arguments);
       return;
@@ -106,16 +124,41 @@ function* readUnopened(reader: Reader, out: Output, context: FamilyContext): Ste
   out.text("content", reader.takeRecord());
 }
 
-function* run(reader: Reader, out: Output, context: FamilyContext): Step<void> {
-  yield* textLoop(reader, out, context, {
-    callMarkers: [HERMES_CALL_OPEN],
-    reasoning: THINK,
-    atStart: () => readUnopened(reader, out, context),
-    onCall: (marker, channel) => readCall(reader, out, context, marker, channel),
+/**
+ * A family that writes Hermes' JSON call object between tags of its own (LongCat's `<longcat_tool_call>`): Hermes'
+ * reader, every rule of it, with the family's tags, reasoning and encoder.
+ *
+ * @example
+ * const tagged = defineTaggedJsonSyntax({ id: "x", name: "X", open: "<call>", close: "</call>", separator: "", reasoning: THINK, encode: encodeHermes });
+ * tagged.parse('<call>{"name": "f", "arguments": {}}</call>').toolCalls.length; // 1
+ */
+export function defineTaggedJsonSyntax(family: {
+  id: string;
+  name: string;
+  open: string;
+  close: string;
+  /** What the template writes before a call (dropped as syntax once the call is read). */
+  separator: string;
+  reasoning: ReasoningSyntax;
+  encode: (calls: readonly EncodableToolCall[]) => string;
+}): ToolCallSyntax {
+  const tags = tagsOf(family.open, family.close, family.separator);
+  return defineSyntax({
+    id: family.id,
+    name: family.name,
+    startMarkers: [family.open],
+    plain: plainCheck(family.open, [family.reasoning.open, "{"]),
+    *run(reader, out, context) {
+      yield* textLoop(reader, out, context, {
+        callMarkers: [family.open],
+        reasoning: family.reasoning,
+        atStart: () => readUnopened(reader, out, context, tags),
+        onCall: (marker, channel) => readCall(reader, out, context, marker, channel, tags),
+      });
+    },
+    encode: family.encode,
   });
 }
-
-const plain = plainCheck(HERMES_CALL_OPEN, [THINK.open, "{"]);
 
 /**
  * Encodes calls as Qwen2.5, QwQ, Qwen3 and Hermes 2/3 templates render them: each call
@@ -150,11 +193,12 @@ export function encodeHermes(calls: readonly EncodableToolCall[]): string {
  * // { content: "Let me check.", reasoning: null, issues: [],
  * //   toolCalls: [{ id: "call_…", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } }] }
  */
-export const hermes: ToolCallSyntax = defineSyntax({
+export const hermes: ToolCallSyntax = defineTaggedJsonSyntax({
   id: "hermes",
   name: "Hermes / Qwen2.5 / QwQ / Qwen3 (<tool_call> JSON)",
-  startMarkers: [HERMES_CALL_OPEN],
-  plain,
-  run,
+  open: HERMES_CALL_OPEN,
+  close: HERMES_CALL_CLOSE,
+  separator: "\n",
+  reasoning: THINK,
   encode: encodeHermes,
 });

@@ -101,8 +101,11 @@ function* readKeywordArguments(
   }
 }
 
-/** One `NAME(k=v, …)` whose name and `(` are already read; returns whether it completed. */
-function* readPythonCall(
+/**
+ * One `NAME(k=v, …)` whose name and `(` are already read (recorded since the name began); returns whether it
+ * completed. A call that fails goes back to content, `head` first. OLMo 3's newline-separated calls share it.
+ */
+export function* readPythonCall(
   reader: Reader,
   out: Output,
   context: FamilyContext,

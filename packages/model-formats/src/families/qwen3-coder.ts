@@ -30,7 +30,8 @@ function qwenJsonValue(value: unknown): string {
   return written.success ? written.value : "null";
 }
 
-const QWEN3_CODER: FunctionCallFamily = {
+/** Qwen3-Coder's family definition: the families that share its grammar and value writing spread it (MiMo, Step-3.5). */
+export const QWEN3_CODER: FunctionCallFamily = {
   id: "qwen3-coder",
   name: "Qwen3-Coder / Qwen3.5 / Qwen3.6 / Nemotron 3 (<function=…><parameter=…>)",
   callOpen: QWEN_CALL_OPEN,

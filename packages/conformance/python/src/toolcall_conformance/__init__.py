@@ -35,6 +35,9 @@ vector operation       callable, and what it returns (full level; at the mapping
                        ``stream_tool_calls(chunks, syntax=..., **options)`` too, every split (``stream_splits``) is
                        checked against the same expectations
 ``encodeToolCalls``    ``encode_tool_calls(calls, syntax=...)`` -> ``str`` (each call ``{"id"?, "name", "arguments"}``)
+``readFencedJsonCalls`` ``read_fenced_json_calls(content, tools=...)`` -> as ``parse_tool_calls`` (no reasoning)
+``readMalformedFunctionCall`` ``read_malformed_function_call(candidate, tools=...)`` -> ``{"candidate", "status",
+                       "issues"}``
 ``validateProvider``   ``validate_for_provider(messages, provider=...)`` -> the issues that provider raises, each
                        with ``code``, ``severity``, ``path``, ``message`` (its literal error text) and ``status``
                        (mapping level: any list, one entry per rejection)

@@ -188,8 +188,14 @@ def check_result(
             if decoded is MISSING:
                 decoded = [field(call, "decoded") for call in calls]
             compare("decoded", decoded)
-    elif operation == "parseToolCalls":
+    elif operation in ("parseToolCalls", "readFencedJsonCalls"):
         messages += check_parse(expected, actual, at, level)
+    elif operation == "readMalformedFunctionCall":
+        compare("candidate", field(actual, "candidate"))
+        compare("status", field(actual, "status"))
+        if at("issues"):
+            codes = [field(issue, "code") for issue in as_list(field(actual, "issues", []))]
+            messages += _multiset_mismatch("issues", list(expected["issues"]), codes)
     elif operation == "encodeToolCalls":
         if at("text") and not isinstance(actual, str):
             messages.append(f"text: expected {show(expected['text'])}, got a {type(actual).__name__}: {show(actual)}")

@@ -27,6 +27,8 @@ OPERATIONS: dict[str, str] = {
     "providerVerdict": "provider_verdict",
     "parseToolCalls": "parse_tool_calls",
     "encodeToolCalls": "encode_tool_calls",
+    "readFencedJsonCalls": "read_fenced_json_calls",
+    "readMalformedFunctionCall": "read_malformed_function_call",
     "normalizeAnswer": "normalize_answer_arguments",
     "render": "render_template",
 }
