@@ -19,6 +19,7 @@ function isUiMessage(value: unknown): boolean {
     typeof value.role === "string" &&
     ROLES.has(value.role) &&
     Array.isArray(value.parts) &&
+    !Array.isArray(value.toolInvocations) &&
     value.parts.every(
       (part) => isPlainObject(part) && typeof part.type === "string" && !isInvocationPart(part),
     )
@@ -42,7 +43,7 @@ function isUiMessage(value: unknown): boolean {
  */
 export const aiSdkUiMessagesFormat: ConversationFormat = {
   id: "ai-sdk-ui-messages",
-  name: "Vercel AI SDK UIMessages (useChat, tool-<name> parts)",
+  name: "Vercel AI SDK UIMessages (useChat, tool-* parts)",
   expected:
     'a list of {id, role, parts} messages with {"type": "tool-<name>" | "dynamic-tool", toolCallId, state, input, output} parts, or an object with "messages"',
   unit: "record",

@@ -71,7 +71,7 @@ const envelope: DictEnvelope = {
  */
 export const langchainSerializedFormat: ConversationFormat = {
   id: "langchain-serialized",
-  name: 'LangChain serialized messages ({"lc": 1, "type": "constructor", …})',
+  name: "LangChain serialized messages (lc: 1 constructors)",
   expected:
     'a list of {"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {content, tool_calls?}}, or an object with "messages"',
   unit: "record",

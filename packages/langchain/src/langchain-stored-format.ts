@@ -81,7 +81,7 @@ const envelope: DictEnvelope = {
  */
 export const langchainStoredFormat: ConversationFormat = {
   id: "langchain-stored",
-  name: "LangChain stored messages ({type, data}: mapChatMessagesToStoredMessages, messages_to_dict)",
+  name: "LangChain stored messages ({type, data}, messages_to_dict)",
   expected:
     'a list of {"type": "human" | "ai" | "system" | "tool", "data": {content, tool_calls?, tool_call_id?}}, or an object with "messages"',
   unit: "record",
