@@ -149,8 +149,8 @@ function rebuilt(options: {
   index: number;
 }): unknown | string {
   const { message, entry, envelope, index } = options;
-  const fields = fieldsOf(message, envelope) as Fields;
-  const before = neutralOfDict(message, index, envelope) as ChatMessage;
+  const fields = fieldsOf({ message, envelope }) as Fields;
+  const before = neutralOfDict({ message, index, envelope }) as ChatMessage;
   const changes = new Map<string, unknown>();
   if (entry.role === "assistant") {
     const calls = rebuildCalls(fields, entry, before);
@@ -213,7 +213,7 @@ export function writeMessageDicts(options: {
   const out: unknown[] = [...(added.get(-1) ?? [])];
   list.forEach((message, index) => {
     if (kept.has(index)) out.push(kept.get(index));
-    else if (neutralOfDict(message, index, envelope) === undefined) out.push(message);
+    else if (neutralOfDict({ message, index, envelope }) === undefined) out.push(message);
     out.push(...(added.get(index) ?? []));
   });
   return { ok: true, list: out };
