@@ -163,6 +163,16 @@ function writeV4(
     byId.set(home.id, edit);
     return edit;
   };
+  // Each message is read again once, however many of its entries come back.
+  const again = new Map<number, ChatMessage[]>();
+  const readAgain = (index: number) => {
+    let entries = again.get(index);
+    if (entries === undefined) {
+      entries = neutralOf(list[index], index);
+      again.set(index, entries);
+    }
+    return entries;
+  };
   for (const entry of next) {
     if (!isPlainObject(entry)) return { ok: false, reason: "a message is not an object" };
     const origin = originOf(entry) as V4Origin | undefined;
@@ -174,7 +184,7 @@ function writeV4(
       continue;
     }
     kept.add(origin.message);
-    const before = neutralOf(list[origin.message], origin.message);
+    const before = readAgain(origin.message);
     if (origin.invocation !== undefined) {
       const old = before.find(
         (message) =>
