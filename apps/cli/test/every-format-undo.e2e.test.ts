@@ -12,6 +12,8 @@ const FOLDERS = [
   "packages/datasets/test/__fixtures__",
   "packages/gemini/test/__fixtures__",
   "packages/langchain/test/__fixtures__",
+  "packages/ai-sdk/test/__fixtures__/saved",
+  "packages/langchain/test/__fixtures__/saved",
 ];
 const FILES = FOLDERS.flatMap((folder) =>
   readdirSync(join(repo, folder))

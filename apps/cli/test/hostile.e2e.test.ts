@@ -106,7 +106,7 @@ describe("hostile inputs", () => {
       const { error } = JSON.parse(check.out).files[0];
       expect(error.code).toBe("input_format_unknown");
       expect(error.message).toContain(
-        "expected one of: openai-chat-completion, cohere-chat, anthropic-messages",
+        "expected one of: openai-chat-completion, cohere-chat, ai-sdk-ui-messages, ai-sdk-ui-messages-v4, ai-sdk-model-messages",
       );
       expect(JSON.parse(check.out).findings).toHaveLength(1);
     },

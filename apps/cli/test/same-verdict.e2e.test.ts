@@ -22,6 +22,11 @@ const corpus = [
   join(repo, "packages/datasets/test/__fixtures__/hermes-function-calling-v1-card.jsonl"),
   join(repo, "packages/datasets/test/__fixtures__/reason_tool_use_demo_50.jsonl"),
   join(repo, "packages/datasets/test/__fixtures__/glaive_toolcall_en_demo.json"),
+  join(repo, "packages/ai-sdk/test/__fixtures__/saved/chat-store-ui-messages.json"),
+  join(repo, "packages/ai-sdk/test/__fixtures__/saved/chat-store-v4-messages.json"),
+  join(repo, "packages/ai-sdk/test/__fixtures__/saved/response-model-messages.json"),
+  join(repo, "packages/langchain/test/__fixtures__/saved/chat-history-stored.json"),
+  join(repo, "packages/langchain/test/__fixtures__/saved/langgraph-thread-state.json"),
 ];
 
 interface Found {

@@ -3,12 +3,14 @@
 // Claude Code sessions from @toolcall/anthropic; ShareGPT and LLaMA-Factory from @toolcall/datasets), composed here in
 // the command line's order, detected from the content or picked. One JSON document is a record or an array of
 // records; JSON lines are a session (a whole file of lines) or one record per line.
+import { aiSdkFormats } from "@toolcall/ai-sdk/formats";
 import { anthropicFormats } from "@toolcall/anthropic";
 import { bedrockFormats } from "@toolcall/bedrock";
 import { cohereFormats } from "@toolcall/cohere";
 import { type ConversationFormat, createFormatRegistry, type FormatReading } from "@toolcall/core/kit";
 import { datasetFormats } from "@toolcall/datasets";
 import { geminiFormats } from "@toolcall/gemini";
+import { langchainFormats } from "@toolcall/langchain/formats";
 import { openaiFormats } from "@toolcall/openai";
 
 /** The formats the page reads: the ecosystems' packages composed as the command line composes them. */
@@ -19,6 +21,8 @@ export const SAVED_CHAT_REGISTRY = createFormatRegistry([
   ...geminiFormats,
   ...bedrockFormats,
   ...cohereFormats,
+  ...aiSdkFormats,
+  ...langchainFormats,
 ]);
 
 /** Formats whose record is one JSON value, most specific first. */

@@ -1,6 +1,7 @@
 import type { ConversationFormat } from "@toolcall/core/kit";
 import { aiSdkModelMessagesFormat } from "./model-messages-format.js";
 import { aiSdkUiMessagesFormat } from "./ui-messages-format.js";
+import { aiSdkUiMessagesV4Format } from "./ui-messages-v4-format.js";
 
 /**
  * Every format the AI SDK saves tool calls in, for a tool composing formats
@@ -9,4 +10,8 @@ import { aiSdkUiMessagesFormat } from "./ui-messages-format.js";
  * @example
  * createFormatRegistry(aiSdkFormats).detect([{ id: "u1", role: "user", parts: [{ type: "text", text: "hi" }] }], "record")?.format.id; // "ai-sdk-ui-messages"
  */
-export const aiSdkFormats: readonly ConversationFormat[] = [aiSdkUiMessagesFormat, aiSdkModelMessagesFormat];
+export const aiSdkFormats: readonly ConversationFormat[] = [
+  aiSdkUiMessagesFormat,
+  aiSdkUiMessagesV4Format,
+  aiSdkModelMessagesFormat,
+];

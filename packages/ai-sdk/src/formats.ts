@@ -3,3 +3,4 @@
 export { aiSdkFormats } from "./ai-sdk-formats.js";
 export { aiSdkModelMessagesFormat } from "./model-messages-format.js";
 export { aiSdkUiMessagesFormat } from "./ui-messages-format.js";
+export { aiSdkUiMessagesV4Format } from "./ui-messages-v4-format.js";

@@ -176,6 +176,8 @@ export function fromUiNeutralEntries<M>(options: {
   entries: readonly unknown[];
 }): M[] {
   const { messages } = options;
+  // Each entry finds its message once, not by a scan of the list (a long chat stays linear).
+  const indexOf = new Map<unknown, number>(messages.map((message, index) => [message, index]));
   const edits = new Map<unknown, MessageEdit>();
   const homes = new Map<unknown, { message: Part; part: number }>();
   const added = new Map<number, Part[]>();
@@ -183,7 +185,7 @@ export function fromUiNeutralEntries<M>(options: {
   for (const entry of options.entries) {
     const origin = getTag<UiOrigin>(entry, AI_SDK_ORIGIN);
     if (origin === undefined || !isPlainObject(entry)) {
-      if (isCarried(entry)) anchor = messages.indexOf(entry.message as M);
+      if (isCarried(entry)) anchor = indexOf.get(entry.message) ?? -1;
       else if (isPlainObject(entry) && entry.role === "tool") {
         const home = homes.get(entry.tool_call_id);
         if (home !== undefined) editOf(edits, home.message).results.set(home.part, entry);
@@ -200,7 +202,7 @@ export function fromUiNeutralEntries<M>(options: {
       }
       continue;
     }
-    anchor = messages.indexOf(origin.message as M);
+    anchor = indexOf.get(origin.message) ?? -1;
     const edit = editOf(edits, origin.message);
     if (entry.role === "assistant") {
       edit.steps.set(origin.step, entry);

@@ -52,3 +52,4 @@ export {
 } from "./toolcall-middleware.js";
 export { type ToolcallRepairOptions, toolcallRepair } from "./toolcall-repair.js";
 export { aiSdkUiMessagesFormat } from "./ui-messages-format.js";
+export { aiSdkUiMessagesV4Format } from "./ui-messages-v4-format.js";

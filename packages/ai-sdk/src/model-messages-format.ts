@@ -2,7 +2,14 @@ import type { ChatMessage } from "@toolcall/core";
 import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { fromNeutralEntries } from "./from-neutral-messages.js";
 import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, getTag } from "./origin.js";
-import { mergeCarried, placeOfPart, splitCarried, storedListOf, withStoredList } from "./stored-list.js";
+import {
+  guardedReading,
+  mergeCarried,
+  placeOfPart,
+  splitCarried,
+  storedListOf,
+  withStoredList,
+} from "./stored-list.js";
 import { toNeutralEntries } from "./to-neutral-messages.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
@@ -59,7 +66,7 @@ export const aiSdkModelMessagesFormat: ConversationFormat = {
   unit: "record",
   priority: 32,
   matches(value) {
-    const found = storedListOf(value, isModelMessage);
+    const found = storedListOf({ value, isMessage: isModelMessage });
     return found?.list.some(hasSdkPart) === true;
   },
   resembles: (value) => {
@@ -67,60 +74,66 @@ export const aiSdkModelMessagesFormat: ConversationFormat = {
     return Array.isArray(list) && list.some(hasSdkPart);
   },
   read(value): FormatReading {
-    const found = storedListOf(value, isModelMessage);
-    if (found === undefined) {
-      return {
-        conversations: [],
-        issues: [
-          {
-            code: "record_not_conversation",
-            severity: "error",
-            message: 'neither a list of AI SDK messages nor an object with "messages"',
-            path: [],
+    return guardedReading({
+      value,
+      what: "AI SDK messages",
+      read: (): FormatReading => {
+        const found = storedListOf({ value, isMessage: isModelMessage, allowEmpty: true });
+        if (found === undefined) {
+          return {
+            conversations: [],
+            issues: [
+              {
+                code: "record_not_conversation",
+                severity: "error",
+                message: 'neither a list of AI SDK messages nor an object with "messages"',
+                path: [],
+              },
+            ],
+            write: () => ({ ok: true, value }),
+          };
+        }
+        const entries: unknown[] = [];
+        const owners: number[] = [];
+        found.list.forEach((message, index) => {
+          for (const entry of toNeutralEntries([message], { enumerable: true, sanitizer: true })) {
+            entries.push(entry);
+            owners.push(index);
+          }
+        });
+        const { messages, carried } = splitCarried({ entries, owners });
+        const indexOf = new Map<unknown, number>(found.list.map((message, index) => [message, index]));
+        return {
+          conversations: [
+            {
+              messages: messages as ChatMessage[],
+              placeOf(path) {
+                const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
+                const origin = getTag<AiSdkOrigin>(entry, AI_SDK_ORIGIN);
+                const index = origin === undefined ? undefined : indexOf.get(origin.message);
+                if (index === undefined) return found.key ?? "";
+                let part = origin?.part;
+                if (path[1] === "tool_calls" && typeof path[2] === "number" && isPlainObject(entry)) {
+                  const call = (entry.tool_calls as unknown[] | undefined)?.[path[2]];
+                  part = getTag<number>(call, AI_SDK_PART);
+                }
+                return placeOfPart({
+                  key: found.key,
+                  message: index,
+                  field: "content",
+                  ...(part === undefined ? {} : { part }),
+                });
+              },
+            },
+          ],
+          issues: [],
+          write([next]) {
+            if (next === undefined) return { ok: true, value };
+            const list = fromNeutralEntries(mergeCarried({ next, carried, indexOf }), "messages");
+            return { ok: true, value: withStoredList({ value, found, list }) };
           },
-        ],
-        write: () => ({ ok: true, value }),
-      };
-    }
-    const entries: unknown[] = [];
-    const owners: number[] = [];
-    found.list.forEach((message, index) => {
-      for (const entry of toNeutralEntries([message], { enumerable: true, sanitizer: true })) {
-        entries.push(entry);
-        owners.push(index);
-      }
-    });
-    const { messages, carried } = splitCarried({ entries, owners });
-    const indexOf = new Map<unknown, number>(found.list.map((message, index) => [message, index]));
-    return {
-      conversations: [
-        {
-          messages: messages as ChatMessage[],
-          placeOf(path) {
-            const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
-            const origin = getTag<AiSdkOrigin>(entry, AI_SDK_ORIGIN);
-            const index = origin === undefined ? undefined : indexOf.get(origin.message);
-            if (index === undefined) return found.key ?? "";
-            let part = origin?.part;
-            if (path[1] === "tool_calls" && typeof path[2] === "number" && isPlainObject(entry)) {
-              const call = (entry.tool_calls as unknown[] | undefined)?.[path[2]];
-              part = getTag<number>(call, AI_SDK_PART);
-            }
-            return placeOfPart({
-              key: found.key,
-              message: index,
-              field: "content",
-              ...(part === undefined ? {} : { part }),
-            });
-          },
-        },
-      ],
-      issues: [],
-      write([next]) {
-        if (next === undefined) return { ok: true, value };
-        const list = fromNeutralEntries(mergeCarried({ next, carried, indexOf }), "messages");
-        return { ok: true, value: withStoredList({ value, found, list }) };
+        };
       },
-    };
+    });
   },
 };

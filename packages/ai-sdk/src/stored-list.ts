@@ -1,4 +1,4 @@
-import { isPlainObject } from "@toolcall/core/kit";
+import { type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { AI_SDK_ORIGIN, getTag, isCarried } from "./origin.js";
 
 /** Where a record keeps its saved messages: a bare list, or the `messages` of an object (a request body, a chat). */
@@ -12,18 +12,22 @@ export interface StoredList {
  * The saved messages of a record when every one has a format's shape: a bare list, or `{messages: [...]}`.
  *
  * @example
- * storedListOf({ messages: [{ role: "user", content: "hi" }] }, () => true)?.key; // "messages"
+ * storedListOf({ value: { messages: [{ role: "user", content: "hi" }] }, isMessage: () => true })?.key; // "messages"
  */
-export function storedListOf(
-  value: unknown,
-  isMessage: (message: unknown) => boolean,
-): StoredList | undefined {
+export function storedListOf(options: {
+  value: unknown;
+  isMessage: (message: unknown) => boolean;
+  /** A written record may hold no message left (every one was a rule's to drop): it still reads. */
+  allowEmpty?: boolean;
+}): StoredList | undefined {
+  const { value, isMessage } = options;
   const list = Array.isArray(value)
     ? value
     : isPlainObject(value) && Array.isArray(value.messages)
       ? value.messages
       : undefined;
-  if (list === undefined || list.length === 0 || !list.every(isMessage)) return undefined;
+  if (list === undefined || (list.length === 0 && options.allowEmpty !== true) || !list.every(isMessage))
+    return undefined;
   return Array.isArray(value) ? { list } : { list, key: "messages" };
 }
 
@@ -116,4 +120,49 @@ export function placeOfPart(options: {
 }): string {
   const base = `${options.key ?? ""}[${options.message}]`;
   return options.part === undefined ? base : `${base}.${options.field}[${options.part}]`;
+}
+
+/**
+ * A format's reading that never throws: a value whose reading or writing throws (a getter, a proxy) is refused with
+ * `record_not_conversation`, or kept as it was, never a crash.
+ *
+ * @example
+ * const reading = guardedReading({ value, what: "AI SDK messages", read: () => readIt(value) });
+ */
+export function guardedReading(options: {
+  value: unknown;
+  what: string;
+  read: () => FormatReading;
+}): FormatReading {
+  const { value, what } = options;
+  let reading: FormatReading;
+  try {
+    reading = options.read();
+  } catch (error) {
+    return {
+      conversations: [],
+      issues: [
+        {
+          code: "record_not_conversation",
+          severity: "error",
+          message: `${what} that cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+          path: [],
+        },
+      ],
+      write: () => ({ ok: true, value }),
+    };
+  }
+  return {
+    ...reading,
+    write(replacements) {
+      try {
+        return reading.write(replacements);
+      } catch (error) {
+        return {
+          ok: false,
+          reason: `cannot be written: ${error instanceof Error ? error.message : String(error)}`,
+        };
+      }
+    },
+  };
 }

@@ -2,7 +2,14 @@ import type { ChatMessage } from "@toolcall/core";
 import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { fromUiNeutralEntries } from "./from-ui-neutral.js";
 import { AI_SDK_ORIGIN, AI_SDK_PART, getTag } from "./origin.js";
-import { mergeCarried, placeOfPart, splitCarried, storedListOf, withStoredList } from "./stored-list.js";
+import {
+  guardedReading,
+  mergeCarried,
+  placeOfPart,
+  splitCarried,
+  storedListOf,
+  withStoredList,
+} from "./stored-list.js";
 import { type UiOrigin, uiNeutralView } from "./ui-neutral-view.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);
@@ -19,6 +26,7 @@ function isUiMessage(value: unknown): boolean {
     typeof value.role === "string" &&
     ROLES.has(value.role) &&
     Array.isArray(value.parts) &&
+    !Array.isArray(value.toolInvocations) &&
     value.parts.every(
       (part) => isPlainObject(part) && typeof part.type === "string" && !isInvocationPart(part),
     )
@@ -42,64 +50,70 @@ function isUiMessage(value: unknown): boolean {
  */
 export const aiSdkUiMessagesFormat: ConversationFormat = {
   id: "ai-sdk-ui-messages",
-  name: "Vercel AI SDK UIMessages (useChat, tool-<name> parts)",
+  name: "Vercel AI SDK UIMessages (useChat, tool-* parts)",
   expected:
     'a list of {id, role, parts} messages with {"type": "tool-<name>" | "dynamic-tool", toolCallId, state, input, output} parts, or an object with "messages"',
   unit: "record",
   // Above Gemini's contents (also `{role, parts}`): a UI message's parts are typed, Gemini's are not.
   priority: 32,
-  matches: (value) => storedListOf(value, isUiMessage) !== undefined,
+  matches: (value) => storedListOf({ value, isMessage: isUiMessage }) !== undefined,
   read(value): FormatReading {
-    const found = storedListOf(value, isUiMessage);
-    if (found === undefined) {
-      return {
-        conversations: [],
-        issues: [
-          {
-            code: "record_not_conversation",
-            severity: "error",
-            message: 'neither a list of UI messages nor an object with "messages"',
-            path: [],
-          },
-        ],
-        write: () => ({ ok: true, value }),
-      };
-    }
-    const { entries, owners } = uiNeutralView(found.list);
-    const { messages, carried } = splitCarried({ entries, owners });
-    const indexOf = new Map<unknown, number>(found.list.map((message, index) => [message, index]));
-    return {
-      conversations: [
-        {
-          messages: messages as ChatMessage[],
-          placeOf(path) {
-            const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
-            const origin = getTag<UiOrigin>(entry, AI_SDK_ORIGIN);
-            const index = origin === undefined ? undefined : indexOf.get(origin.message);
-            if (index === undefined) return found.key ?? "";
-            let part = origin?.part;
-            if (path[1] === "tool_calls" && typeof path[2] === "number" && isPlainObject(entry)) {
-              const call = (entry.tool_calls as unknown[] | undefined)?.[path[2]];
-              part = getTag<number>(call, AI_SDK_PART);
-            }
-            return placeOfPart({
-              key: found.key,
-              message: index,
-              field: "parts",
-              ...(part === undefined ? {} : { part }),
+    return guardedReading({
+      value,
+      what: "UI messages",
+      read: (): FormatReading => {
+        const found = storedListOf({ value, isMessage: isUiMessage, allowEmpty: true });
+        if (found === undefined) {
+          return {
+            conversations: [],
+            issues: [
+              {
+                code: "record_not_conversation",
+                severity: "error",
+                message: 'neither a list of UI messages nor an object with "messages"',
+                path: [],
+              },
+            ],
+            write: () => ({ ok: true, value }),
+          };
+        }
+        const { entries, owners } = uiNeutralView(found.list);
+        const { messages, carried } = splitCarried({ entries, owners });
+        const indexOf = new Map<unknown, number>(found.list.map((message, index) => [message, index]));
+        return {
+          conversations: [
+            {
+              messages: messages as ChatMessage[],
+              placeOf(path) {
+                const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
+                const origin = getTag<UiOrigin>(entry, AI_SDK_ORIGIN);
+                const index = origin === undefined ? undefined : indexOf.get(origin.message);
+                if (index === undefined) return found.key ?? "";
+                let part = origin?.part;
+                if (path[1] === "tool_calls" && typeof path[2] === "number" && isPlainObject(entry)) {
+                  const call = (entry.tool_calls as unknown[] | undefined)?.[path[2]];
+                  part = getTag<number>(call, AI_SDK_PART);
+                }
+                return placeOfPart({
+                  key: found.key,
+                  message: index,
+                  field: "parts",
+                  ...(part === undefined ? {} : { part }),
+                });
+              },
+            },
+          ],
+          issues: [],
+          write([next]) {
+            if (next === undefined) return { ok: true, value };
+            const list = fromUiNeutralEntries({
+              messages: found.list,
+              entries: mergeCarried({ next, carried, indexOf }),
             });
+            return { ok: true, value: withStoredList({ value, found, list }) };
           },
-        },
-      ],
-      issues: [],
-      write([next]) {
-        if (next === undefined) return { ok: true, value };
-        const list = fromUiNeutralEntries({
-          messages: found.list,
-          entries: mergeCarried({ next, carried, indexOf }),
-        });
-        return { ok: true, value: withStoredList({ value, found, list }) };
+        };
       },
-    };
+    });
   },
 };

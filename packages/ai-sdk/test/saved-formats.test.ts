@@ -7,13 +7,19 @@ import { openaiFormats } from "@toolcall/openai";
 import * as ai from "ai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { aiSdkFormats, aiSdkModelMessagesFormat, aiSdkUiMessagesFormat } from "../src/formats.js";
+import {
+  aiSdkFormats,
+  aiSdkModelMessagesFormat,
+  aiSdkUiMessagesFormat,
+  aiSdkUiMessagesV4Format,
+} from "../src/formats.js";
 
 // Saved AI SDK histories read by the record engine: detected beside OpenAI Chat (whose shapes they resemble), read
 // with every call paired, repaired in their own shapes (inputs stay objects), accepted by the real SDK afterwards.
 const folder = fileURLToPath(new URL("./__fixtures__/saved/", import.meta.url));
 const load = (name: string) => JSON.parse(readFileSync(join(folder, name), "utf8"));
 const uiChat = () => load("chat-store-ui-messages.json") as ai.UIMessage[];
+const v4Chat = () => load("chat-store-v4-messages.json") as Array<Record<string, unknown>>;
 const modelChat = () => load("response-model-messages.json") as { messages: ai.ModelMessage[] };
 const registry = createFormatRegistry([...openaiFormats, ...aiSdkFormats]);
 const engine = createRecordEngine({ repairs: coreRepairs });
@@ -184,6 +190,66 @@ describe("model messages (response.messages)", () => {
         : [],
     );
     expect(results).toContain("toolu_01B19r91rx91mr928946mr0");
+  });
+});
+
+describe("AI SDK 4 chats (tool-invocation parts and toolInvocations)", () => {
+  it("are claimed ahead of OpenAI Chat and the UI messages of 5 and 6, with every invocation read once", () => {
+    expect(registry.detect(v4Chat(), "record")).toMatchObject({
+      certainty: "certain",
+      format: { id: "ai-sdk-ui-messages-v4" },
+    });
+    const conversation = aiSdkUiMessagesV4Format.read(v4Chat()).conversations[0];
+    const messages = conversation?.messages ?? [];
+    expect(messages.map((message) => message.role)).toEqual([
+      "user",
+      "assistant",
+      "tool",
+      "user",
+      "assistant",
+      "tool",
+    ]);
+    expect(conversation?.placeOf?.([1, "tool_calls", 1])).toBe("[1].parts[4]");
+    expect(engine.check(aiSdkUiMessagesV4Format, v4Chat()).issues.map((i) => [i.code, i.place])).toEqual([
+      ["tool_result_missing", "[1].parts[4]"],
+    ]);
+  });
+
+  it("a call that never got a result gets one in both twins; every other message is the same object", () => {
+    const chat = v4Chat();
+    const reading = aiSdkUiMessagesV4Format.read(chat);
+    const same = reading.write([[...(reading.conversations[0]?.messages ?? [])]]);
+    expect(same.ok && same.value).toBe(chat);
+    const repaired = engine.repair(aiSdkUiMessagesV4Format, chat);
+    const out = repaired.value as Array<{
+      parts: Array<{ toolInvocation?: unknown }>;
+      toolInvocations: unknown[];
+    }>;
+    expect(out[1]?.parts[4]?.toolInvocation).toEqual(out[1]?.toolInvocations[1]);
+    expect(out[1]?.toolInvocations[1]).toMatchObject({
+      state: "result",
+      args: { message: "Book the 18:40 train to Porto?" },
+    });
+    expect(out.filter((message, i) => message === chat[i]).length).toBe(3);
+    expect(repaired.remaining).toEqual([]);
+  });
+
+  it("a repaired call's args are an object in both twins", () => {
+    const chat = v4Chat();
+    const message = chat[3] as {
+      parts: Array<{ toolInvocation?: Record<string, unknown> }>;
+      toolInvocations: Array<Record<string, unknown>>;
+    };
+    const invocation = {
+      ...(message.toolInvocations[0] as Record<string, unknown>),
+      args: "{'city': 'Porto'}",
+    };
+    message.toolInvocations[0] = invocation;
+    message.parts[1] = { ...message.parts[1], toolInvocation: invocation };
+    const repaired = engine.repair(aiSdkUiMessagesV4Format, chat);
+    const out = (repaired.value as typeof chat)[3] as typeof message;
+    expect(out.toolInvocations[0]?.args).toEqual({ city: "Porto" });
+    expect(out.parts[1]?.toolInvocation?.args).toEqual({ city: "Porto" });
   });
 });
 

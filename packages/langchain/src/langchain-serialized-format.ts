@@ -39,7 +39,7 @@ const envelope: DictEnvelope = {
       const role = (message.kwargs as Record<string, unknown>).role;
       return role === "user" || role === "assistant" || role === "system" ? role : undefined;
     }
-    return typeof name === "string" ? CLASS_ROLES[name] : undefined;
+    return typeof name === "string" && Object.hasOwn(CLASS_ROLES, name) ? CLASS_ROLES[name] : undefined;
   },
   toolResult: ({ content, toolCallId, name }) => ({
     lc: 1,
@@ -71,13 +71,13 @@ const envelope: DictEnvelope = {
  */
 export const langchainSerializedFormat: ConversationFormat = {
   id: "langchain-serialized",
-  name: 'LangChain serialized messages ({"lc": 1, "type": "constructor", …})',
+  name: "LangChain serialized messages (lc: 1 constructors)",
   expected:
     'a list of {"lc": 1, "type": "constructor", "id": [..., "AIMessage"], "kwargs": {content, tool_calls?}}, or an object with "messages"',
   unit: "record",
   priority: 25,
   matches: (value) => {
-    const found = storedDictsOf(value, isSerializedMessage);
+    const found = storedDictsOf({ value, isMessage: isSerializedMessage });
     return (
       found?.list.some((message) => envelope.roleOf(message as Record<string, unknown>) !== undefined) ===
       true

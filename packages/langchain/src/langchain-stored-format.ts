@@ -1,6 +1,6 @@
 import type { ChatMessage } from "@toolcall/core";
 import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
-import { placeOfDict, storedDictsOf, withDicts } from "./message-dict-list.js";
+import { guardedReading, placeOfDict, storedDictsOf, withDicts } from "./message-dict-list.js";
 import { type DictEnvelope, type DictRole, neutralOfDict } from "./message-dict-view.js";
 import { writeMessageDicts } from "./message-dict-write.js";
 
@@ -12,6 +12,11 @@ const STORED_ROLES: Readonly<Record<string, DictRole>> = {
   system: "system",
   developer: "developer",
   tool: "tool",
+  // Python writes a chunk's class name as its type (`AIMessageChunk`); JavaScript writes `ai` for both.
+  AIMessageChunk: "assistant",
+  HumanMessageChunk: "user",
+  SystemMessageChunk: "system",
+  ToolMessageChunk: "tool",
 };
 
 /** `{type, data}`: a stored message, `data` its fields. */
@@ -32,7 +37,8 @@ const envelope: DictEnvelope = {
       const role = (message.data as Fields).role;
       return role === "user" || role === "assistant" || role === "system" ? role : undefined;
     }
-    return STORED_ROLES[message.type as string];
+    const type = message.type as string;
+    return Object.hasOwn(STORED_ROLES, type) ? STORED_ROLES[type] : undefined;
   },
   toolResult({ content, toolCallId, name, list }) {
     // Python's `messages_to_dict` repeats the type inside `data` with every field; the JS form does not.
@@ -81,13 +87,13 @@ const envelope: DictEnvelope = {
  */
 export const langchainStoredFormat: ConversationFormat = {
   id: "langchain-stored",
-  name: "LangChain stored messages ({type, data}: mapChatMessagesToStoredMessages, messages_to_dict)",
+  name: "LangChain stored messages ({type, data}, messages_to_dict)",
   expected:
     'a list of {"type": "human" | "ai" | "system" | "tool", "data": {content, tool_calls?, tool_call_id?}}, or an object with "messages"',
   unit: "record",
   priority: 25,
   matches: (value) => {
-    const found = storedDictsOf(value, isStoredMessage);
+    const found = storedDictsOf({ value, isMessage: isStoredMessage });
     return found?.list.some((message) => envelope.roleOf(message as Fields) !== undefined) === true;
   },
   read(value): FormatReading {
@@ -103,7 +109,17 @@ export function readDicts(options: {
   what: string;
 }): FormatReading {
   const { value, envelope: form } = options;
-  const found = storedDictsOf(value, options.isMessage);
+  return guardedReading({ value, what: options.what, read: () => readFound({ ...options, form }) });
+}
+
+function readFound(options: {
+  value: unknown;
+  form: DictEnvelope;
+  isMessage: (value: unknown) => boolean;
+  what: string;
+}): FormatReading {
+  const { value, form } = options;
+  const found = storedDictsOf({ value, isMessage: options.isMessage, allowEmpty: true });
   if (found === undefined) {
     return {
       conversations: [],
@@ -115,7 +131,7 @@ export function readDicts(options: {
   }
   const messages: ChatMessage[] = [];
   found.list.forEach((message, index) => {
-    const neutral = neutralOfDict(message, index, form);
+    const neutral = neutralOfDict({ message, index, envelope: form });
     if (neutral !== undefined) messages.push(neutral);
   });
   return {

@@ -1,4 +1,4 @@
-import { isPlainObject } from "@toolcall/core/kit";
+import { type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import { dictOriginOf } from "./message-dict-view.js";
 
 /** Where a record keeps its message dicts: a bare list, or the `messages` of an object (a graph's state). */
@@ -11,15 +11,22 @@ export interface DictList {
  * The message dicts of a record when every one has a form's shape: a bare list, or `{messages: [...]}`.
  *
  * @example
- * storedDictsOf({ messages: [{ type: "human", data: { content: "hi" } }] }, () => true)?.key; // "messages"
+ * storedDictsOf({ value: { messages: [{ type: "human", data: { content: "hi" } }] }, isMessage: () => true })?.key; // "messages"
  */
-export function storedDictsOf(value: unknown, isMessage: (value: unknown) => boolean): DictList | undefined {
+export function storedDictsOf(options: {
+  value: unknown;
+  isMessage: (value: unknown) => boolean;
+  /** A written record may hold no message left (every one was a rule's to drop): it still reads. */
+  allowEmpty?: boolean;
+}): DictList | undefined {
+  const { value, isMessage } = options;
   const list = Array.isArray(value)
     ? value
     : isPlainObject(value) && Array.isArray(value.messages)
       ? value.messages
       : undefined;
-  if (list === undefined || list.length === 0 || !list.every(isMessage)) return undefined;
+  if (list === undefined || (list.length === 0 && options.allowEmpty !== true) || !list.every(isMessage))
+    return undefined;
   return Array.isArray(value) ? { list } : { list, key: "messages" };
 }
 
@@ -58,4 +65,47 @@ export function placeOfDict(options: {
     if (call?.list !== undefined) return `${base}.${options.field}.${call.list}[${call.index}]`;
   }
   return base;
+}
+
+/**
+ * A reading that never throws: a value whose reading or writing throws (a getter, a proxy) is refused with
+ * `record_not_conversation`, or kept as it was, never a crash.
+ *
+ * @example
+ * const reading = guardedReading({ value, what: "LangChain messages", read: () => readIt(value) });
+ */
+export function guardedReading(options: {
+  value: unknown;
+  what: string;
+  read: () => FormatReading;
+}): FormatReading {
+  const { value, what } = options;
+  const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+  let reading: FormatReading;
+  try {
+    reading = options.read();
+  } catch (error) {
+    return {
+      conversations: [],
+      issues: [
+        {
+          code: "record_not_conversation",
+          severity: "error",
+          message: `${what} that cannot be read: ${reason(error)}`,
+          path: [],
+        },
+      ],
+      write: () => ({ ok: true, value }),
+    };
+  }
+  return {
+    ...reading,
+    write(replacements) {
+      try {
+        return reading.write(replacements);
+      } catch (error) {
+        return { ok: false, reason: `cannot be written: ${reason(error)}` };
+      }
+    },
+  };
 }

@@ -32,7 +32,8 @@ export interface DictOrigin {
 }
 
 /** The fields of a message in an envelope, or `undefined`. */
-export function fieldsOf(message: unknown, envelope: DictEnvelope): Fields | undefined {
+export function fieldsOf(options: { message: unknown; envelope: DictEnvelope }): Fields | undefined {
+  const { message, envelope } = options;
   if (!isPlainObject(message)) return undefined;
   const fields = message[envelope.key];
   return isPlainObject(fields) ? fields : undefined;
@@ -44,7 +45,8 @@ function jsonText(value: unknown): unknown {
 }
 
 /** A content's text: a string as it is, a list of blocks as its text blocks joined, other blocks JSON text. */
-export function textOfContent(content: unknown, options: { tool: boolean }): unknown {
+export function textOfContent(options: { content: unknown; tool: boolean }): unknown {
+  const { content } = options;
   if (!Array.isArray(content)) return content;
   const texts = content.filter((block) => isPlainObject(block) && block.type === "text");
   if (options.tool && texts.length !== content.length) return jsonText(content);
@@ -65,12 +67,13 @@ function neutralCall(call: unknown, origin: DictOrigin): ToolCall {
  * The neutral message of one LangChain message dict, or `undefined` when it is not one the view holds (a
  * `FunctionMessage`, a `RemoveMessage`, a value that is no message): the record keeps it where it is.
  */
-export function neutralOfDict(
-  message: unknown,
-  index: number,
-  envelope: DictEnvelope,
-): ChatMessage | undefined {
-  const fields = fieldsOf(message, envelope);
+export function neutralOfDict(options: {
+  message: unknown;
+  index: number;
+  envelope: DictEnvelope;
+}): ChatMessage | undefined {
+  const { message, index, envelope } = options;
+  const fields = fieldsOf({ message, envelope });
   const role = fields === undefined ? undefined : envelope.roleOf(message as Fields);
   if (fields === undefined || role === undefined) return undefined;
   const origin: DictOrigin = { message: index };
@@ -79,14 +82,14 @@ export function neutralOfDict(
       {
         role,
         tool_call_id: fields.tool_call_id,
-        content: textOfContent(fields.content, { tool: true }),
+        content: textOfContent({ content: fields.content, tool: true }),
       } as ChatMessage,
       origin,
     );
   }
   if (role !== "assistant")
     return withOrigin(
-      { role, content: textOfContent(fields.content, { tool: false }) } as ChatMessage,
+      { role, content: textOfContent({ content: fields.content, tool: false }) } as ChatMessage,
       origin,
     );
   const calls: ToolCall[] = [];
@@ -97,7 +100,7 @@ export function neutralOfDict(
       calls.push(neutralCall(call, { message: index, list, index: j }));
     });
   }
-  const text = textOfContent(fields.content, { tool: false });
+  const text = textOfContent({ content: fields.content, tool: false });
   const neutral: ChatMessage = {
     role,
     content: calls.length > 0 && (text === "" || text === undefined) ? null : (text as string),

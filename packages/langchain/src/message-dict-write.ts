@@ -30,17 +30,19 @@ function rebuildCalls(
   const kept = { tool_calls: [] as unknown[], invalid_tool_calls: [] as unknown[] };
   const changedIds = new Map<unknown, { name: unknown; text: unknown }>();
   const keptIds = new Set<unknown>();
-  const beforeCalls = (before.tool_calls ?? []) as ToolCall[];
+  // The calls as read, by their place, so each call finds its old self at once.
+  const beforeByPlace = new Map<string, ToolCall>();
+  for (const call of (before.tool_calls ?? []) as ToolCall[]) {
+    const at = dictOriginOf(call);
+    if (at?.list !== undefined) beforeByPlace.set(`${at.list}:${at.index}`, call);
+  }
   for (const call of (entry.tool_calls ?? []) as ToolCall[]) {
     const origin = dictOriginOf(call);
     const fn = (isPlainObject(call.function) ? call.function : {}) as Fields;
     keptIds.add(call.id);
     const source =
       origin?.list === undefined ? undefined : (fields[origin.list] as unknown[])[origin.index as number];
-    const old = beforeCalls.find((candidate) => {
-      const at = dictOriginOf(candidate);
-      return at?.list === origin?.list && at?.index === origin?.index;
-    });
+    const old = origin?.list === undefined ? undefined : beforeByPlace.get(`${origin.list}:${origin.index}`);
     const oldFn = (isPlainObject(old?.function) ? old.function : {}) as Fields;
     if (
       origin?.list !== undefined &&
@@ -149,8 +151,8 @@ function rebuilt(options: {
   index: number;
 }): unknown | string {
   const { message, entry, envelope, index } = options;
-  const fields = fieldsOf(message, envelope) as Fields;
-  const before = neutralOfDict(message, index, envelope) as ChatMessage;
+  const fields = fieldsOf({ message, envelope }) as Fields;
+  const before = neutralOfDict({ message, index, envelope }) as ChatMessage;
   const changes = new Map<string, unknown>();
   if (entry.role === "assistant") {
     const calls = rebuildCalls(fields, entry, before);
@@ -213,7 +215,7 @@ export function writeMessageDicts(options: {
   const out: unknown[] = [...(added.get(-1) ?? [])];
   list.forEach((message, index) => {
     if (kept.has(index)) out.push(kept.get(index));
-    else if (neutralOfDict(message, index, envelope) === undefined) out.push(message);
+    else if (neutralOfDict({ message, index, envelope }) === undefined) out.push(message);
     out.push(...(added.get(index) ?? []));
   });
   return { ok: true, list: out };

@@ -1,9 +1,11 @@
+import { aiSdkFormats } from "@toolcall/ai-sdk/formats";
 import { anthropicFormats } from "@toolcall/anthropic";
 import { bedrockFormats } from "@toolcall/bedrock";
 import { cohereFormats } from "@toolcall/cohere";
 import { type ConversationFormat, createFormatRegistry } from "@toolcall/core/kit";
 import { datasetFormats } from "@toolcall/datasets";
 import { geminiFormats } from "@toolcall/gemini";
+import { langchainFormats } from "@toolcall/langchain/formats";
 import { openaiFormats } from "@toolcall/openai";
 
 /**
@@ -20,6 +22,8 @@ export const FORMATS = createFormatRegistry([
   ...geminiFormats,
   ...bedrockFormats,
   ...cohereFormats,
+  ...aiSdkFormats,
+  ...langchainFormats,
 ]);
 
 /** Which package each format comes from, for the README's table and `toolcall formats`. */
@@ -30,6 +34,8 @@ export const FORMAT_PACKAGES: ReadonlyArray<{ name: string; formats: readonly Co
   { name: "@toolcall/gemini", formats: geminiFormats },
   { name: "@toolcall/bedrock", formats: bedrockFormats },
   { name: "@toolcall/cohere", formats: cohereFormats },
+  { name: "@toolcall/ai-sdk", formats: aiSdkFormats },
+  { name: "@toolcall/langchain", formats: langchainFormats },
 ];
 
 /**
