@@ -3,6 +3,7 @@ import { errorMessage } from "./error-message.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, nestedDeeper, type ParseJsonResult, parseJson } from "./parse-json.js";
 import { isArraySafe } from "./read-history.js";
+import { noteRepairedText, repairedTextOf } from "./repaired-text.js";
 import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { runSteps } from "./run-steps.js";
@@ -69,14 +70,17 @@ function typedBySchema(result: DecodeResult, options: DecodeOptions): DecodeResu
   if (!(status === "object" || status === "double_encoded" || status === "repaired")) return result;
   const typed = schemaTypedArguments(result.arguments, options.schema);
   if (typed.conversions.length === 0) return result;
-  return {
-    ...result,
-    arguments: typed.arguments,
-    status: "repaired",
-    repairs: [...result.repairs, SCHEMA_TYPES_REPAIR],
-    raw: result.raw ?? result.arguments,
-    conversions: typed.conversions,
-  };
+  return noteRepairedText(
+    {
+      ...result,
+      arguments: typed.arguments,
+      status: "repaired",
+      repairs: [...result.repairs, SCHEMA_TYPES_REPAIR],
+      raw: result.raw ?? result.arguments,
+      conversions: typed.conversions,
+    },
+    repairedTextOf(result),
+  );
 }
 
 function rawSentinel(value: unknown): ArgumentsMapping {
@@ -97,7 +101,7 @@ function isJsonObject(value: unknown): value is ArgumentsMapping {
 }
 
 type RepairOutcome =
-  | { ok: true; mapping: ArgumentsMapping; applied: string[] }
+  | { ok: true; mapping: ArgumentsMapping; applied: string[]; text: string }
   | { ok: false; budget: string[] };
 
 /** Calls one rule with the guard that keeps decode total: a rule that throws did not apply. */
@@ -153,7 +157,8 @@ function* runRepairs(
     applied.push(id);
     meter.charge(current.length);
     const parsed = parse(current);
-    if (parsed.success && isJsonObject(parsed.value)) return { ok: true, mapping: parsed.value, applied };
+    if (parsed.success && isJsonObject(parsed.value))
+      return { ok: true, mapping: parsed.value, applied, text: current };
   }
   return { ok: false, budget };
 }
@@ -247,7 +252,10 @@ function decodeText(
       (stepped) => runRepairs(text, repairs, parse, meter, stepped),
       (repaired) => {
         if (repaired.ok)
-          return { arguments: repaired.mapping, status: "repaired", repairs: repaired.applied, raw: text };
+          return noteRepairedText(
+            { arguments: repaired.mapping, status: "repaired", repairs: repaired.applied, raw: text },
+            repaired.text,
+          );
         const result = failed(text, "invalid", parseErrorOf(text, parsed, parseOptions));
         if (repaired.budget.length > 0) result.budget = repaired.budget;
         return result;

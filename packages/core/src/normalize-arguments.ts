@@ -1,6 +1,10 @@
 import { type DecodeResult, decodeArguments, decodeArgumentsSteps } from "./decode-arguments.js";
 import { encodeArguments } from "./encode-arguments.js";
+import { JsonNumber } from "./json-number.js";
+import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
+import { repairedTextOf } from "./repaired-text.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
+import { schemaTypedArguments } from "./schema-typed-arguments.js";
 import { type FinishReason, isDecodedToObject } from "./types.js";
 
 /** What wire text a call gets when its arguments do not decode to an object. */
@@ -65,9 +69,32 @@ export function normalizeDecoded(args: {
 }): NormalizedArguments {
   const { value, decoded } = args;
   const exact = needsExactRead(value, decoded)
-    ? decodeArguments(value, { ...args.decodeOptions, lossless: true }).arguments
+    ? (exactOfRepaired(decoded, args.decodeOptions) ??
+      decodeArguments(value, { ...args.decodeOptions, lossless: true }).arguments)
     : decoded.arguments;
   return written(value, decoded, exact, args.options.policy ?? "preserve");
+}
+
+/**
+ * The exact mapping of a call the repairs read: their text parsed losslessly, typed by the schema as the decode
+ * typed it. The lossless decode of the original would run the same rules over the same texts and accept the same
+ * one (the lossless parser accepts what `JSON.parse` accepts), so its mapping is this one, at the cost of one parse.
+ * `undefined` when the result holds no repairs' text (schema typing alone, a double-encoded or empty call).
+ */
+function exactOfRepaired(
+  decoded: DecodeResult,
+  decodeOptions: ReturnType<typeof decodeOptionsOf>,
+): DecodeResult["arguments"] | undefined {
+  const text = repairedTextOf(decoded);
+  if (text === undefined) return undefined;
+  const parsed = parseJson(text, { lossless: true, maxDepth: decodeOptions.maxDepth ?? DEFAULT_MAX_DEPTH });
+  const value = parsed.success ? parsed.value : undefined;
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof JsonNumber)
+    return undefined;
+  const mapping = value as DecodeResult["arguments"];
+  if (decodeOptions.schema === undefined) return mapping;
+  const typed = schemaTypedArguments(mapping, decodeOptions.schema);
+  return typed.conversions.length === 0 ? mapping : typed.arguments;
 }
 
 /**
@@ -87,7 +114,8 @@ export function* normalizeArgumentsSteps(
   const decodeOptions = decodeOptionsOf(options);
   const decoded = yield* decodeArgumentsSteps(value, decodeOptions);
   const exact = needsExactRead(value, decoded)
-    ? (yield* decodeArgumentsSteps(value, { ...decodeOptions, lossless: true })).arguments
+    ? (exactOfRepaired(decoded, decodeOptions) ??
+      (yield* decodeArgumentsSteps(value, { ...decodeOptions, lossless: true })).arguments)
     : decoded.arguments;
   return written(value, decoded, exact, options.policy ?? "preserve");
 }

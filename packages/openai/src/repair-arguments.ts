@@ -29,19 +29,23 @@ export function repairArguments(args: RepairArgumentsArgs): RepairedArguments {
   );
 }
 
-/** Each list of tools read once, however many calls name them. */
-const schemasByTools = new WeakMap<object, Map<string, unknown>>();
+/**
+ * The last list of tools read, and its schemas by name: the calls of one answer are repaired one after another, so
+ * each answer reads its request's tools once. (A weak map entry per request cost more than reading a few tools
+ * again for a stream's call decided between other answers.)
+ */
+let lastTools: object | undefined;
+let lastSchemas: Map<string, unknown> | undefined;
 
 /** The JSON Schema of the call's tool, when the options name the tools and the call names one of them. */
 function schemaOf(args: RepairArgumentsArgs): unknown {
   const tools = args.options.tools;
   if (tools === undefined || args.name === undefined) return undefined;
-  let schemas = schemasByTools.get(tools);
-  if (schemas === undefined) {
-    schemas = toolSchemasOf(tools);
-    schemasByTools.set(tools, schemas);
+  if (tools !== lastTools || lastSchemas === undefined) {
+    lastSchemas = toolSchemasOf(tools);
+    lastTools = tools;
   }
-  return schemas.get(args.name);
+  return lastSchemas.get(args.name);
 }
 
 interface RepairedArguments {

@@ -20,6 +20,9 @@ export interface RepairedRequestBody {
   changes: SanitizeChange[];
 }
 
+/** One decoder for every request body: a whole body is decoded in one call, which keeps no state between calls. */
+const REQUEST_DECODER = new TextDecoder();
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -67,7 +70,7 @@ export function repairRequestBody(args: {
     tools: Array.isArray(parsed?.tools) ? (parsed.tools as unknown[]) : [],
     changes: [],
   });
-  const text = new TextDecoder().decode(args.body);
+  const text = REQUEST_DECODER.decode(args.body);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

@@ -145,14 +145,17 @@ export function* repairResponseBodySteps(
   }
 }
 
+/** Decodes bodies of one slice, each in one call (no state kept between calls); a body in slices has its own. */
+const WHOLE_BODY_DECODER = new TextDecoder();
+
 /** The body's text, decoded a step's worth of bytes at a time (UTF-8 sequences split between slices kept whole). */
 function* decodeInSlices(body: Uint8Array, pace: StepPace): Generator<void, string, void> {
-  const decoder = new TextDecoder();
   if (body.length <= pace.size) {
-    const text = decoder.decode(body);
+    const text = WHOLE_BODY_DECODER.decode(body);
     if (pace.add(body.length)) yield;
     return text;
   }
+  const decoder = new TextDecoder();
   const parts: string[] = [];
   for (let at = 0; at < body.length; at += pace.size) {
     const end = Math.min(at + pace.size, body.length);
