@@ -178,7 +178,8 @@ describe("StepFun Step3's calls (vLLM's Step3 cases)", () => {
   });
 
   it("malformed and cut calls stay in content as written", () => {
-    const cut = '<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="func"><steptml:parameter name="a">va';
+    const cut =
+      '<｜tool_calls_begin｜><｜tool_call_begin｜><steptml:invoke name="func"><steptml:parameter name="a">va';
     expect(read(cut)).toMatchObject({ content: cut, toolCalls: [] });
     expect(read(cut).issues.map((issue) => issue.code)).toEqual(["call_truncated"]);
     const bad = `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="f">stray text</steptml:invoke><｜tool_call_end｜><｜tool_call_begin｜>${WEATHER}<｜tool_call_end｜><｜tool_calls_end｜>`;
