@@ -170,6 +170,17 @@ const FILES: Array<{ name: string; format: string; text: string }> = [
     ),
   },
   {
+    name: "gemini-cli.jsonl",
+    format: "gemini-cli-jsonl",
+    text: readFileSync(
+      join(repo, "packages/gemini/test/__fixtures__/gemini-cli-session.lookalike.jsonl"),
+      "utf8",
+    ).replaceAll(
+      '"args":{"absolute_path":"/home/dev/parser/tests/test_parser.py"}',
+      '"args":"{\\"absolute_path\\": \\"/home/dev/parser/tests/test_parser.py\\",}"',
+    ),
+  },
+  {
     // Expected calls are rewritten in their own shapes too: a nameless call out of its answer.
     name: "bfcl-answers.json",
     format: "bfcl-answer",

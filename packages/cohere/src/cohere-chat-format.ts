@@ -44,19 +44,6 @@ function hasCohereMark(message: unknown): boolean {
   );
 }
 
-/** Where an assistant message's text sits beside its calls, or `undefined` when it has none there. */
-function textBesideCalls(message: unknown): number | undefined {
-  if (!isPlainObject(message) || message.role !== "assistant") return undefined;
-  if (!Array.isArray(message.tool_calls) || message.tool_calls.length === 0) return undefined;
-  if (typeof message.content === "string") return message.content.trim() === "" ? undefined : 0;
-  if (!Array.isArray(message.content)) return undefined;
-  const at = message.content.findIndex(
-    (part) =>
-      isPlainObject(part) && part.type === "text" && typeof part.text === "string" && part.text.trim() !== "",
-  );
-  return at >= 0 ? at : undefined;
-}
-
 /**
  * Cohere's v2 Chat API (`POST /v2/chat`): `{model, messages, tools?, documents?, …}` or a bare list of messages in
  * OpenAI Chat's shapes (calls with `function.arguments` as JSON text, `tool` messages with `tool_call_id`), plus what
@@ -64,9 +51,9 @@ function textBesideCalls(message: unknown): number | undefined {
  * request keys (`documents`, `citation_options`, `safety_mode`, `p`, `k`). Claimed ahead of OpenAI Chat only when
  * something Cohere's is there. Read into core's neutral view with a tool message's documents as their text and an
  * assistant's `thinking` parts as reasoning; written back with every message the rules left alone the same object,
- * a changed one with its changed keys (its document list kept), a synthesized result as a `tool` message. An
- * assistant message with text content beside its calls, which Cohere refuses (the text belongs in `tool_plan`), is
- * reported in Cohere's words (`text_beside_calls`).
+ * a changed one with its changed keys (its document list kept), a synthesized result as a `tool` message. Text
+ * content beside calls, which Cohere refuses, is core's `cohere` profile's finding (`text_beside_calls`); its fix
+ * moves the text to `tool_plan`, written back with the message's other content parts kept.
  *
  * @example
  * cohereChatFormat.matches({ model: "command-a-03-2025", messages: [{ role: "assistant", tool_plan: "I will search.", tool_calls }] }); // true
@@ -136,18 +123,6 @@ function readCohere(value: unknown): FormatReading {
   const messages = found.list.map((raw, index) => withOrigin(neutralMessage(raw), index) as ChatMessage);
   const before = new Map(messages.map((message) => [originOf(message), message]));
   const issues: FormatIssue[] = [];
-  found.list.forEach((message, index) => {
-    const at = textBesideCalls(message);
-    if (at === undefined) return;
-    const where = `${found.prefix || "messages"}[${index}].content[${at}]`;
-    issues.push({
-      code: "text_beside_calls",
-      severity: "error",
-      message: `cohere 400: ${JSON.stringify(TEXT_BESIDE_CALLS.replace("{place}", where))}`,
-      path: [...(found.prefix ? [found.prefix] : []), index, "content"],
-      place: `${found.prefix}[${index}].content${Array.isArray((message as Item).content) ? `[${at}]` : ""}`,
-    });
-  });
   const tools =
     isPlainObject(value) && Array.isArray(value.tools) ? (value.tools as ToolDefinition[]) : undefined;
   return {

@@ -76,17 +76,25 @@ export function writeMessages(options: {
       continue;
     }
     const listed = Array.isArray(raw.content);
-    if (listed && (changed.includes("content") || changed.includes("reasoning_content")))
+    // The text moved to `tool_plan` (core's `cohere` fix): the content keeps its other parts, or goes.
+    const moved = changed.includes("content") && message.content === undefined && "tool_plan" in message;
+    if (listed && !moved && (changed.includes("content") || changed.includes("reasoning_content")))
       return { ok: false, reason: `messages[${index}]: a changed list content has no single text to go in` };
+    const rest =
+      moved && listed
+        ? (raw.content as unknown[]).filter((part) => !isPlainObject(part) || part.type !== "text")
+        : [];
     const copy: Item = {};
-    for (const key of Object.keys(raw))
+    for (const key of Object.keys(raw)) {
+      if (key === "content" && moved && rest.length === 0) continue;
       if (key in message || key === "content")
         Object.defineProperty(copy, key, {
-          value: key === "content" && listed ? raw.content : message[key],
+          value: key === "content" && listed ? (moved ? rest : raw.content) : message[key],
           writable: true,
           enumerable: true,
           configurable: true,
         });
+    }
     for (const key of Object.keys(message))
       if (!(key in raw) && !(listed && key === "reasoning_content")) copy[key] = message[key];
     out.push(copy);

@@ -8,13 +8,7 @@ import { createFormatRegistry } from "@toolcall/core/kit";
 import { openaiFormats } from "@toolcall/openai";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  cohereChatFormat,
-  cohereFormats,
-  sanitizeCohereChat,
-  TEXT_BESIDE_CALLS,
-  validateCohereChat,
-} from "../src/index.js";
+import { cohereChatFormat, cohereFormats, sanitizeCohereChat, validateCohereChat } from "../src/index.js";
 
 type Message = Record<string, unknown> & { role: string };
 type Request = { messages: Message[] } & Record<string, unknown>;
@@ -102,21 +96,52 @@ describe("Cohere v2 Chat, on recorded requests Cohere answered 200 (command-a-03
     expect(repaired.remaining).toEqual([]);
   });
 
-  it("text content beside calls is reported in Cohere's words (the text belongs in tool_plan)", () => {
+  it("text content beside calls is refused in Cohere's words, and moved to tool_plan for Cohere", () => {
     const request = requests()[2] as Request;
     const assistant = request.messages[1] as Message;
-    assistant.content = assistant.tool_plan;
+    const plan = assistant.tool_plan;
+    assistant.content = plan;
     delete assistant.tool_plan;
     expect(cohereChatFormat.matches(request)).toBe(true);
     const found = validateCohereChat(request).issues.filter((issue) => issue.code === "text_beside_calls");
     expect(found).toEqual([
       expect.objectContaining({
-        scope: "record",
         severity: "error",
         place: "messages[1].content",
-        message: `cohere 400: ${JSON.stringify(TEXT_BESIDE_CALLS.replace("{place}", "messages[1].content[0]"))}`,
+        refusedBy: ["cohere"],
+        message: expect.stringContaining("text content is not allowed when tool_calls are provided"),
       }),
     ]);
+    const repaired = sanitizeCohereChat(request);
+    expect(repaired.changes.map((change) => change.rule)).toEqual(["content_moved_to_plan"]);
+    const written = repaired.value as Request;
+    expect(written.messages[1]).toEqual({ ...assistant, content: undefined, tool_plan: plan });
+    expect(Object.keys(written.messages[1] as object)).not.toContain("content");
+    expect(written.messages[0]).toBe(request.messages[0]);
+    expect(repaired.remaining).toEqual([]);
+    // Without the Cohere profile no rule moves it: the record is kept as it is.
+    expect(engine.repair(cohereChatFormat, request).value).toBeUndefined();
+  });
+
+  it("text parts beside calls move to tool_plan; thinking parts stay in content; an existing plan is left", () => {
+    const request = requests()[2] as Request;
+    const assistant = request.messages[1] as Message & { content: unknown };
+    const plan = String(assistant.tool_plan);
+    delete assistant.tool_plan;
+    assistant.content = [
+      { type: "thinking", thinking: "The user wants the winner." },
+      { type: "text", text: plan },
+    ];
+    const written = sanitizeCohereChat(request).value as Request;
+    expect(written.messages[1]).toMatchObject({
+      tool_plan: plan,
+      content: [{ type: "thinking", thinking: "The user wants the winner." }],
+    });
+    const planned = requests()[2] as Request;
+    (planned.messages[1] as Message & { content: unknown }).content = "Searching now.";
+    const kept = sanitizeCohereChat(planned);
+    expect(kept.changes).toEqual([]);
+    expect(kept.remaining.map((issue) => issue.code)).toEqual(["text_beside_calls"]);
   });
 
   it("a repaired call's arguments stay JSON text, as Cohere takes them; every other message is the same object", () => {

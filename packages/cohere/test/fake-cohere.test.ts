@@ -65,7 +65,7 @@ describe("a loopback Cohere, reached over HTTP", () => {
     expect(predicted(repaired.value as Request)).toEqual([]);
   });
 
-  it("text beside calls: refused in the words the Cohere format reports", async () => {
+  it("text beside calls: refused in the words core's cohere profile predicts, accepted once sanitized", async () => {
     const request = requests()[2] as Request;
     const assistant = request.messages[1] as Message;
     assistant.content = assistant.tool_plan;
@@ -73,5 +73,8 @@ describe("a loopback Cohere, reached over HTTP", () => {
     const refused = await send(request);
     expect(refused.status).toBe(400);
     expect(predicted(request)).toContain(refused.message);
+    const repaired = sanitizeCohereChat(request);
+    expect(await send(repaired.value)).toEqual({ status: 200 });
+    expect(predicted(repaired.value as Request)).toEqual([]);
   });
 });

@@ -7,8 +7,11 @@ export interface CallText {
   name: unknown;
   /** The arguments as core's wire text: the JSON text of the `arguments` value; the raw text when unreadable. */
   arguments: unknown;
-  /** How the text was written: JSON, a Python literal (`{'name': …, 'arguments': {…}}`), or neither. */
-  syntax: "json" | "python" | "unreadable";
+  /**
+   * How the text was written: JSON, a Python literal (`{'name': …, 'arguments': {…}}`), a Python call
+   * (`name(key=value)`, as ToolACE writes calls), or neither.
+   */
+  syntax: "json" | "python" | "pythonic" | "unreadable";
   /** The call object as read (its other keys are written back as they were). */
   object?: Record<string, unknown>;
   /** Separators as written: `", "` and `": "` (Python's json.dumps) or compact. */
@@ -64,7 +67,7 @@ export function readCallText(text: string): CallText {
  * writeCallText(readCallText('{"name": "f", "arguments": ""}'), "f", "{}"); // '{"name": "f", "arguments": {}}'
  */
 export function writeCallText(read: CallText, name: unknown, argumentsText: unknown): string | undefined {
-  if (read.syntax === "python") return undefined;
+  if (read.syntax === "python" || read.syntax === "pythonic") return undefined;
   const parsed = typeof argumentsText === "string" ? parseJson(argumentsText, { lossless: true }) : undefined;
   const args = parsed?.success ? parsed.value : argumentsText;
   const call: Record<string, unknown> = {};

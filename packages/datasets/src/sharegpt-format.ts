@@ -9,6 +9,7 @@ import {
 } from "@toolcall/core/kit";
 import { type CallText, readCallText, writeCallText } from "./call-text.js";
 import { toolsOf } from "./dataset-tools.js";
+import { readPythonicTurn } from "./pythonic-turn.js";
 import { functionCallTexts, isTurn, ROLES, sharedResults, type Turn } from "./sharegpt-turns.js";
 import { findTagged, replaceTagged, type TaggedSegment, textOutside } from "./tagged-calls.js";
 
@@ -138,6 +139,22 @@ export const sharegptFormat: ConversationFormat = {
             { role: "assistant", content: textOutside(text, segments), tool_calls: makeCalls(calls) },
             { kind: "calls", turn, segments, calls, list: true } satisfies Origin,
           ),
+        );
+        return;
+      }
+      // ToolACE writes an assistant's calls as a Python call list, answered by the `tool` turn after it.
+      const after = turns[turn + 1];
+      const answered = isTurn(after) && typeof after.from === "string" && ROLES[after.from] === "tool";
+      const pythonic =
+        role === "assistant" && answered && text !== undefined ? readPythonicTurn(text) : undefined;
+      if (pythonic !== undefined) {
+        messages.push(
+          withOrigin({ role: "assistant", content: null, tool_calls: makeCalls(pythonic) }, {
+            kind: "calls",
+            turn,
+            calls: pythonic,
+            list: true,
+          } satisfies Origin),
         );
         return;
       }
@@ -276,6 +293,11 @@ export const sharegptFormat: ConversationFormat = {
               changed = true;
             }
             if (!changed) continue;
+            if (origin.calls.some((call) => call.syntax === "pythonic"))
+              return {
+                ok: false,
+                reason: `${place(origin.turn)}: calls written as Python code are not rewritten`,
+              };
             const value = String(turn.value);
             if (origin.segments) {
               const rewritten = replaceTagged(value, origin.segments, texts);

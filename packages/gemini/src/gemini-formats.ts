@@ -1,6 +1,7 @@
 import type { ConversationFormat } from "@toolcall/core/kit";
 import { adkEvalSetFormat } from "./adk-eval-set-format.js";
 import { adkSessionFormat } from "./adk-session-format.js";
+import { geminiCliJsonlFormat } from "./gemini-cli-jsonl-format.js";
 import { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 import { geminiContentsFormat } from "./gemini-contents-format.js";
 
@@ -12,6 +13,7 @@ import { geminiContentsFormat } from "./gemini-contents-format.js";
  */
 export const geminiFormats: readonly ConversationFormat[] = [
   geminiCliSessionFormat,
+  geminiCliJsonlFormat,
   adkSessionFormat,
   adkEvalSetFormat,
   geminiContentsFormat,

@@ -1,5 +1,6 @@
 export { adkEvalSetFormat } from "./adk-eval-set-format.js";
 export { adkSessionFormat } from "./adk-session-format.js";
+export { geminiCliJsonlFormat } from "./gemini-cli-jsonl-format.js";
 export { geminiCliSessionFormat } from "./gemini-cli-session-format.js";
 export { geminiContentsFormat } from "./gemini-contents-format.js";
 export { sanitizeGeminiContents, validateGeminiContents } from "./gemini-door.js";

@@ -82,6 +82,8 @@ const NO_LANGCHAIN_FIELD = [
   "profiles-deepseek-v4-thinking-sanitize-reasoning-field",
   // An AIMessage keeps no Responses API reasoning items (`reasoning_details`).
   "profiles-openai-responses-sanitize-reasoning-orphan",
+  // An AIMessage keeps no Cohere `tool_plan`, and its content cannot be absent.
+  "profiles-cohere-sanitize-text-to-plan",
   // Shapes a LangChain message cannot hold: every BaseMessage has a type (so a role), content, and its tool calls
   // as a list; these vectors are about OpenAI Chat JSON read as it is.
   "r3-messages-role-missing",

@@ -154,3 +154,33 @@ export function checkAssistantContent(views: readonly MessageView[]): Finding[] 
   });
   return findings;
 }
+
+/**
+ * `text_beside_calls` (Cohere): an assistant message with calls whose content holds text (Cohere takes a plan
+ * beside calls only as `tool_plan` or thinking). A blank text is no text.
+ */
+export function checkTextBesideCalls(views: readonly MessageView[]): Finding[] {
+  const findings: Finding[] = [];
+  views.forEach((view, index) => {
+    if (view.role !== "assistant" || view.calls.length === 0) return;
+    let found: { listed: boolean; at: number };
+    try {
+      const listed = Array.isArray(view.content);
+      const texts = listed
+        ? (view.content as unknown[]).map((part) =>
+            read(part, "type") === "text" ? read(part, "text") : undefined,
+          )
+        : [view.content];
+      found = { listed, at: texts.findIndex((text) => typeof text === "string" && text.trim() !== "") };
+    } catch {
+      return; // a content that throws when read (a revoked proxy, a trap) holds no text to report
+    }
+    if (found.at === -1) return;
+    findings.push({
+      code: "text_beside_calls",
+      path: found.listed ? [index, "content", found.at] : [index, "content"],
+      facts: { index, subject: "message", role: "assistant" },
+    });
+  });
+  return findings;
+}

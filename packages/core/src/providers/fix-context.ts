@@ -12,6 +12,7 @@ export type ProviderChangeRule =
   | "reasoning_moved"
   | "reasoning_removed"
   | "content_replaced"
+  | "content_moved_to_plan"
   | "message_moved"
   | "message_inserted"
   | "message_removed";

@@ -256,3 +256,55 @@ export const fixFunctionCallPosition = bridge("user", (messages, index) => {
   }
   return true;
 });
+
+/**
+ * `text_beside_calls`: the text of an assistant message with calls moves to its `tool_plan`, where Cohere takes it,
+ * only when that is the one lossless move: no `tool_plan` yet (or an empty one) and content that is text (a string,
+ * or text parts joined as written; other parts stay). A message that already has a plan is left as it is (merging
+ * two plans has no single answer): the finding stays.
+ */
+export const fixTextBesideCalls: Fix = (messages, constraint, context) =>
+  mapMessages(messages, (message) => {
+    try {
+      return moveTextToPlan({ message, constraint, context });
+    } catch {
+      // A value that throws when read (a revoked proxy) is no text to move.
+      return message;
+    }
+  });
+
+function moveTextToPlan(options: {
+  message: unknown;
+  constraint: ProviderConstraint;
+  context: FixContext;
+}): unknown {
+  const { message, constraint, context } = options;
+  {
+    const m = chat(message);
+    if (m?.role !== "assistant" || !Array.isArray(m.tool_calls) || m.tool_calls.length === 0) return message;
+    const plan = (m as { tool_plan?: unknown }).tool_plan;
+    if (plan !== undefined && plan !== "" && plan !== null) return message;
+    const parts = Array.isArray(m.content) ? m.content : undefined;
+    const texts = parts
+      ? parts.flatMap((part) =>
+          isPlainObject(part) && part.type === "text" && typeof part.text === "string" ? [part.text] : [],
+        )
+      : typeof m.content === "string"
+        ? [m.content]
+        : [];
+    const text = texts.join("");
+    if (text.trim() === "") return message;
+    const rest = parts?.filter((part) => !(isPlainObject(part) && part.type === "text"));
+    context.record({
+      rule: "content_moved_to_plan",
+      constraint: constraint.code,
+      messageIndex: context.origin(message),
+      before: m.content,
+      after: text,
+    });
+    const { content: _content, ...others } = m;
+    return rest !== undefined && rest.length > 0
+      ? { ...others, content: rest, tool_plan: text }
+      : { ...others, tool_plan: text };
+  }
+}

@@ -25,13 +25,15 @@ export type ConstraintCode =
   | "reasoning_item_orphan"
   | "text_content_empty"
   | "text_content_whitespace"
-  | "assistant_content_not_string";
+  | "assistant_content_not_string"
+  | "text_beside_calls";
 
 /** Every {@link ConstraintCode}, in the order `sanitizeHistory` applies their fixes. */
 export const CONSTRAINT_CODES: readonly ConstraintCode[] = [
   "reasoning_rejected",
   "reasoning_missing",
   "assistant_content_not_string",
+  "text_beside_calls",
   "tool_call_id_invalid",
   "name_invalid",
   "thought_signature_missing",

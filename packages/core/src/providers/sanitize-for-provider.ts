@@ -11,6 +11,7 @@ import {
   fixReasoningMissing,
   fixReasoningOrphans,
   fixReasoningRejected,
+  fixTextBesideCalls,
   fixUserAfterTool,
 } from "./fix-messages.js";
 import type { ConstraintCode, ProviderProfile } from "./provider-profile.js";
@@ -22,6 +23,7 @@ const FIXES: ReadonlyArray<[ConstraintCode, Fix]> = [
   ["reasoning_rejected", fixReasoningRejected],
   ["reasoning_missing", fixReasoningMissing],
   ["assistant_content_not_string", fixAssistantContent],
+  ["text_beside_calls", fixTextBesideCalls],
   ["tool_call_id_invalid", fixToolCallIds],
   ["name_invalid", fixNames],
   ["thought_signature_missing", fixThoughtSignatures],

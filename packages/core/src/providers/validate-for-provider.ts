@@ -13,6 +13,7 @@ import {
   checkReasoningMissing,
   checkReasoningOrphans,
   checkReasoningRejected,
+  checkTextBesideCalls,
   checkUserAfterTool,
 } from "./check-messages.js";
 import { checkDuplicateIds, checkResultPairing } from "./check-pairing.js";
@@ -79,6 +80,8 @@ function runCheck(
       return checkBlankText(views, "whitespace");
     case "assistant_content_not_string":
       return checkAssistantContent(views);
+    case "text_beside_calls":
+      return checkTextBesideCalls(views);
     default: {
       const never: never = code;
       throw new TypeError(`unknown constraint ${String(never)}`);

@@ -278,7 +278,7 @@ export const cohere: ProviderProfile = {
   },
   indexing: "messages",
   errorBody: { message: "$message" },
-  note: "Command R and R+ did not require a result after each call; Command A does (oracle/langchain-oracle#10). Cohere also refuses text `content` beside `tool_calls` on an assistant message (\"text content is not allowed when tool_calls are provided. If you wish to pass a tool plan, either pass thinking content (with thinking enabled) or use 'tool_plan'\", vercel/ai#5794): `@toolcall/cohere` reports that one, as it is about Cohere's own shape.",
+  note: "Command R and R+ did not require a result after each call; Command A does (oracle/langchain-oracle#10).",
   constraints: [
     {
       code: "tool_result_missing",
@@ -299,6 +299,17 @@ export const cohere: ProviderProfile = {
       evidence: "inferred",
       sources: ["oracle/langchain-oracle#10"],
       note: "The text asks for tool messages to follow the calls; the same answer for results that come late is assumed.",
+    },
+    {
+      code: "text_beside_calls",
+      summary: "An assistant message with calls whose content holds text (a plan goes in `tool_plan`).",
+      message:
+        "text content is not allowed when tool_calls are provided. If you wish to pass a tool plan, either pass thinking content (with thinking enabled) or use 'tool_plan': 'messages[{index}].content[{part}]'",
+      status: 400,
+      fix: "The text moves to the message's `tool_plan` when it has none (its other content parts stay); a message that already has a plan is left as it is (merging two plans has no single answer), so that history is still refused.",
+      evidence: "reported",
+      sources: ["vercel/ai#5794"],
+      note: "Seen when an SDK wrote the model's text beside its calls as `content` on the next request. The text names the content part; for a list whose text is not its first part, the part number given here (0) is inferred.",
     },
   ],
 };
