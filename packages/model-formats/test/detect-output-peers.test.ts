@@ -7,7 +7,7 @@ import { loadVllmCases, type VllmCase } from "./peers-vllm-cases.js";
 
 /** Every peer case (vLLM's and SGLang's): its family is known, so detection from its text alone can be checked. */
 function peerCases(): VllmCase[] {
-  const sglang = ["sglang-function-call-parser-cases.json", "sglang-detector-cases.json"].flatMap(
+  const sglang = ["sglang-function-call-parser-cases.json", "sglang-detector-cases.json", "llama-cpp-chat-cases.json"].flatMap(
     (file) =>
       (
         JSON.parse(readFileSync(new URL(`./__fixtures__/peers/${file}`, import.meta.url), "utf8")) as {
