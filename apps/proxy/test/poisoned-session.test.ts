@@ -1,5 +1,5 @@
 import { coreRepairs } from "@toolcall/core";
-import { chatMessagesToResponseInput, sanitizeChatMessages } from "@toolcall/openai";
+import { chatMessagesToResponsesInput, sanitizeChatMessages } from "@toolcall/openai";
 import OpenAI, { BadRequestError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { poisonedSession } from "../../../packages/openai/test/poisoned-session.js";
@@ -45,7 +45,7 @@ describe("a poisoned 20-turn session against a strict upstream", () => {
   });
 
   it("fails directly and succeeds through the proxy (Responses API)", async () => {
-    const { input } = chatMessagesToResponseInput(poisonedSession());
+    const { input } = chatMessagesToResponsesInput(poisonedSession());
     await expect(
       client(`${strict.url}/v1`).responses.create({ model: "strict", input }),
     ).rejects.toBeInstanceOf(BadRequestError);

@@ -25,10 +25,12 @@ export type OutputSyntax =
 
 /** The syntaxes in detection's order (the more specific first), then any the descriptors do not list. */
 function ordered(): [string, ToolCallSyntax][] {
-  const ids = SYNTAX_DESCRIPTORS.map((descriptor) => descriptor.id).filter((id) =>
-    Object.hasOwn(SYNTAXES, id),
+  // A syntax that reads as another (its `readsAs`) is that reader's: the output alone cannot tell them apart.
+  const variants = new Set(SYNTAX_DESCRIPTORS.filter((d) => d.readsAs !== undefined).map((d) => d.id));
+  const ids = SYNTAX_DESCRIPTORS.map((descriptor) => descriptor.id).filter(
+    (id) => Object.hasOwn(SYNTAXES, id) && !variants.has(id),
   );
-  for (const id of Object.keys(SYNTAXES)) if (!ids.includes(id)) ids.push(id);
+  for (const id of Object.keys(SYNTAXES)) if (!ids.includes(id) && !variants.has(id)) ids.push(id);
   return ids.flatMap((id) => {
     const syntax = SYNTAXES[id];
     return syntax === undefined ? [] : [[id, syntax] as [string, ToolCallSyntax]];

@@ -3,31 +3,24 @@
  * sanitized, an answer body or an SSE stream repaired byte for byte, the summary a server puts on its answer, and
  * the byte helpers they share. `guardFetch` and `guardOpenAI` on the main entry are built on it.
  */
-export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./bytes.js";
-export { changedJson } from "./changed-json.js";
-export { exchangeApi } from "./exchange-api.js";
-export {
-  CONTENT_CALL_REPAIR,
-  type ExchangeSummary,
-  REPAIRS_HEADER,
-  type RepairedCallSummary,
-  RepairSummary,
-} from "./exchange-summary.js";
+export { asciiBytes, indexOfBytes, joinBytes, utf8 } from "./exchange/bytes.js";
+export { changedJson } from "./exchange/changed-json.js";
+export { exchangeApi } from "./exchange/exchange-api.js";
 export {
   ContentCallStream,
   type ExtractionReport,
   extractCompletionContentCalls,
   extractCompletionContentCallsSteps,
   extractStreamContentCalls,
-} from "./extract-content-calls.js";
-export { type RepairedRequestBody, repairRequestBody } from "./repair-request-body.js";
+} from "./exchange/extract-content-calls.js";
+export { type RepairedRequestBody, repairRequestBody } from "./exchange/repair-request-body.js";
 export {
   type PrepareAnswer,
   type RepairedResponseBody,
   type RepairResponseBodyArgs,
   repairResponseBody,
   repairResponseBodySteps,
-} from "./repair-response-body.js";
+} from "./exchange/repair-response-body.js";
 export {
   type ChunkStep,
   createSseRepair,
@@ -36,4 +29,11 @@ export {
   type SseRepair,
   type SseRepairOptions,
   type SseStreamFault,
-} from "./repair-sse-stream.js";
+} from "./exchange/repair-sse-stream.js";
+export {
+  CONTENT_CALL_REPAIR,
+  type ExchangeSummary,
+  REPAIRS_HEADER,
+  type RepairedCallSummary,
+  RepairSummary,
+} from "./exchange/repair-summary.js";

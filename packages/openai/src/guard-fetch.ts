@@ -1,19 +1,19 @@
 import type { ToolcallOptions } from "@toolcall/core";
 import { contentCallSyntaxes } from "@toolcall/model-formats";
 import type { ChatCompletion } from "openai/resources/chat/completions";
-import type { ContentCallExtractor, ExtractionContext } from "./content-call-extractor.js";
-import { exchangeApi } from "./exchange-api.js";
-import { REPAIRS_HEADER, RepairSummary } from "./exchange-summary.js";
+import type { ContentCallExtractor, ExtractionContext } from "./exchange/content-call-extractor.js";
+import { exchangeApi } from "./exchange/exchange-api.js";
 import {
   ContentCallStream,
   type ExtractionReport,
   extractCompletionContentCallsSteps,
-} from "./extract-content-calls.js";
+} from "./exchange/extract-content-calls.js";
+import { repairRequestBody } from "./exchange/repair-request-body.js";
+import { repairResponseBody } from "./exchange/repair-response-body.js";
+import { repairSseStream } from "./exchange/repair-sse-stream.js";
+import { REPAIRS_HEADER, RepairSummary } from "./exchange/repair-summary.js";
+import { syntaxContentCalls } from "./exchange/syntax-content-calls.js";
 import type { OpenAIApi, OpenAIRepairOptions } from "./options.js";
-import { repairRequestBody } from "./repair-request-body.js";
-import { repairResponseBody } from "./repair-response-body.js";
-import { repairSseStream } from "./repair-sse-stream.js";
-import { syntaxContentCalls } from "./syntax-content-calls.js";
 
 /**
  * `guardFetch`'s options: core's `ToolcallOptions` (the same names and meanings at every door: `repairs`,

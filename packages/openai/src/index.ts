@@ -23,22 +23,22 @@ export {
   type ToolcallCallReport,
   type ToolcallReport,
 } from "@toolcall/core/kit";
-export { ChatCompletionStreamRepair, type ChoiceEdit } from "./chat-completion-stream-repair.js";
+export { ChatChunkRepair, type ChoiceEdit } from "./chat/chat-chunk-repair.js";
+export { repairChatCompletion, repairChatCompletionSteps } from "./chat/repair-chat-completion.js";
+export { repairChatCompletionStream } from "./chat/repair-chat-completion-stream.js";
+export { sanitizeChatMessages } from "./chat/sanitize-chat-messages.js";
 export type {
   ContentCallExtractor,
   ExtractedToolCall,
   ExtractionContext,
   ExtractionEvent,
   ExtractionIssue,
-} from "./content-call-extractor.js";
-export { extractionIssue } from "./content-call-extractor.js";
-export {
-  chatMessagesToResponseInput,
-  responseInputToChatMessages,
-  type Unconverted,
-} from "./convert-messages.js";
-export { CONTENT_CALL_REPAIR, REPAIRS_HEADER } from "./exchange-summary.js";
-export type { ExtractionReport } from "./extract-content-calls.js";
+} from "./exchange/content-call-extractor.js";
+export { extractionIssue } from "./exchange/content-call-extractor.js";
+export type { ExtractionReport } from "./exchange/extract-content-calls.js";
+export { CONTENT_CALL_REPAIR, REPAIRS_HEADER } from "./exchange/repair-summary.js";
+export { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./exchange/sse-frames.js";
+export { syntaxContentCalls } from "./exchange/syntax-content-calls.js";
 export { openaiChatChunksFormat } from "./formats/chat-chunks-format.js";
 export { openaiChatCompletionFormat } from "./formats/chat-completion-format.js";
 export { isChatMessageLike, openaiChatFormat } from "./formats/chat-format.js";
@@ -66,14 +66,14 @@ export type {
   RepairReport,
   RepairSource,
 } from "./options.js";
-export { repairChatCompletion, repairChatCompletionSteps } from "./repair-chat-completion.js";
-export { repairChatCompletionStream } from "./repair-chat-completion-stream.js";
-export { repairResponse, repairResponseSteps } from "./repair-response.js";
-export { repairResponseStream } from "./repair-response-stream.js";
 export type { RepairedEvent } from "./repaired-event.js";
-export { ResponseStreamRepair } from "./response-stream-repair.js";
-export { sanitizeChatMessages } from "./sanitize-chat-messages.js";
-export { sanitizeResponseInput } from "./sanitize-response-input.js";
-export { parseSseFrame, type SseFrame, SseFrames, writeSseFrame } from "./sse-frames.js";
+export {
+  chatMessagesToResponsesInput,
+  responsesInputToChatMessages,
+  type Unconverted,
+} from "./responses/convert-messages.js";
+export { repairResponsesResult, repairResponsesResultSteps } from "./responses/repair-responses-result.js";
+export { repairResponsesStream } from "./responses/repair-responses-stream.js";
+export { ResponsesEventRepair } from "./responses/responses-event-repair.js";
+export { sanitizeResponsesInput } from "./responses/sanitize-responses-input.js";
 export { RESPONSE_STEP_SIZE } from "./step-pace.js";
-export { syntaxContentCalls } from "./syntax-content-calls.js";

@@ -2,7 +2,7 @@ import { coreRepairs } from "@toolcall/core";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import OpenAI, { BadRequestError } from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatMessagesToResponseInput, guardOpenAI, type RepairReport } from "../src/index.js";
+import { chatMessagesToResponsesInput, guardOpenAI, type RepairReport } from "../src/index.js";
 import {
   ask,
   completionCalls,
@@ -241,7 +241,7 @@ describe("a poisoned 20-turn session against a strict provider", () => {
 
   it("fails unguarded and passes guarded, through the Responses API", async () => {
     const { raw, guarded } = strictClients();
-    const { input } = chatMessagesToResponseInput(poisonedSession());
+    const { input } = chatMessagesToResponsesInput(poisonedSession());
     await expect(raw.responses.create({ model: "strict", input })).rejects.toBeInstanceOf(BadRequestError);
     const response = await guarded.responses.create({ model: "strict", input });
     expect(response.output_text).toBe("Accepted.");

@@ -5,7 +5,12 @@ import { checkDeepseek } from "../../core/test/fake-providers/deepseek-fake.js";
 import { type FakeProvider, startChatFake } from "../../core/test/fake-providers/fake-server.js";
 import { checkMistral } from "../../core/test/fake-providers/mistral-fake.js";
 import { poisonedSession } from "../../core/test/fake-providers/poisoned-session.js";
-import { guardOpenAI, type RepairReport, sanitizeChatMessages, sanitizeResponseInput } from "../src/index.js";
+import {
+  guardOpenAI,
+  type RepairReport,
+  sanitizeChatMessages,
+  sanitizeResponsesInput,
+} from "../src/index.js";
 
 // The `provider` option: requests are sanitized for that provider. Strict fakes of Mistral and DeepSeek V4 (loopback
 // servers answering with the providers' literal bodies) take the poisoned session only from the guarded client.
@@ -65,7 +70,7 @@ describe("guardOpenAI({ provider })", () => {
   });
 });
 
-describe("sanitizeResponseInput({ provider: 'openai-responses' })", () => {
+describe("sanitizeResponsesInput({ provider: 'openai-responses' })", () => {
   const call = (id: string | undefined): ResponseInputItem =>
     ({
       type: "function_call",
@@ -79,7 +84,7 @@ describe("sanitizeResponseInput({ provider: 'openai-responses' })", () => {
 
   it("leaves out a stored call's item id when its reasoning item is not sent", () => {
     const input = [user, call("fc_07b2c1"), output];
-    const { input: sent, changes } = sanitizeResponseInput(input, { provider: "openai-responses" });
+    const { input: sent, changes } = sanitizeResponsesInput(input, { provider: "openai-responses" });
     expect(sent).toEqual([user, call(undefined), output]);
     expect(changes).toMatchObject([
       { rule: "item_id_removed", messageIndex: 1, toolCallId: "call_1", before: "fc_07b2c1" },
@@ -90,14 +95,14 @@ describe("sanitizeResponseInput({ provider: 'openai-responses' })", () => {
   it("keeps it when the reasoning item comes with it, and the same array when nothing changes", () => {
     const reasoning = { type: "reasoning", id: "rs_07b2c1", summary: [] } as ResponseInputItem;
     const input = [user, reasoning, call("fc_07b2c1"), output];
-    const result = sanitizeResponseInput(input, { provider: "openai-responses" });
+    const result = sanitizeResponsesInput(input, { provider: "openai-responses" });
     expect(result.input).toBe(input);
     expect(result.changes).toEqual([]);
   });
 
   it("drops an output that answers no call, with the provider's rules as without", () => {
     const input = [user, output];
-    const { input: sent, changes } = sanitizeResponseInput(input, { provider: "openai-responses" });
+    const { input: sent, changes } = sanitizeResponsesInput(input, { provider: "openai-responses" });
     expect(sent).toEqual([user]);
     expect(changes.map((c) => c.rule)).toEqual(["result_dropped_orphan"]);
   });

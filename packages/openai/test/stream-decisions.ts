@@ -2,7 +2,7 @@
 // becomes one chunk, the finish reason a last one; what a client merging the chunks by call index holds is read
 // back, with the input position after which each call's header first reached it.
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
-import { type ArgumentsReport, ChatCompletionStreamRepair, type OpenAIRepairOptions } from "../src/index.js";
+import { type ArgumentsReport, ChatChunkRepair, type OpenAIRepairOptions } from "../src/index.js";
 
 export interface FlatDelta {
   index: number;
@@ -85,12 +85,12 @@ export function clientCalls(
   return [...calls.values()];
 }
 
-/** `decideStream` through `ChatCompletionStreamRepair`. */
+/** `decideStream` through `ChatChunkRepair`. */
 export function decideStream(
   input: { deltas: unknown[]; finishReason?: string | null },
   options: OpenAIRepairOptions,
 ): ClientCall[] {
-  const repair = new ChatCompletionStreamRepair(options);
+  const repair = new ChatChunkRepair(options);
   const deltas = input.deltas as FlatDelta[];
   const out: Array<{ at: number | "finish"; chunk: ChatCompletionChunk }> = [];
   chunksOf(deltas, input.finishReason).forEach((chunk, position) => {

@@ -24,19 +24,9 @@ export class TextArguments {
 
   /** Adds a pair whose value is text to be typed by the schema (`fallback` when the tools give none). */
   addText(key: string, text: string, fallback?: unknown): void {
-    const known = this.#context.tools.parameter(this.#tool, key);
+    const known = this.#known(key, fallback === undefined ? "; kept as text" : "");
     const schema = known ?? fallback;
     let value: unknown = text;
-    if (known === undefined) {
-      if (this.#context.tools.has(this.#tool))
-        this.#out.issue({
-          code: "unknown_parameter",
-          severity: "warning",
-          message: `${JSON.stringify(key)} is not in the tool's schema${fallback === undefined ? "; kept as text" : ""}`,
-          tool: this.#tool,
-          parameter: key,
-        });
-    }
     if (schema !== undefined) {
       const converted = convertParameterValue({ text, schema });
       value = converted.success ? converted.value : converted.error.text;
@@ -59,6 +49,26 @@ export class TextArguments {
           parameter: key,
         });
     }
+    this.addValue(key, value);
+  }
+
+  /** The key's schema; a key the offered tool's schema does not know is told (`unknown_parameter`). */
+  #known(key: string, note: string): unknown {
+    const known = this.#context.tools.parameter(this.#tool, key);
+    if (known === undefined && this.#context.tools.has(this.#tool))
+      this.#out.issue({
+        code: "unknown_parameter",
+        severity: "warning",
+        message: `${JSON.stringify(key)} is not in the tool's schema${note}`,
+        tool: this.#tool,
+        parameter: key,
+      });
+    return known;
+  }
+
+  /** Adds a pair whose value the syntax typed itself, telling a key the tool's schema does not know. */
+  addTypedValue(key: string, value: unknown): void {
+    this.#known(key, "");
     this.addValue(key, value);
   }
 

@@ -107,7 +107,7 @@ export const openaiResponses: ProviderProfile = {
   indexing: "items",
   errorBody: OPENAI_BODY,
   errorFields: { type: "invalid_request_error", param: "input", code: null },
-  note: "In core's neutral view a call's stored item id is `tool_calls[i].extra_content.openai.item_id` and reasoning items are `reasoning_details` entries with `format: \"openai-responses-v1\"` (`sanitizeResponseInput` of @toolcall/openai builds them from input items).",
+  note: "In core's neutral view a call's stored item id is `tool_calls[i].extra_content.openai.item_id` and reasoning items are `reasoning_details` entries with `format: \"openai-responses-v1\"` (`sanitizeResponsesInput` of @toolcall/openai builds them from input items).",
   constraints: [
     {
       code: "tool_result_missing",

@@ -1,0 +1,270 @@
+import { coreRepairs } from "@toolcall/core";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { chatSse, recordedLines, xaiWithArguments } from "../../test/recorded.js";
+import { utf8 } from "./bytes.js";
+import { createSseRepair, type SseFaultVerdict, type SseStreamFault } from "./repair-sse-stream.js";
+
+const decoder = new TextDecoder();
+
+/** The repair's output for a body given in pieces cut at `cuts`. */
+function run(
+  body: Uint8Array,
+  cuts: readonly number[] = [],
+  faults: SseStreamFault[] = [],
+  verdict: SseFaultVerdict = "pass",
+): string {
+  const repair = createSseRepair({
+    api: "chat.completions",
+    options: { repairs: coreRepairs },
+    onFault: (fault) => {
+      faults.push(fault);
+      return verdict;
+    },
+  });
+  const at = [...new Set(cuts.map((c) => Math.floor(c * body.length)))].sort((a, b) => a - b);
+  const out: Uint8Array[] = [];
+  let from = 0;
+  for (const cut of [...at, body.length]) {
+    out.push(...repair.push(body.subarray(from, cut)));
+    from = cut;
+  }
+  out.push(...repair.end());
+  return out.map((piece) => decoder.decode(piece)).join("");
+}
+
+/** What a client adds up for call 0 of choice 0, from the events of an SSE text (any line ending). */
+function argumentsOf(text: string): string {
+  let args = "";
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith("data: {")) continue;
+    const chunk = JSON.parse(line.slice(6)) as {
+      choices?: Array<{ delta?: { tool_calls?: Array<{ function?: { arguments?: string } }> } }>;
+    };
+    for (const call of chunk.choices?.[0]?.delta?.tool_calls ?? []) args += call.function?.arguments ?? "";
+  }
+  return args;
+}
+
+/** What a client adds up for each call index of choice 0. */
+function argumentsOfAll(text: string): Record<number, string> {
+  const calls: Record<number, string> = {};
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (!line.startsWith("data: {")) continue;
+    const chunk = JSON.parse(line.slice(6)) as {
+      choices?: Array<{
+        delta?: { tool_calls?: Array<{ index: number; function?: { arguments?: string } }> };
+      }>;
+    };
+    for (const call of chunk.choices?.[0]?.delta?.tool_calls ?? [])
+      calls[call.index] = (calls[call.index] ?? "") + (call.function?.arguments ?? "");
+  }
+  return calls;
+}
+
+const clean = utf8(chatSse(recordedLines("xai-grok-3-mini-tool-call.chunks.txt")).toString("utf8"));
+const python = utf8(chatSse(xaiWithArguments("{'location': 'San Francisco'}")).toString("utf8"));
+
+/** A chunk of one argument fragment (or a call's header), as servers stream a call. */
+function fragmentFrame(index: number, fragment: string, header?: { id: string; name: string }): string {
+  const call = header
+    ? { index, id: header.id, type: "function", function: { name: header.name, arguments: fragment } }
+    : { index, function: { arguments: fragment } };
+  const chunk = {
+    id: "c",
+    object: "chat.completion.chunk",
+    created: 1,
+    model: "m",
+    choices: [{ index: 0, delta: { tool_calls: [call] }, logprobs: null, finish_reason: null }],
+  };
+  return `data: ${JSON.stringify(chunk)}\n\n`;
+}
+
+describe("createSseRepair", () => {
+  it("reads argument-fragment events by their template exactly as it reads them parsed", async () => {
+    const { ChatChunkRepair } = await import("../chat/chat-chunk-repair.js");
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.array(fc.oneof(fc.string(), fc.constantFrom('"', "\\", "<|", "é😀", "{", "}", "'")), {
+            maxLength: 8,
+          }),
+          {
+            minLength: 1,
+            maxLength: 3,
+          },
+        ),
+        fc.constantFrom("tool_calls", "length"),
+        (calls, finish) => {
+          let body = "";
+          const chunks: unknown[] = [];
+          calls.forEach((pieces, index) => {
+            const frames = [
+              fragmentFrame(index, "", { id: `call_${index}`, name: "f" }),
+              ...pieces.map((p) => fragmentFrame(index, p)),
+            ];
+            for (const frame of frames) {
+              body += frame;
+              chunks.push(JSON.parse(frame.slice(6)));
+            }
+          });
+          const last = {
+            id: "c",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "m",
+            choices: [{ index: 0, delta: {}, finish_reason: finish }],
+          };
+          body += `data: ${JSON.stringify(last)}\n\ndata: [DONE]\n\n`;
+          chunks.push(last);
+          // The object-level repair, which parses every chunk.
+          const objects = new ChatChunkRepair({ repairs: coreRepairs });
+          let expected = "";
+          for (const chunk of chunks)
+            for (const out of objects.push(chunk as never))
+              expected += `data: ${JSON.stringify(out.value)}\n\n`;
+          expect(argumentsOfAll(run(utf8(body)))).toEqual(argumentsOfAll(expected));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("gives the same bytes out whatever the pieces the body came in", () => {
+    const whole = run(python);
+    expect(argumentsOf(whole)).toBe('{"location":"San Francisco"}');
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }), (cuts) => {
+        expect(run(clean, cuts)).toBe(decoder.decode(clean));
+        expect(run(python, cuts)).toBe(whole);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads CRLF and lone-CR line endings", () => {
+    for (const ending of ["\r\n", "\r"]) {
+      const body = utf8(decoder.decode(python).replaceAll("\n", ending));
+      const out = run(body, [0.3, 0.31, 0.9]);
+      expect(argumentsOf(out), JSON.stringify(ending)).toBe('{"location":"San Francisco"}');
+    }
+    const cleanCrlf = utf8(decoder.decode(clean).replaceAll("\n", "\r\n"));
+    expect(run(cleanCrlf, [0.5])).toBe(decoder.decode(cleanCrlf));
+  });
+
+  it("passes events it cannot read on as they came, and says so", () => {
+    const faults: SseStreamFault[] = [];
+    const body = utf8(
+      'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{\'a\'"}}]}}]}\n\n' +
+        "data: not json\n\n" +
+        'data: {"error":{"message":"overloaded"}}\n\n',
+    );
+    const out = run(body, [], faults);
+    expect(out).toContain("data: not json\n\n");
+    expect(out).toContain('data: {"error":{"message":"overloaded"}}\n\n');
+    expect(faults.map((f) => f.code)).toEqual(["invalid_event", "upstream_error"]);
+    // The held call is handed on at the end as the model sent it (the stream was cut: no finish).
+    expect(argumentsOf(out)).toBe("{'a'");
+  });
+
+  it("ends or stops where its caller says, at an event it cannot read", () => {
+    const held =
+      'data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"{\'a\': 1}"}}]}}]}\n\n';
+    const body = utf8(`${held}data: {"error":{"message":"overloaded"}}\n\ndata: {"choices":[]}\n\n`);
+    // end: what is held goes on (cut: the model's text), then the error event, and nothing after it.
+    const ended = run(body, [], [], "end");
+    expect(argumentsOf(ended)).toBe("{'a': 1}");
+    expect(ended.endsWith('data: {"error":{"message":"overloaded"}}\n\n')).toBe(true);
+    // stop: nothing more at all, the held call neither.
+    const stopped = run(body, [0.5], [], "stop");
+    expect(stopped).not.toContain("overloaded");
+    expect(argumentsOf(stopped)).toBe("");
+  });
+
+  it("checkEvents: parses only the events that are not plainly one JSON object, and finds every fault", () => {
+    const body = utf8(
+      'data: {"choices":[{"index":0,"delta":{"content":"a"}}]}\n\n' +
+        "data: {not json\n\n" +
+        'event: chunk\ndata: {"choices":[]}\n\n' +
+        'data: {"choices":[]}\ndata: 2}\n\n' +
+        'data: {"choices":[{"index":0,"delta":{"content":"b"}}]}\r\n\r\n' +
+        'data: {"error":{"message":"overloaded"}}\n\n',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 5 }), (cuts) => {
+        const faults: SseStreamFault[] = [];
+        const parse = JSON.parse;
+        let parses = 0;
+        JSON.parse = (...args: Parameters<typeof JSON.parse>) => {
+          parses++;
+          return parse(...args);
+        };
+        let out: string;
+        try {
+          const repair = createSseRepair({
+            api: "chat.completions",
+            checkEvents: true,
+            onFault: (fault) => void faults.push(fault),
+          });
+          const at = [...new Set(cuts.map((c) => Math.floor(c * body.length)))].sort((a, b) => a - b);
+          const pieces: Uint8Array[] = [];
+          let from = 0;
+          for (const cut of [...at, body.length]) {
+            pieces.push(...repair.push(body.subarray(from, cut)));
+            from = cut;
+          }
+          pieces.push(...repair.end());
+          out = pieces.map((piece) => decoder.decode(piece)).join("");
+        } finally {
+          JSON.parse = parse;
+        }
+        expect(out).toBe(decoder.decode(body));
+        expect(faults.map((f) => f.code)).toEqual(["invalid_event", "invalid_event", "upstream_error"]);
+        // The three events at fault were parsed, nothing else.
+        expect(parses).toBe(3);
+      }),
+    );
+  });
+
+  it("hands a clean stream on as views of the pieces it came in: copies only around events split between pieces", () => {
+    // The recorded xAI stream in 2 KB pieces that cut events.
+    const body = clean;
+    const repair = createSseRepair({ api: "chat.completions", options: { repairs: coreRepairs } });
+    const inputs = new Set<ArrayBufferLike>();
+    let copied = 0;
+    let out = 0;
+    let pieces = 0;
+    for (let at = 0; at < body.length; at += 2048) {
+      const piece = body.slice(at, at + 2048);
+      inputs.add(piece.buffer);
+      pieces++;
+      for (const sent of repair.push(piece)) {
+        out += sent.length;
+        if (!inputs.has(sent.buffer)) copied += sent.length;
+      }
+    }
+    for (const sent of repair.end()) out += sent.length;
+    expect(out).toBe(body.length);
+    // At most the one event a piece boundary cuts (these events are under 512 bytes) is copied per piece.
+    expect(copied).toBeLessThan(pieces * 512);
+    expect(copied).toBeLessThan(body.length / 4);
+  });
+
+  it("keeps an event's other fields when it rewrites its data", () => {
+    const body = utf8(
+      'id: 7\ndata: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"```json"}}]}}]}\n\n' +
+        'data: {"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}\n\n',
+    );
+    const out = run(body);
+    expect(
+      out.startsWith('id: 7\ndata: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c"'),
+    ).toBe(true);
+  });
+
+  it("hands on a huge event that came in many pieces whole", () => {
+    const text = "x".repeat(2_000_000);
+    const body = utf8(`data: {"choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\ndata: [DONE]\n\n`);
+    const cuts = Array.from({ length: 400 }, (_, i) => i / 400);
+    expect(run(body, cuts)).toBe(decoder.decode(body));
+  });
+});
