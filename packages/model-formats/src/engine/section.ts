@@ -172,3 +172,20 @@ export function callFailure(
 ): SyntaxIssue {
   return { code, severity: "error", message, path: [], raw };
 }
+
+/**
+ * After a call's whole arguments inside a section: consumes the call's end marker and returns `"closed"`; returns
+ * `"unclosed"` when the end marker is missing but the text ends, the next call begins or the section ends there
+ * (left unread: a call whose end was left out, as every family reads an unclosed call); `"invalid"` when other text
+ * follows.
+ */
+export function* readCallEnd(reader: Reader, syntax: SectionSyntax): Step<"closed" | "unclosed" | "invalid"> {
+  yield* reader.space();
+  const next = yield* reader.peek(MarkerSet.of([syntax.callEnd, syntax.callBegin, ...syntax.sectionEnds]));
+  if (next === syntax.callEnd) {
+    reader.consume(next.length);
+    return "closed";
+  }
+  if (next !== null || (reader.ended && reader.pos >= reader.text.length)) return "unclosed";
+  return "invalid";
+}

@@ -5,7 +5,13 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
+import {
+  type CallOutcome,
+  callFailer,
+  readCallEnd,
+  readSection,
+  type SectionSyntax,
+} from "../engine/section.js";
 import { BARE_THINK, plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
 export const DEEPSEEK_CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
@@ -82,17 +88,15 @@ function* readCall(
     reader.consume(close.length);
   }
   if (!args.closed) {
-    yield* reader.space();
-    const end = yield* reader.peek(CALL_END);
-    if (end !== null) reader.consume(end.length);
-    else if (atEnd())
+    const end = yield* readCallEnd(reader, SECTION);
+    if (end === "invalid") return yield* fail("call_invalid", `expected ${DEEPSEEK_CALL_END}`);
+    if (end === "unclosed")
       out.issue({
         code: "call_unclosed",
         severity: "info",
         message: `${DEEPSEEK_CALL_END} is missing`,
         tool: name,
       });
-    else return yield* fail("call_invalid", `expected ${DEEPSEEK_CALL_END}`);
   }
   reader.takeRecord();
   out.end(args.text);

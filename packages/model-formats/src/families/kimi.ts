@@ -5,7 +5,13 @@ import { readJsonArguments } from "../engine/json-arguments.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
-import { type CallOutcome, callFailer, readSection, type SectionSyntax } from "../engine/section.js";
+import {
+  type CallOutcome,
+  callFailer,
+  readCallEnd,
+  readSection,
+  type SectionSyntax,
+} from "../engine/section.js";
 import { BARE_THINK, plainCheck, textLoop } from "../engine/text-loop.js";
 
 export const KIMI_SECTION_BEGIN = "<|tool_calls_section_begin|>";
@@ -73,12 +79,10 @@ function* readCall(
   if (args.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
   if (args.status === "invalid") return yield* fail("call_invalid", args.message);
   if (!args.closed) {
-    yield* reader.space();
-    const end = yield* reader.peek(CALL_END);
-    if (end !== null) reader.consume(end.length);
-    else if (!(reader.ended && reader.pos >= reader.text.length))
+    const end = yield* readCallEnd(reader, SECTION);
+    if (end === "invalid")
       return yield* fail("call_invalid", `expected ${KIMI_CALL_END} after the arguments`);
-    else
+    if (end === "unclosed")
       out.issue({
         code: "call_unclosed",
         severity: "info",

@@ -46,7 +46,8 @@ export function encodeLfm2(calls: readonly EncodableToolCall[]): string {
  *
  * Rules: keyword arguments only, values read as Python literals (JSON's `true`/`false`/`null` too, so a mapping the
  * template writes with `tojson` reads back); a missing `<|tool_call_end|>` keeps the calls (`call_unclosed`); a
- * marker not followed by `[` stays content; a list that is not calls stays content.
+ * marker not followed by `[` stays content; a list that is not calls stays content; a call written inside `<think>` is
+ * reasoning text, not a call.
  *
  * @example
  * lfm2.parse("<|tool_call_start|>[get_weather(city='Tokyo')]<|tool_call_end|>").toolCalls[0].function;
@@ -61,6 +62,9 @@ export const lfm2: ToolCallSyntax = defineSyntax({
     yield* textLoop(reader, out, context, {
       callMarkers: [LFM2_CALL_START],
       reasoning: BARE_THINK,
+      // LFM2.5 thinks about calls with their markers and calls after `</think>` (llama.cpp's LFM2.5 test): a call
+      // written while it thinks is quoted text, as in Seed-OSS; read as a call, it would run twice.
+      callsInReasoning: false,
       *onCall(marker, channel) {
         const space = yield* reader.space();
         if ((yield* reader.peekChar()) !== "[") {
