@@ -1,4 +1,5 @@
-import { coreRepairs, createJsonrepairRepair, parseRepairNames, type RepairRule } from "@toolcall/core";
+import { coreRepairs, createJsonrepairRepair } from "@toolcall/core";
+import { parseRepairNames, type RepairRule } from "@toolcall/core/kit";
 
 export type ResolveRepairsResult = { ok: true; rules: RepairRule[] } | { ok: false; error: string };
 

@@ -1,9 +1,10 @@
-import { type ChatMessage, serializeJson, type ToolCall } from "@toolcall/core";
+import type { ChatMessage, ToolCall } from "@toolcall/core";
 import {
   type ConversationFormat,
   type FormatConversation,
   type FormatReading,
   isPlainObject,
+  serializeJson,
 } from "@toolcall/core/kit";
 
 type Item = Record<string, unknown>;

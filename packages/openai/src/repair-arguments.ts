@@ -30,6 +30,9 @@ export function repairArguments(args: RepairArgumentsArgs): RepairedArguments {
 }
 
 /** Each list of tools read once, however many calls name them. */
+/** The repair a stream's report names when a final frame repeating a call's arguments was left out (R9). */
+const FRAME_REPEATED = "frame_repeated";
+
 const schemasByTools = new WeakMap<object, Map<string, unknown>>();
 
 /** The JSON Schema of the call's tool, when the options name the tools and the call names one of them. */
@@ -167,6 +170,11 @@ export function streamReport(args: {
     report.status = "repaired";
     report.repairs = [...report.repairs, "call_split"];
     report.issues = [];
+  }
+  if (decision.repeats !== undefined) {
+    // A frame repeating the arguments was left out (the client would have appended it): said, with its text.
+    report.repeats = decision.repeats;
+    report.repairs = [...report.repairs, FRAME_REPEATED];
   }
   args.options.onRepair?.(report);
   return report;

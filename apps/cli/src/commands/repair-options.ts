@@ -1,5 +1,5 @@
-import type { RepairRule, SanitizeOptions } from "@toolcall/core";
-import type { ConversationFormat, PendingPolicy } from "@toolcall/core/kit";
+import type { SanitizeOptions } from "@toolcall/core";
+import type { ConversationFormat, PendingPolicy, RepairRule } from "@toolcall/core/kit";
 import type { InputFormat } from "../scan-input.js";
 import type { SkippedEntry } from "../walk-tree.js";
 
