@@ -28,6 +28,9 @@ export default defineConfig({
     "src/minimax-m3.ts",
     "src/lfm2.ts",
     "src/gemma4.ts",
+    "src/interns1.ts",
+    "src/gigachat3.ts",
+    "src/exaone4.ts",
   ],
   format: ["esm", "cjs"],
   // Shared code goes to chunks in both formats, so no family bundles the engine twice.

@@ -170,6 +170,27 @@ const FILES: Array<{ name: string; format: string; text: string }> = [
     ),
   },
   {
+    // Expected calls are rewritten in their own shapes too: a nameless call out of its answer.
+    name: "bfcl-answers.json",
+    format: "bfcl-answer",
+    text: readFileSync(datasets("BFCL_v4_live_parallel.possible_answer.json"), "utf8").replace(
+      '"ground_truth": [{"get_current_weather"',
+      '"ground_truth": [{"": {"x": [1]}}, {"get_current_weather"',
+    ),
+  },
+  {
+    name: "adk-eval-set.json",
+    format: "adk-eval-set",
+    // The first expected tool use's args written as JSON text, as a converter that stringifies would.
+    text: readFileSync(
+      join(repo, "packages/gemini/test/__fixtures__/adk-dependent_tool_calls.test.json"),
+      "utf8",
+    ).replace(
+      /"args": (\{[^}]*\})/,
+      (_, args: string) => `"args": ${JSON.stringify(JSON.stringify(JSON.parse(args)))}`,
+    ),
+  },
+  {
     name: "context.jsonl",
     format: "kimi-cli-context",
     text: readFileSync(
@@ -216,7 +237,7 @@ describe("files in each format: detected, repaired, undone byte for byte", () =>
   });
 });
 
-describe("files read and checked, never rewritten", () => {
+describe("files with nothing to repair are written back as they are", () => {
   it.each([
     ["BFCL_v4_live_parallel.json", "bfcl-question"],
     ["BFCL_v4_live_parallel.possible_answer.json", "bfcl-answer"],

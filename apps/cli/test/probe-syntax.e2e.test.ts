@@ -29,7 +29,8 @@ const EXPECTED: Record<string, string | null> = {
   "Qwen-Qwen3-Coder-30B-A3B-Instruct": "qwen3-coder",
   "Qwen-Qwen3-Coder-30B-A3B-Instruct.rev-2025-07-31": "qwen3-coder",
   "Qwen-Qwen3-Coder-30B-A3B-Instruct.rev-2025-08-07": "qwen3-coder",
-  "Qwen-Qwen3-Coder-Next": "qwen3-coder",
+  // The same calls, non-string values written as `tojson` (`true`, not Python's `True`).
+  "Qwen-Qwen3-Coder-Next": "qwen36",
   "Qwen-Qwen3.5-4B": "qwen3-coder",
   "Qwen-Qwen3.5.miles-qwen3.5_fixed": "qwen3-coder",
   // `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n…\n```<｜tool▁call▁end｜>`.

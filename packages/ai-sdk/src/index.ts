@@ -23,6 +23,7 @@ export {
   type ToolcallCallReport,
   type ToolcallReport,
 } from "@toolcall/core/kit";
+export { aiSdkFormats } from "./ai-sdk-formats.js";
 export {
   type DecideOptions,
   decideToolCall,
@@ -30,6 +31,7 @@ export {
 } from "./decide-tool-call.js";
 export { coreFinishReason } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessages } from "./from-neutral-messages.js";
+export { aiSdkModelMessagesFormat } from "./model-messages-format.js";
 export { type RepairGenerateOptions, repairGenerateResult } from "./repair-generate-result.js";
 export { repairToolCallStream } from "./repair-tool-call-stream.js";
 export {
@@ -43,10 +45,10 @@ export {
   sanitizeUIMessages,
 } from "./sanitize-ui-messages.js";
 export { toNeutralMessages } from "./to-neutral-messages.js";
-
 export {
   resolveContentCalls,
   type ToolcallMiddlewareOptions,
   toolcallMiddleware,
 } from "./toolcall-middleware.js";
 export { type ToolcallRepairOptions, toolcallRepair } from "./toolcall-repair.js";
+export { aiSdkUiMessagesFormat } from "./ui-messages-format.js";

@@ -1,6 +1,7 @@
 import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
 import {
   type AnthropicMessageView,
+  addressKey,
   applyBlockEdits,
   type BlockAddress,
   readAnthropicMessages,
@@ -118,7 +119,9 @@ export const claudeCodeFormat: ConversationFormat = {
           let kept: unknown = line;
           if (message !== undefined) {
             const content = applyBlockEdits(index, message.content, edits);
-            if (content === undefined) {
+            // A line whose message has no `content` (a key misspelled) is kept unless a rule dropped it.
+            const whole = edits.dropped.has(addressKey({ message: index, block: -1 }));
+            if (content === undefined && (message.content !== undefined || whole)) {
               changed = true;
               relink.set((line as Line).uuid, (line as Line).parentUuid);
               return;

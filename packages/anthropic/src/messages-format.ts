@@ -3,6 +3,7 @@ import { type ConversationFormat, type FormatReading, isPlainObject } from "@too
 import {
   ANTHROPIC_BLOCK_TYPES,
   type AnthropicMessageView,
+  addressKey,
   applyBlockEdits,
   type BlockAddress,
   readAnthropicMessages,
@@ -172,8 +173,13 @@ export const anthropicMessagesFormat: ConversationFormat = {
         const out: unknown[] = [];
         messages.forEach((message, index) => {
           const content = isPlainObject(message) ? applyBlockEdits(index, message.content, edits) : undefined;
-          if (!isPlainObject(message)) out.push(message);
-          else if (content === undefined) changed = true;
+          // A message without `content` is kept unless a rule dropped it (`undefined` means both).
+          const dropped =
+            isPlainObject(message) &&
+            content === undefined &&
+            (message.content !== undefined || edits.dropped.has(addressKey({ message: index, block: -1 })));
+          if (!isPlainObject(message) || (content === undefined && !dropped)) out.push(message);
+          else if (dropped) changed = true;
           else if (content === message.content) out.push(message);
           else {
             changed = true;

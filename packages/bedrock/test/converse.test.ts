@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expectConversationFormat } from "@toolcall/conformance/vitest";
+import { WILD_ARGUMENTS } from "@toolcall/conformance";
+import { expectConversationFormat, expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine, sanitizeHistory } from "@toolcall/core";
 import { createFormatRegistry } from "@toolcall/core/kit";
 import fc from "fast-check";
@@ -64,6 +65,17 @@ describe("Bedrock Converse, on recorded requests Bedrock answered 200 (Kimi, Nov
   it("keeps its promises as a conversation format (the conformance suite's round trip, sanitized)", () => {
     for (const request of requests())
       expectConversationFormat(bedrockConverseFormat, request, { sanitize: sanitizeHistory });
+  });
+
+  it("keeps what it reads; a repair loses nothing it does not name, wild inputs too (the format-author check)", () => {
+    for (const request of requests())
+      expectFormatLossless(bedrockConverseFormat, request, { repair: engine.repair });
+    for (const text of WILD_ARGUMENTS) {
+      const request = requests()[0] as Request;
+      for (const block of request.messages[1]?.content ?? [])
+        if (typeof block.toolUse === "object") (block.toolUse as { input: unknown }).input = text;
+      expectFormatLossless(bedrockConverseFormat, request, { repair: engine.repair });
+    }
   });
 
   it("Kimi's toolUseId (a dot and a colon) is accepted, as Bedrock accepted it; a slash is remapped in the call and its result", () => {

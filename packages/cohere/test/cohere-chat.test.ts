@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expectConversationFormat } from "@toolcall/conformance/vitest";
+import { WILD_ARGUMENTS } from "@toolcall/conformance";
+import { expectConversationFormat, expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine, sanitizeHistory } from "@toolcall/core";
 import { createFormatRegistry } from "@toolcall/core/kit";
 import { openaiFormats } from "@toolcall/openai";
@@ -61,6 +62,19 @@ describe("Cohere v2 Chat, on recorded requests Cohere answered 200 (command-a-03
   it("keeps its promises as a conversation format (the conformance suite's round trip, sanitized)", () => {
     for (const request of requests())
       expectConversationFormat(cohereChatFormat, request, { sanitize: sanitizeHistory });
+  });
+
+  it("keeps what it reads; a repair loses nothing it does not name, wild arguments too (the format-author check)", () => {
+    for (const request of requests())
+      expectFormatLossless(cohereChatFormat, request, { repair: engine.repair });
+    for (const text of WILD_ARGUMENTS) {
+      const request = requests()[0] as Request;
+      for (const message of request.messages)
+        for (const call of (message as { tool_calls?: Array<{ function: { arguments: unknown } }> })
+          .tool_calls ?? [])
+          call.function.arguments = text;
+      expectFormatLossless(cohereChatFormat, request, { repair: engine.repair });
+    }
   });
 
   it("a call whose tool message was stripped is refused in Cohere's words, and answered with tool_plan kept", () => {

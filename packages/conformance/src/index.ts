@@ -7,6 +7,15 @@ export {
   type ConversationFormatSample,
   checkConversationFormat,
 } from "./check-conversation-format.js";
+export {
+  type CheckFormatLosslessOptions,
+  checkFormatLossless,
+  type FormatLosslessCheck,
+  type FormatLosslessIssue,
+  type LosslessFormat,
+  type LosslessRepair,
+  WILD_ARGUMENTS,
+} from "./check-format-lossless.js";
 export { checkParse, streamSplits } from "./check-parse.js";
 export { checkResult } from "./check-result.js";
 export { checkVectors, type VectorProblem, vectorsSchema } from "./check-vectors.js";

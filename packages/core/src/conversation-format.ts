@@ -17,6 +17,12 @@ export interface FormatConversation {
    * they are pending, never missing.
    */
   answer?: boolean;
+  /**
+   * False when the record holds expected calls, not calls that ran (a benchmark's possible answers, an eval set's
+   * expected tool uses): no result is expected for them, so the verdict says nothing about results awaited. Default
+   * true. The record engine applies it, for every format alike.
+   */
+  expectsResults?: boolean;
   /** Where the conversation is in its record, for records that hold several (`choices[1]`). */
   label?: string;
   /** Where a neutral path (message index first) is in the record, as its reader knows it (`messages[3].content[1]`). */

@@ -262,7 +262,11 @@ function decodeText(
  * lossless numbers, no schema, no meter), text that opens with `{`, one `JSON.parse`. Anything else it found (not
  * an object, not JSON) is handed to the full decode with that parse, never parsed again.
  */
-function decodeObjectText(text: string, options: DecodeOptions | undefined): DecodeResult | PendingRepairs {
+function decodeObjectText(
+  text: string,
+  options: DecodeOptions | undefined,
+  objectResult?: DecodeResult,
+): DecodeResult | PendingRepairs {
   const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
   if (
     usable.lossless ||
@@ -281,8 +285,35 @@ function decodeObjectText(text: string, options: DecodeOptions | undefined): Dec
   if (text.length > 2 * maxDepth && nestedDeeper({ text, value, maxDepth }))
     return decodeText(text, usable, { success: false, error: `nesting deeper than ${maxDepth}` });
   if (typeof value === "object" && value !== null && !Array.isArray(value))
-    return { arguments: value as ArgumentsMapping, status: "object", repairs: [], raw: text };
+    return objectResult ?? { arguments: value as ArgumentsMapping, status: "object", repairs: [], raw: text };
   return decodeText(text, usable, { success: true, value });
+}
+
+/**
+ * What {@link decodeArgumentsUnlessObjectText} gives for object text that its fast path read: the text is kept as it
+ * is, so no result is made for it (the decoded value is not kept).
+ */
+export const OBJECT_TEXT: DecodeResult = Object.freeze({
+  arguments: Object.freeze({}),
+  status: "object",
+  repairs: Object.freeze([]) as unknown as string[],
+}) as DecodeResult;
+
+/**
+ * {@link decodeArguments}, except that valid object text read by the fast path (no schema, no lossless numbers, no
+ * meter) gives {@link OBJECT_TEXT} instead of a result of its own: a reader of many calls that keeps such text as it
+ * is (a history's sanitize) makes nothing per clean call.
+ */
+export function decodeArgumentsUnlessObjectText(value: unknown, options: DecodeOptions): DecodeResult {
+  if (typeof value !== "string") return decodeArguments(value, options);
+  const decoded = decodeObjectText(value, options, OBJECT_TEXT);
+  if (decoded === OBJECT_TEXT) return decoded;
+  if (!(decoded instanceof PendingRepairs) && decoded.status === "object" && options.schema === undefined)
+    return decoded;
+  return typedBySchema(
+    decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded,
+    options,
+  );
 }
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});

@@ -49,11 +49,25 @@ export function normalizeArguments(
   options: NormalizeArgumentsOptions = {},
 ): NormalizedArguments {
   const decodeOptions = decodeOptionsOf(options);
-  const decoded = decodeArguments(value, decodeOptions);
+  return normalizeDecoded({ value, decoded: decodeArguments(value, decodeOptions), decodeOptions, options });
+}
+
+/**
+ * {@link normalizeArguments} once the value was decoded with `decodeOptions` (those `normalizeArguments` makes from
+ * `options`): a caller that reads many calls decodes with one options object, and hands the decode here only when
+ * the call is not clean object text (the text is never decoded twice).
+ */
+export function normalizeDecoded(args: {
+  value: unknown;
+  decoded: DecodeResult;
+  decodeOptions: ReturnType<typeof decodeOptionsOf>;
+  options: NormalizeArgumentsOptions;
+}): NormalizedArguments {
+  const { value, decoded } = args;
   const exact = needsExactRead(value, decoded)
-    ? decodeArguments(value, { ...decodeOptions, lossless: true }).arguments
+    ? decodeArguments(value, { ...args.decodeOptions, lossless: true }).arguments
     : decoded.arguments;
-  return written(value, decoded, exact, options.policy ?? "preserve");
+  return written(value, decoded, exact, args.options.policy ?? "preserve");
 }
 
 /**
@@ -78,7 +92,8 @@ export function* normalizeArgumentsSteps(
   return written(value, decoded, exact, options.policy ?? "preserve");
 }
 
-function decodeOptionsOf(options: NormalizeArgumentsOptions) {
+/** The decode options {@link normalizeArguments} passes on: repairs, finish reason, nesting limit, schema. */
+export function decodeOptionsOf(options: NormalizeArgumentsOptions) {
   return {
     repairs: options.repairs ?? [],
     finishReason: options.finishReason,

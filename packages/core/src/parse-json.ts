@@ -27,7 +27,7 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJs
   if (options?.lossless) return parseLossless(text, maxDepth);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseWithoutStack(text);
   } catch (error) {
     return { success: false, error: errorMessage(error) };
   }
@@ -35,6 +35,32 @@ export function parseJson(text: string, options: ParseJsonOptions = {}): ParseJs
   if (text.length > 2 * maxDepth && nestedDeeper({ text, value, maxDepth }))
     return { success: false, error: `nesting deeper than ${maxDepth}` };
   return { success: true, value };
+}
+
+/**
+ * `JSON.parse` that captures no stack when it throws, with the same message. Where this is called, text that fails is
+ * common (a repair's candidate, a stream's partial text), and capturing the stack of the `SyntaxError` costs about
+ * three times the rest of the failure (6 µs against 2 µs under a server's call stack); text that parses pays two
+ * writes of `Error.stackTraceLimit`.
+ *
+ * @example
+ * parseWithoutStack('{"a": 1}'); // { a: 1 }
+ * parseWithoutStack("{oops"); // throws a SyntaxError whose stack is its message alone
+ */
+export function parseWithoutStack(text: string): unknown {
+  const limit = Error.stackTraceLimit;
+  if (typeof limit !== "number") return JSON.parse(text);
+  try {
+    Error.stackTraceLimit = 0;
+  } catch {
+    // Frozen intrinsics: the limit stays as it is.
+    return JSON.parse(text);
+  }
+  try {
+    return JSON.parse(text);
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /**
@@ -58,7 +84,7 @@ export function nestedDeeper(args: { text: string; value: unknown; maxDepth: num
 }
 
 /** Entries the walk of {@link nestedDeeper} reads before it counts brackets instead. */
-const QUICK_WALK = 256;
+const QUICK_WALK = 16;
 
 /** True when the text holds more than `limit` opening brackets; stops counting as soon as it knows. */
 function openersExceed(text: string, limit: number): boolean {

@@ -1,5 +1,6 @@
 import { CallIds } from "./call-ids.js";
 import { isPlainObject } from "./define-property.js";
+import { decodeOptionsOf } from "./normalize-arguments.js";
 import { sanitizeForProvider } from "./providers/sanitize-for-provider.js";
 import { isArraySafe, listEntries, readHistory } from "./read-history.js";
 import { toolSchemasOf } from "./repair-tool-name.js";
@@ -10,6 +11,7 @@ import {
   type SanitizeResult,
 } from "./sanitize-options.js";
 import { sanitizeTurnCalls } from "./sanitize-turn-calls.js";
+import type { TurnCallList } from "./turn-call-list.js";
 import type { ChatMessage, ToolCall } from "./types.js";
 
 const POLICIES: readonly string[] = ["preserve", "drop", "empty"];
@@ -115,6 +117,16 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
   const tools = Array.isArray(options.tools)
     ? { list: options.tools, schemas: toolSchemasOf(options.tools) }
     : undefined;
+  // One context for every turn: what it holds is the history's, not a turn's.
+  const turnContext = {
+    policy,
+    normalizeOptions,
+    usedIds,
+    changes,
+    splitMergedCalls: options.splitMergedCalls,
+    tools,
+    decodeOptions: decodeOptionsOf(normalizeOptions),
+  };
   let index = 0;
   const length = messages.length;
   // The message that ended a turn's results, read there: each message is read once.
@@ -153,21 +165,13 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
 
     // An assistant turn with tool calls: its calls, then its results up to the next assistant message.
     const turnIndex = index;
-    const turn = sanitizeTurnCalls(chat.tool_calls, turnIndex, {
-      policy,
-      normalizeOptions,
-      usedIds,
-      changes,
-      splitMergedCalls: options.splitMergedCalls,
-      tools,
-    });
+    const turn = sanitizeTurnCalls(chat.tool_calls, turnIndex, turnContext);
     const { kept, droppedIds, renamed } = turn;
     let callsChanged = turn.callsChanged;
 
     const assistantOut = out.length;
     out.push(message); // replaced below if the calls changed
     let lastResultOut = assistantOut;
-    const answered = new Set<string>();
     // Per renamed id, how many of its fresh ids are answered already (answered ids stay answered).
     let renamedAnswered: Map<string, number> | undefined;
     // The turn's unanswered calls are pending when the history ends with it and only tool results follow them.
@@ -193,13 +197,13 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       if (
         resultId !== undefined &&
         renamedTo !== undefined &&
-        (answered.has(resultId) || !(kept.has(resultId) || droppedIds?.has(resultId)))
+        (isAnswered(kept, resultId) || !(kept.has(resultId) || droppedIds?.has(resultId)))
       ) {
         // A result for an id that was renamed (used twice in this turn, or already in an earlier one) answers the
         // renamed call, in order.
         renamedAnswered ??= new Map();
         let cursor = renamedAnswered.get(resultId) ?? 0;
-        while (cursor < renamedTo.length && answered.has(renamedTo[cursor] as string)) cursor++;
+        while (cursor < renamedTo.length && isAnswered(kept, renamedTo[cursor])) cursor++;
         renamedAnswered.set(resultId, cursor);
         const fresh = renamedTo[cursor];
         if (fresh !== undefined) {
@@ -222,8 +226,8 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
           toolCallId: resultId,
           before: next,
         });
-      } else if (target !== undefined && !answered.has(target.id)) {
-        answered.add(target.id);
+      } else if (target !== undefined && target.answered !== true) {
+        target.answered = true;
         if (target.note !== undefined) {
           const content = prependNote(result.content, target.note);
           changes.push({
@@ -256,10 +260,10 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
     }
 
     const finalCalls: ToolCall[] = [];
-    const synthesized: unknown[] = [];
+    let synthesized: unknown[] | undefined;
     const unanswered = index >= length && onlyResults ? pendingCalls : missingResult;
-    for (const entry of kept.values()) {
-      if (answered.has(entry.id) || unanswered === "keep") {
+    for (const entry of kept.entries) {
+      if (entry.answered === true || unanswered === "keep") {
         finalCalls.push(entry.call);
       } else if (unanswered === "synthesize") {
         finalCalls.push(entry.call);
@@ -271,6 +275,7 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
           toolCallId: entry.id,
           after: synthetic,
         });
+        synthesized ??= [];
         synthesized.push(synthetic);
       } else {
         callsChanged = true;
@@ -282,7 +287,7 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
         });
       }
     }
-    if (synthesized.length > 0) out.splice(lastResultOut + 1, 0, ...synthesized);
+    if (synthesized !== undefined) out.splice(lastResultOut + 1, 0, ...synthesized);
     if (finalCalls.length === 0) {
       if (isEmptyAssistant(chat, finalCalls)) {
         changes.push({ rule: "message_removed_empty", messageIndex: turnIndex, before: message });
@@ -298,6 +303,11 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
   }
   if (changes.length === 0) return { messages: messages as M[], changes };
   return { messages: out as M[], changes };
+}
+
+/** Whether the turn's call with this id was answered (marked on its entry: no set per turn). */
+function isAnswered(kept: TurnCallList, id: string | undefined): boolean {
+  return id !== undefined && kept.get(id)?.answered === true;
 }
 
 /** A list's length; one that cannot be read is no length (so the list does not count as empty). */

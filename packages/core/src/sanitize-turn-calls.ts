@@ -1,12 +1,14 @@
 import type { CallIds } from "./call-ids.js";
+import { decodeArgumentsUnlessObjectText, OBJECT_TEXT } from "./decode-arguments.js";
 import { isPlainObject } from "./define-property.js";
 import { encodeArguments } from "./encode-arguments.js";
-import { normalizeArguments } from "./normalize-arguments.js";
+import { decodeOptionsOf, normalizeDecoded } from "./normalize-arguments.js";
 import { walkable } from "./read-history.js";
 import { repairToolName } from "./repair-tool-name.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import type { SanitizeChange, SanitizePolicy } from "./sanitize-options.js";
 import { splitMergedArguments } from "./split-merged-arguments.js";
+import { TurnCallList } from "./turn-call-list.js";
 import { isDecodedToObject, type ToolCall } from "./types.js";
 import { isFunctionCall } from "./validate-tool-call.js";
 
@@ -15,20 +17,13 @@ function malformedNote(raw: unknown): string {
   return `[the arguments of this tool call were malformed and replaced with {}; original: ${text}]`;
 }
 
-/** A call the turn keeps: as it is written out, its id, and the note its result gets (policy `empty`). */
-export interface TurnCall {
-  call: ToolCall;
-  id: string;
-  note?: string;
-}
-
 /**
  * What became of a turn's calls: those kept, by id and in order (ids are unique by now), the ids of calls dropped
  * (their results go with them), ids renamed for being used before (old id to the new ones, in order), and whether
  * the calls changed at all. The sets and maps only a broken turn needs are made when it first needs them.
  */
 export interface TurnCalls {
-  kept: Map<string, TurnCall>;
+  kept: TurnCallList;
   droppedIds: Set<string> | undefined;
   renamed: Map<string, string[]> | undefined;
   callsChanged: boolean;
@@ -44,6 +39,8 @@ export interface TurnCallsContext {
   splitMergedCalls?: boolean;
   /** The advertised tools and their schemas, by name (option `tools`), when given. */
   tools?: { list: readonly unknown[]; schemas: Map<string, unknown> };
+  /** What `normalizeOptions` decodes with, made once for the history (every call without a schema shares it). */
+  decodeOptions?: ReturnType<typeof decodeOptionsOf>;
 }
 
 /**
@@ -59,7 +56,7 @@ export function sanitizeTurnCalls(
 ): TurnCalls {
   const { policy, normalizeOptions, usedIds, changes } = context;
   let callsChanged = false;
-  const kept = new Map<string, TurnCall>();
+  const kept = new TurnCallList();
   let droppedIds: Set<string> | undefined;
   let renamed: Map<string, string[]> | undefined;
   const calls: readonly unknown[] = walkable(toolCalls);
@@ -105,7 +102,7 @@ export function sanitizeTurnCalls(
     const callId = id as string;
     usedIds.add(callId);
     if (!isFunctionCall(call)) {
-      kept.set(callId, { call, id: callId });
+      kept.add({ call, id: callId });
       continue;
     }
     let fn = isPlainObject(call.function) ? call.function : {};
@@ -147,13 +144,20 @@ export function sanitizeTurnCalls(
       callsChanged = true;
     }
     const schema = tools?.schemas.get(fn.name as string);
-    const normalized = normalizeArguments(
-      args,
-      schema === undefined ? normalizeOptions : { ...normalizeOptions, schema },
-    );
-    const decoded = normalized.decoded;
+    const options = schema === undefined ? normalizeOptions : { ...normalizeOptions, schema };
+    const decodeOptions =
+      schema === undefined && context.decodeOptions !== undefined
+        ? context.decodeOptions
+        : decodeOptionsOf(options);
+    const decoded = decodeArgumentsUnlessObjectText(args, decodeOptions);
+    // Object text is kept as it is (normalizeArguments' first case): the common call costs its one decode.
+    if (decoded === OBJECT_TEXT || (decoded.status === "object" && typeof args === "string")) {
+      kept.add({ call, id: callId });
+      continue;
+    }
+    const normalized = normalizeDecoded({ value: args, decoded, decodeOptions, options });
     if (!normalized.changed && isDecodedToObject(decoded.status)) {
-      kept.set(callId, { call, id: callId });
+      kept.add({ call, id: callId });
       continue;
     }
     if (isDecodedToObject(decoded.status)) {
@@ -167,7 +171,7 @@ export function sanitizeTurnCalls(
         before: args,
         after: text,
       });
-      kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+      kept.add({ call: { ...call, function: { ...fn, arguments: text } }, id: callId });
       callsChanged = true;
       continue;
     }
@@ -185,7 +189,7 @@ export function sanitizeTurnCalls(
       });
       parts.forEach((part, index) => {
         const id = ids[index] as string;
-        kept.set(id, { call: { ...call, id, function: { ...fn, arguments: part } }, id });
+        kept.add({ call: { ...call, id, function: { ...fn, arguments: part } }, id });
       });
       continue;
     }
@@ -200,7 +204,7 @@ export function sanitizeTurnCalls(
           before: args,
           after: text,
         });
-        kept.set(callId, { call: { ...call, function: { ...fn, arguments: text } }, id: callId });
+        kept.add({ call: { ...call, function: { ...fn, arguments: text } }, id: callId });
         continue;
       }
       case "drop":
@@ -223,7 +227,7 @@ export function sanitizeTurnCalls(
           before: args,
           after: "{}",
         });
-        kept.set(callId, {
+        kept.add({
           call: { ...call, function: { ...fn, arguments: "{}" } },
           id: callId,
           note: malformedNote(args),

@@ -1,3 +1,4 @@
+import { parseWithoutStack } from "./parse-json.js";
 import { isEmptyObject, objectEnd, skipSpace } from "./repairs/json-objects.js";
 import type { FinishReason } from "./types.js";
 
@@ -10,7 +11,7 @@ export interface SplitMergedOptions {
 /** The canonical text of strict JSON object text (its value written compact), or `undefined`. */
 function canonicalObject(text: string): string | undefined {
   try {
-    const value: unknown = JSON.parse(text);
+    const value: unknown = parseWithoutStack(text);
     return typeof value === "object" && value !== null && !Array.isArray(value)
       ? JSON.stringify(value)
       : undefined;

@@ -1,4 +1,5 @@
 import { CallIds } from "./call-ids.js";
+import { parseWithoutStack } from "./parse-json.js";
 import { toolSchemasOf } from "./repair-tool-name.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { decideStreamedCall, type StreamDecision } from "./stream-decision.js";
@@ -317,7 +318,7 @@ export class StreamDecider {
     if (text === "" || text.length < 2 * state.brokenAt) return false;
     this.#options.meter?.charge(text.length);
     try {
-      JSON.parse(text);
+      parseWithoutStack(text);
       return true;
     } catch {
       state.brokenAt = text.length;

@@ -8,6 +8,7 @@ import {
   serializeJson,
 } from "@toolcall/core/kit";
 import { syntaxById } from "@toolcall/model-formats";
+import { type AnswerPlace, type ReadAnswer, writeBfclAnswer } from "./bfcl-answer-write.js";
 
 type Answer = Record<string, unknown> & { ground_truth: unknown[] };
 
@@ -47,8 +48,10 @@ function firstAcceptable(parameters: Record<string, unknown>): Record<string, un
  * calls carry the first acceptable value of each parameter (a parameter whose values include `""` may be omitted,
  * and is). A multi-turn entry lists one list of Python call texts per turn (`cd(folder='document')`), each read by
  * `@toolcall/model-formats`' pythonic syntax, one answer per turn; a text it does not read (positional arguments,
- * a dotted name) is named (`call_unread`, info) and left out of the view. These files hold no call to send, so
- * they are checked and never rewritten: a repair keeps the entry as it is and says why.
+ * a dotted name) is named (`call_unread`, info) and left out of the view. The calls are expected ones, so no
+ * result is expected for them (`expectsResults: false`). A repair is written back in the entry's own shapes (a
+ * dropped call leaves its list; changed arguments become the first acceptable values, or the call's pythonic text);
+ * what no rule touched stays the same object.
  *
  * @example
  * const reading = bfclAnswerFormat.read({ id: "simple_0", ground_truth: [{ area: { base: [10], unit: ["", "cm"] } }] });
@@ -66,11 +69,33 @@ export const bfclAnswerFormat: ConversationFormat = {
     const items = isAnswer(value) ? value.ground_truth : [];
     const issues: FormatIssue[] = [];
     const conversations: FormatConversation[] = [];
-    const answer = (calls: ToolCall[], label?: string, place?: (call: number) => string) => {
+    const read: ReadAnswer[] = [];
+    const answer = (options: {
+      calls: ToolCall[];
+      items: number[];
+      turn?: number;
+      label?: string;
+      place?: (call: number) => string;
+    }) => {
+      const { calls, label, place } = options;
       const message: ChatMessage = { role: "assistant", content: null, tool_calls: calls };
+      const places = new Map<string, AnswerPlace>();
+      calls.forEach((call, k) => {
+        places.set(String(call.id), {
+          item: options.items[k] as number,
+          name: String(call.function?.name),
+          arguments: String(call.function?.arguments),
+        });
+      });
+      read.push({
+        messages: [message],
+        places,
+        ...(options.turn !== undefined ? { turn: options.turn } : {}),
+      });
       conversations.push({
         messages: [message],
         answer: true,
+        expectsResults: false,
         ...(label !== undefined ? { label } : {}),
         placeOf: (path) =>
           path[1] === "tool_calls" && typeof path[2] === "number" && place !== undefined
@@ -88,13 +113,15 @@ export const bfclAnswerFormat: ConversationFormat = {
           function: { name, arguments: written.success ? written.value : "" },
         };
       });
-      if (calls.length > 0) answer(calls, undefined, (call) => `ground_truth[${call}]`);
+      if (calls.length > 0)
+        answer({ calls, items: calls.map((_, k) => k), place: (call) => `ground_truth[${call}]` });
     } else {
       const pythonic = syntaxById("llama-pythonic");
       items.forEach((turn, t) => {
         if (!Array.isArray(turn)) return;
         const calls: ToolCall[] = [];
         const places: string[] = [];
+        const items: number[] = [];
         turn.forEach((text, k) => {
           const parsed = pythonic?.parse(`[${String(text)}]`, { createId: () => `answer@${t}.${k}` });
           const call = parsed?.toolCalls.length === 1 ? parsed.toolCalls[0] : undefined;
@@ -109,26 +136,25 @@ export const bfclAnswerFormat: ConversationFormat = {
             return;
           }
           calls.push(call as ToolCall);
+          items.push(k);
           places.push(`ground_truth[${t}][${k}]`);
         });
         if (calls.length > 0)
-          answer(calls, `ground_truth[${t}]`, (call) => places[call] ?? `ground_truth[${t}]`);
+          answer({
+            calls,
+            items,
+            turn: t,
+            label: `ground_truth[${t}]`,
+            place: (call) => places[call] ?? `ground_truth[${t}]`,
+          });
       });
     }
     return {
       conversations,
       issues,
       write(replacements) {
-        const same = replacements.every((next, index) => {
-          const read = conversations[index]?.messages ?? [];
-          return next === undefined || (next.length === read.length && next.every((m, i) => m === read[i]));
-        });
-        if (same) return { ok: true, value };
-        return {
-          ok: false,
-          reason:
-            "a BFCL possible answer lists the values it accepts, not one call to send; it is not rewritten",
-        };
+        if (!isAnswer(value)) return { ok: true, value };
+        return writeBfclAnswer({ value, read, replacements });
       },
     };
   },

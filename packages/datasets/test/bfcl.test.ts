@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
+import { expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine } from "@toolcall/core";
-import { createFormatRegistry } from "@toolcall/core/kit";
+import { createFormatRegistry, serializeJson } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bfclAnswerFormat, bfclQuestionFormat, datasetFormats } from "../src/index.js";
-import { expectLossless } from "./lossless.js";
 
 // Real BFCL files (Apache-2.0, __fixtures__/README.md): the live parallel questions and their possible answers, and
 // the first entries of the multi-turn base set.
@@ -25,7 +25,7 @@ describe("BFCL question files", () => {
       expect(conversation?.messages).toHaveLength(turns.flat().length);
       expect(conversation?.tools?.length ?? 0).toBe((entry.function as unknown[] | undefined)?.length ?? 0);
       expect(engine.check(bfclQuestionFormat, entry).issues).toEqual([]);
-      expectLossless({ format: bfclQuestionFormat, value: entry });
+      expectFormatLossless(bfclQuestionFormat, entry, { repair: engine.repair });
     }
   });
 
@@ -60,12 +60,12 @@ describe("BFCL possible answers", () => {
     ]);
     const found: string[] = [];
     for (const entry of answers) {
-      // An answer's calls await their results by nature (warnings); BFCL's dotted names break OpenAI's name pattern.
+      // Expected calls await no result (nothing is said about results); BFCL's dotted names break OpenAI's pattern.
       for (const issue of engine.check(bfclAnswerFormat, entry).issues) {
         expect(issue.severity).toBe("warning");
-        if (issue.code !== "tool_result_pending") found.push(`${entry.id} ${issue.code} ${issue.place}`);
+        found.push(`${entry.id} ${issue.code} ${issue.place}`);
       }
-      expectLossless({ format: bfclAnswerFormat, value: entry });
+      expectFormatLossless(bfclAnswerFormat, entry, { repair: engine.repair });
     }
     expect(found).toEqual([
       "live_parallel_15-11-0 name_invalid ground_truth[0]",
@@ -92,14 +92,61 @@ describe("BFCL possible answers", () => {
     expect(reading.issues).toEqual([
       expect.objectContaining({ code: "call_unread", severity: "info", place: "ground_truth[2][0]" }),
     ]);
-    for (const entry of answers) expectLossless({ format: bfclAnswerFormat, value: entry });
+    for (const entry of answers) expectFormatLossless(bfclAnswerFormat, entry, { repair: engine.repair });
   });
 
-  it("an answer is never rewritten: a repair keeps it and says why", () => {
-    const entry = { id: "y_0", ground_truth: [["f(x='1')", "f(x='1')"]] };
+  it("a repair is written back in the entry's own shapes: a nameless call leaves its list", () => {
+    const entry = { id: "a_0", ground_truth: [{ "": { a: [1] } }, { f: { a: [1, 2], b: ["", 3] } }] };
     const repaired = engine.repair(bfclAnswerFormat, entry);
-    expect(repaired.value).toBeUndefined();
-    if (repaired.changes.length > 0) expect(repaired.notRewritable).toMatch(/not rewritten/);
+    expect(repaired.changes.map((change) => change.rule)).toEqual(["call_dropped_no_name"]);
+    expect(repaired.value).toEqual({ id: "a_0", ground_truth: [{ f: { a: [1, 2], b: ["", 3] } }] });
+    // The item no rule touched is the same object; what is written reads again with nothing left to say.
+    expect((repaired.value as typeof entry).ground_truth[0]).toBe(entry.ground_truth[1]);
+    expect(repaired.remaining).toEqual([]);
+  });
+
+  it("changed arguments: the new value is accepted first (single-turn), or the call is written again (multi-turn)", () => {
+    const single = { id: "s_0", ground_truth: [{ f: { a: [1, 2, 5], b: ["", 3], c: ["x"] } }] };
+    const reading = bfclAnswerFormat.read(single);
+    const [message] = reading.conversations[0]?.messages ?? [];
+    const call = ((message?.tool_calls ?? []) as Array<{ id: string; function: object }>)[0];
+    const rewritten = {
+      ...message,
+      tool_calls: [{ ...call, function: { name: "f", arguments: '{"a":7,"d":true}' } }],
+    };
+    const written = reading.write([[rewritten]]);
+    // Numbers are read losslessly (their text kept): compare as a file holds them.
+    const expected = { id: "s_0", ground_truth: [{ f: { a: [7, 2, 5], b: ["", 3], d: [true] } }] };
+    expect(written.ok && serializeJson(written.value)).toEqual(serializeJson(expected));
+
+    const multi = { id: "m_0", ground_truth: [["cd(folder='a')", "sort('a')", "ls()"], ["pwd()"]] };
+    const turns = bfclAnswerFormat.read(multi);
+    const [first] = turns.conversations[0]?.messages ?? [];
+    const [cd, ls] = (first?.tool_calls ?? []) as Array<{ id: string }>;
+    const changed = {
+      ...first,
+      tool_calls: [{ ...cd, function: { name: "cd", arguments: '{"folder": "b", "deep": true}' } }],
+    };
+    const again = turns.write([[changed], undefined]);
+    // `ls()` dropped, `cd` written again, the positional `sort('a')` the view does not read kept in its place.
+    expect(again).toEqual({
+      ok: true,
+      value: { id: "m_0", ground_truth: [["cd(folder='b', deep=True)", "sort('a')"], ["pwd()"]] },
+    });
+    expect(ls).toBeDefined();
+    expect(again.ok && (again.value as typeof multi).ground_truth[1]).toBe(multi.ground_truth[1]);
+  });
+
+  it("a message or call an answer file cannot hold is refused with the reason", () => {
+    const entry = { id: "r_0", ground_truth: [{ f: { a: [1] } }] };
+    const reading = bfclAnswerFormat.read(entry);
+    const messages = reading.conversations[0]?.messages ?? [];
+    expect(
+      reading.write([[...messages, { role: "tool", tool_call_id: "answer@0", content: "x" }]]),
+    ).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/expected calls only/),
+    });
   });
 });
 
@@ -127,8 +174,9 @@ describe("generated BFCL entries", () => {
     });
     fc.assert(
       fc.property(question, answer, (q, a) => {
-        if (bfclQuestionFormat.matches(q)) expectLossless({ format: bfclQuestionFormat, value: q });
-        if (bfclAnswerFormat.matches(a)) expectLossless({ format: bfclAnswerFormat, value: a });
+        if (bfclQuestionFormat.matches(q))
+          expectFormatLossless(bfclQuestionFormat, q, { repair: engine.repair });
+        if (bfclAnswerFormat.matches(a)) expectFormatLossless(bfclAnswerFormat, a, { repair: engine.repair });
       }),
       { numRuns: 300 },
     );

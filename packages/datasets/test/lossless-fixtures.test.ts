@@ -1,11 +1,13 @@
 import { readFileSync } from "node:fs";
+import { expectFormatLossless } from "@toolcall/conformance/vitest";
+import { createRecordEngine } from "@toolcall/core";
 import type { ConversationFormat } from "@toolcall/core/kit";
 import { describe, it } from "vitest";
 import { llamafactoryFormat, sharegptFormat } from "../src/index.js";
-import { expectLossless } from "./lossless.js";
 
 // The properties every format keeps, held on each record of the real data sets of __fixtures__: read then written
 // with no change is the record itself, and a repair loses no message, call or result without naming it.
+const engine = createRecordEngine();
 const text = (name: string) => readFileSync(new URL(`./__fixtures__/${name}`, import.meta.url), "utf8");
 const jsonl = (name: string) =>
   text(name)
@@ -25,6 +27,6 @@ const SETS: Array<[string, ConversationFormat, () => unknown[]]> = [
 
 describe("lossless on the real data sets", () => {
   it.each(SETS)("%s", (_name, format, records) => {
-    for (const value of records()) expectLossless({ format, value });
+    for (const value of records()) expectFormatLossless(format, value, { repair: engine.repair });
   });
 });

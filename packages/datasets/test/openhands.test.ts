@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
+import { WILD_ARGUMENTS } from "@toolcall/conformance";
+import { expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine } from "@toolcall/core";
 import { createFormatRegistry } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { datasetFormats, openhandsTrajectoryFormat } from "../src/index.js";
-import { expectLossless, PAYLOADS } from "./lossless.js";
 
 // Real OpenHands trajectories (MIT, __fixtures__/README.md): the event lists its replay tests feed the agent.
 type Event = Record<string, unknown>;
@@ -42,14 +43,14 @@ describe("OpenHands trajectories", () => {
     // Only a session that ends on its `finish` call (no observation follows) has a call awaiting its result.
     const issues = engine.check(openhandsTrajectoryFormat, events).issues;
     expect(issues.every((issue) => issue.code === "tool_result_pending")).toBe(true);
-    expectLossless({ format: openhandsTrajectoryFormat, value: events });
+    expectFormatLossless(openhandsTrajectoryFormat, events, { repair: engine.repair });
   });
 
   it("repaired arguments go into the recorded call of the action and of its observation; other events stay", () => {
     const events = fixture("openhands-wrong_initial_state.json");
     recorded(events[1]).arguments = '```json\n{"path": "/workspace/test.txt"}\n```';
     recorded(events[2]).arguments = '```json\n{"path": "/workspace/test.txt"}\n```';
-    const repaired = expectLossless({ format: openhandsTrajectoryFormat, value: events });
+    const repaired = expectFormatLossless(openhandsTrajectoryFormat, events, { repair: engine.repair });
     expect(repaired.changes.map((change) => [change.rule, change.place])).toEqual([
       ["arguments_canonicalized", "[1]"],
     ]);
@@ -91,7 +92,7 @@ describe("OpenHands trajectories", () => {
 
 describe("generated OpenHands sessions", () => {
   const step = fc.record({
-    calls: fc.array(fc.constantFrom(...PAYLOADS), { minLength: 0, maxLength: 3 }),
+    calls: fc.array(fc.constantFrom(...WILD_ARGUMENTS), { minLength: 0, maxLength: 3 }),
     observed: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
     text: fc.constantFrom("", "Let me look.", null),
   });
@@ -142,7 +143,7 @@ describe("generated OpenHands sessions", () => {
           });
         });
         expect(openhandsTrajectoryFormat.matches(events)).toBe(true);
-        expectLossless({ format: openhandsTrajectoryFormat, value: events });
+        expectFormatLossless(openhandsTrajectoryFormat, events, { repair: engine.repair });
       }),
       { numRuns: 300 },
     );

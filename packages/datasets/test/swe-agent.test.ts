@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
+import { WILD_ARGUMENTS } from "@toolcall/conformance";
+import { expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine } from "@toolcall/core";
 import { createFormatRegistry } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { datasetFormats, sweAgentTrajectoryFormat } from "../src/index.js";
-import { expectLossless, PAYLOADS } from "./lossless.js";
 
 // Real SWE-agent trajectories (MIT, __fixtures__/README.md): a function-calling demonstration and a replayed run.
 const fixture = (name: string) =>
@@ -29,7 +30,7 @@ describe("SWE-agent trajectories (.traj)", () => {
     expect(calls).toHaveLength(5);
     expect(messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(calls);
     expect(engine.check(sweAgentTrajectoryFormat, traj).issues).toEqual([]);
-    expectLossless({ format: sweAgentTrajectoryFormat, value: traj });
+    expectFormatLossless(sweAgentTrajectoryFormat, traj, { repair: engine.repair });
   });
 
   it("a replayed run that reuses call ids is reported at its history entries; repair renames them in call and result alike", () => {
@@ -44,7 +45,7 @@ describe("SWE-agent trajectories (.traj)", () => {
       "history[20].tool_calls[0].id",
     ]);
     // Repair makes each reused id unique, in the call and in the result's tool_call_ids list, and nothing else.
-    const repaired = expectLossless({ format: sweAgentTrajectoryFormat, value: traj });
+    const repaired = expectFormatLossless(sweAgentTrajectoryFormat, traj, { repair: engine.repair });
     expect(new Set(repaired.changes.map((change) => change.rule))).toEqual(new Set(["call_id_renamed"]));
     const history = (repaired.value as typeof traj).history;
     expect(history[8]?.tool_calls).toMatchObject([{ id: "call_5iDdbOYybq7L19vqXmR0DPaU_2" }]);
@@ -62,7 +63,7 @@ describe("SWE-agent trajectories (.traj)", () => {
     const entry = traj.history[2] as { tool_calls: Array<{ function: { arguments: string } }> };
     (entry.tool_calls[0] as { function: { arguments: string } }).function.arguments =
       '```json\n{"filename":"reproduce.py"}\n```';
-    const repaired = expectLossless({ format: sweAgentTrajectoryFormat, value: traj });
+    const repaired = expectFormatLossless(sweAgentTrajectoryFormat, traj, { repair: engine.repair });
     const written = repaired.value as typeof traj;
     expect(Object.keys(written)).toEqual(Object.keys(traj));
     expect(written.trajectory).toBe(traj.trajectory);
@@ -98,7 +99,7 @@ describe("SWE-agent trajectories (.traj)", () => {
 
 describe("generated SWE-agent histories", () => {
   const step = fc.record({
-    calls: fc.array(fc.constantFrom(...PAYLOADS), { minLength: 0, maxLength: 3 }),
+    calls: fc.array(fc.constantFrom(...WILD_ARGUMENTS), { minLength: 0, maxLength: 3 }),
     answered: fc.constantFrom("each", "one list", "none", "orphan"),
     empty: fc.boolean(),
   });
@@ -141,7 +142,7 @@ describe("generated SWE-agent histories", () => {
         });
         const traj = { environment: "main", trajectory: [], history, info: { exit_status: "submitted" } };
         expect(sweAgentTrajectoryFormat.matches(traj)).toBe(true);
-        expectLossless({ format: sweAgentTrajectoryFormat, value: traj });
+        expectFormatLossless(sweAgentTrajectoryFormat, traj, { repair: engine.repair });
       }),
       { numRuns: 300 },
     );

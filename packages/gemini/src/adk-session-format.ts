@@ -7,6 +7,7 @@ import {
   serializeJson,
   withOrigin,
 } from "@toolcall/core/kit";
+import { withKey } from "./with-key.js";
 
 type Item = Record<string, unknown>;
 
@@ -43,18 +44,6 @@ function isSession(value: unknown): value is Item & { events: unknown[] } {
       "invocation_id" in (value.events[0] ?? {}) ||
       "context" in value)
   );
-}
-
-function withKey(item: Item, key: string, value: unknown): Item {
-  const copy: Item = {};
-  for (const name of Object.keys(item))
-    Object.defineProperty(copy, name, {
-      value: name === key ? value : item[name],
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  return copy;
 }
 
 function jsonText(value: unknown): unknown {

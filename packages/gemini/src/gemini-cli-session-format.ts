@@ -7,6 +7,7 @@ import {
   serializeJson,
   withOrigin,
 } from "@toolcall/core/kit";
+import { withKey } from "./with-key.js";
 
 type Item = Record<string, unknown>;
 
@@ -25,18 +26,6 @@ function isRecord(value: unknown): value is Item & { messages: unknown[] } {
       (message) => isPlainObject(message) && typeof message.type === "string" && !("role" in message),
     )
   );
-}
-
-function define(target: Item, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** A copy of `item` with `key` set, every other key in its place. */
-function withKey(item: Item, key: string, value: unknown): Item {
-  const copy: Item = {};
-  for (const name of Object.keys(item)) define(copy, name, name === key ? value : item[name]);
-  if (!(key in item)) define(copy, key, value);
-  return copy;
 }
 
 /** The text of a `PartListUnion` (a string, a part, or a list of parts); `null` when it holds none. */

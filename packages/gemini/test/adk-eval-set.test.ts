@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
+import { expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine } from "@toolcall/core";
 import { createFormatRegistry } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { adkEvalSetFormat, geminiFormats } from "../src/index.js";
-import { expectLossless } from "./lossless.js";
 
 // A real ADK eval set (Apache-2.0, __fixtures__/README.md): two invocations, each expecting one tool use (id null).
 const evalSet = () =>
@@ -36,30 +36,49 @@ describe("Google ADK eval sets", () => {
       { name: "set_device_info", arguments: '{"location":"Bedroom","status":"OFF","device_id":"device_2"}' },
       { name: "get_device_info", arguments: '{"device_id":"device_2"}' },
     ]);
-    // Expected calls await results by nature: warnings only.
-    const issues = engine.check(adkEvalSetFormat, value).issues;
-    expect(issues.map((issue) => [issue.code, issue.place])).toEqual([
-      ["tool_result_pending", "eval_cases[0].conversation[0].intermediate_data.tool_uses[0]"],
-      ["tool_result_pending", "eval_cases[0].conversation[1].intermediate_data.tool_uses[0]"],
-    ]);
-    expectLossless({ format: adkEvalSetFormat, value });
+    // Expected calls await no result: the verdict says nothing about results.
+    expect(engine.check(adkEvalSetFormat, value).issues).toEqual([]);
+    expectFormatLossless(adkEvalSetFormat, value, { repair: engine.repair });
   });
 
-  it("an expected tool use with a name providers refuse is reported where it is; the file is never rewritten", () => {
+  it("an expected tool use with a name providers refuse is reported where it is; no rule renames it", () => {
     const value = evalSet();
     const use = value.eval_cases[0]?.conversation[1]?.intermediate_data.tool_uses[0] as Record<
       string,
       unknown
     >;
     use.name = "device.get info";
-    const found = engine
-      .check(adkEvalSetFormat, value)
-      .issues.filter((issue) => issue.code !== "tool_result_pending");
+    const found = engine.check(adkEvalSetFormat, value).issues;
     expect(found.map((issue) => [issue.code, issue.place])).toEqual([
       ["name_invalid", "eval_cases[0].conversation[1].intermediate_data.tool_uses[0]"],
     ]);
     const repaired = engine.repair(adkEvalSetFormat, value);
     expect(repaired.value).toBeUndefined();
+  });
+
+  it("a repair is written back as tool uses: args an object again, a nameless use out of the list", () => {
+    const value = evalSet();
+    const [first, second] = value.eval_cases[0]?.conversation ?? [];
+    const uses = first?.intermediate_data.tool_uses ?? [];
+    // `args` written as JSON text, as a converter that stringifies would; a use that lost its name.
+    uses[0] = { ...uses[0], args: JSON.stringify(uses[0]?.args) };
+    uses.push({ id: null, name: null, args: {} });
+    const repaired = engine.repair(adkEvalSetFormat, value);
+    expect(repaired.changes.map((change) => [change.rule, change.place])).toEqual([
+      ["arguments_canonicalized", "eval_cases[0].conversation[0]"],
+      ["call_dropped_no_name", "eval_cases[0].conversation[0]"],
+    ]);
+    const written = repaired.value as ReturnType<typeof evalSet>;
+    expect(written.eval_cases[0]?.conversation[0]?.intermediate_data.tool_uses).toEqual([
+      {
+        id: null,
+        name: "set_device_info",
+        args: { location: "Bedroom", status: "OFF", device_id: "device_2" },
+      },
+    ]);
+    // The invocation no rule touched is the same object; what is written reads again with nothing to say.
+    expect(written.eval_cases[0]?.conversation[1]).toBe(second);
+    expect(repaired.remaining).toEqual([]);
   });
 });
 
@@ -80,7 +99,7 @@ describe("generated ADK eval sets", () => {
     fc.assert(
       fc.property(fc.array(turn, { maxLength: 3 }), (conversation) => {
         const value = { eval_set_id: "s", eval_cases: [{ eval_id: "c", conversation }] };
-        expectLossless({ format: adkEvalSetFormat, value });
+        expectFormatLossless(adkEvalSetFormat, value, { repair: engine.repair });
       }),
       { numRuns: 200 },
     );

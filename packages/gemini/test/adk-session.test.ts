@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
+import { WILD_ARGUMENTS } from "@toolcall/conformance";
+import { expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine } from "@toolcall/core";
 import { createFormatRegistry } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { adkSessionFormat, geminiFormats } from "../src/index.js";
-import { expectLossless, PAYLOADS } from "./lossless.js";
 
 // A real ADK session (Apache-2.0, __fixtures__/README.md): calls without ids, parts under their Python names.
 type Session = { events: Array<{ content?: { parts: Array<Record<string, unknown>> } }> };
@@ -28,7 +29,7 @@ describe("Google ADK sessions", () => {
     expect(calls).toEqual(["call@1.0", "call@7.0"]);
     expect(messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual(calls);
     expect(engine.check(adkSessionFormat, value).issues).toEqual([]);
-    expectLossless({ format: adkSessionFormat, value });
+    expectFormatLossless(adkSessionFormat, value, { repair: engine.repair });
   });
 
   it("repaired args are written as an object under the session's own key; other events stay the same objects", () => {
@@ -36,7 +37,7 @@ describe("Google ADK sessions", () => {
     const part = value.events[1]?.content?.parts[0] as { function_call: { args: unknown } };
     const args = part.function_call.args;
     part.function_call.args = `\`\`\`json\n${JSON.stringify(args)}\n\`\`\``;
-    const repaired = expectLossless({ format: adkSessionFormat, value });
+    const repaired = expectFormatLossless(adkSessionFormat, value, { repair: engine.repair });
     expect(repaired.changes.map((change) => [change.rule, change.place])).toEqual([
       ["arguments_canonicalized", "events[1].content.parts[0]"],
     ]);
@@ -59,7 +60,7 @@ describe("Google ADK sessions", () => {
 describe("generated ADK sessions", () => {
   it("read then write is the session itself; repair loses nothing without naming it", () => {
     const step = fc.record({
-      args: fc.oneof(fc.constantFrom(...PAYLOADS), fc.constant({ q: 1 })),
+      args: fc.oneof(fc.constantFrom(...WILD_ARGUMENTS), fc.constant({ q: 1 })),
       answered: fc.boolean(),
       camel: fc.boolean(),
     });
@@ -88,7 +89,7 @@ describe("generated ADK sessions", () => {
         });
         const value = { id: "s", app_name: "app", user_id: "u", state: {}, events };
         expect(adkSessionFormat.matches(value)).toBe(true);
-        expectLossless({ format: adkSessionFormat, value });
+        expectFormatLossless(adkSessionFormat, value, { repair: engine.repair });
       }),
       { numRuns: 300 },
     );

@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
+import { WILD_ARGUMENTS } from "@toolcall/conformance";
+import { expectFormatLossless } from "@toolcall/conformance/vitest";
 import { createRecordEngine } from "@toolcall/core";
 import { createFormatRegistry } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { geminiCliSessionFormat, geminiFormats } from "../src/index.js";
-import { expectLossless, PAYLOADS } from "./lossless.js";
 
 // A look-alike of a Gemini CLI chat session (__fixtures__/README.md: no public session file carries a licence).
 type Session = { messages: Array<Record<string, unknown> & { toolCalls?: Array<Record<string, unknown>> }> };
@@ -37,14 +38,14 @@ describe("Gemini CLI chat sessions", () => {
       arguments: '{"absolute_path":"/home/dev/parser/tests/test_parser.py"}',
     });
     expect(engine.check(geminiCliSessionFormat, value).issues).toEqual([]);
-    expectLossless({ format: geminiCliSessionFormat, value });
+    expectFormatLossless(geminiCliSessionFormat, value, { repair: engine.repair });
   });
 
   it("repaired args are written as an object in their call; every other record is the same object", () => {
     const value = session();
     const calls = value.messages[2]?.toolCalls as Array<Record<string, unknown>>;
     (calls[0] as Record<string, unknown>).args = '```json\n{"file_path": "/home/dev/parser/parser.py"}\n```';
-    const repaired = expectLossless({ format: geminiCliSessionFormat, value });
+    const repaired = expectFormatLossless(geminiCliSessionFormat, value, { repair: engine.repair });
     expect(repaired.changes.map((change) => [change.rule, change.place])).toEqual([
       ["arguments_canonicalized", "messages[2]"],
     ]);
@@ -75,7 +76,7 @@ describe("Gemini CLI chat sessions", () => {
 describe("generated Gemini CLI sessions", () => {
   it("read then write is the session itself; repair loses nothing without naming it", () => {
     const call = fc.record({
-      args: fc.oneof(fc.constantFrom(...PAYLOADS), fc.constant({ a: 1 })),
+      args: fc.oneof(fc.constantFrom(...WILD_ARGUMENTS), fc.constant({ a: 1 })),
       answered: fc.boolean(),
     });
     const turn = fc.record({ calls: fc.array(call, { maxLength: 3 }), text: fc.constantFrom("", "ok") });
@@ -115,7 +116,7 @@ describe("generated Gemini CLI sessions", () => {
           ],
         };
         expect(geminiCliSessionFormat.matches(value)).toBe(true);
-        expectLossless({ format: geminiCliSessionFormat, value });
+        expectFormatLossless(geminiCliSessionFormat, value, { repair: engine.repair });
       }),
       { numRuns: 300 },
     );

@@ -28,6 +28,9 @@ export { type CollectedToolCall, type CollectOptions, collectToolCalls } from ".
 export { finishReasonOf } from "./finish-reason.js";
 export { type FromNeutralOptions, fromNeutralMessage, fromNeutralMessages } from "./from-neutral-messages.js";
 export { createHistorySanitizer } from "./history-sanitizer.js";
+export { langchainFormats } from "./langchain-formats.js";
+export { langchainSerializedFormat } from "./langchain-serialized-format.js";
+export { langchainStoredFormat } from "./langchain-stored-format.js";
 export { type RepairToolCallStreamOptions, repairToolCallStream } from "./repair-tool-call-stream.js";
 export {
   type RepairToolCallsOptions,

@@ -25,10 +25,12 @@ export type OutputSyntax =
 
 /** The syntaxes in detection's order (the more specific first), then any the descriptors do not list. */
 function ordered(): [string, ToolCallSyntax][] {
-  const ids = SYNTAX_DESCRIPTORS.map((descriptor) => descriptor.id).filter((id) =>
-    Object.hasOwn(SYNTAXES, id),
+  // A syntax that reads as another (its `readsAs`) is that reader's: the output alone cannot tell them apart.
+  const variants = new Set(SYNTAX_DESCRIPTORS.filter((d) => d.readsAs !== undefined).map((d) => d.id));
+  const ids = SYNTAX_DESCRIPTORS.map((descriptor) => descriptor.id).filter(
+    (id) => Object.hasOwn(SYNTAXES, id) && !variants.has(id),
   );
-  for (const id of Object.keys(SYNTAXES)) if (!ids.includes(id)) ids.push(id);
+  for (const id of Object.keys(SYNTAXES)) if (!ids.includes(id) && !variants.has(id)) ids.push(id);
   return ids.flatMap((id) => {
     const syntax = SYNTAXES[id];
     return syntax === undefined ? [] : [[id, syntax] as [string, ToolCallSyntax]];
@@ -79,7 +81,29 @@ export function detectOutputSyntax(
     if (readers.every((reader) => calls(reader.result) === mine))
       return { status: "detected", id: exact[0].id, confidence: "certain", candidates };
   }
-  if (exact.length === 0 && readers.length === 1 && readers[0] !== undefined)
-    return { status: "detected", id: readers[0].id, confidence: "likely", candidates };
+  const only = readers.length === 1 ? readers[0] : undefined;
+  // A reading that is not written back byte for byte is named only when it leaves no closing tag whose opener it
+  // took as its marker: `<tool_call>[{…}]</tool_call>` read as Granite 3.1's `<tool_call>[…]` leaves
+  // `</tool_call>` behind, so the text was written in some other family's wrapper (xLAM's list in Hermes' tags), and
+  // naming Granite would be a guess.
+  if (exact.length === 0 && only !== undefined && !closerLeftBehind(input, only.result.content))
+    return { status: "detected", id: only.id, confidence: "likely", candidates };
   return { status: "declined", reason: "ambiguous", candidates };
+}
+
+/** The tag names written as `<X>` (openers) or `</X>` (closers) in a text: one linear scan. */
+function tagNames(text: string, closing: boolean): Set<string> {
+  const names = new Set<string>();
+  const pattern = closing ? /<\/([^<>\s/]{1,64})>/g : /<([^<>\s/]{1,64})>/g;
+  for (const match of text.matchAll(pattern)) names.add(match[1] as string);
+  return names;
+}
+
+/** Whether the content keeps a closing tag `</X>` whose opener `<X>` stands in the text but not in the content. */
+function closerLeftBehind(input: string, content: string | null): boolean {
+  if (content === null || !content.includes("</")) return false;
+  const inInput = tagNames(input, false);
+  const inContent = tagNames(content, false);
+  for (const name of tagNames(content, true)) if (inInput.has(name) && !inContent.has(name)) return true;
+  return false;
 }

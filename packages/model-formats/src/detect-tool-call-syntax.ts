@@ -120,6 +120,19 @@ function encodes(descriptor: SyntaxDescriptor, calls: EncodableToolCall[]): stri
 
 const squeeze = (text: string) => text.replace(/\s+/g, "");
 
+/** A probe call with a boolean value, which writers that agree on strings and numbers write apart (`True`, `true`). */
+const flagged = (id: string) => call(id, "probe_fn_alpha", { probe_key: "probe_value", probe_flag: true });
+
+/**
+ * Keeps, of several syntaxes whose writing was found (Qwen3-Coder and Qwen3.6 write a string and a number alike), those
+ * whose writing of a call with a boolean value the template's render also holds (`holds`, asked once per syntax); all
+ * of them when none or every one does.
+ */
+function settle(matches: SyntaxDescriptor[], holds: (descriptor: SyntaxDescriptor) => boolean): void {
+  const kept = matches.filter(holds);
+  if (kept.length > 0 && kept.length < matches.length) matches.splice(0, matches.length, ...kept);
+}
+
 /**
  * Finds which tool-call syntax a chat template writes, by differential rendering: the template renders a
  * conversation with and without a probe call (one call, then two; a string and a number value; a Mistral-style
@@ -176,6 +189,11 @@ export function detectToolCallSyntax(template: string | Template): DetectedSynta
         (descriptor) => holds(text, encodes(descriptor, one)) || holds(twoText, encodes(descriptor, two)),
       );
       if (matches.length === 0) continue;
+      if (matches.length > 1) {
+        const probe = [flagged(ids[0])];
+        const rendered = turnText(compiled, probe);
+        settle(matches, (descriptor) => holds(rendered, encodes(descriptor, probe)));
+      }
       const descriptor = matches[0] as SyntaxDescriptor;
       const candidate = {
         descriptor,

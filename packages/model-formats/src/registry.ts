@@ -4,13 +4,16 @@ import { commandA } from "./families/command-a.js";
 import { commandR7b } from "./families/command-r7b.js";
 import { deepseekV3, deepseekV31 } from "./families/deepseek.js";
 import { deepseekV32 } from "./families/deepseek-dsml.js";
+import { exaone4 } from "./families/exaone4.js";
 import { functionaryV31, functionaryV32 } from "./families/functionary.js";
 import { gemma4 } from "./families/gemma4.js";
+import { gigaChat3 } from "./families/gigachat3.js";
 import { glm45, glm47 } from "./families/glm.js";
 import { granite } from "./families/granite.js";
 import { harmony, harmonyStripped } from "./families/harmony.js";
 import { hermes } from "./families/hermes.js";
 import { hyV3, hyV4 } from "./families/hy.js";
+import { internS1 } from "./families/interns1.js";
 import { kimiK2 } from "./families/kimi.js";
 import { lfm2 } from "./families/lfm2.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
@@ -19,7 +22,7 @@ import { minimaxM3 } from "./families/minimax-m3.js";
 import { mistralArgs, mistralCallIdSyntax, mistralList } from "./families/mistral.js";
 import { nemotronNanoV2 } from "./families/nemotron-nano-v2.js";
 import { phi4Mini } from "./families/phi4-mini.js";
-import { qwen3Coder } from "./families/qwen3-coder.js";
+import { qwen3Coder, qwen36 } from "./families/qwen3-coder.js";
 import { seedOss } from "./families/seed-oss.js";
 import { hunyuan, jamba } from "./families/tool-calls-list.js";
 import { xlam } from "./families/xlam.js";
@@ -37,6 +40,12 @@ export interface SyntaxDescriptor {
    * in the order of {@link SYNTAX_DESCRIPTORS}: every string of one of the lists must be present.
    */
   signatures: readonly (readonly string[])[];
+  /**
+   * The syntax whose reader this one shares, differing only in how its template writes (EXAONE 4 reads as Hermes,
+   * Qwen3.6 as Qwen3-Coder): detection from a model's output alone names that reader instead, since nothing in the
+   * output tells the two apart.
+   */
+  readsAs?: string;
 }
 
 /** The syntaxes this package implements, by id. */
@@ -74,6 +83,10 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   "minimax-m3": minimaxM3,
   lfm2,
   gemma4,
+  exaone4,
+  qwen36,
+  gigachat3: gigaChat3,
+  interns1: internS1,
 });
 
 /**
@@ -110,6 +123,8 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(minimaxM3, "minimax-m3", [["]<]minimax[>["]]),
   own(minimaxM2, "minimax", [["<minimax:tool_call>"], ["]~!b[", "]~b]"]]),
   own(apertus, "apertus", [["<|tools_prefix|>"]]),
+  own(gigaChat3, "gigachat3", [["function call", "<|role_sep|>"]]),
+  own(internS1, "interns1", [["<|action_start|>", "<|plugin|>"]]),
   // LFM2 (24B) writes no call in its template; its tool list's preamble names the family.
   own(lfm2, "lfm2", [["<|tool_call_start|>"], ["List of tools: ["]]),
   own(functionaryV32, "functionary", [[">>>all"]]),
@@ -125,6 +140,10 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(glm47, "glm", [["</arg_key><arg_value>"]]),
   own(glm45, "glm", [["<arg_key>", "<arg_value>"]]),
   own(qwen3Coder, "qwen3-coder", [["<function=", "<parameter="]]),
+  // Qwen3.6 / 3.8 / Coder-Next write Qwen3-Coder's calls with `tojson` values: rendering a boolean tells them apart.
+  { ...own(qwen36, "qwen3-coder", []), readsAs: qwen3Coder.id },
+  // EXAONE 4 writes Hermes' call without the newlines inside the tags.
+  { ...own(exaone4, "exaone4", [["[|endofturn|]", "<tool_call>"]]), readsAs: hermes.id },
   own(hermes, "hermes", [["<tool_call>"]]),
   own(harmony, "gpt-oss", [["<|channel|>"]]),
   own(kimiK2, "kimi", [["<|tool_calls_section_begin|>"]]),

@@ -18,7 +18,8 @@ const EXPECTED: Record<string, string | null> = {
   "Qwen-Qwen3-Coder-30B-A3B-Instruct": "qwen3-coder",
   "Qwen-Qwen3-Coder-30B-A3B-Instruct.rev-2025-07-31": "qwen3-coder",
   "Qwen-Qwen3-Coder-30B-A3B-Instruct.rev-2025-08-07": "qwen3-coder",
-  "Qwen-Qwen3-Coder-Next": "qwen3-coder",
+  // Writes non-string values as `tojson` (`true`), where Qwen3-Coder writes Python's `str()` (`True`).
+  "Qwen-Qwen3-Coder-Next": "qwen36",
   "Qwen-Qwen3.5-4B": "qwen3-coder",
   "Qwen-Qwen3.5.miles-qwen3.5_fixed": "qwen3-coder",
   "deepseek-ai-DeepSeek-R1-0528-Qwen3-8B": "deepseek-v3",
@@ -112,17 +113,17 @@ const EXPECTED_FAMILIES: Record<string, { id: string | null; method: "render" | 
   // Raises on a call turn without `tool_plan` (`message.content[0].thinking`): rendered with a plan.
   "CohereLabs-command-a-reasoning-08-2025": { id: "command-a", method: "render" },
   // `<tool_call>{"name": …, "arguments": …}</tool_call>`: Hermes' envelope without its newlines.
-  "LGAI-EXAONE-EXAONE-4.0-32B": { id: "hermes", method: "render" },
+  "LGAI-EXAONE-EXAONE-4.0-32B": { id: "exaone4", method: "render" },
   "LiquidAI-LFM2-24B-A2B": { id: "lfm2", method: "signature" },
   "LiquidAI-LFM2.5-8B-A1B": { id: "lfm2", method: "render" },
   "MiniMaxAI-MiniMax-M2.5": { id: "minimax-m2", method: "render" },
   "MiniMaxAI-MiniMax-M3": { id: "minimax-m3", method: "render" },
-  "Qwen-Qwen3.6-35B-A3B": { id: "qwen3-coder", method: "render" },
-  "Qwen-Qwen3.8-27B": { id: "qwen3-coder", method: "render" },
+  "Qwen-Qwen3.6-35B-A3B": { id: "qwen36", method: "render" },
+  "Qwen-Qwen3.8-27B": { id: "qwen36", method: "render" },
   "Salesforce-Llama-xLAM-2.vllm-tool_chat_template_xlam_llama": { id: "xlam", method: "render" },
   "Salesforce-xLAM-2.vllm-tool_chat_template_xlam_qwen": { id: "xlam", method: "render" },
   "XiaomiMiMo-MiMo-V2-Flash": { id: "qwen3-coder", method: "render" },
-  "ai-sage-GigaChat3-10B-A1.8B": { id: null, method: "none" },
+  "ai-sage-GigaChat3-10B-A1.8B": { id: "gigachat3", method: "render" },
   "allenai-Olmo-3-7B-Instruct": { id: null, method: "none" },
   // Renders no assistant calls: only its markers tell.
   "ibm-granite-granite-3.3-2b-instruct": { id: "granite", method: "signature" },

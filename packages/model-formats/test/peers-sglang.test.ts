@@ -14,14 +14,17 @@ interface SglangCase extends Omit<VllmCase, "vllmParser"> {
   detector: string;
 }
 
-const CASES = (
-  JSON.parse(
-    readFileSync(
-      new URL("./__fixtures__/peers/sglang-function-call-parser-cases.json", import.meta.url),
-      "utf8",
-    ),
-  ) as { cases: SglangCase[] }
-).cases;
+/** The fixture files: the cases of `test_function_call_parser.py`, and of the per-detector test files. */
+const SGLANG_CASE_FILES = ["sglang-function-call-parser-cases.json", "sglang-detector-cases.json"] as const;
+
+const CASES = SGLANG_CASE_FILES.flatMap(
+  (file) =>
+    (
+      JSON.parse(readFileSync(new URL(`./__fixtures__/peers/${file}`, import.meta.url), "utf8")) as {
+        cases: SglangCase[];
+      }
+    ).cases,
+);
 
 /**
  * A list with no marker is a call list only where the content begins (docs/decisions.md: a syntax with no marker reads
@@ -30,6 +33,21 @@ const CASES = (
  */
 const LIST_AFTER_PROSE =
   "list after prose: an unmarked pythonic list is a call list only where the content begins; SGLang reads it after prose";
+
+/**
+ * A call naming a tool that was not offered is returned with `unknown_tool` (a warning; docs/decisions.md: the caller
+ * decides what an unknown tool means, and dropping the call would lose what the model wrote); SGLang drops the call.
+ */
+const UNKNOWN_TOOL =
+  "unknown tool: a call to a tool that was not offered is returned with `unknown_tool` (a warning), never dropped; SGLang drops it";
+
+/**
+ * A marker that opens or closes nothing (a lone `<|tool_calls_section_end|>`) is text as written: content is never
+ * rewritten (docs/decisions.md: a malformed call or section stays in content byte for byte); SGLang strips Kimi's
+ * special tokens from content.
+ */
+const STRAY_MARKER =
+  "stray marker: a marker that opens or closes nothing stays in content as written; SGLang strips Kimi's special tokens from it";
 
 /** Why we differ from an SGLang case, and what we give there: the fields, the calls' names, the content. */
 const DIFFERENCES: Record<
@@ -47,6 +65,30 @@ const DIFFERENCES: Record<
     fields: ["calls.count", "content"],
     calls: [],
     content: "This is some text before [get_weather(location='London')]",
+  },
+  "sglang-glm47-invalid-tool": {
+    reason: UNKNOWN_TOOL,
+    fields: ["calls.count"],
+    calls: ["invalid_func"],
+    content: null,
+  },
+  "sglang-glm47-undefined-tool": {
+    reason: UNKNOWN_TOOL,
+    fields: ["calls.count"],
+    calls: ["nonexistent_function"],
+    content: null,
+  },
+  "sglang-kimi-stray-section-end": {
+    reason: STRAY_MARKER,
+    fields: ["content"],
+    calls: [],
+    content: "normal text<|tool_calls_section_end|>",
+  },
+  "sglang-kimi-stray-argument-begin": {
+    reason: STRAY_MARKER,
+    fields: ["content"],
+    calls: [],
+    content: "text<|tool_call_argument_begin|>more",
   },
 };
 

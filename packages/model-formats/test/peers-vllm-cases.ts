@@ -27,6 +27,9 @@ export interface VllmExpected {
   contentIncludes?: string[];
   contentExcludes?: string[];
   reasoning?: string | null;
+  /** Text the reasoning must hold, and must not hold (SGLang's reasoning tests check parts). */
+  reasoningIncludes?: string[];
+  reasoningExcludes?: string[];
 }
 
 /** One case of `__fixtures__/peers/vllm-tool-parser-cases.json`. */
@@ -175,8 +178,13 @@ export function mismatches(c: VllmCase, result: SyntaxParseResult): string[] {
   for (const part of expected.contentIncludes ?? []) contentOk &&= (result.content ?? "").includes(part);
   for (const part of expected.contentExcludes ?? []) contentOk &&= !(result.content ?? "").includes(part);
   if (!contentOk) out.push("content");
-  if ("reasoning" in expected && normalContent(result.reasoning) !== normalContent(expected.reasoning))
-    out.push("reasoning");
+  let reasoningOk =
+    !("reasoning" in expected) || normalContent(result.reasoning) === normalContent(expected.reasoning);
+  for (const part of expected.reasoningIncludes ?? [])
+    reasoningOk &&= (result.reasoning ?? "").includes(part);
+  for (const part of expected.reasoningExcludes ?? [])
+    reasoningOk &&= !(result.reasoning ?? "").includes(part);
+  if (!reasoningOk) out.push("reasoning");
   return out;
 }
 

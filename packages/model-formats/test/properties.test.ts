@@ -54,6 +54,35 @@ const FRAGMENTS: Record<string, string[]> = {
     "<think>",
     "</think>",
   ],
+  // Qwen3.6 and EXAONE 4: Qwen3-Coder's and Hermes' readers, with their own writers.
+  qwen36: [
+    "<tool_call>",
+    "\n<function=f>",
+    "<parameter=k>",
+    "\nv\n",
+    "</parameter>",
+    "</function>",
+    "</tool_call>",
+    "<think>",
+    "</think>",
+  ],
+  gigachat3: [
+    "<|message_sep|>\n\nfunction call<|role_sep|>\n",
+    "<|function_call|>",
+    '{"name": "f", "arguments": ',
+    "}",
+    "</s>",
+  ],
+  interns1: [
+    "<|action_start|>",
+    "<|plugin|>",
+    '{"name": "f", "parameters": ',
+    "}",
+    "<|action_end|>",
+    "<think>",
+    "</think>",
+  ],
+  exaone4: ["<tool_call>", "</tool_call>", '{"name": "f", "arguments": ', "<think>", "</think>"],
   gemma4: [
     "<|tool_call>",
     "call:f{",
@@ -369,6 +398,7 @@ describe("every syntax: total, split-invariant, linear", () => {
                 "minimax-m3",
                 "seed-oss",
                 "qwen3-coder",
+                "qwen36",
                 "hy-v3",
                 "hy-v4",
               ].includes(syntax.id)

@@ -111,7 +111,7 @@ function placed(
 /**
  * The record engine: reads a record through its format into core's neutral view, checks it (every message whole,
  * every call, pairing; calls of the last turn awaiting their results are `tool_result_pending` warnings, never
- * missing), repairs it with sanitize, and writes it back through the format, which keeps every byte it did not
+ * missing, and nothing at all in a conversation whose format says it `expectsResults: false`), repairs it with sanitize, and writes it back through the format, which keeps every byte it did not
  * change. Every door (the command line, the playground, a library user) gives the same verdict on the same record.
  * Empty turns are left as they are unless `provider` names a profile whose fixes remove them (the change then names
  * the rule).
@@ -130,17 +130,23 @@ export function createRecordEngine(options: RecordEngineOptions = {}) {
     ...(options.missingResult !== undefined ? { missingResult: options.missingResult } : {}),
     ...(options.syntheticResult !== undefined ? { syntheticResult: options.syntheticResult } : {}),
     // An answer's calls have no results by nature: they are left as they are, whatever `pending` says.
-    pendingCalls: conversation.answer ? "keep" : (options.pending ?? "keep"),
+    pendingCalls:
+      conversation.answer || conversation.expectsResults === false ? "keep" : (options.pending ?? "keep"),
     ...(target !== undefined && !conversation.answer ? { provider: target } : {}),
   });
 
-  const validate = (conversation: FormatConversation) =>
-    validateHistory(conversation.messages, {
+  const validate = (conversation: FormatConversation) => {
+    const found = validateHistory(conversation.messages, {
       ...(conversation.tools ? { tools: conversation.tools } : {}),
       ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
       repairs,
       pendingCalls: "pending",
     });
+    // Expected calls (a benchmark's answers) await no result: one rule here, whatever the format.
+    return conversation.expectsResults === false
+      ? found.filter((issue) => issue.code !== "tool_result_pending")
+      : found;
+  };
 
   /** Core's issues of one conversation, then the provider profiles' verdicts on it (an answer is no request). */
   const checkConversation = (conversation: FormatConversation, found: readonly Issue[]): RecordIssue[] => {

@@ -41,8 +41,9 @@ function* tagRest(reader: Reader): Step<string | null> {
 /**
  * Reads one invoke after its opening marker (the reader is inside the tag, at ` name="…">`): the call is announced
  * once its name is known, and each parameter is passed on as an argument delta once its closing tag is known (a
- * value ends at the first closing tag followed by another parameter, `</invoke>` or the end of the text). A
- * malformed invoke goes back to content with its text, and the section goes on after it.
+ * value ends at the first closing tag followed by another parameter, `</invoke>` or the end of the text). Whole
+ * parameters and then the end of the text are a call without its closing tags (`call_unclosed`, as every family reads
+ * it); a malformed invoke goes back to content with its text, and the section goes on after it.
  */
 export function* readInvoke(
   reader: Reader,
@@ -68,6 +69,18 @@ export function* readInvoke(
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peek(inInvoke);
+    if (next === null && atEnd()) {
+      // Whole parameters, then the end of the text: a call without its closing tags, as every family reads it.
+      out.issue({
+        code: "call_unclosed",
+        severity: "info",
+        message: `${syntax.section.callEnd} is missing`,
+        tool: name,
+      });
+      reader.takeRecord();
+      out.end(args.finish());
+      return "ended";
+    }
     if (next === null)
       return yield* fail(
         atEnd() ? "call_truncated" : "call_invalid",

@@ -70,7 +70,7 @@ function* readGemmaCall(
   const args = new TextArguments(name, context, out);
   const repairs = new Set<GemmaRepair>();
   const read = yield* readGemmaArguments(reader, {
-    add: (key, value) => args.addValue(key, value),
+    add: (key, value) => args.addTypedValue(key, value),
     note: (code) => repairs.add(code),
   });
   if (read.status === "end")

@@ -1,9 +1,16 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expectConversationFormat } from "@toolcall/conformance/vitest";
-import { coreRepairs, type SanitizeOptions, sanitizeHistory, validateHistory } from "@toolcall/core";
-import { type ConversationFormat, isPlainObject } from "@toolcall/core/kit";
+import { WILD_ARGUMENTS } from "@toolcall/conformance";
+import { expectConversationFormat, expectFormatLossless } from "@toolcall/conformance/vitest";
+import {
+  coreRepairs,
+  createRecordEngine,
+  type SanitizeOptions,
+  sanitizeHistory,
+  validateHistory,
+} from "@toolcall/core";
+import { type ConversationFormat, createFormatRegistry, isPlainObject } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -53,6 +60,37 @@ function errorCodes(format: typeof openaiChatFormat, value: unknown): string[] {
       .map((i) => i.code),
   );
 }
+
+describe("the format-author lossless check (@toolcall/conformance) on every real file", () => {
+  const engine = createRecordEngine();
+  const registry = createFormatRegistry(openaiFormats);
+  it.each([
+    ["chat-requests.jsonl", "openai-chat"],
+    ["chat-completions.jsonl", "openai-chat-completion"],
+    ["responses-requests.jsonl", "openai-responses"],
+    ["responses.jsonl", "openai-responses"],
+  ])("%s, each record, and its calls with wild arguments", (name, id) => {
+    for (const value of jsonl(name)) {
+      expect(registry.detect(value, "record")?.format.id).toBe(id);
+      const format = registry.detect(value, "record")?.format as ConversationFormat;
+      expectFormatLossless(format, value, { repair: engine.repair });
+      for (const text of WILD_ARGUMENTS) {
+        const wild = JSON.parse(JSON.stringify(value), (key, item) => (key === "arguments" ? text : item));
+        expectFormatLossless(format, wild, { repair: engine.repair });
+      }
+    }
+  });
+  it.each([["codex-rollout.jsonl"], ["kimi-cli-context.lookalike.jsonl"]])("%s, a session", (name) => {
+    const lines = jsonl(name);
+    const format = registry.detect(lines, "session")?.format as ConversationFormat;
+    expect(format?.unit).toBe("session");
+    expectFormatLossless(format, lines, { repair: engine.repair });
+  });
+  it("a recorded stream, a session of chunks", () => {
+    const chunks = sse("chat-stream-parallel.sse");
+    expectFormatLossless(openaiChatChunksFormat, chunks, { repair: engine.repair });
+  });
+});
 
 describe("real recorded traffic", () => {
   it("Chat Completions request bodies: detected as Chat, written back untouched, no error in any (all answered 200)", () => {

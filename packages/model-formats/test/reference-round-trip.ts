@@ -1,0 +1,67 @@
+import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
+import { expect } from "vitest";
+import { roundTrip } from "../src/index.js";
+import { referenceRenders, referenceSamples } from "./round-trip-families-cases.js";
+import {
+  type Case,
+  canonical,
+  messagesFor,
+  modelOutput,
+  RENDER_NOW,
+  renderRequests,
+  TOOLS,
+} from "./round-trip-property.js";
+
+/**
+ * The round trip against the reference renderer (../shared/parity/hf_render.py, transformers' Jinja2) for one
+ * family's template: the prompts @toolcall/jinja writes are the reference's byte for byte, and every call turn the
+ * reference writes parses to its calls and renders back byte for byte. Returns how many turns were compared.
+ */
+export function expectReferenceRoundTrip(testCase: Case, template: string): number {
+  const mapping = probeChatTemplate(template).argumentsForm === "mapping";
+  const samples = referenceSamples(testCase);
+  // What transformers would be handed: arguments in the form the template reads (the probe's choice).
+  const handed = (message: Record<string, unknown>) => ({
+    ...message,
+    tool_calls: (message.tool_calls as { function: { name: string; arguments: string } }[]).map((call) => ({
+      ...call,
+      function: {
+        ...call.function,
+        arguments: mapping ? JSON.parse(call.function.arguments) : call.function.arguments,
+      },
+    })),
+  });
+  const requests = samples.flatMap((message) => renderRequests(testCase, handed(message), template));
+  const reference = referenceRenders(requests);
+  for (const request of requests) {
+    const expected = reference(request);
+    const actual = safeRenderChatTemplate({ ...request, now: RENDER_NOW });
+    expect(actual.ok, JSON.stringify(request.messages.at(-1))).toBe(expected.ok);
+    if (actual.ok && expected.ok) expect(actual.text).toBe(expected.text);
+  }
+  let compared = 0;
+  for (const message of samples) {
+    const expected = modelOutput(testCase, handed(message), template, reference);
+    if (expected === undefined) continue;
+    compared++;
+    const result = roundTrip({
+      template,
+      output: expected,
+      messages: messagesFor(testCase),
+      tools: testCase.tools ?? TOOLS,
+      syntax: testCase.syntax,
+      variables: testCase.variables,
+      now: RENDER_NOW,
+    });
+    expect({ ok: result.ok, at: result.firstDifference, error: result.error }, expected).toMatchObject({
+      ok: true,
+    });
+    const calls = message.tool_calls as { function: { name: string; arguments: string } }[];
+    const wanted = testCase.calls === 1 ? calls.slice(0, 1) : calls;
+    expect(result.parsed?.toolCalls.map((c) => c.function.name)).toEqual(wanted.map((c) => c.function.name));
+    expect(result.parsed?.toolCalls.map((c) => canonical(c.function.arguments))).toEqual(
+      wanted.map((c) => canonical(c.function.arguments)),
+    );
+  }
+  return compared;
+}
