@@ -1,4 +1,5 @@
-import type { ProviderOption, RepairRule, SanitizePolicy } from "@toolcall/core";
+import type { ProviderOption, SanitizePolicy } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import type { ContentCallExtractor } from "@toolcall/openai";
 
 /** Where the one-line-per-request JSON log goes. */

@@ -1,5 +1,6 @@
 import type { ServerResponse } from "node:http";
-import type { ProviderOption, RepairRule, SanitizePolicy } from "@toolcall/core";
+import type { ProviderOption, SanitizePolicy } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import type { ContentCallExtractor } from "@toolcall/openai";
 import { type ClientResponseHeaders, responseHeadersForClient } from "./forward-headers.js";
 import { errorBody, type ProxyError } from "./proxy-error.js";

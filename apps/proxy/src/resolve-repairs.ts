@@ -1,5 +1,5 @@
-import { coreRepairs, createJsonrepairRepair, parseRepairNames, type RepairRule } from "@toolcall/core";
-import { REPAIR_ORDER } from "@toolcall/core/kit";
+import { coreRepairs, createJsonrepairRepair } from "@toolcall/core";
+import { parseRepairNames, REPAIR_ORDER, type RepairRule } from "@toolcall/core/kit";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { jsonrepair } from "jsonrepair";
 

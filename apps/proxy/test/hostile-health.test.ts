@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { RepairRule } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CONTENT_CALL_EXTRACTORS,

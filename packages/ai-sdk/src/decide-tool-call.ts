@@ -3,9 +3,13 @@ import {
   type IssueCode,
   type NormalizedAnswerArguments,
   normalizeAnswerArguments,
-  type RepairRule,
 } from "@toolcall/core";
-import { argumentIssues, TOOLCALL_REPORT_KEY, type ToolcallCallReport } from "@toolcall/core/kit";
+import {
+  argumentIssues,
+  type RepairRule,
+  TOOLCALL_REPORT_KEY,
+  type ToolcallCallReport,
+} from "@toolcall/core/kit";
 import type { ModelToolCall } from "./ai-sdk-types.js";
 import { unusableCallInput } from "./unusable-call-input.js";
 

@@ -10,8 +10,6 @@ export {
   listProviderProfiles,
   type ProviderId,
   type ProviderOption,
-  parseRepairNames,
-  type RepairRule,
   type Result,
   type SanitizeChange,
   type SanitizePolicy,
@@ -19,6 +17,8 @@ export {
 } from "@toolcall/core";
 export {
   type ContentCallsOption,
+  parseRepairNames,
+  type RepairRule,
   TOOLCALL_REPORT_KEY,
   type ToolcallCallReport,
   type ToolcallReport,

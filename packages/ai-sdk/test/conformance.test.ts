@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { describeConformance } from "@toolcall/conformance/vitest";
-import type { ChatMessage, RepairRule, SanitizeOptions } from "@toolcall/core";
+import type { ChatMessage, SanitizeOptions } from "@toolcall/core";
 import { resolveCoreRepairs } from "@toolcall/core/conformance";
+import type { RepairRule } from "@toolcall/core/kit";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import { generateText, type ModelMessage, streamText, tool, wrapLanguageModel } from "ai";
 import { MockLanguageModelV3 } from "ai/test";

@@ -1,5 +1,4 @@
-import { serializeJson } from "@toolcall/core";
-import { isPlainObject } from "@toolcall/core/kit";
+import { isPlainObject, serializeJson } from "@toolcall/core/kit";
 
 /** A tool's input as neutral wire text: the JSON text of whatever it is (a string input is a JSON string). */
 export function argumentsOf(input: unknown): unknown {

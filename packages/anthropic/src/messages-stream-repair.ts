@@ -1,4 +1,5 @@
-import type { DecodeStatus, FinishReason, Issue, RepairRule } from "@toolcall/core";
+import type { DecodeStatus, FinishReason, Issue } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import { argumentIssues, StreamDecider, type StreamEvent, type WorkMeter } from "@toolcall/core/kit";
 import type { SseEvent } from "./sse-events.js";
 

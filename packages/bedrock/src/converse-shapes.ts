@@ -1,5 +1,5 @@
-import { serializeJson, type ToolDefinition } from "@toolcall/core";
-import { isPlainObject } from "@toolcall/core/kit";
+import type { ToolDefinition } from "@toolcall/core";
+import { isPlainObject, serializeJson } from "@toolcall/core/kit";
 
 type Item = Record<string, unknown>;
 

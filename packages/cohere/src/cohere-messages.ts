@@ -1,5 +1,4 @@
-import { serializeJson } from "@toolcall/core";
-import { isPlainObject, originOf } from "@toolcall/core/kit";
+import { isPlainObject, originOf, serializeJson } from "@toolcall/core/kit";
 
 type Item = Record<string, unknown>;
 type Written = { ok: true; value: unknown } | { ok: false; reason: string };

@@ -5,13 +5,13 @@ import {
   normalizeAnswerArguments,
   prepareForTemplate,
   providerVerdict,
-  type RepairRule,
   sanitizeHistory,
   validateHistory,
   validateToolCall,
 } from "./index.js";
 import {
   finishReasonAtStreamEnd,
+  type RepairRule,
   type StreamCallDelta,
   StreamDecider,
   type StreamEvent,

@@ -25,7 +25,6 @@ export {
 export { type ParseJsonOptions, type ParseJsonResult, parseJson } from "./parse-json.js";
 export { type PrepareOptions, prepareForTemplate } from "./prepare-for-template.js";
 export { callIdMapping } from "./providers/call-id-mapping.js";
-export type { ProviderIssue, ProviderProfile } from "./providers/provider-profile.js";
 export {
   getProviderProfile,
   listProviderProfiles,
@@ -37,12 +36,9 @@ export { type ProviderFinding, type ProviderVerdict, providerVerdict } from "./p
 export { createRecordEngine, type RecordIssue } from "./records/record-engine.js";
 export { coreRepairs } from "./repairs/index.js";
 export { createJsonrepairRepair } from "./repairs/jsonrepair.js";
-export { parseRepairNames, type RepairNames } from "./repairs/repair-order.js";
-export type { RepairRule } from "./repairs/repair-rule.js";
 export type { Result } from "./result.js";
 export { sanitizeHistory } from "./sanitize-history.js";
 export type { SanitizeChange, SanitizeOptions, SanitizePolicy, SanitizeResult } from "./sanitize-options.js";
-export { type SerializeOptions, type SerializeResult, serializeJson } from "./serialize-json.js";
 export type { ToolcallOptions } from "./toolcall-options.js";
 export {
   type ChatMessage,

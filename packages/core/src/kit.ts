@@ -46,6 +46,8 @@ export {
   type IdStyle,
   type MessageIndexing,
   type ProviderConstraint,
+  type ProviderIssue,
+  type ProviderProfile,
   type ReasoningMove,
 } from "./providers/provider-profile.js";
 export { resolveProviderProfile } from "./providers/provider-profiles.js";
@@ -89,8 +91,8 @@ export { JSONREPAIR_MAX_LENGTH, type JsonrepairRepairOptions } from "./repairs/j
 export { literalEscapes } from "./repairs/literal-escapes.js";
 export { markdownFence } from "./repairs/markdown-fence.js";
 export { pythonLiteral } from "./repairs/python-literal.js";
-export { orderRepairs, REPAIR_ORDER } from "./repairs/repair-order.js";
-export type { RepairContext } from "./repairs/repair-rule.js";
+export { orderRepairs, parseRepairNames, REPAIR_ORDER, type RepairNames } from "./repairs/repair-order.js";
+export type { RepairContext, RepairRule } from "./repairs/repair-rule.js";
 export { repeatedObject } from "./repairs/repeated-object.js";
 export { strayText } from "./repairs/stray-text.js";
 export { TEMPLATE_SUFFIX_TOKENS, templateSuffix } from "./repairs/template-suffix.js";
@@ -103,7 +105,13 @@ export {
   type SchemaTypedArguments,
   schemaTypedArguments,
 } from "./schema-typed-arguments.js";
-export { compareCodePoints, MAX_JSON_TEXT_LENGTH } from "./serialize-json.js";
+export {
+  compareCodePoints,
+  MAX_JSON_TEXT_LENGTH,
+  type SerializeOptions,
+  type SerializeResult,
+  serializeJson,
+} from "./serialize-json.js";
 export { type SplitMergedOptions, splitMergedArguments } from "./split-merged-arguments.js";
 export {
   type StreamCall,

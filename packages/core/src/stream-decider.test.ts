@@ -98,6 +98,24 @@ describe("StreamDecider", () => {
     expect(decider.finish("stop")).toMatchObject([{ type: "decided", decision: { rest: '{"a":1}' } }]);
   });
 
+  it("leaves a final frame repeating the whole arguments out of what the client gets, and keeps it on the decision", () => {
+    const whole = '{"city":"Paris"}';
+    for (const pieces of [[whole], ['{"city":', '"Paris"}']]) {
+      const events = run([
+        { index: 0, id: "a", name: "f", arguments: pieces[0] },
+        ...pieces.slice(1).map((text) => ({ index: 0, arguments: text })),
+        { index: 0, id: "a", name: "f", arguments: whole },
+      ]);
+      expect(received(events).texts.get(0)).toBe(whole);
+      const decided = events.find((event) => event.type === "decided");
+      expect(decided).toMatchObject({ decision: { text: whole, notable: true, repeats: [whole] } });
+    }
+    // A call without a repeat is not notable, and its decision names no repeat.
+    const clean = run([{ index: 0, id: "a", name: "f", arguments: whole }]).find((e) => e.type === "decided");
+    expect(clean).toMatchObject({ decision: { notable: false } });
+    expect(clean?.type === "decided" && clean.decision.repeats).toBeUndefined();
+  });
+
   it("gives later calls reused indexes new client indexes", () => {
     const decider = new StreamDecider();
     decider.push({ index: 0, id: "a", name: "f", arguments: "{}" });

@@ -337,6 +337,11 @@ export class StreamDecider {
       splitMergedCalls: this.#options.splitMergedCalls,
     });
     if (decision.split !== undefined) this.#placeSplit(state, decision.split);
+    const repeats = state.call.repeats;
+    if (repeats !== undefined) {
+      decision.repeats = [...repeats];
+      decision.notable = true;
+    }
     state.decision = decision;
     this.#undecided--;
     if (state.blocking) {

@@ -29,6 +29,11 @@ export interface StreamDecision {
    * gets after it, with the name of this one, and the id and stream index the decider gave it.
    */
   split?: { id: string; index: number; arguments: string }[];
+  /**
+   * Final frames that repeated the call's complete arguments (R9), as they came: the client gets the arguments once,
+   * so these frames' text is left out of what it gets, and the call is `notable` (a door reports `frame_repeated`).
+   */
+  repeats?: string[];
 }
 
 /** What `decideStreamedCall` takes: the call's whole text, the finish reason, and what its gate handed on. */

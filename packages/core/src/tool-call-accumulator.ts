@@ -21,6 +21,11 @@ export interface AccumulatingToolCall {
   name: string;
   /** The argument text accumulated so far, unparsed. */
   arguments: string;
+  /**
+   * Final frames that repeated the complete arguments (R9), as they came: not appended, so the call's text holds them
+   * once. Absent when none came. A door that leaves such a frame out of what its client gets says so with these.
+   */
+  repeats?: string[];
 }
 
 /** A finished call: the accumulated text and its single decode. */
@@ -117,8 +122,15 @@ export class ToolCallAccumulator {
     const name = fields.name;
     if (typeof name === "string" && name !== "" && name !== call.name) call.name += name;
     const fragment = fields.arguments;
-    if (typeof fragment === "string" && fragment !== "")
-      call.arguments = appendArguments(call.arguments, fragment);
+    if (typeof fragment === "string" && fragment !== "") {
+      const text = appendArguments(call.arguments, fragment);
+      // A length other than both together: the fragment was a final frame repeating the arguments (kept, not lost).
+      if (text.length !== call.arguments.length + fragment.length) {
+        call.repeats ??= [];
+        call.repeats.push(fragment);
+      }
+      call.arguments = text;
+    }
     return call;
   }
 

@@ -1,10 +1,11 @@
-import { type ChatMessage, serializeJson, type ToolCall } from "@toolcall/core";
+import type { ChatMessage, ToolCall } from "@toolcall/core";
 import {
   type ConversationFormat,
   type FormatConversation,
   type FormatIssue,
   type FormatReading,
   isPlainObject,
+  serializeJson,
 } from "@toolcall/core/kit";
 import { syntaxById } from "@toolcall/model-formats";
 import { type AnswerPlace, type ReadAnswer, writeBfclAnswer } from "./bfcl-answer-write.js";

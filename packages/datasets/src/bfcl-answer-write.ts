@@ -1,5 +1,5 @@
-import { parseJson, serializeJson } from "@toolcall/core";
-import { type FormatWriteResult, isPlainObject } from "@toolcall/core/kit";
+import { parseJson } from "@toolcall/core";
+import { type FormatWriteResult, isPlainObject, serializeJson } from "@toolcall/core/kit";
 import { syntaxById } from "@toolcall/model-formats";
 import { setIn } from "./set-in.js";
 

@@ -1,5 +1,5 @@
-import { parseJson, serializeJson } from "@toolcall/core";
-import { isPlainObject, pythonLiteral } from "@toolcall/core/kit";
+import { parseJson } from "@toolcall/core";
+import { isPlainObject, pythonLiteral, serializeJson } from "@toolcall/core/kit";
 
 /** A call written as text (`{"name": …, "arguments": …}`), as data sets store it, read. */
 export interface CallText {

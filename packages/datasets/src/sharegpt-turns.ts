@@ -1,5 +1,5 @@
-import { parseJson, serializeJson } from "@toolcall/core";
-import { isPlainObject } from "@toolcall/core/kit";
+import { parseJson } from "@toolcall/core";
+import { isPlainObject, serializeJson } from "@toolcall/core/kit";
 import { type CallText, readCallText } from "./call-text.js";
 
 /** The role each ShareGPT speaker plays (glaive and LLaMA-Factory add `function_call` and `observation`). */

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { expectFormatLossless } from "@toolcall/conformance/vitest";
-import { createRecordEngine, serializeJson } from "@toolcall/core";
-import { createFormatRegistry } from "@toolcall/core/kit";
+import { createRecordEngine } from "@toolcall/core";
+import { createFormatRegistry, serializeJson } from "@toolcall/core/kit";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { bfclAnswerFormat, bfclQuestionFormat, datasetFormats } from "../src/index.js";

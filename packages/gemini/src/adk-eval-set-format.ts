@@ -1,4 +1,4 @@
-import { type ChatMessage, parseJson, serializeJson, type ToolCall } from "@toolcall/core";
+import { type ChatMessage, parseJson, type ToolCall } from "@toolcall/core";
 import {
   type ConversationFormat,
   type FormatConversation,
@@ -6,6 +6,7 @@ import {
   type FormatWriteResult,
   isPlainObject,
   originOf,
+  serializeJson,
   withOrigin,
 } from "@toolcall/core/kit";
 import { withKey } from "./with-key.js";

@@ -10,8 +10,6 @@ export {
   listProviderProfiles,
   type ProviderId,
   type ProviderOption,
-  parseRepairNames,
-  type RepairRule,
   type Result,
   type SanitizeChange,
   type SanitizePolicy,
@@ -20,6 +18,8 @@ export {
 export type { ArgumentsMapping } from "@toolcall/core/kit";
 export {
   type ContentCallsOption,
+  parseRepairNames,
+  type RepairRule,
   TOOLCALL_REPORT_KEY,
   type ToolcallCallReport,
   type ToolcallReport,

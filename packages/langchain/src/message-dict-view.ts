@@ -1,5 +1,5 @@
-import { type ChatMessage, serializeJson, type ToolCall } from "@toolcall/core";
-import { isPlainObject, originOf, withOrigin } from "@toolcall/core/kit";
+import type { ChatMessage, ToolCall } from "@toolcall/core";
+import { isPlainObject, originOf, serializeJson, withOrigin } from "@toolcall/core/kit";
 
 type Fields = Record<string, unknown>;
 

@@ -11,13 +11,13 @@ import {
   type IssueCode,
   type NormalizedAnswerArguments,
   normalizeAnswerArguments,
-  type RepairRule,
 } from "@toolcall/core";
 import {
   type ArgumentsMapping,
   CallIds,
   isFunctionCall,
   isPlainObject,
+  type RepairRule,
   TOOLCALL_REPORT_KEY,
   type ToolCallSyntax,
   type ToolcallCallReport,

@@ -1,8 +1,8 @@
 import { AIMessage, AIMessageChunk, type BaseMessage, type ToolCallChunk } from "@langchain/core/messages";
 import { describeConformance } from "@toolcall/conformance/vitest";
-import { type ChatMessage, prepareForTemplate, type RepairRule, type SanitizeOptions } from "@toolcall/core";
+import { type ChatMessage, prepareForTemplate, type SanitizeOptions } from "@toolcall/core";
 import { resolveCoreRepairs } from "@toolcall/core/conformance";
-import { finishReasonAtStreamEnd } from "@toolcall/core/kit";
+import { finishReasonAtStreamEnd, type RepairRule } from "@toolcall/core/kit";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import {
   fromNeutralMessages,

@@ -1,11 +1,5 @@
-import type {
-  DecodeStatus,
-  Issue,
-  ProviderOption,
-  RepairRule,
-  SanitizeChange,
-  SanitizeOptions,
-} from "@toolcall/core";
+import type { DecodeStatus, Issue, ProviderOption, SanitizeChange, SanitizeOptions } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 
 /** Where a change was made. */
 export type RepairSource = "request" | "response" | "stream";
@@ -47,6 +41,11 @@ export interface ArgumentsReport {
    * per entry, with these ids (the first is the call's own). Core's `splitMergedArguments` decides.
    */
   split?: { id: string; arguments: string }[];
+  /**
+   * Streams: final frames that repeated the call's complete arguments (R9), as the server sent them. The client got
+   * the arguments once, without these frames' text; the repairs end in `frame_repeated`.
+   */
+  repeats?: string[];
 }
 
 /** One change sanitizing a request's history made (R4). */

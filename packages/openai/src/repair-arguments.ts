@@ -29,6 +29,9 @@ export function repairArguments(args: RepairArgumentsArgs): RepairedArguments {
   );
 }
 
+/** The repair a stream's report names when a final frame repeating a call's arguments was left out (R9). */
+const FRAME_REPEATED = "frame_repeated";
+
 /**
  * The last list of tools read, and its schemas by name: the calls of one answer are repaired one after another, so
  * each answer reads its request's tools once. (A weak map entry per request cost more than reading a few tools
@@ -171,6 +174,11 @@ export function streamReport(args: {
     report.status = "repaired";
     report.repairs = [...report.repairs, "call_split"];
     report.issues = [];
+  }
+  if (decision.repeats !== undefined) {
+    // A frame repeating the arguments was left out (the client would have appended it): said, with its text.
+    report.repeats = decision.repeats;
+    report.repairs = [...report.repairs, FRAME_REPEATED];
   }
   args.options.onRepair?.(report);
   return report;

@@ -1,4 +1,5 @@
-import { coreRepairs, type RepairRule } from "@toolcall/core";
+import { coreRepairs } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import { gemmaQuoteMarkers } from "@toolcall/gemma-recovery";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-import { createRecordEngine, type RepairRule } from "@toolcall/core";
-import type { ConversationFormat } from "@toolcall/core/kit";
+import { createRecordEngine } from "@toolcall/core";
+import type { ConversationFormat, RepairRule } from "@toolcall/core/kit";
 import type { InputIssue, SkippedEntry } from "@toolcall/files";
 import type { InputFormat } from "@toolcall/files/parts";
 import {

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, extname, isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { RepairRule } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import { isPlainObject } from "@toolcall/core/kit";
 import { createPainter } from "../report/colors.js";
 import { plural } from "../report/human-counts.js";

@@ -1,4 +1,5 @@
-import { getProviderProfile, listProviderProfiles, type ProviderProfile } from "@toolcall/core";
+import { getProviderProfile, listProviderProfiles } from "@toolcall/core";
+import type { ProviderProfile } from "@toolcall/core/kit";
 
 /** A profile's line in the list: id, name, what it was checked against and when, how many constraints. */
 function summaryLine(profile: ProviderProfile, width: number): string {

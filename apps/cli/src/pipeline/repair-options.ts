@@ -1,5 +1,5 @@
-import type { RepairRule, SanitizeOptions } from "@toolcall/core";
-import type { ConversationFormat, PendingPolicy } from "@toolcall/core/kit";
+import type { SanitizeOptions } from "@toolcall/core";
+import type { ConversationFormat, PendingPolicy, RepairRule } from "@toolcall/core/kit";
 import type { SkippedEntry } from "@toolcall/files";
 import type { InputFormat } from "@toolcall/files/parts";
 

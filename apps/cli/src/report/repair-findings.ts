@@ -1,5 +1,6 @@
-import { type RecordIssue, serializeJson } from "@toolcall/core";
+import type { RecordIssue } from "@toolcall/core";
 import type { RecordChange } from "@toolcall/core/kit";
+import { serializeJson } from "@toolcall/core/kit";
 import type { InputIssue } from "@toolcall/files";
 import { verdictLine, verdictOf } from "./check-findings.js";
 import type { Painter } from "./colors.js";

@@ -1,4 +1,5 @@
-import { type Result, serializeJson } from "@toolcall/core";
+import type { Result } from "@toolcall/core";
+import { serializeJson } from "@toolcall/core/kit";
 
 /** How a JSON text was written, so that what is rewritten looks like what was read. */
 export interface JsonStyle {

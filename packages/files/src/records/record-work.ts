@@ -1,10 +1,11 @@
 import { isAscii, isUtf8 } from "node:buffer";
-import { parseJson, type RecordIssue, type Result, serializeJson } from "@toolcall/core";
+import { parseJson, type RecordIssue, type Result } from "@toolcall/core";
 import {
   type ConversationFormat,
   numbersRoundTrip,
   type RecordChange,
   type RecordEngine,
+  serializeJson,
 } from "@toolcall/core/kit";
 import { plainJsonError } from "../input/document-text.js";
 import type { InputIssue } from "../input/input-issue.js";

@@ -1,4 +1,5 @@
-import { coreRepairs, createJsonrepairRepair, parseRepairNames, type RepairRule } from "@toolcall/core";
+import { coreRepairs, createJsonrepairRepair } from "@toolcall/core";
+import { parseRepairNames, type RepairRule } from "@toolcall/core/kit";
 
 /**
  * The repair rules that names stand for, or why a name stands for none.

@@ -1,4 +1,5 @@
-import { prepareForTemplate, type RepairRule } from "@toolcall/core";
+import { prepareForTemplate } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import type { RenderOptions, Template } from "../compiler/template.js";
 import { getCompiledTemplate } from "../compiler/template-cache.js";
 import { toPython } from "../runtime/python-values.js";

@@ -1,4 +1,4 @@
-import type { RepairRule } from "@toolcall/core";
+import type { RepairRule } from "@toolcall/core/kit";
 import type { RenderOptions, Template } from "../compiler/template.js";
 import { TemplateError } from "../runtime/template-error.js";
 import { ChatConversation } from "./chat-conversation.js";

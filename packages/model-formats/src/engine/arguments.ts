@@ -1,5 +1,6 @@
-import { decodeArguments, encodeArguments, normalizeArguments, serializeJson } from "@toolcall/core";
+import { decodeArguments, encodeArguments, normalizeArguments } from "@toolcall/core";
 import type { ArgumentsMapping, EncodableToolCall, SyntaxIssue } from "@toolcall/core/kit";
+import { serializeJson } from "@toolcall/core/kit";
 
 /** The wire text for argument text a model wrote, by core's R1/R2, and the issue when it is not an object. */
 export function wireArguments(text: string, tool: string): { text: string; issue?: SyntaxIssue } {

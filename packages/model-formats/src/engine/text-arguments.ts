@@ -1,5 +1,4 @@
-import { serializeJson } from "@toolcall/core";
-import { convertParameterValue } from "@toolcall/core/kit";
+import { convertParameterValue, serializeJson } from "@toolcall/core/kit";
 import type { FamilyContext } from "./define-syntax.js";
 import type { Output } from "./output.js";
 

@@ -1,5 +1,9 @@
-import { serializeJson } from "@toolcall/core";
-import { type EncodableToolCall, isPlainObject, type ToolCallSyntax } from "@toolcall/core/kit";
+import {
+  type EncodableToolCall,
+  isPlainObject,
+  serializeJson,
+  type ToolCallSyntax,
+} from "@toolcall/core/kit";
 import { pyStr, toPython } from "@toolcall/jinja";
 import {
   defineFunctionCallSyntax,

@@ -1,5 +1,5 @@
-import { parseJson, serializeJson } from "@toolcall/core";
-import { numbersRoundTrip, runSteps } from "@toolcall/core/kit";
+import { parseJson } from "@toolcall/core";
+import { numbersRoundTrip, runSteps, serializeJson } from "@toolcall/core/kit";
 
 /**
  * The text of a JSON document after a change. `JSON.stringify` of the changed tree when every number of the original

@@ -2,8 +2,10 @@ import { coreRepairs } from "@toolcall/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { chatSse, recordedLines, xaiWithArguments } from "../../test/recorded.js";
-import { utf8 } from "./bytes.js";
+import type { ArgumentsReport } from "../options.js";
+import { joinBytes, utf8 } from "./bytes.js";
 import { createSseRepair, type SseFaultVerdict, type SseStreamFault } from "./repair-sse-stream.js";
+import { REPAIRS_HEADER } from "./repair-summary.js";
 
 const decoder = new TextDecoder();
 
@@ -140,6 +142,36 @@ describe("createSseRepair", () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it("leaves a repeated call frame out of the xAI recording sent twice over, and says what it left out", () => {
+    // Every event of the recording twice, as a server (or a gateway retrying a write) that repeats its events: the
+    // call's frame comes twice with the whole arguments, which a client would append (R9).
+    const lines = recordedLines("xai-grok-3-mini-tool-call.chunks.txt").flatMap((line) => [line, line]);
+    const body = chatSse(lines).toString("utf8");
+    const reports: ArgumentsReport[] = [];
+    const repair = createSseRepair({
+      api: "chat.completions",
+      options: { repairs: coreRepairs, onRepair: (report) => reports.push(report as ArgumentsReport) },
+    });
+    const out = decoder.decode(joinBytes([...repair.push(utf8(body)), ...repair.end()]));
+    expect(argumentsOf(out)).toBe('{"location":"San Francisco"}');
+    // The stream says it: a comment before [DONE], and a report that holds the frame's text.
+    const comment = `: ${REPAIRS_HEADER} {"calls":[{"choice":0,"id":"call_79382389","name":"weather","status":"object","repairs":["frame_repeated"],"usable":true}]}\n\n`;
+    expect(out).toContain(comment);
+    expect(reports).toMatchObject([
+      {
+        toolCallId: "call_79382389",
+        name: "weather",
+        repairs: ["frame_repeated"],
+        repeats: ['{"location":"San Francisco"}'],
+      },
+    ]);
+    // Every other byte is as it came: the second call frame lost exactly its function, whose name and arguments the
+    // report gives.
+    const repeated = `"function":${JSON.stringify({ name: reports[0]?.name, arguments: reports[0]?.repeats?.[0] })},`;
+    const second = body.indexOf(repeated, body.indexOf(repeated) + 1);
+    expect(out.replace(comment, "")).toBe(body.slice(0, second) + body.slice(second + repeated.length));
   });
 
   it("reads CRLF and lone-CR line endings", () => {

@@ -1,5 +1,5 @@
-import { parseJson, serializeJson } from "@toolcall/core";
-import { numbersRoundTrip } from "@toolcall/core/kit";
+import { parseJson } from "@toolcall/core";
+import { numbersRoundTrip, serializeJson } from "@toolcall/core/kit";
 import type { ChatCompletionChunk } from "openai/resources/chat/completions";
 import type { ResponseStreamEvent } from "openai/resources/responses/responses";
 import { ChatChunkRepair } from "../chat/chat-chunk-repair.js";

@@ -1,15 +1,10 @@
-import {
-  type ChatMessage,
-  parseJson,
-  serializeJson,
-  type ToolCall,
-  type ToolDefinition,
-} from "@toolcall/core";
+import { type ChatMessage, parseJson, type ToolCall, type ToolDefinition } from "@toolcall/core";
 import {
   type ConversationFormat,
   type FormatReading,
   isPlainObject,
   originOf,
+  serializeJson,
   withOrigin,
 } from "@toolcall/core/kit";
 import { placeIn } from "./place.js";

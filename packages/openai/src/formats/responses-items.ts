@@ -1,5 +1,5 @@
-import { type ChatMessage, parseJson, serializeJson, type ToolCall } from "@toolcall/core";
-import { isPlainObject, originOf, withOrigin } from "@toolcall/core/kit";
+import { type ChatMessage, parseJson, type ToolCall } from "@toolcall/core";
+import { isPlainObject, originOf, serializeJson, withOrigin } from "@toolcall/core/kit";
 
 /** Item types of the Responses API (input and output), as the API names them. */
 export const RESPONSE_ITEM_TYPES: ReadonlySet<string> = new Set([
