@@ -1,9 +1,10 @@
-import { type ChatMessage, parseJson, serializeJson, type ToolCall } from "@toolcall/core";
+import { type ChatMessage, parseJson, type ToolCall } from "@toolcall/core";
 import {
   type ConversationFormat,
   type FormatReading,
   isPlainObject,
   originOf,
+  serializeJson,
   withOrigin,
 } from "@toolcall/core/kit";
 import { guardedReading, placeOfPart, storedListOf, withStoredList } from "./stored-list.js";
