@@ -65,7 +65,11 @@ describe("every published entry point bundles for browsers and edge runtimes wit
       "@toolcall/conformance",
     ])
       expect(names).toContain(name);
-    expect(Object.keys(NODE_ONLY)).toEqual(["@toolcall/conformance/vitest"]);
+    expect(Object.keys(NODE_ONLY)).toEqual([
+      "@toolcall/conformance/vitest",
+      "@toolcall/files",
+      "@toolcall/files/parts",
+    ]);
   });
 
   const sizes: Array<{ entry: string; minified: number; gzip: number; external: string[] }> = [];

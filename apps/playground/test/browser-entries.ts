@@ -9,6 +9,10 @@ import { repositoryRoot } from "./bundle-package.js";
 export const NODE_ONLY: Readonly<Record<string, string>> = {
   "@toolcall/conformance/vitest":
     "the vitest binding: vitest runs in Node and reads the vector files from disk (the runner itself is the browser entry)",
+  "@toolcall/files":
+    "checks and repairs files on disk: it reads and writes files, walks folders and starts worker threads (the record engine it drives is core's browser entry)",
+  "@toolcall/files/parts":
+    "the parts of @toolcall/files: file reading, the journal, the worker pool, all on Node's fs",
 };
 
 export interface BrowserEntry {

@@ -113,10 +113,14 @@ export function* normalizeArgumentsSteps(
 ): Generator<void, NormalizedArguments, void> {
   const decodeOptions = decodeOptionsOf(options);
   const decoded = yield* decodeArgumentsSteps(value, decodeOptions);
-  const exact = needsExactRead(value, decoded)
-    ? (exactOfRepaired(decoded, decodeOptions) ??
-      (yield* decodeArgumentsSteps(value, { ...decodeOptions, lossless: true })).arguments)
-    : decoded.arguments;
+  // No `yield*` on the right of `??`: CommonJS builds turn `??` into a helper call with an arrow function, and a
+  // generator cannot yield from inside one.
+  let exact = decoded.arguments;
+  if (needsExactRead(value, decoded)) {
+    const repaired = exactOfRepaired(decoded, decodeOptions);
+    if (repaired !== undefined) exact = repaired;
+    else exact = (yield* decodeArgumentsSteps(value, { ...decodeOptions, lossless: true })).arguments;
+  }
   return written(value, decoded, exact, options.policy ?? "preserve");
 }
 
