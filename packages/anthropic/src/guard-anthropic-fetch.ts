@@ -1,5 +1,7 @@
 import type { ToolcallOptions } from "@toolcall/core";
-import type { ToolcallCallReport, ToolcallReport } from "@toolcall/core/kit";
+import type { ToolCallSyntax, ToolcallCallReport, ToolcallReport } from "@toolcall/core/kit";
+import { contentCallSyntaxes } from "@toolcall/model-formats";
+import { type RecoveredToolUse, recoverMessageContentCalls } from "./message-content-calls.js";
 import { sanitizeMessagesRequest } from "./messages-request-door.js";
 import {
   type MessagesRepairOptions,
@@ -16,9 +18,10 @@ const REPAIRS_HEADER = "x-toolcall-repairs";
 
 /**
  * What the guard takes: core's `ToolcallOptions` (the same names and meanings at every door: `repairs`, `provider`
- * (default `"anthropic"`), `sanitize`, `onReport`), and this package's own (`fetch`, `maxDepth`, `onRepair`).
- * `contentCalls` and `splitMergedCalls` are refused at construction: the Messages API carries calls as `tool_use`
- * blocks, and this door does not split merged input yet.
+ * (default `"anthropic"`), `sanitize`, `contentCalls`, `chatTemplate`, `onReport`), and this package's own (`fetch`,
+ * `maxDepth`, `onRepair`). `contentCalls` reads the calls a server left in a whole answer's `text` blocks (a streamed
+ * answer's text goes on as it came); `splitMergedCalls` is refused at construction: this door does not split merged
+ * input yet.
  */
 export interface GuardAnthropicOptions extends MessagesRepairOptions, ToolcallOptions {
   /** The `fetch` to send with (default: the global one). */
@@ -38,12 +41,26 @@ function callReport(report: ToolUseReport): ToolcallCallReport {
   };
 }
 
+/** A call read from text, as every door reports one: `recovered`, repair `content-call`, and its syntax. */
+function recoveredReport(call: RecoveredToolUse): ToolcallCallReport {
+  return {
+    id: call.toolUseId,
+    name: call.name,
+    status: "recovered",
+    repairs: ["content-call"],
+    usable: true,
+    syntax: call.syntax,
+  };
+}
+
 function reportOf(args: {
   history: Record<string, number>;
   calls: readonly ToolUseReport[];
+  recovered?: readonly RecoveredToolUse[];
 }): ToolcallReport | undefined {
   const history = Object.keys(args.history).length === 0 ? {} : { history: args.history };
-  const calls = args.calls.length === 0 ? {} : { calls: args.calls.map(callReport) };
+  const all = [...(args.recovered ?? []).map(recoveredReport), ...args.calls.map(callReport)];
+  const calls = all.length === 0 ? {} : { calls: all };
   return Object.keys(history).length === 0 && Object.keys(calls).length === 0
     ? undefined
     : { ...history, ...calls };
@@ -88,6 +105,50 @@ function isMessagesRequest(input: string | URL | Request, init: RequestInit | un
   } catch {
     return false;
   }
+}
+
+/**
+ * The request's `tools` (`{ name, input_schema }`) in the function shape syntaxes type values by (`{ type:
+ * "function", function: { name, parameters } }`), when its body is JSON text that has them.
+ */
+function toolsOf(init: RequestInit | undefined): readonly unknown[] | null {
+  if (typeof init?.body !== "string") return null;
+  let tools: unknown;
+  try {
+    tools = (JSON.parse(init.body) as { tools?: unknown } | null)?.tools;
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(tools)) return null;
+  return tools.map((tool: unknown) => {
+    const { name, input_schema: parameters } = (tool ?? {}) as { name?: unknown; input_schema?: unknown };
+    return { type: "function", function: { name, parameters } };
+  });
+}
+
+/**
+ * A whole JSON answer with the calls its text blocks carry read as `tool_use` blocks (`recoverMessageContentCalls`);
+ * `body` is the new JSON text, `undefined` when the answer goes on as it came (nothing read, not JSON, an error).
+ */
+async function wholeAnswer(args: {
+  response: Response;
+  syntaxes: readonly ToolCallSyntax[];
+  init: RequestInit | undefined;
+}): Promise<{ body: string | undefined; recovered: RecoveredToolUse[] }> {
+  const { response } = args;
+  const json = (response.headers.get("content-type") ?? "").includes("json");
+  if (args.syntaxes.length === 0 || !response.ok || !json || response.body === null)
+    return { body: undefined, recovered: [] };
+  const text = await response.clone().text();
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return { body: undefined, recovered: [] };
+  }
+  const read = recoverMessageContentCalls({ message, syntaxes: args.syntaxes, tools: toolsOf(args.init) });
+  if (read.calls.length === 0) return { body: undefined, recovered: [] };
+  return { body: JSON.stringify(read.message), recovered: read.calls };
 }
 
 /**
@@ -146,9 +207,9 @@ export function repairMessagesStream(
  * const client = new Anthropic({ fetch: guardAnthropicFetch({ repairs: coreRepairs }) });
  */
 export function guardAnthropicFetch(options: GuardAnthropicOptions = {}): Fetch {
-  const contentCalls = options.contentCalls;
-  if (contentCalls !== undefined && (contentCalls === "auto" || contentCalls.length > 0))
-    throw new TypeError("guardAnthropic: contentCalls: the Messages API carries calls as tool_use blocks");
+  const found = contentCallSyntaxes(options);
+  if (!found.success) throw new TypeError(`guardAnthropic: ${found.error.message} (${found.error.code})`);
+  const syntaxes = found.value;
   if (options.splitMergedCalls === true)
     throw new TypeError("guardAnthropic: splitMergedCalls is not supported on the Messages API yet");
   const { fetch: send = globalThis.fetch, onReport, ...repairOptions } = options;
@@ -156,22 +217,26 @@ export function guardAnthropicFetch(options: GuardAnthropicOptions = {}): Fetch 
     if (!isMessagesRequest(input, init)) return send(input, init);
     const request = sanitizedRequest(input, init, options);
     const response = await send(input, request.init);
-    const sent = reportOf({ history: request.history, calls: [] });
     const headers = new Headers(response.headers);
-    if (sent !== undefined) headers.set(REPAIRS_HEADER, JSON.stringify(sent));
     const streamed =
       response.ok &&
       response.body !== null &&
       (response.headers.get("content-type") ?? "").includes("text/event-stream");
     if (!streamed) {
+      const whole = await wholeAnswer({ response, syntaxes, init: request.init });
+      const sent = reportOf({ history: request.history, calls: [], recovered: whole.recovered });
       if (sent !== undefined) onReport?.(sent);
       if (sent === undefined) return response;
-      return new Response(response.body, {
+      headers.set(REPAIRS_HEADER, JSON.stringify(sent));
+      if (whole.body !== undefined) headers.delete("content-length");
+      return new Response(whole.body ?? response.body, {
         status: response.status,
         statusText: response.statusText,
         headers,
       });
     }
+    const sent = reportOf({ history: request.history, calls: [] });
+    if (sent !== undefined) headers.set(REPAIRS_HEADER, JSON.stringify(sent));
     const reports: ToolUseReport[] = [];
     const body = repairMessagesStream(response.body as ReadableStream<Uint8Array>, {
       ...repairOptions,

@@ -42,6 +42,11 @@ export {
   guardAnthropicFetch,
   repairMessagesStream,
 } from "./guard-anthropic-fetch.js";
+export {
+  type MessageContentCalls,
+  type RecoveredToolUse,
+  recoverMessageContentCalls,
+} from "./message-content-calls.js";
 export { anthropicMessagesFormat } from "./messages-format.js";
 export { type SanitizeMessagesRequestOptions, sanitizeMessagesRequest } from "./messages-request-door.js";
 export {

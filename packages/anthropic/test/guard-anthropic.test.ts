@@ -252,7 +252,7 @@ describe("guardAnthropic over real HTTP, through @anthropic-ai/sdk", () => {
   });
 
   it("refuses the options it cannot honour on the Messages API, at construction", () => {
-    expect(() => guardAnthropicFetch({ contentCalls: "auto" })).toThrow(/tool_use blocks/);
+    expect(() => guardAnthropicFetch({ contentCalls: "auto" })).toThrow(/chat_template_missing/);
     expect(() => guardAnthropicFetch({ splitMergedCalls: true })).toThrow(/not supported/);
   });
 });

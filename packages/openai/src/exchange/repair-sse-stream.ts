@@ -69,16 +69,26 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   let current: (Read & { value: unknown }) | undefined;
   let out: Uint8Array[] = [];
   let summarized = false;
+  // How far the last piece in `out` reaches: a piece that continues it in the same buffer only moves this end, and
+  // the view is made once, when something else follows or the pieces are handed on (not one view per event).
+  let lastEnd = 0;
   /** Adds a piece to send, extending the last one when it continues it in the same buffer (no copy). */
   const send = (piece: Uint8Array): void => {
     const last = out[out.length - 1];
-    if (
-      last !== undefined &&
-      last.buffer === piece.buffer &&
-      last.byteOffset + last.length === piece.byteOffset
-    )
-      out[out.length - 1] = new Uint8Array(last.buffer, last.byteOffset, last.length + piece.length);
-    else out.push(piece);
+    if (last !== undefined && last.buffer === piece.buffer && lastEnd === piece.byteOffset) {
+      lastEnd += piece.length;
+      return;
+    }
+    settle();
+    out.push(piece);
+    lastEnd = piece.byteOffset + piece.length;
+  };
+  /** Makes the last piece's view reach as far as what was sent after it. */
+  const settle = (): void => {
+    const at = out.length - 1;
+    const last = out[at];
+    if (last !== undefined && last.byteOffset + last.length !== lastEnd)
+      out[at] = new Uint8Array(last.buffer, last.byteOffset, lastEnd - last.byteOffset);
   };
 
   let eventField = false;
@@ -244,6 +254,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   // One piece out per piece in when joining is cheap (each piece costs a reader a turn of its loop, more than a small
   // copy); a few large ones (a read's bytes after an event it finished) go on as they are, not copied again.
   const coalesced = (): Uint8Array[] => {
+    settle();
     if (out.length <= 1) return out;
     let size = 0;
     for (const piece of out) size += piece.length;
