@@ -25,7 +25,9 @@ if (!existsSync(bin)) {
   process.exit(2);
 }
 
+// pnpm hands a `--` separator through to the script (npm drops it): it is not an argument.
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((argument) => argument !== "--"),
   options: { size: { type: "string" }, rounds: { type: "string" }, jobs: { type: "string" } },
 });
 function parseSize(text) {
