@@ -40,6 +40,15 @@ function wholeCalls(calls: readonly { id: string; text: string }[]): { id: strin
   });
 }
 
+/** A call's text as a value to compare: parsed when it is JSON, else the text itself (an unusable call keeps it). */
+function read(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 function stream(args: {
   calls: readonly { id: string; text: string }[];
   cuts: readonly number[];
@@ -134,14 +143,29 @@ describe("StreamDecider splits merged calls (splitMergedCalls)", () => {
           }));
           const streamed = clientCalls(stream({ calls, cuts })).map(({ id, text }) => ({
             id,
-            text: JSON.parse(text),
+            text: read(text),
           }));
-          const whole = wholeCalls(calls).map(({ id, text }) => ({ id, text: JSON.parse(text) }));
+          const whole = wholeCalls(calls).map(({ id, text }) => ({ id, text: read(text) }));
           expect(streamed).toEqual(whole);
         },
       ),
-      { numRuns: 300 },
+      // The first example: a delta ending between two equal objects of `{A}{A}{B}` (not unique, so one call).
+      {
+        numRuns: 300,
+        examples: [[[[{ b: "" }, { b: "" }, { a: 0 }]], [8, 16]]],
+      },
     );
+  });
+
+  it("a frame repeating the text so far is a repeat only at the call's end: `{A}` `{A}` `{B}` stays one call", () => {
+    const events = stream({ calls: [{ id: "c", text: '{"b":""}{"b":""}{"a":0}' }], cuts: [8, 16] });
+    expect(clientCalls(events)).toEqual([{ id: "c", index: 0, text: '{"b":""}{"b":""}{"a":0}' }]);
+    const decided = events.find((event) => event.type === "decided");
+    expect(decided?.type === "decided" && decided.decision).toMatchObject({ usable: false });
+    expect(decided?.type === "decided" && decided.decision.repeats).toBeUndefined();
+    // At the call's end the same frame is R9's repeat, left out and named.
+    const final = stream({ calls: [{ id: "c", text: '{"b":""}{"b":""}' }], cuts: [8] });
+    expect(clientCalls(final)).toEqual([{ id: "c", index: 0, text: '{"b":""}' }]);
   });
 });
 

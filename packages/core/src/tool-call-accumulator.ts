@@ -73,6 +73,8 @@ export class ToolCallAccumulator {
   #looked = 0;
   /** The length of each call's text when it was last found not to be whole JSON. */
   readonly #brokenAt = new WeakMap<AccumulatingToolCall, number>();
+  /** A frame left out as repeating the call's whole text, until more text shows it was not the call's last. */
+  readonly #pendingRepeat = new WeakMap<AccumulatingToolCall, string>();
   readonly #meter: WorkMeter | undefined;
 
   /**
@@ -123,11 +125,21 @@ export class ToolCallAccumulator {
     if (typeof name === "string" && name !== "" && name !== call.name) call.name += name;
     const fragment = fields.arguments;
     if (typeof fragment === "string" && fragment !== "") {
+      // Text after a frame left out as a repeat: that frame was no final frame (R9 holds only at the call's end), so
+      // it goes back where it came; `{A}` `{A}` `{B}` is the text `{A}{A}{B}` as a whole answer would hold it.
+      const pending = this.#pendingRepeat.get(call);
+      if (pending !== undefined) {
+        this.#pendingRepeat.delete(call);
+        call.arguments += pending;
+        call.repeats?.pop();
+        if (call.repeats?.length === 0) delete call.repeats;
+      }
       const text = appendArguments(call.arguments, fragment);
       // A length other than both together: the fragment was a final frame repeating the arguments (kept, not lost).
       if (text.length !== call.arguments.length + fragment.length) {
         call.repeats ??= [];
         call.repeats.push(fragment);
+        if (text === call.arguments) this.#pendingRepeat.set(call, fragment);
       }
       call.arguments = text;
     }

@@ -81,6 +81,15 @@ const client = new OpenAI({
 });
 const messages = [{ role: "user" as const, content: "Search." }];
 
+/** Arguments to compare: parsed when JSON, else the text (a merged call that is not split stays as it came). */
+function valueOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 async function whole(ask: Ask) {
   const data = await client.chat.completions.create({
     model: "m",
@@ -89,7 +98,7 @@ async function whole(ask: Ask) {
   });
   return (data.choices[0]?.message.tool_calls ?? []).map((call) =>
     call.type === "function"
-      ? { id: call.id, name: call.function.name, arguments: JSON.parse(call.function.arguments) }
+      ? { id: call.id, name: call.function.name, arguments: valueOf(call.function.arguments) }
       : call,
   );
 }
@@ -111,7 +120,7 @@ async function streamed(ask: Ask) {
       call.arguments += delta.function?.arguments ?? "";
     }
   // The client's order: by index (split calls take indexes after every one in use).
-  return calls.map((call) => ({ ...call, arguments: JSON.parse(call.arguments) }));
+  return calls.map((call) => ({ ...call, arguments: valueOf(call.arguments) }));
 }
 
 const byId = <T extends { id: string }>(calls: T[]) => [...calls].sort((a, b) => a.id.localeCompare(b.id));
@@ -160,7 +169,8 @@ describe("guardFetch({ splitMergedCalls }) with the openai SDK", () => {
           expect(byId(await streamed(ask))).toEqual(byId(await whole(ask)));
         },
       ),
-      { numRuns: 40 },
+      // First: a fragment ending between two equal objects of `{A}{A}{B}` (no unique split: one call as it came).
+      { numRuns: 40, examples: [[[[{ n: 1 }, { n: 1 }, { page: 2 }]], [7, 14]]] },
     );
   });
 
