@@ -82,7 +82,7 @@ const client = new OpenAI({
 const messages = [{ role: "user" as const, content: "Search." }];
 
 /** Arguments to compare: parsed when JSON, else the text (a merged call that is not split stays as it came). */
-function valueOf(text: string): unknown {
+function argumentsValue(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -98,7 +98,7 @@ async function whole(ask: Ask) {
   });
   return (data.choices[0]?.message.tool_calls ?? []).map((call) =>
     call.type === "function"
-      ? { id: call.id, name: call.function.name, arguments: valueOf(call.function.arguments) }
+      ? { id: call.id, name: call.function.name, arguments: argumentsValue(call.function.arguments) }
       : call,
   );
 }
@@ -120,7 +120,7 @@ async function streamed(ask: Ask) {
       call.arguments += delta.function?.arguments ?? "";
     }
   // The client's order: by index (split calls take indexes after every one in use).
-  return calls.map((call) => ({ ...call, arguments: valueOf(call.arguments) }));
+  return calls.map((call) => ({ ...call, arguments: argumentsValue(call.arguments) }));
 }
 
 const byId = <T extends { id: string }>(calls: T[]) => [...calls].sort((a, b) => a.id.localeCompare(b.id));
