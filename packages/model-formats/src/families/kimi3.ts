@@ -278,8 +278,9 @@ export const kimiK3: ToolCallSyntax = defineSyntax({
   id: "kimi-k3",
   name: "Kimi K3 (XTML: <|open|>tools<|sep|><|open|>call tool=…)",
   startMarkers: [KIMI3_TOOLS_OPEN, KIMI3_CALL_OPEN],
-  // Every marker holds `<|`: text without it is content.
-  plain: plainCheck("<|", []),
+  // Every marker holds `|>`: text without it is content. (`<|` too, but `<` is common in answers with code, and the
+  // native search stops at each one.)
+  plain: plainCheck("|>", []),
   *run(reader, out, context) {
     // The prompt opened the think channel and the model wrote its opener again: that opener is syntax too.
     if (context.startInReasoning && (yield* reader.peek(THINK_OPEN_SET)) !== null)
