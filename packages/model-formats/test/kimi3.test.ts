@@ -169,6 +169,15 @@ describe("Kimi K3's channels", () => {
     expect(read(quoted)).toMatchObject({ toolCalls: [], content: quoted });
   });
 
+  it("thinks again after a call (an interleaved think channel); `__proto__` is a key like any other", () => {
+    const text = `<|open|>think<|sep|>First.<|close|>think<|sep|>${T}${call("f", [["__proto__", "string", "x"]])}${TC}<|open|>think<|sep|>Then.<|close|>think<|sep|><|open|>response<|sep|>Done.<|close|>response<|sep|>`;
+    const parsed = expectSplitInvariant(kimiK3, text);
+    expect(parsed).toMatchObject({ reasoning: "First.Then.", content: "Done.", issues: [] });
+    expect(parsed.toolCalls[0]?.function.arguments).toBe('{"__proto__": "x"}');
+    const block = `${T}<|open|>call tool="f" index="1"<|sep|><|open|>json type="object"<|sep|>{"__proto__": {"a": 1}}<|close|>json<|sep|><|close|>call<|sep|>${TC}`;
+    expect(read(block).toolCalls[0]?.function.arguments).toBe('{"__proto__": {"a": 1}}');
+  });
+
   it("from output alone, its markers name it with certainty; Kimi K2 does not read it", () => {
     const text = kimiK3.encode([{ function: { name: "get_weather", arguments: '{"city": "Tokyo"}' } }]);
     expect(detectOutputSyntax(text)).toMatchObject({
