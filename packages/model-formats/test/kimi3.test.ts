@@ -169,6 +169,18 @@ describe("Kimi K3's channels", () => {
     expect(read(quoted)).toMatchObject({ toolCalls: [], content: quoted });
   });
 
+  it("the prompt may open the reply: its close before any call is syntax, once; a later stray close is text", () => {
+    // As xLLM's Kimi K3 detector tests write a generated turn (jd-opensource/xllm, Apache-2.0): no reply opener.
+    expect(read("plain response<|close|>response<|sep|><|close|>message<|sep|>").content).toBe(
+      "plain response",
+    );
+    const withCall = `The answer<|close|>response<|sep|>${T}${call("get_weather", [["city", "string", "Beijing"]])}${TC}`;
+    expect(expectSplitInvariant(kimiK3, withCall)).toMatchObject({ content: "The answer", issues: [] });
+    expect(read("x<|close|>response<|sep|>y<|close|>response<|sep|>").content).toBe(
+      "xy<|close|>response<|sep|>",
+    );
+  });
+
   it("thinks again after a call (an interleaved think channel); `__proto__` is a key like any other", () => {
     const text = `<|open|>think<|sep|>First.<|close|>think<|sep|>${T}${call("f", [["__proto__", "string", "x"]])}${TC}<|open|>think<|sep|>Then.<|close|>think<|sep|><|open|>response<|sep|>Done.<|close|>response<|sep|>`;
     const parsed = expectSplitInvariant(kimiK3, text);

@@ -218,6 +218,9 @@ function* readMessageEnd(reader: Reader, out: Output, channel: Channel): Step<vo
   else out.text(channel, KIMI3_MESSAGE_CLOSE + space);
 }
 
+/** A step that reads nothing. */
+function* NOTHING(): Step<void> {}
+
 /** A value's XTML type as SGLang's structural tag names it (an integer is a `number`). */
 function xtmlType(value: unknown): string {
   if (value === null) return "null";
@@ -268,7 +271,8 @@ export function encodeKimiK3(calls: readonly EncodableToolCall[]): string {
  * gives the arguments whole; a call without a `tool` attribute, with junk between its arguments or a value left open
  * is `call_invalid` and stays in content as written; a call cut short stays in content (`call_truncated`); whole
  * arguments without `<|close|>call<|sep|>` are read (`call_unclosed`), and a section without its end keeps its calls
- * (`section_unclosed`); a call outside a section is read (`call_unopened`). Arguments stream pair by pair.
+ * (`section_unclosed`); a call outside a section is read (`call_unopened`); `index` is not checked; a reply's close with
+ * no opener before any call ends the reply the prompt opened (syntax). Arguments stream pair by pair.
  *
  * @example
  * kimiK3.parse('<|open|>think<|sep|>Tokyo it is.<|close|>think<|sep|><|open|>tools<|sep|><|open|>call tool="get_weather" index="1"<|sep|><|open|>argument key="city" type="string"<|sep|>Tokyo<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>');
@@ -282,22 +286,31 @@ export const kimiK3: ToolCallSyntax = defineSyntax({
   // native search stops at each one.)
   plain: plainCheck("|>", []),
   *run(reader, out, context) {
+    // The prompt may open the reply (`<|open|>response<|sep|>`), so the text starts inside it: its close, before any
+    // call and with no reply opened in the text, is syntax (once); any other stray close is text.
+    let replyClosed = false;
     // The prompt opened the think channel and the model wrote its opener again: that opener is syntax too.
     if (context.startInReasoning && (yield* reader.peek(THINK_OPEN_SET)) !== null)
       reader.consume(KIMI3_THINK_OPEN.length);
     yield* textLoop(reader, out, context, {
-      callMarkers: [KIMI3_TOOLS_OPEN, KIMI3_CALL_OPEN, KIMI3_MESSAGE_CLOSE],
+      callMarkers: [KIMI3_TOOLS_OPEN, KIMI3_CALL_OPEN, KIMI3_MESSAGE_CLOSE, KIMI3_RESPONSE_CLOSE],
       reasoning: THINK,
       response: RESPONSE,
-      onCall: (marker, channel) =>
-        marker === KIMI3_MESSAGE_CLOSE
-          ? readMessageEnd(reader, out, channel)
-          : readSection(reader, out, {
-              syntax: SECTION,
-              opener: marker,
-              channel,
-              readCall: (prefix) => readCall(reader, out, context, { channel, prefix }),
-            }),
+      onCall: (marker, channel) => {
+        if (marker === KIMI3_MESSAGE_CLOSE) return readMessageEnd(reader, out, channel);
+        if (marker === KIMI3_RESPONSE_CLOSE) {
+          const syntax = !replyClosed && out.index === 0 && channel === "content";
+          replyClosed = true;
+          if (!syntax) out.text(channel, marker);
+          return NOTHING();
+        }
+        return readSection(reader, out, {
+          syntax: SECTION,
+          opener: marker,
+          channel,
+          readCall: (prefix) => readCall(reader, out, context, { channel, prefix }),
+        });
+      },
     });
   },
   encode: encodeKimiK3,
