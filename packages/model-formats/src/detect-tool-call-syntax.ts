@@ -4,13 +4,13 @@ import { SYNTAX_DESCRIPTORS, type SyntaxDescriptor } from "./registry.js";
 
 /**
  * Whether a generation prompt ends by opening a reasoning block: `<think>`, or a checkpoint's suffixed spelling of it
- * (Hunyuan Hy3 / Hy4: `<think:opensource>`), then whitespace.
+ * (Hunyuan Hy3 / Hy4: `<think:opensource>`), or Kimi K3's think channel (`<|open|>think<|sep|>`), then whitespace.
  *
  * @example
  * opensReasoning("<｜hy_Assistant:opensource｜><think:opensource>"); // true
  */
 export function opensReasoning(generationPrompt: string): boolean {
-  return /<think(?::[^\s<>]+)?>\s*$/.test(generationPrompt);
+  return /(?:<think(?::[^\s<>]+)?>|<\|open\|>think<\|sep\|>)\s*$/.test(generationPrompt);
 }
 
 /** What {@link detectToolCallSyntax} found. */

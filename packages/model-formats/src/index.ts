@@ -31,6 +31,7 @@ export { type FencedCall, type FencedCallsResult, readFencedJsonCalls } from "./
 export { hyV3, hyV4 } from "./families/hy.js";
 export { internS1 } from "./families/interns1.js";
 export { kimiK2 } from "./families/kimi.js";
+export { kimiK3 } from "./families/kimi3.js";
 export { lfm2 } from "./families/lfm2.js";
 export { llama3Json, llamaPythonic } from "./families/llama.js";
 export { longcat } from "./families/longcat.js";

@@ -16,6 +16,7 @@ import { hermes } from "./families/hermes.js";
 import { hyV3, hyV4 } from "./families/hy.js";
 import { internS1 } from "./families/interns1.js";
 import { kimiK2 } from "./families/kimi.js";
+import { kimiK3 } from "./families/kimi3.js";
 import { lfm2 } from "./families/lfm2.js";
 import { llama3Json, llamaPythonic } from "./families/llama.js";
 import { longcat } from "./families/longcat.js";
@@ -99,6 +100,7 @@ export const SYNTAXES: Readonly<Record<string, ToolCallSyntax>> = Object.freeze(
   longcat,
   olmo3,
   step3,
+  "kimi-k3": kimiK3,
 });
 
 /**
@@ -166,6 +168,7 @@ export const SYNTAX_DESCRIPTORS: readonly SyntaxDescriptor[] = [
   own(hermes, "hermes", [["<tool_call>"]]),
   own(harmony, "gpt-oss", [["<|channel|>"]]),
   own(kimiK2, "kimi", [["<|tool_calls_section_begin|>"]]),
+  own(kimiK3, "kimi", [["<|open|>tools<|sep|>"], ["<|open|>call"]]),
   own(gemma4, "gemma4", [["<|tool_call>", "<tool_call|>"]]),
   own(functionGemma, "functiongemma", [["<start_function_call>"]]),
   own(mistralCallIdSyntax, "mistral", [["[TOOL_CALLS]", "[CALL_ID]"]]),

@@ -347,6 +347,21 @@ const FRAGMENTS: Record<string, string[]> = {
     "<think>",
     "</think>",
   ],
+  "kimi-k3": [
+    "<|open|>tools<|sep|>",
+    '<|open|>call tool="f" index="1"<|sep|>',
+    '<|open|>argument key="k" type="string"<|sep|>',
+    '<|open|>argument key="n" type="number"<|sep|>',
+    "v",
+    "<|close|>argument<|sep|>",
+    "<|close|>call<|sep|>",
+    "<|close|>tools<|sep|>",
+    "<|open|>think<|sep|>",
+    "<|close|>think<|sep|>",
+    "<|open|>response<|sep|>",
+    "<|close|>response<|sep|>",
+    "<|close|>message<|sep|>",
+  ],
 };
 const COMMON = ["{", "}", '"', "\\", "\n", " ", "x", "<", "[", "😀"];
 

@@ -122,11 +122,15 @@ export class MarkerSet {
     }
     this.marker = null;
     if (!final) {
-      // The text may end inside the shared prefix itself (`<` of `<|`), before the native search could see it.
-      const longest = Math.min(this.maxLength - 1, text.length - from);
+      // The text may end inside the shared prefix itself (`<` of `<|`), before the native search could see it: a
+      // longer tail starts with the whole prefix, which the search found. Compared in place, once per delta.
+      const needle = this.#needle;
+      const longest = Math.min(needle.length - 1, text.length - from);
       for (let size = longest; size > 0; size--) {
         const start = text.length - size;
-        if (this.markers.some((m) => m.length > size && text.startsWith(m.slice(0, size), start))) {
+        let j = 0;
+        while (j < size && text.charCodeAt(start + j) === needle.charCodeAt(j)) j++;
+        if (j === size) {
           this.at = start;
           return start;
         }
