@@ -1,10 +1,13 @@
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { probeChatTemplate, safeRenderChatTemplate } from "@toolcall/jinja";
-import { expect } from "vitest";
+import { expect, it } from "vitest";
 import { roundTrip } from "../src/index.js";
 import { referenceRenders, referenceSamples } from "./round-trip-families-cases.js";
 import {
   type Case,
   canonical,
+  expectRoundTrips,
   messagesFor,
   modelOutput,
   RENDER_NOW,
@@ -12,17 +15,36 @@ import {
   TOOLS,
 } from "./round-trip-property.js";
 
+/** The second batch of the shared corpus: real templates, read where they are, never copied into the repository. */
+const FAMILY_TEMPLATES = resolve(import.meta.dirname, "../../../../shared/templates/families");
+
+/** The text of `NAME.jinja` in ../shared/templates/families. */
+export function familyTemplate(name: string): string {
+  return readFileSync(join(FAMILY_TEMPLATES, `${name}.jinja`), "utf8");
+}
+
+/**
+ * The round-trip tests every family runs on its template (call inside the family's `describe`): over 40 messages
+ * @toolcall/jinja renders, and over the reference renderer's turns (at least six compared). The template is the
+ * case's `source` (a look-alike written in the test) or its real one in ../shared/templates/families.
+ */
+export function itRoundTripsOnTemplate(testCase: Case): void {
+  const template = testCase.source ?? familyTemplate(testCase.template);
+  it("round-trips what @toolcall/jinja renders", () => {
+    expectRoundTrips(testCase, template);
+  });
+  it("round-trips what the reference renderer (transformers' Jinja2) renders, byte for byte", () => {
+    expect(expectReferenceRoundTrip(testCase, template)).toBeGreaterThanOrEqual(6);
+  });
+}
+
 /**
  * The round trip against the reference renderer (../shared/parity/hf_render.py, transformers' Jinja2) for one
  * family's template: the prompts @toolcall/jinja writes are the reference's byte for byte, and every call turn the
  * reference writes parses to its calls and renders back byte for byte. Returns how many turns were compared.
  */
-export function expectReferenceRoundTrip(
-  testCase: Case,
-  template: string,
-  /** How arguments are compared (default: their canonical text; a template that sorts keys compares mappings). */
-  compare: (args: string) => unknown = canonical,
-): number {
+export function expectReferenceRoundTrip(testCase: Case, template: string): number {
+  const compare = testCase.compare ?? canonical;
   const mapping = probeChatTemplate(template).argumentsForm === "mapping";
   const samples = referenceSamples(testCase);
   // What transformers would be handed: arguments in the form the template reads (the probe's choice).
