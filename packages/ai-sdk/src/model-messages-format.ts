@@ -1,15 +1,15 @@
 import type { ChatMessage } from "@toolcall/core";
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
-import { fromNeutralEntries } from "./from-neutral-messages.js";
-import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, getTag } from "./origin.js";
 import {
+  type ConversationFormat,
+  type FormatReading,
   guardedReading,
-  mergeCarried,
-  placeOfPart,
-  splitCarried,
+  isPlainObject,
   storedListOf,
   withStoredList,
-} from "./stored-list.js";
+} from "@toolcall/core/kit";
+import { fromNeutralEntries } from "./from-neutral-messages.js";
+import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, getTag } from "./origin.js";
+import { mergeCarried, placeOfPart, splitCarried } from "./stored-list.js";
 import { toNeutralEntries } from "./to-neutral-messages.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);

@@ -1,15 +1,15 @@
 import type { ChatMessage } from "@toolcall/core";
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
-import { fromUiNeutralEntries } from "./from-ui-neutral.js";
-import { AI_SDK_ORIGIN, AI_SDK_PART, getTag } from "./origin.js";
 import {
+  type ConversationFormat,
+  type FormatReading,
   guardedReading,
-  mergeCarried,
-  placeOfPart,
-  splitCarried,
+  isPlainObject,
   storedListOf,
   withStoredList,
-} from "./stored-list.js";
+} from "@toolcall/core/kit";
+import { fromUiNeutralEntries } from "./from-ui-neutral.js";
+import { AI_SDK_ORIGIN, AI_SDK_PART, getTag } from "./origin.js";
+import { mergeCarried, placeOfPart, splitCarried } from "./stored-list.js";
 import { type UiOrigin, uiNeutralView } from "./ui-neutral-view.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);

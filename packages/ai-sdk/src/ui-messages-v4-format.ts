@@ -2,12 +2,15 @@ import { type ChatMessage, parseJson, type ToolCall } from "@toolcall/core";
 import {
   type ConversationFormat,
   type FormatReading,
+  guardedReading,
   isPlainObject,
   originOf,
   serializeJson,
+  storedListOf,
   withOrigin,
+  withStoredList,
 } from "@toolcall/core/kit";
-import { guardedReading, placeOfPart, storedListOf, withStoredList } from "./stored-list.js";
+import { placeOfPart } from "./stored-list.js";
 
 type Item = Record<string, unknown>;
 
