@@ -1,15 +1,7 @@
-import type { ChatMessage } from "@toolcall/core";
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
+import { type ConversationFormat, type FormatReading, isPlainObject, storedListOf } from "@toolcall/core/kit";
+import { carriedView } from "./carried-view.js";
 import { fromNeutralEntries } from "./from-neutral-messages.js";
-import { AI_SDK_ORIGIN, AI_SDK_PART, type AiSdkOrigin, getTag } from "./origin.js";
-import {
-  guardedReading,
-  mergeCarried,
-  placeOfPart,
-  splitCarried,
-  storedListOf,
-  withStoredList,
-} from "./stored-list.js";
+import { readSavedList } from "./read-saved-list.js";
 import { toNeutralEntries } from "./to-neutral-messages.js";
 
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
@@ -74,25 +66,12 @@ export const aiSdkModelMessagesFormat: ConversationFormat = {
     return Array.isArray(list) && list.some(hasSdkPart);
   },
   read(value): FormatReading {
-    return guardedReading({
+    return readSavedList({
       value,
       what: "AI SDK messages",
-      read: (): FormatReading => {
-        const found = storedListOf({ value, isMessage: isModelMessage, allowEmpty: true });
-        if (found === undefined) {
-          return {
-            conversations: [],
-            issues: [
-              {
-                code: "record_not_conversation",
-                severity: "error",
-                message: 'neither a list of AI SDK messages nor an object with "messages"',
-                path: [],
-              },
-            ],
-            write: () => ({ ok: true, value }),
-          };
-        }
+      refusal: 'neither a list of AI SDK messages nor an object with "messages"',
+      isMessage: isModelMessage,
+      view(found) {
         const entries: unknown[] = [];
         const owners: number[] = [];
         found.list.forEach((message, index) => {
@@ -101,38 +80,13 @@ export const aiSdkModelMessagesFormat: ConversationFormat = {
             owners.push(index);
           }
         });
-        const { messages, carried } = splitCarried({ entries, owners });
-        const indexOf = new Map<unknown, number>(found.list.map((message, index) => [message, index]));
-        return {
-          conversations: [
-            {
-              messages: messages as ChatMessage[],
-              placeOf(path) {
-                const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
-                const origin = getTag<AiSdkOrigin>(entry, AI_SDK_ORIGIN);
-                const index = origin === undefined ? undefined : indexOf.get(origin.message);
-                if (index === undefined) return found.key ?? "";
-                let part = origin?.part;
-                if (path[1] === "tool_calls" && typeof path[2] === "number" && isPlainObject(entry)) {
-                  const call = (entry.tool_calls as unknown[] | undefined)?.[path[2]];
-                  part = getTag<number>(call, AI_SDK_PART);
-                }
-                return placeOfPart({
-                  key: found.key,
-                  message: index,
-                  field: "content",
-                  ...(part === undefined ? {} : { part }),
-                });
-              },
-            },
-          ],
-          issues: [],
-          write([next]) {
-            if (next === undefined) return { ok: true, value };
-            const list = fromNeutralEntries(mergeCarried({ next, carried, indexOf }), "messages");
-            return { ok: true, value: withStoredList({ value, found, list }) };
-          },
-        };
+        return carriedView({
+          found,
+          entries,
+          owners,
+          field: "content",
+          write: (merged) => fromNeutralEntries(merged, "messages"),
+        });
       },
     });
   },

@@ -1,16 +1,8 @@
-import type { ChatMessage } from "@toolcall/core";
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
+import { type ConversationFormat, type FormatReading, isPlainObject, storedListOf } from "@toolcall/core/kit";
+import { carriedView } from "./carried-view.js";
 import { fromUiNeutralEntries } from "./from-ui-neutral.js";
-import { AI_SDK_ORIGIN, AI_SDK_PART, getTag } from "./origin.js";
-import {
-  guardedReading,
-  mergeCarried,
-  placeOfPart,
-  splitCarried,
-  storedListOf,
-  withStoredList,
-} from "./stored-list.js";
-import { type UiOrigin, uiNeutralView } from "./ui-neutral-view.js";
+import { readSavedList } from "./read-saved-list.js";
+import { uiNeutralView } from "./ui-neutral-view.js";
 
 const ROLES = new Set(["system", "user", "assistant"]);
 
@@ -58,61 +50,20 @@ export const aiSdkUiMessagesFormat: ConversationFormat = {
   priority: 32,
   matches: (value) => storedListOf({ value, isMessage: isUiMessage }) !== undefined,
   read(value): FormatReading {
-    return guardedReading({
+    return readSavedList({
       value,
       what: "UI messages",
-      read: (): FormatReading => {
-        const found = storedListOf({ value, isMessage: isUiMessage, allowEmpty: true });
-        if (found === undefined) {
-          return {
-            conversations: [],
-            issues: [
-              {
-                code: "record_not_conversation",
-                severity: "error",
-                message: 'neither a list of UI messages nor an object with "messages"',
-                path: [],
-              },
-            ],
-            write: () => ({ ok: true, value }),
-          };
-        }
+      refusal: 'neither a list of UI messages nor an object with "messages"',
+      isMessage: isUiMessage,
+      view(found) {
         const { entries, owners } = uiNeutralView(found.list);
-        const { messages, carried } = splitCarried({ entries, owners });
-        const indexOf = new Map<unknown, number>(found.list.map((message, index) => [message, index]));
-        return {
-          conversations: [
-            {
-              messages: messages as ChatMessage[],
-              placeOf(path) {
-                const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
-                const origin = getTag<UiOrigin>(entry, AI_SDK_ORIGIN);
-                const index = origin === undefined ? undefined : indexOf.get(origin.message);
-                if (index === undefined) return found.key ?? "";
-                let part = origin?.part;
-                if (path[1] === "tool_calls" && typeof path[2] === "number" && isPlainObject(entry)) {
-                  const call = (entry.tool_calls as unknown[] | undefined)?.[path[2]];
-                  part = getTag<number>(call, AI_SDK_PART);
-                }
-                return placeOfPart({
-                  key: found.key,
-                  message: index,
-                  field: "parts",
-                  ...(part === undefined ? {} : { part }),
-                });
-              },
-            },
-          ],
-          issues: [],
-          write([next]) {
-            if (next === undefined) return { ok: true, value };
-            const list = fromUiNeutralEntries({
-              messages: found.list,
-              entries: mergeCarried({ next, carried, indexOf }),
-            });
-            return { ok: true, value: withStoredList({ value, found, list }) };
-          },
-        };
+        return carriedView({
+          found,
+          entries,
+          owners,
+          field: "parts",
+          write: (merged) => fromUiNeutralEntries({ messages: found.list, entries: merged }),
+        });
       },
     });
   },

@@ -5,9 +5,10 @@ import {
   isPlainObject,
   originOf,
   serializeJson,
+  storedListOf,
   withOrigin,
 } from "@toolcall/core/kit";
-import { guardedReading, placeOfPart, storedListOf, withStoredList } from "./stored-list.js";
+import { placeOfPart, readSavedList } from "./read-saved-list.js";
 
 type Item = Record<string, unknown>;
 
@@ -311,60 +312,36 @@ export const aiSdkUiMessagesV4Format: ConversationFormat = {
     return found?.list.some(hasInvocations) === true;
   },
   read(value): FormatReading {
-    return guardedReading({
+    return readSavedList({
       value,
       what: "an AI SDK 4 chat",
-      read: (): FormatReading => {
-        const found = storedListOf({ value, isMessage: isV4Message, allowEmpty: true });
-        if (found === undefined) {
-          return {
-            conversations: [],
-            issues: [
-              {
-                code: "record_not_conversation",
-                severity: "error",
-                message: "not an AI SDK 4 chat",
-                path: [],
-              },
-            ],
-            write: () => ({ ok: true, value }),
-          };
-        }
+      refusal: "not an AI SDK 4 chat",
+      isMessage: isV4Message,
+      view(found) {
         const messages = found.list.flatMap((message, index) => neutralOf(message, index));
         return {
-          conversations: [
-            {
-              messages,
-              placeOf(path) {
-                const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
-                let origin = originOf(entry) as V4Origin | undefined;
-                if (path[1] === "tool_calls" && typeof path[2] === "number")
-                  origin = originOf((entry?.tool_calls as unknown[] | undefined)?.[path[2]]) as
-                    | V4Origin
-                    | undefined;
-                if (origin === undefined) return found.key ?? "";
-                const home = origin.invocation;
-                return home?.part !== undefined
-                  ? placeOfPart({ key: found.key, message: origin.message, field: "parts", part: home.part })
-                  : home?.entry !== undefined
-                    ? placeOfPart({
-                        key: found.key,
-                        message: origin.message,
-                        field: "toolInvocations",
-                        part: home.entry,
-                      })
-                    : placeOfPart({ key: found.key, message: origin.message, field: "parts" });
-              },
-            },
-          ],
-          issues: [],
-          write([next]) {
-            if (next === undefined) return { ok: true, value };
-            const written = writeV4(found.list, next);
-            return written.ok
-              ? { ok: true, value: withStoredList({ value, found, list: written.list }) }
-              : written;
+          messages,
+          placeOf(path) {
+            const entry = typeof path[0] === "number" ? messages[path[0]] : undefined;
+            let origin = originOf(entry) as V4Origin | undefined;
+            if (path[1] === "tool_calls" && typeof path[2] === "number")
+              origin = originOf((entry?.tool_calls as unknown[] | undefined)?.[path[2]]) as
+                | V4Origin
+                | undefined;
+            if (origin === undefined) return found.key ?? "";
+            const home = origin.invocation;
+            return home?.part !== undefined
+              ? placeOfPart({ key: found.key, message: origin.message, field: "parts", part: home.part })
+              : home?.entry !== undefined
+                ? placeOfPart({
+                    key: found.key,
+                    message: origin.message,
+                    field: "toolInvocations",
+                    part: home.entry,
+                  })
+                : placeOfPart({ key: found.key, message: origin.message, field: "parts" });
           },
+          write: (next) => writeV4(found.list, next),
         };
       },
     });

@@ -1,7 +1,3 @@
-import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { coreRepairs } from "@toolcall/core";
 import { gemma4 } from "@toolcall/gemma-recovery";
@@ -9,6 +5,14 @@ import { qwen3Coder } from "@toolcall/model-formats";
 import { generateText, jsonSchema, streamText, tool, wrapLanguageModel } from "ai";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AnswerServer,
+  contentAnswer,
+  GEMMA_CONTENT_CALL as GEMMA,
+  QWEN_CONTENT_CALL as QWEN,
+  QWEN_CODER_TEMPLATE,
+  startAnswerServer,
+} from "../../core/test/fake-providers/vllm-answers.js";
 import { type ToolcallReport, toolcallMiddleware } from "../src/index.js";
 
 // The middleware's `contentCalls` with the real `ai` and `@ai-sdk/openai-compatible` against a loopback server
@@ -16,59 +20,13 @@ import { type ToolcallReport, toolcallMiddleware } from "../src/index.js";
 // look-alike of the text the model writes) and Gemma 4 native calls (recorded vLLM traffic, @toolcall/gemma-recovery's
 // fixture). Whole answers and streams cut anywhere give the same calls, run by the SDK.
 
-const QWEN =
-  "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
-const GEMMA = readFileSync(
-  join(import.meta.dirname, "../../gemma-recovery/test/__fixtures__/vllm-gemma4-native-call-in-content.sse"),
-  "utf8",
-)
-  .split("\n")
-  .filter((line) => line.startsWith("data: {"))
-  .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
-  .join("");
-const QWEN_TEMPLATE = readFileSync(
-  join(import.meta.dirname, "../../../../shared/templates/Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja"),
-  "utf8",
-);
-
-const frame = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
 /** What the server answers next: the text, whole or in deltas of `piece` characters. */
 let answer = { text: "", piece: 5 };
-let server: Server;
-let baseURL = "";
+let server: AnswerServer;
 beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => {
-      const { text, piece } = answer;
-      if ((JSON.parse(body) as { stream?: boolean }).stream) {
-        response.writeHead(200, { "content-type": "text/event-stream" });
-        let out = frame({ role: "assistant", content: "" });
-        for (let at = 0; at < text.length; at += piece) out += frame({ content: text.slice(at, at + piece) });
-        response.end(`${out}${frame({}, "stop")}data: [DONE]\n\n`);
-        return;
-      }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          id: "c",
-          object: "chat.completion",
-          created: 1,
-          model: "m",
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const ran: unknown[] = [];
 const tools = {
@@ -95,7 +53,7 @@ const tools = {
 
 function model(options: Parameters<typeof toolcallMiddleware>[0]) {
   return wrapLanguageModel({
-    model: createOpenAICompatible({ name: "vllm", baseURL }).chatModel("m"),
+    model: createOpenAICompatible({ name: "vllm", baseURL: server.baseURL }).chatModel("m"),
     middleware: toolcallMiddleware(options),
   });
 }
@@ -167,7 +125,7 @@ describe("toolcallMiddleware({ contentCalls }) with ai and @ai-sdk/openai-compat
   });
 
   it('"auto" with the model\'s chat template reads Qwen3-Coder calls; a template it cannot name is refused', async () => {
-    const result = await whole(QWEN, { contentCalls: "auto", chatTemplate: QWEN_TEMPLATE });
+    const result = await whole(QWEN, { contentCalls: "auto", chatTemplate: QWEN_CODER_TEMPLATE });
     expect(result.ran).toEqual([{ city: "Paris", days: 3 }]);
     expect(() => toolcallMiddleware({ contentCalls: "auto" })).toThrow(/chat_template_missing/);
     expect(() => toolcallMiddleware({ contentCalls: "auto", chatTemplate: "{{ messages }}" })).toThrow(

@@ -8,6 +8,13 @@ export {
   checkConversationFormat,
 } from "./check-conversation-format.js";
 export {
+  checkFormatHostile,
+  type FormatHostileCheck,
+  type FormatHostileIssue,
+  type HostileEngine,
+  type HostileFormat,
+} from "./check-format-hostile.js";
+export {
   type CheckFormatLosslessOptions,
   checkFormatLossless,
   type FormatLosslessCheck,

@@ -6,6 +6,7 @@ import { runTest } from "./node-run-test.js";
 import { skipList } from "./skip-list.js";
 
 export { expectConversationFormat } from "./expect-conversation-format.js";
+export { expectFormatHostile } from "./expect-format-hostile.js";
 export { expectFormatLossless } from "./expect-format-lossless.js";
 
 /** What `describeConformance` takes: the vectors to load, the implementation under test, and the cases to skip with their reasons. */

@@ -59,6 +59,7 @@ export {
   type FormatDetection,
   type FormatRegistry,
 } from "./records/format-registry.js";
+export { guardedReading } from "./records/guarded-reading.js";
 export { issuePlace } from "./records/issue-place.js";
 export {
   findingMessage,
@@ -76,6 +77,7 @@ export type {
   RecordRepair,
 } from "./records/record-engine.js";
 export { splitResultIdLists } from "./records/result-id-lists.js";
+export { type StoredList, storedListOf, withStoredList } from "./records/stored-list.js";
 export {
   type RepairedToolName,
   repairToolName,

@@ -1,7 +1,6 @@
 import type { ConversationFormat, FormatReading } from "@toolcall/core/kit";
-import { isPlainObject } from "@toolcall/core/kit";
+import { isPlainObject, storedListOf } from "@toolcall/core/kit";
 import { readDicts } from "./langchain-stored-format.js";
-import { storedDictsOf } from "./message-dict-list.js";
 import type { DictEnvelope, DictRole } from "./message-dict-view.js";
 
 const CLASS_ROLES: Readonly<Record<string, DictRole>> = {
@@ -77,7 +76,7 @@ export const langchainSerializedFormat: ConversationFormat = {
   unit: "record",
   priority: 25,
   matches: (value) => {
-    const found = storedDictsOf({ value, isMessage: isSerializedMessage });
+    const found = storedListOf({ value, isMessage: isSerializedMessage });
     return (
       found?.list.some((message) => envelope.roleOf(message as Record<string, unknown>) !== undefined) ===
       true

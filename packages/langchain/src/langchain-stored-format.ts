@@ -1,8 +1,15 @@
 import type { ChatMessage } from "@toolcall/core";
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
-import { guardedReading, placeOfDict, storedDictsOf, withDicts } from "./message-dict-list.js";
+import {
+  type ConversationFormat,
+  type FormatReading,
+  guardedReading,
+  isPlainObject,
+  storedListOf,
+  withStoredList,
+} from "@toolcall/core/kit";
 import { type DictEnvelope, type DictRole, neutralOfDict } from "./message-dict-view.js";
 import { writeMessageDicts } from "./message-dict-write.js";
+import { placeOfDict } from "./place-of-dict.js";
 
 type Fields = Record<string, unknown>;
 
@@ -93,7 +100,7 @@ export const langchainStoredFormat: ConversationFormat = {
   unit: "record",
   priority: 25,
   matches: (value) => {
-    const found = storedDictsOf({ value, isMessage: isStoredMessage });
+    const found = storedListOf({ value, isMessage: isStoredMessage });
     return found?.list.some((message) => envelope.roleOf(message as Fields) !== undefined) === true;
   },
   read(value): FormatReading {
@@ -119,7 +126,7 @@ function readFound(options: {
   what: string;
 }): FormatReading {
   const { value, form } = options;
-  const found = storedDictsOf({ value, isMessage: options.isMessage, allowEmpty: true });
+  const found = storedListOf({ value, isMessage: options.isMessage, allowEmpty: true });
   if (found === undefined) {
     return {
       conversations: [],
@@ -142,7 +149,7 @@ function readFound(options: {
     write([next]) {
       if (next === undefined) return { ok: true, value };
       const written = writeMessageDicts({ list: found.list, next, envelope: form });
-      return written.ok ? { ok: true, value: withDicts({ value, found, list: written.list }) } : written;
+      return written.ok ? { ok: true, value: withStoredList({ value, found, list: written.list }) } : written;
     },
   };
 }

@@ -1,13 +1,4 @@
-import { readFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { join } from "node:path";
-import {
-  type AIMessage,
-  type AIMessageChunk,
-  type BaseMessage,
-  HumanMessage,
-} from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI } from "@langchain/openai";
 import { gemma4 } from "@toolcall/gemma-recovery";
@@ -15,80 +6,37 @@ import { qwen3Coder } from "@toolcall/model-formats";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import {
+  type AnswerServer,
+  contentAnswer,
+  GEMMA_CONTENT_CALL as GEMMA,
+  QWEN_CONTENT_CALL as QWEN,
+  QWEN_CODER_TEMPLATE,
+  startAnswerServer,
+} from "../../core/test/fake-providers/vllm-answers.js";
 import { coreRepairs, ToolCallRepairer, type ToolcallReport, withSafeToolCalls } from "../src/index.js";
+import { merged } from "./merged-message.js";
 import { quietLangChain } from "./quiet-langchain.js";
 
 // withSafeToolCalls({ contentCalls }) with the real @langchain/openai ChatOpenAI against a loopback server answering
 // as vLLM does when its tool parser leaves the model's native calls in `content`: Qwen3-Coder XML (a look-alike of
 // the text the model writes) and Gemma 4 native calls (recorded vLLM traffic, @toolcall/gemma-recovery's fixture).
 
-const QWEN =
-  "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
-const GEMMA = readFileSync(
-  join(import.meta.dirname, "../../gemma-recovery/test/__fixtures__/vllm-gemma4-native-call-in-content.sse"),
-  "utf8",
-)
-  .split("\n")
-  .filter((line) => line.startsWith("data: {"))
-  .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
-  .join("");
-const QWEN_TEMPLATE = readFileSync(
-  join(import.meta.dirname, "../../../../shared/templates/Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja"),
-  "utf8",
-);
-
-const frame = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
 let answer = { text: "", piece: 5 };
-let server: Server;
-let baseURL = "";
+let server: AnswerServer;
 beforeAll(async () => {
   quietLangChain();
-  server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => {
-      const { text, piece } = answer;
-      if ((JSON.parse(body) as { stream?: boolean }).stream) {
-        response.writeHead(200, { "content-type": "text/event-stream" });
-        let out = frame({ role: "assistant", content: "" });
-        for (let at = 0; at < text.length; at += piece) out += frame({ content: text.slice(at, at + piece) });
-        response.end(`${out}${frame({}, "stop")}data: [DONE]\n\n`);
-        return;
-      }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          id: "c",
-          object: "chat.completion",
-          created: 1,
-          model: "m",
-          choices: [{ index: 0, message: { role: "assistant", content: text }, finish_reason: "stop" }],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const weather = tool(async () => "sunny", {
   name: "get_weather",
   schema: z.object({ city: z.string(), days: z.number().int().optional() }),
 });
-const chat = () => new ChatOpenAI({ model: "m", apiKey: "test", maxRetries: 0, configuration: { baseURL } });
+const chat = () =>
+  new ChatOpenAI({ model: "m", apiKey: "test", maxRetries: 0, configuration: { baseURL: server.baseURL } });
 const question = [new HumanMessage("Weather?")];
-
-async function merged(stream: AsyncIterable<BaseMessage>): Promise<AIMessageChunk> {
-  let full: AIMessageChunk | undefined;
-  for await (const chunk of stream)
-    full = full === undefined ? (chunk as AIMessageChunk) : full.concat(chunk as AIMessageChunk);
-  return full as AIMessageChunk;
-}
 
 const calls = (message: BaseMessage) =>
   ((message as AIMessage).tool_calls ?? []).map(({ name, args }) => ({ name, args }));
@@ -148,7 +96,7 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
 
   it('"auto" reads the syntax a real chat template renders; a template it cannot name is refused', async () => {
     answer = { text: QWEN, piece: 5 };
-    const model = withSafeToolCalls(chat(), { contentCalls: "auto", chatTemplate: QWEN_TEMPLATE });
+    const model = withSafeToolCalls(chat(), { contentCalls: "auto", chatTemplate: QWEN_CODER_TEMPLATE });
     expect(calls(await model.invoke(question)).map((call) => call.name)).toEqual(["get_weather"]);
     expect(() => withSafeToolCalls(chat(), { contentCalls: "auto" })).toThrow(/chat_template_missing/);
   });
@@ -164,7 +112,9 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
 describe("ToolCallRepairer({ contentCalls }) in a pipeline", () => {
   it("reads the calls ChatOpenAI's answer left in its text, invoked and streamed", async () => {
     answer = { text: QWEN, piece: 3 };
-    const chain = chat().pipe(new ToolCallRepairer({ contentCalls: "auto", chatTemplate: QWEN_TEMPLATE }));
+    const chain = chat().pipe(
+      new ToolCallRepairer({ contentCalls: "auto", chatTemplate: QWEN_CODER_TEMPLATE }),
+    );
     const whole = await chain.invoke(question);
     expect(calls(whole).map((call) => call.name)).toEqual(["get_weather"]);
     expect(calls(await merged(await chain.stream(question)))).toEqual(calls(whole));

@@ -1,7 +1,7 @@
+import { expectFormatHostile } from "@toolcall/conformance/vitest";
 import { coreRepairs, createRecordEngine } from "@toolcall/core";
-import type { ConversationFormat } from "@toolcall/core/kit";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, it } from "vitest";
 import { langchainFormats } from "../src/formats.js";
 
 // Whatever a saved file holds, the formats answer: a reading or a refusal, never a throw; what a repair writes is
@@ -49,23 +49,11 @@ const records = fc.oneof(
   fc.record({ messages: fc.array(fc.oneof(stored, serialized), { minLength: 1 }) }),
 );
 
-function answers(format: ConversationFormat, value: unknown): void {
-  if (!format.matches(value)) return;
-  format.read(value);
-  engine.check(format, value);
-  const repaired = engine.repair(format, value);
-  if (repaired.value === undefined) return;
-  // A repair may leave no message (each dropped with a change naming it): the record still reads.
-  expect(
-    format.read(repaired.value).issues.filter((issue) => issue.code === "record_not_conversation"),
-  ).toEqual([]);
-}
-
 describe("hostile saved LangChain messages", () => {
   it("never make a format throw; a repair's record is still in the format", () => {
     fc.assert(
       fc.property(records, (value) => {
-        for (const format of langchainFormats) answers(format, value);
+        expectFormatHostile(langchainFormats, value, engine);
       }),
       { numRuns: 400 },
     );
@@ -86,7 +74,6 @@ describe("hostile saved LangChain messages", () => {
       JSON.parse('[{"type": "ai", "data": {"__proto__": {"tool_calls": [1]}, "content": "x"}}]'),
       [{ type: "ai", data: { content: "", tool_calls: [{ id: "c", name: "f", args: deep }] } }],
     ];
-    for (const value of values)
-      for (const format of langchainFormats) expect(() => answers(format, value)).not.toThrow();
+    for (const value of values) expectFormatHostile(langchainFormats, value, engine);
   });
 });

@@ -1,101 +1,37 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import {
-  type AIMessage,
-  type AIMessageChunk,
-  type BaseMessage,
-  HumanMessage,
-} from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AnswerServer,
+  mergedCallsAnswer,
+  startAnswerServer,
+} from "../../core/test/fake-providers/vllm-answers.js";
 import { coreRepairs, type ToolcallReport, withSafeToolCalls } from "../src/index.js";
+import { merged } from "./merged-message.js";
 import { quietLangChain } from "./quiet-langchain.js";
 
 // `splitMergedCalls` with the real ChatOpenAI against a loopback server answering as a gateway that merged parallel
 // calls into one call's arguments (`{…}{…}`, LiteLLM sessions in the reports issue 33 collects): invoked and
 // streamed (fragments cut anywhere), the message holds the same calls with the same fresh ids.
 
-const frame = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
-function pieces(text: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-  return [...points, text.length].map((end, k, ends) =>
-    text.slice(k === 0 ? 0 : (ends[k - 1] as number), end),
-  );
-}
-
 let answer: { calls: string[]; cuts: number[] } = { calls: [], cuts: [] };
-let server: Server;
-let baseURL = "";
+let server: AnswerServer;
 beforeAll(async () => {
   quietLangChain();
-  server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (chunk) => {
-      body += chunk;
-    });
-    request.on("end", () => {
-      if ((JSON.parse(body) as { stream?: boolean }).stream) {
-        response.writeHead(200, { "content-type": "text/event-stream" });
-        let out = frame({ role: "assistant", content: "" });
-        answer.calls.forEach((text, index) => {
-          out += frame({
-            tool_calls: [
-              { index, id: `call_${index}`, type: "function", function: { name: "search", arguments: "" } },
-            ],
-          });
-          for (const piece of pieces(text, answer.cuts))
-            out += frame({ tool_calls: [{ index, function: { arguments: piece } }] });
-        });
-        response.end(`${out}${frame({}, "tool_calls")}data: [DONE]\n\n`);
-        return;
-      }
-      const tool_calls = answer.calls.map((text, index) => ({
-        id: `call_${index}`,
-        type: "function",
-        function: { name: "search", arguments: text },
-      }));
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          id: "c",
-          object: "chat.completion",
-          created: 1,
-          model: "m",
-          choices: [
-            {
-              index: 0,
-              message: { role: "assistant", content: null, tool_calls },
-              finish_reason: "tool_calls",
-            },
-          ],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startAnswerServer((body) => mergedCallsAnswer({ ...answer, stream: body.stream }));
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => server.close());
 
 const model = () =>
   withSafeToolCalls(
-    new ChatOpenAI({ model: "m", apiKey: "test", maxRetries: 0, configuration: { baseURL } }),
+    new ChatOpenAI({ model: "m", apiKey: "test", maxRetries: 0, configuration: { baseURL: server.baseURL } }),
     {
       repairs: coreRepairs,
       splitMergedCalls: true,
     },
   );
 const question = [new HumanMessage("Search.")];
-
-async function merged(stream: AsyncIterable<BaseMessage>): Promise<AIMessageChunk> {
-  let full: AIMessageChunk | undefined;
-  for await (const chunk of stream)
-    full = full === undefined ? (chunk as AIMessageChunk) : full.concat(chunk as AIMessageChunk);
-  return full as AIMessageChunk;
-}
 
 const calls = (message: BaseMessage) =>
   ((message as AIMessage).tool_calls ?? []).map(({ id, name, args }) => ({ id, name, args }));

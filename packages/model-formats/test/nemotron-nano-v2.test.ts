@@ -1,27 +1,20 @@
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
 import { safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { detectToolCallSyntax, nemotronNanoV2 } from "../src/index.js";
 import { cutsFor, expectSplitInvariant } from "./helpers.js";
+import { familyTemplate } from "./reference-round-trip.js";
 import {
   assistantMessage,
   type Case,
-  canonical,
+  expectTurnReads,
   MESSAGES,
   RENDER_NOW,
   TOOLS,
 } from "./round-trip-property.js";
 
 // The real template is read where it is (../shared/templates/families), never copied into the repository.
-const template = readFileSync(
-  join(
-    resolve(import.meta.dirname, "../../../../shared/templates/families"),
-    "nvidia-NVIDIA-Nemotron-Nano-9B-v2.jinja",
-  ),
-  "utf8",
-);
+const template = familyTemplate("nvidia-NVIDIA-Nemotron-Nano-9B-v2");
 const CASE: Case = {
   template: "nvidia-NVIDIA-Nemotron-Nano-9B-v2",
   syntax: nemotronNanoV2,
@@ -69,18 +62,11 @@ describe("nemotronNanoV2 on the real template (nvidia/NVIDIA-Nemotron-Nano-9B-v2
   it("parses what the template writes for a turn with calls: the same calls and content; the encoder writes it", () => {
     let checked = 0;
     fc.assert(
-      fc.property(assistantMessage(CASE), ({ message, calls }) => {
+      fc.property(assistantMessage(CASE), ({ message }) => {
         const turn = pastTurn(message);
         if (turn === undefined) return;
         checked++;
-        const toolCalls = message.tool_calls as { function: { name: string; arguments: string } }[];
-        expect(turn).toContain(nemotronNanoV2.encode(toolCalls));
-        const parsed = expectSplitInvariant(nemotronNanoV2, turn, { tools: TOOLS });
-        expect(parsed.issues).toEqual([]);
-        expect(parsed.toolCalls.map((c) => c.function.name)).toEqual(calls.map((c) => c.name));
-        expect(parsed.toolCalls.map((c) => canonical(c.function.arguments))).toEqual(
-          calls.map((c) => canonical(JSON.stringify(c.args))),
-        );
+        const parsed = expectTurnReads({ syntax: nemotronNanoV2, turn, message });
         expect(parsed.content?.trim() ?? null).toBe(
           typeof message.content === "string" && message.content !== "" ? message.content : null,
         );

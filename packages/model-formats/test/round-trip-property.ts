@@ -1,10 +1,11 @@
 import { decodeArguments, encodeArguments } from "@toolcall/core";
-import type { ToolCallSyntax } from "@toolcall/core/kit";
+import type { SyntaxParseResult, ToolCallSyntax } from "@toolcall/core/kit";
 import { safeRenderChatTemplate } from "@toolcall/jinja";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { detectToolCallSyntax, roundTrip } from "../src/index.js";
 import { jsonValue } from "./arbitraries.js";
+import { expectSplitInvariant } from "./helpers.js";
 
 /*
  * The round-trip property the template tests share: fast-check generates an assistant message with calls, the
@@ -93,6 +94,8 @@ export interface Case {
   tools?: unknown[];
   /** What the template drops or rewrites, so some outputs cannot round-trip: the generator stays clear of it. */
   exceptions?: string;
+  /** How arguments are compared (default {@link canonical}; a template that sorts keys compares mappings). */
+  compare?: (args: string) => unknown;
 }
 
 /** The tools without OpenAI's `{ type, function }` envelope, as Apertus's template reads them (`tool.name`). */
@@ -208,6 +211,7 @@ export function assistantMessage(testCase: Case) {
  * and every output it renders parses and renders back byte for byte, with the same calls.
  */
 export function expectRoundTrips(testCase: Case, template: string): void {
+  const compare = testCase.compare ?? canonical;
   expect(detectToolCallSyntax(template).id).toBe(testCase.syntax.id);
   let checked = 0;
   fc.assert(
@@ -230,11 +234,36 @@ export function expectRoundTrips(testCase: Case, template: string): void {
         JSON.stringify(output),
       ).toMatchObject({ ok: true });
       expect(result.parsed?.toolCalls.map((c) => c.function.name)).toEqual(calls.map((c) => c.name));
-      expect(result.parsed?.toolCalls.map((c) => canonical(c.function.arguments))).toEqual(
-        calls.map((c) => canonical(JSON.stringify(c.args))),
+      expect(result.parsed?.toolCalls.map((c) => compare(c.function.arguments))).toEqual(
+        calls.map((c) => compare(JSON.stringify(c.args))),
       );
     }),
     { numRuns: 40 },
   );
   expect(checked, "most generated messages render").toBeGreaterThan(30);
+}
+
+/**
+ * Asserts that `turn`, what a template wrote for `message` (read off a render by the family's test), holds the
+ * syntax's encoding of the message's calls and reads at any cut to the same calls (names, and arguments by
+ * {@link canonical}) with no issue (`info` ones allowed when asked). Returns the parse for the family's own checks of
+ * content and reasoning.
+ */
+export function expectTurnReads(options: {
+  syntax: ToolCallSyntax;
+  turn: string;
+  message: Record<string, unknown>;
+  /** Issues of severity `info` (a repair the template's writing asks for) are allowed. */
+  allowInfo?: boolean;
+}): SyntaxParseResult {
+  const { syntax, turn } = options;
+  const calls = options.message.tool_calls as { function: { name: string; arguments: string } }[];
+  expect(turn).toContain(syntax.encode(calls));
+  const parsed = expectSplitInvariant(syntax, turn, { tools: TOOLS });
+  expect(parsed.issues.filter((issue) => !options.allowInfo || issue.severity !== "info")).toEqual([]);
+  expect(parsed.toolCalls.map((c) => c.function.name)).toEqual(calls.map((c) => c.function.name));
+  expect(parsed.toolCalls.map((c) => canonical(c.function.arguments))).toEqual(
+    calls.map((c) => canonical(c.function.arguments)),
+  );
+  return parsed;
 }

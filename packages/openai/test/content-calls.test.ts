@@ -1,12 +1,16 @@
-import { readFileSync } from "node:fs";
 import type { ServerResponse } from "node:http";
-import { join } from "node:path";
 import { coreRepairs } from "@toolcall/core";
 import { gemma4 } from "@toolcall/gemma-recovery";
 import { qwen3Coder } from "@toolcall/model-formats";
 import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  contentAnswer,
+  GEMMA_CONTENT_CALL as GEMMA,
+  QWEN_CONTENT_CALL as QWEN,
+  QWEN_CODER_TEMPLATE,
+} from "../../core/test/fake-providers/vllm-answers.js";
 import {
   type ExtractionReport,
   guardFetch,
@@ -20,8 +24,6 @@ import { startServer, type TestServer } from "./server.js";
 // model's native calls in `content`: Qwen3-Coder XML (a look-alike of vLLM's `qwen3_coder` output, the text the
 // model writes), and Gemma 4 native calls (recorded vLLM traffic, @toolcall/gemma-recovery's fixture).
 
-const QWEN =
-  "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
 const tools = [
   {
     type: "function" as const,
@@ -31,24 +33,9 @@ const tools = [
     },
   },
 ];
-const GEMMA_SSE = readFileSync(
-  join(import.meta.dirname, "../../gemma-recovery/test/__fixtures__/vllm-gemma4-native-call-in-content.sse"),
-);
-const GEMMA = GEMMA_SSE.toString("utf8")
-  .split("\n")
-  .filter((line) => line.startsWith("data: {"))
-  .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
-  .join("");
-
-const frame = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-
 /** The SSE body vLLM sends: the text in deltas of `piece` characters. */
-function sse(text: string, piece: number): Buffer {
-  let out = frame({ role: "assistant", content: "" });
-  for (let at = 0; at < text.length; at += piece) out += frame({ content: text.slice(at, at + piece) });
-  return Buffer.from(`${out}${frame({}, "stop")}data: [DONE]\n\n`);
-}
+const sse = (text: string, piece: number): Buffer =>
+  Buffer.from(contentAnswer({ text, stream: true, piece }).body);
 
 /** Writes `body` cut at `cuts` (byte offsets), each piece a separate socket write. */
 async function write(response: ServerResponse, body: Buffer, cuts: readonly number[]): Promise<void> {
@@ -78,22 +65,7 @@ beforeAll(async () => {
       return;
     }
     response.writeHead(200, { "content-type": "application/json" });
-    response.end(
-      JSON.stringify({
-        id: "c",
-        object: "chat.completion",
-        created: 1,
-        model: "m",
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content: ask.text },
-            finish_reason: "stop",
-            logprobs: null,
-          },
-        ],
-      }),
-    );
+    response.end(contentAnswer({ text: ask.text }).body);
   });
 });
 afterAll(() => server.close());
@@ -260,10 +232,7 @@ describe("guardFetch({ contentCalls }) through the openai SDK", () => {
   });
 
   it('contentCalls "auto" reads the syntax of a real chat template; a template it cannot name is refused', async () => {
-    const chatTemplate = readFileSync(
-      join(import.meta.dirname, "../../../../shared/templates/Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja"),
-      "utf8",
-    );
+    const chatTemplate = QWEN_CODER_TEMPLATE;
     const raw = new OpenAI({ apiKey: "none", baseURL: server.baseURL, maxRetries: 0 });
     const client = guardOpenAI(raw, { contentCalls: "auto", chatTemplate });
     const data = await client.chat.completions.create({

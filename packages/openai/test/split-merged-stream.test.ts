@@ -2,6 +2,7 @@ import { coreRepairs } from "@toolcall/core";
 import fc from "fast-check";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mergedCallsAnswer } from "../../core/test/fake-providers/vllm-answers.js";
 import { guardFetch, REPAIRS_HEADER, type ToolcallReport } from "../src/index.js";
 import { startServer, type TestServer } from "./server.js";
 
@@ -14,57 +15,16 @@ interface Ask {
   cuts: number[];
 }
 
-const frame = (delta: object, finish: string | null = null) =>
-  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
-
-function pieces(text: string, cuts: readonly number[]): string[] {
-  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
-  return [...points, text.length].map((end, k, ends) =>
-    text.slice(k === 0 ? 0 : (ends[k - 1] as number), end),
-  );
-}
-
 let server: TestServer;
 beforeAll(async () => {
   server = await startServer((request, response) => {
     const body = request.body as { stream?: boolean; metadata?: { ask?: string } };
-    const ask = JSON.parse(body.metadata?.ask ?? "{}") as Ask;
-    if (body.stream) {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      let out = frame({ role: "assistant", content: null });
-      ask.calls.forEach((text, index) => {
-        out += frame({
-          tool_calls: [
-            { index, id: `call_${index}`, type: "function", function: { name: "search", arguments: "" } },
-          ],
-        });
-        for (const piece of pieces(text, ask.cuts))
-          out += frame({ tool_calls: [{ index, function: { arguments: piece } }] });
-      });
-      response.end(`${out}${frame({}, "tool_calls")}data: [DONE]\n\n`);
-      return;
-    }
-    response.writeHead(200, { "content-type": "application/json" });
-    const tool_calls = ask.calls.map((text, index) => ({
-      id: `call_${index}`,
-      type: "function",
-      function: { name: "search", arguments: text },
-    }));
-    response.end(
-      JSON.stringify({
-        id: "c",
-        object: "chat.completion",
-        created: 1,
-        model: "m",
-        choices: [
-          {
-            index: 0,
-            message: { role: "assistant", content: null, tool_calls },
-            finish_reason: "tool_calls",
-          },
-        ],
-      }),
-    );
+    const answer = mergedCallsAnswer({
+      ...(JSON.parse(body.metadata?.ask ?? "{}") as Ask),
+      stream: body.stream,
+    });
+    response.writeHead(200, { "content-type": answer.contentType });
+    response.end(answer.body);
   });
 });
 afterAll(() => server.close());

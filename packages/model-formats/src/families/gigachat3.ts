@@ -1,10 +1,8 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
-import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { readJsonBlock } from "../engine/json-block.js";
+import { defineSyntax } from "../engine/define-syntax.js";
+import { type JsonBlockSyntax, readJsonBlock } from "../engine/json-block.js";
 import { MarkerSet } from "../engine/marker-set.js";
-import type { Channel, Output } from "../engine/output.js";
-import type { Reader, Step } from "../engine/reader.js";
 import { plainCheck, textLoop } from "../engine/text-loop.js";
 
 /** Ends a GigaChat message (the template writes it with two newlines after). */
@@ -17,26 +15,12 @@ export const GIGACHAT31_CALL_OPEN = "<|function_call|>";
 const TURN_BREAK = `${GIGACHAT_MESSAGE_SEP}\n\n${GIGACHAT_CALL_ROLE}`;
 /** What may close a call: the message separator, or the end of sequence a server left in. */
 const CLOSE = new MarkerSet([GIGACHAT_MESSAGE_SEP, "</s>"]);
-const ARGUMENT_KEYS = ["arguments"];
 
-/** One call after its role line: the JSON object, then the message separator, a `</s>`, or the end of the text. */
-function* readCall(
-  reader: Reader,
-  out: Output,
-  context: FamilyContext,
-  marker: string,
-  channel: Channel,
-): Step<void> {
-  reader.record();
-  // The separator is a stop token a server strips: its absence at the end says nothing.
-  yield* readJsonBlock(reader, out, context, {
-    marker,
-    channel,
-    argumentKeys: ARGUMENT_KEYS,
-    close: CLOSE,
-    unclosed: "silent",
-  });
-}
+/**
+ * One call after its role line: the JSON object, then the message separator, a `</s>`, or the end of the text (the
+ * separator is a stop token a server strips: its absence at the end says nothing).
+ */
+const CALL: JsonBlockSyntax = { argumentKeys: ["arguments"], close: CLOSE, unclosed: "silent" };
 
 /**
  * Encodes calls as GigaChat 3's template renders a call turn after the assistant's text: per call
@@ -76,7 +60,7 @@ export const gigaChat3: ToolCallSyntax = defineSyntax({
   *run(reader, out, context) {
     yield* textLoop(reader, out, context, {
       callMarkers: [TURN_BREAK, GIGACHAT_CALL_ROLE, GIGACHAT31_CALL_OPEN],
-      onCall: (marker, channel) => readCall(reader, out, context, marker, channel),
+      onCall: (marker, channel) => readJsonBlock(reader, out, context, { ...CALL, marker, channel }),
     });
   },
   encode: encodeGigaChat3,

@@ -1,9 +1,10 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
+import { type JsonBlockSyntax, readJsonBlock } from "../engine/json-block.js";
+import { readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
-import type { Channel, Output } from "../engine/output.js";
+import type { Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { plainCheck, type ReasoningSyntax, THINK, textLoop } from "../engine/text-loop.js";
 
@@ -11,73 +12,26 @@ export const HERMES_CALL_OPEN = "<tool_call>";
 export const HERMES_CALL_CLOSE = "</tool_call>";
 const ARGUMENT_KEYS = ["arguments", "parameters"];
 
-/** The tags around a JSON call object (Hermes' `<tool_call>`, LongCat's `<longcat_tool_call>`), and what goes before one. */
-interface CallTags {
+/**
+ * The tags around a JSON call object (Hermes' `<tool_call>`, LongCat's `<longcat_tool_call>`) as the engine's JSON
+ * block reader takes them, with the opener and the closer's name for the unopened call.
+ */
+interface CallTags extends JsonBlockSyntax {
   open: string;
-  close: string;
-  closeSet: MarkerSet;
+  closer: string;
   /** What the template writes before a call (`\n` for Hermes; LongCat writes calls right after the content). */
   separator: string;
 }
 
-function tagsOf(open: string, close: string, separator: string): CallTags {
-  return { open, close, closeSet: new MarkerSet([close]), separator };
-}
-
-function* readCall(
-  reader: Reader,
-  out: Output,
-  context: FamilyContext,
-  marker: string,
-  channel: Channel,
-  tags: CallTags,
-): Step<void> {
-  reader.record();
-  yield* reader.space();
-  const next = yield* reader.peekChar();
-  if (next !== "{") {
-    const raw = marker + reader.takeRecord();
-    out.abort(
-      next === null
-        ? { code: "call_truncated", severity: "error", message: "the text ends inside a tool call", raw }
-        : {
-            code: "call_invalid",
-            severity: "error",
-            message: `expected a JSON object after ${tags.open}`,
-            raw,
-          },
-      raw,
-      channel,
-    );
-    return;
-  }
-  const result = yield* readJsonCall(reader, out, context, {
-    channel,
-    separator: tags.separator,
+function tagsOf(family: { open: string; close: string; separator: string }): CallTags {
+  return {
+    open: family.open,
+    closer: family.close,
+    close: new MarkerSet([family.close]),
+    separator: family.separator,
     argumentKeys: ARGUMENT_KEYS,
-  });
-  if (result.status !== "complete") {
-    const raw = marker + reader.takeRecord();
-    out.abort(jsonCallFailure(result, raw), raw, channel);
-    return;
-  }
-  const after = yield* reader.space();
-  const close = yield* reader.peek(tags.closeSet);
-  reader.takeRecord();
-  if (close !== null) {
-    reader.consume(close.length);
-    out.end(result.arguments);
-    return;
-  }
-  // vLLM accepts a last call without its closing tag; so do we, and say so.
-  out.issue({
-    code: "call_unclosed",
-    severity: "info",
-    message: `${tags.close} is missing; the call ends with its JSON object`,
-    tool: result.name,
-  });
-  out.end(result.arguments);
-  out.text(channel, after);
+    unclosed: { closer: family.close },
+  };
 }
 
 /**
@@ -93,19 +47,19 @@ function* readUnopened(reader: Reader, out: Output, context: FamilyContext, tags
   const result = yield* readJsonCall(reader, out, context, {
     channel: "content",
     separator: tags.separator,
-    argumentKeys: ARGUMENT_KEYS,
+    argumentKeys: tags.argumentKeys,
     deferStart: true,
   });
   if (result.status === "complete") {
     yield* reader.space();
-    const close = yield* reader.peek(tags.closeSet);
+    const close = yield* reader.peek(tags.close);
     if (close !== null) {
       reader.consume(close.length);
       reader.takeRecord();
       out.issue({
         code: "call_unopened",
         severity: "warning",
-        message: `${tags.open} is missing before a JSON call followed by ${tags.close}: read as a call`,
+        message: `${tags.open} is missing before a JSON call followed by ${tags.closer}: read as a call`,
         tool: result.name,
       });
       out.start(
@@ -142,7 +96,7 @@ export function defineTaggedJsonSyntax(family: {
   reasoning: ReasoningSyntax;
   encode: (calls: readonly EncodableToolCall[]) => string;
 }): ToolCallSyntax {
-  const tags = tagsOf(family.open, family.close, family.separator);
+  const tags = tagsOf(family);
   return defineSyntax({
     id: family.id,
     name: family.name,
@@ -153,7 +107,7 @@ export function defineTaggedJsonSyntax(family: {
         callMarkers: [family.open],
         reasoning: family.reasoning,
         atStart: () => readUnopened(reader, out, context, tags),
-        onCall: (marker, channel) => readCall(reader, out, context, marker, channel, tags),
+        onCall: (marker, channel) => readJsonBlock(reader, out, context, { ...tags, marker, channel }),
       });
     },
     encode: family.encode,

@@ -1,7 +1,7 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { readJsonBlock } from "../engine/json-block.js";
+import { type JsonBlockSyntax, readJsonBlock } from "../engine/json-block.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
@@ -13,8 +13,11 @@ export const INTERN_ACTION_START = "<|action_start|>";
 export const INTERN_PLUGIN = "<|plugin|>";
 /** Closes an action. */
 export const INTERN_ACTION_END = "<|action_end|>";
-const CLOSE = new MarkerSet([INTERN_ACTION_END]);
-const ARGUMENT_KEYS = ["parameters", "arguments"];
+const CALL: JsonBlockSyntax = {
+  argumentKeys: ["parameters", "arguments"],
+  close: new MarkerSet([INTERN_ACTION_END]),
+  unclosed: { closer: "the call's closing marker" },
+};
 
 /**
  * One action after `<|action_start|>`: `<|plugin|>` (white space around it allowed), a JSON object
@@ -44,13 +47,7 @@ function* readAction(
     else out.text(channel, raw);
     return;
   }
-  yield* readJsonBlock(reader, out, context, {
-    marker,
-    channel,
-    argumentKeys: ARGUMENT_KEYS,
-    close: CLOSE,
-    unclosed: "told",
-  });
+  yield* readJsonBlock(reader, out, context, { ...CALL, marker, channel, recorded: true });
 }
 
 /**

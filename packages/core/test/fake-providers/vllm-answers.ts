@@ -1,0 +1,137 @@
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+
+// What an OpenAI-compatible server (vLLM, a gateway in front of one) answers when a tool call did not come out as a
+// clean `tool_calls` entry: the model's native call left in `content` (its tool parser missed it), or parallel calls
+// merged into one call's arguments (`{…}{…}`, as LiteLLM sessions in issue 33's reports show). The doors' content-call
+// and split-merged tests (openai, langchain, ai-sdk) answer their SDKs with these, whole and streamed.
+
+/** A Qwen3-Coder call left in content (a look-alike of vLLM's `qwen3_coder` output, the text the model writes). */
+export const QWEN_CONTENT_CALL =
+  "Let me check.\n<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n<parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+
+/** Gemma 4 native calls left in content: recorded vLLM traffic (@toolcall/gemma-recovery's fixture), deltas joined. */
+export const GEMMA_CONTENT_CALL = readFileSync(
+  join(
+    import.meta.dirname,
+    "../../../gemma-recovery/test/__fixtures__/vllm-gemma4-native-call-in-content.sse",
+  ),
+  "utf8",
+)
+  .split("\n")
+  .filter((line) => line.startsWith("data: {"))
+  .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
+  .join("");
+
+/** Qwen3-Coder-30B-A3B-Instruct's real chat template (../shared/templates, read where it is), for `contentCalls: "auto"`. */
+export const QWEN_CODER_TEMPLATE = readFileSync(
+  join(import.meta.dirname, "../../../../../shared/templates/Qwen-Qwen3-Coder-30B-A3B-Instruct.jinja"),
+  "utf8",
+);
+
+/** A chat completion chunk as vLLM frames it in its SSE stream. */
+export const chatChunk = (delta: object, finish: string | null = null): string =>
+  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] })}\n\n`;
+
+/** One answer's body and its content type. */
+export interface ChatAnswer {
+  contentType: string;
+  body: string;
+}
+
+function completion(message: object, finish: string): ChatAnswer {
+  return {
+    contentType: "application/json",
+    body: JSON.stringify({
+      id: "c",
+      object: "chat.completion",
+      created: 1,
+      model: "m",
+      choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+    }),
+  };
+}
+
+function events(chunks: string): ChatAnswer {
+  return { contentType: "text/event-stream", body: `${chunks}data: [DONE]\n\n` };
+}
+
+/** `text` answered in `content`: whole, or streamed in deltas of `piece` characters (5 by default). */
+export function contentAnswer(options: { text: string; stream?: boolean; piece?: number }): ChatAnswer {
+  const { text } = options;
+  if (options.stream !== true) return completion({ role: "assistant", content: text }, "stop");
+  const piece = options.piece ?? 5;
+  let out = chatChunk({ role: "assistant", content: "" });
+  for (let at = 0; at < text.length; at += piece) out += chatChunk({ content: text.slice(at, at + piece) });
+  return events(`${out}${chatChunk({}, "stop")}`);
+}
+
+/** `text` cut at the given offsets (taken modulo its length + 1), in order. */
+export function pieces(text: string, cuts: readonly number[]): string[] {
+  const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+  return [...points, text.length].map((end, k, ends) =>
+    text.slice(k === 0 ? 0 : (ends[k - 1] as number), end),
+  );
+}
+
+/**
+ * Calls to `search` (ids `call_0`, `call_1`, …) whose arguments are the given texts (merged calls among them): whole,
+ * or streamed with each call's arguments in fragments cut at `cuts`.
+ */
+export function mergedCallsAnswer(options: {
+  calls: readonly string[];
+  cuts?: readonly number[];
+  stream?: boolean;
+}): ChatAnswer {
+  const { calls } = options;
+  if (options.stream !== true) {
+    const tool_calls = calls.map((text, index) => ({
+      id: `call_${index}`,
+      type: "function",
+      function: { name: "search", arguments: text },
+    }));
+    return completion({ role: "assistant", content: null, tool_calls }, "tool_calls");
+  }
+  let out = chatChunk({ role: "assistant", content: null });
+  calls.forEach((text, index) => {
+    out += chatChunk({
+      tool_calls: [
+        { index, id: `call_${index}`, type: "function", function: { name: "search", arguments: "" } },
+      ],
+    });
+    for (const piece of pieces(text, options.cuts ?? []))
+      out += chatChunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+  });
+  return events(`${out}${chatChunk({}, "tool_calls")}`);
+}
+
+/** A loopback OpenAI-compatible server: each request's JSON body gets `answer(body)`. */
+export interface AnswerServer {
+  /** `http://127.0.0.1:PORT/v1`, where an SDK is pointed. */
+  baseURL: string;
+  close(): Promise<void>;
+}
+
+/** Starts an {@link AnswerServer} on 127.0.0.1 (port 0). */
+export async function startAnswerServer(
+  answer: (body: { stream?: boolean; [key: string]: unknown }) => ChatAnswer,
+): Promise<AnswerServer> {
+  const server = createServer((request, response) => {
+    let text = "";
+    request.on("data", (chunk) => {
+      text += chunk;
+    });
+    request.on("end", () => {
+      const { contentType, body } = answer(JSON.parse(text));
+      response.writeHead(200, { "content-type": contentType });
+      response.end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
