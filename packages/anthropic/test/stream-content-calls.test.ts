@@ -29,6 +29,8 @@ const GEMMA = readFileSync(
   .filter((line) => line.startsWith("data: {"))
   .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
   .join("");
+const GEMMA_THOUGHT =
+  '<|channel>thought\nThe user wants the weather.\n<channel|><|tool_call>call:get_weather{city:<|"|>Paris<|"|>}<tool_call|>';
 const TOOLS = [
   {
     type: "function",
@@ -119,6 +121,16 @@ describe("MessagesStreamRepair with syntaxes: calls left in text blocks", () => 
     expect(withPlainIds(got)).toEqual(withPlainIds(whole(shape)));
   });
 
+  it("makes a Gemma 4 thought a thinking block before the call, as the whole answer does", () => {
+    const shape = message([text(GEMMA_THOUGHT)]);
+    const { message: got } = repaired({ sse: sseOf({ message: shape, cuts: [9, 30, 61, 62] }) });
+    expect(got.content).toMatchObject([
+      { type: "thinking", thinking: "The user wants the weather.", signature: "" },
+      { type: "tool_use", name: "get_weather", input: { city: "Paris" } },
+    ]);
+    expect(withPlainIds(got)).toEqual(withPlainIds(whole(shape)));
+  });
+
   it("hands text without calls, and thinking blocks, on event for event", () => {
     const shape = message([
       { type: "thinking", thinking: "The user wants < weather.", signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3h" },
@@ -172,6 +184,7 @@ describe("stream ≡ whole: any cut of the stream gives the whole answer's messa
     "No call here, only <tool and < signs.",
     `  \n${QWEN_CALL}  \n`,
     `\ud83d\ude00 before ${QWEN_CALL} \ud800 after`,
+    GEMMA_THOUGHT,
   ];
   it("holds for the texts above, cut anywhere in the text and in the bytes", () => {
     fc.assert(
