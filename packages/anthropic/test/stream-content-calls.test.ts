@@ -12,6 +12,7 @@ import {
   recoverMessageContentCalls,
   SseEvents,
 } from "../src/index.js";
+import { parseSseEvent } from "../src/sse-events.js";
 import { type MessageShape, messageOf, sseOf, withPlainIds } from "./messages-sse.js";
 
 // A streamed Messages API answer through MessagesStreamRepair with `syntaxes` (calls left in text) and
@@ -140,6 +141,23 @@ describe("MessagesStreamRepair with syntaxes: calls left in text blocks", () => 
     const { out, reports } = repaired({ sse });
     expect(messageOf(out)).toEqual(messageOf(sse));
     expect(reports).toEqual([]);
+  });
+
+  it("holds text only while it may begin a call marker", () => {
+    const repair = new MessagesStreamRepair({ syntaxes: SYNTAXES, tools: TOOLS });
+    const push = (type: string, data: Record<string, unknown>) =>
+      repair.push(parseSseEvent(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}`)).join("");
+    const delta = (value: string) =>
+      push("content_block_delta", { index: 0, delta: { type: "text_delta", text: value } });
+    push("content_block_start", { index: 0, content_block: { type: "text", text: "" } });
+    expect(delta("It is sunny")).toContain('"text":"It is sunny"');
+    // `<tool_c` may begin Qwen3-Coder's marker: held; ` in` shows it does not, and both go on.
+    expect(delta(" <tool_c")).not.toContain("tool_c");
+    expect(delta("all-free text")).toContain("tool_call-free text");
+    expect(delta("<tool_call>\n<function=get_weather>\n")).not.toContain("get_weather");
+    const closed = delta("<parameter=city>\nParis\n</parameter>\n</function>\n</tool_call>");
+    expect(closed).toContain('"type":"tool_use"');
+    expect(closed).toContain('"index":1');
   });
 
   it("leaves text as it came without syntaxes", () => {
