@@ -152,7 +152,8 @@ async function wholeAnswer(args: {
     return { body: undefined, recovered: [] };
   }
   const read = recoverMessageContentCalls({ message, syntaxes: args.syntaxes, tools: toolsOf(args.init) });
-  if (read.calls.length === 0) return { body: undefined, recovered: [] };
+  // A thought a syntax marked changes the message too (a thinking block), as it does on a stream.
+  if (read.message === message) return { body: undefined, recovered: [] };
   return { body: JSON.stringify(read.message), recovered: read.calls };
 }
 
@@ -229,8 +230,8 @@ export function guardAnthropicFetch(options: GuardAnthropicOptions = {}): Fetch 
       const whole = await wholeAnswer({ response, syntaxes, init: request.init });
       const sent = reportOf({ history: request.history, calls: [], recovered: whole.recovered });
       if (sent !== undefined) onReport?.(sent);
-      if (sent === undefined) return response;
-      headers.set(REPAIRS_HEADER, JSON.stringify(sent));
+      if (sent === undefined && whole.body === undefined) return response;
+      if (sent !== undefined) headers.set(REPAIRS_HEADER, JSON.stringify(sent));
       if (whole.body !== undefined) headers.delete("content-length");
       return new Response(whole.body ?? response.body, {
         status: response.status,

@@ -203,6 +203,7 @@ describe("stream ≡ whole: any cut of the stream gives the whole answer's messa
     `  \n${QWEN_CALL}  \n`,
     `\ud83d\ude00 before ${QWEN_CALL} \ud800 after`,
     GEMMA_THOUGHT,
+    "<|channel>thought\nThe user only greets.\n<channel|>Hello!",
   ];
   it("holds for the texts above, cut anywhere in the text and in the bytes", () => {
     fc.assert(
