@@ -4,6 +4,7 @@ import { contentCallSyntaxes } from "@toolcall/model-formats";
 import { type RecoveredToolUse, recoverMessageContentCalls } from "./message-content-calls.js";
 import { sanitizeMessagesRequest } from "./messages-request-door.js";
 import {
+  type ContentCallReport,
   type MessagesRepairOptions,
   MessagesStreamRepair,
   type ToolUseReport,
@@ -19,16 +20,19 @@ const REPAIRS_HEADER = "x-toolcall-repairs";
 /**
  * What the guard takes: core's `ToolcallOptions` (the same names and meanings at every door: `repairs`, `provider`
  * (default `"anthropic"`), `sanitize`, `contentCalls`, `chatTemplate`, `onReport`), and this package's own (`fetch`,
- * `maxDepth`, `onRepair`). `contentCalls` reads the calls a server left in a whole answer's `text` blocks (a streamed
- * answer's text goes on as it came); `splitMergedCalls` is refused at construction: this door does not split merged
- * input yet.
+ * `maxDepth`, `onRepair`). `contentCalls` reads the calls a server left in `text` blocks, whole answers and streamed
+ * ones alike (each becomes a `tool_use` block where it was); `splitMergedCalls` makes a streamed `tool_use` block
+ * whose input holds several merged objects one block per object.
  */
-export interface GuardAnthropicOptions extends MessagesRepairOptions, ToolcallOptions {
+export interface GuardAnthropicOptions
+  extends Omit<MessagesRepairOptions, "syntaxes" | "tools">,
+    ToolcallOptions {
   /** The `fetch` to send with (default: the global one). */
   fetch?: Fetch;
 }
 
-function callReport(report: ToolUseReport): ToolcallCallReport {
+function callReport(report: ToolUseReport | ContentCallReport): ToolcallCallReport {
+  if (report.kind === "content_call") return recoveredReport(report);
   const issue = report.usable ? undefined : report.issues.find((found) => found.severity === "error")?.code;
   return {
     ...(report.toolUseId === undefined ? {} : { id: report.toolUseId }),
@@ -38,6 +42,7 @@ function callReport(report: ToolUseReport): ToolcallCallReport {
     usable: report.usable,
     ...(issue === undefined ? {} : { issue }),
     ...(report.fit === "exact" ? {} : { fit: report.fit }),
+    ...(report.split === undefined ? {} : { split: report.split }),
   };
 }
 
@@ -55,7 +60,7 @@ function recoveredReport(call: RecoveredToolUse): ToolcallCallReport {
 
 function reportOf(args: {
   history: Record<string, number>;
-  calls: readonly ToolUseReport[];
+  calls: readonly (ToolUseReport | ContentCallReport)[];
   recovered?: readonly RecoveredToolUse[];
 }): ToolcallReport | undefined {
   const history = Object.keys(args.history).length === 0 ? {} : { history: args.history };
@@ -147,7 +152,8 @@ async function wholeAnswer(args: {
     return { body: undefined, recovered: [] };
   }
   const read = recoverMessageContentCalls({ message, syntaxes: args.syntaxes, tools: toolsOf(args.init) });
-  if (read.calls.length === 0) return { body: undefined, recovered: [] };
+  // A thought a syntax marked changes the message too (a thinking block), as it does on a stream.
+  if (read.message === message) return { body: undefined, recovered: [] };
   return { body: JSON.stringify(read.message), recovered: read.calls };
 }
 
@@ -210,8 +216,6 @@ export function guardAnthropicFetch(options: GuardAnthropicOptions = {}): Fetch 
   const found = contentCallSyntaxes(options);
   if (!found.success) throw new TypeError(`guardAnthropic: ${found.error.message} (${found.error.code})`);
   const syntaxes = found.value;
-  if (options.splitMergedCalls === true)
-    throw new TypeError("guardAnthropic: splitMergedCalls is not supported on the Messages API yet");
   const { fetch: send = globalThis.fetch, onReport, ...repairOptions } = options;
   return async (input, init) => {
     if (!isMessagesRequest(input, init)) return send(input, init);
@@ -226,8 +230,8 @@ export function guardAnthropicFetch(options: GuardAnthropicOptions = {}): Fetch 
       const whole = await wholeAnswer({ response, syntaxes, init: request.init });
       const sent = reportOf({ history: request.history, calls: [], recovered: whole.recovered });
       if (sent !== undefined) onReport?.(sent);
-      if (sent === undefined) return response;
-      headers.set(REPAIRS_HEADER, JSON.stringify(sent));
+      if (sent === undefined && whole.body === undefined) return response;
+      if (sent !== undefined) headers.set(REPAIRS_HEADER, JSON.stringify(sent));
       if (whole.body !== undefined) headers.delete("content-length");
       return new Response(whole.body ?? response.body, {
         status: response.status,
@@ -237,9 +241,11 @@ export function guardAnthropicFetch(options: GuardAnthropicOptions = {}): Fetch 
     }
     const sent = reportOf({ history: request.history, calls: [] });
     if (sent !== undefined) headers.set(REPAIRS_HEADER, JSON.stringify(sent));
-    const reports: ToolUseReport[] = [];
+    const reports: (ToolUseReport | ContentCallReport)[] = [];
     const body = repairMessagesStream(response.body as ReadableStream<Uint8Array>, {
       ...repairOptions,
+      syntaxes,
+      tools: toolsOf(request.init),
       onRepair: (report) => {
         reports.push(report);
         repairOptions.onRepair?.(report);

@@ -50,8 +50,11 @@ export {
 export { anthropicMessagesFormat } from "./messages-format.js";
 export { type SanitizeMessagesRequestOptions, sanitizeMessagesRequest } from "./messages-request-door.js";
 export {
+  type ContentCallReport,
   type MessagesRepairOptions,
   MessagesStreamRepair,
+  type MessagesStreamReport,
   type ToolUseReport,
 } from "./messages-stream-repair.js";
 export { type SseEvent, SseEvents } from "./sse-events.js";
+export { TextBlockCalls, type TextBlockCallsOptions, type TextBlockStep } from "./text-block-calls.js";

@@ -1,16 +1,8 @@
 import type { ToolCallSyntax } from "@toolcall/core/kit";
-import { isPlainObject, randomCallId, readContentCalls } from "@toolcall/core/kit";
+import { isPlainObject } from "@toolcall/core/kit";
+import { type RecoveredToolUse, TextBlockCalls, type TextBlockStep } from "./text-block-calls.js";
 
-/** A call read from a whole message's `text` block, as the `tool_use` block it became. */
-export interface RecoveredToolUse {
-  /** The new block's index in the message's content. */
-  index: number;
-  /** The fresh `toolu_…` id it was given. */
-  toolUseId: string;
-  name: string;
-  /** The syntax id the call was written in (`qwen3-coder`, `gemma4`, …). */
-  syntax: string;
-}
+export type { RecoveredToolUse } from "./text-block-calls.js";
 
 /** What {@link recoverMessageContentCalls} made of a message. */
 export interface MessageContentCalls {
@@ -19,17 +11,14 @@ export interface MessageContentCalls {
   calls: RecoveredToolUse[];
 }
 
-/** A fresh Messages API tool id: `toolu_` and 24 letters and digits, as core's `randomCallId` draws them. */
-function freshToolUseId(): string {
-  return `toolu_${randomCallId().slice("call_".length)}`;
-}
-
 /**
- * The calls a server left in a whole Messages API answer's `text` blocks, read by core's `readContentCalls` in each
- * syntax (R10: only what a syntax reads without doubt), as `tool_use` blocks with fresh ids placed right after the
- * text they came from; the text outside the calls stays (a block left blank is dropped). `stop_reason: "end_turn"`
- * becomes `"tool_use"` when a call was found. Anything that is not a message, and a message without calls, comes
- * back as it is.
+ * The calls a server left in a whole Messages API answer's `text` blocks, read by core's `ContentCallReader` in each
+ * syntax (R10: only what a syntax reads without doubt), as `tool_use` blocks with fresh ids where the calls were:
+ * the text before a call stays a `text` block before it, the text after one after it (a stretch left blank is
+ * dropped), text a syntax marks as reasoning becomes a `thinking` block. It is what a streamed answer becomes
+ * (`MessagesStreamRepair` reads each text block with the same `TextBlockCalls`). `stop_reason: "end_turn"` becomes
+ * `"tool_use"` when a call was found. Anything that is not a message, and a message without calls, comes back as
+ * it is.
  *
  * @example
  * import { qwen3Coder } from "@toolcall/model-formats";
@@ -48,42 +37,49 @@ export function recoverMessageContentCalls(args: {
     return { message, calls: [] };
   const calls: RecoveredToolUse[] = [];
   const content: unknown[] = [];
+  let changed = false;
   for (const block of message.content as unknown[]) {
     if (!isPlainObject(block) || block.type !== "text" || typeof block.text !== "string") {
       content.push(block);
       continue;
     }
-    const read = readContentCalls({ text: block.text, syntaxes: args.syntaxes, tools: args.tools });
-    const uses: Record<string, unknown>[] = [];
-    for (const { toolCall, syntax } of read.calls) {
-      let input: unknown;
-      try {
-        input = JSON.parse(toolCall.function.arguments);
-      } catch {
-        input = undefined;
-      }
-      // A syntax hands JSON object text; anything else is not a call this door can carry as a `tool_use` block.
-      if (!isPlainObject(input)) continue;
-      uses.push({ type: "tool_use", id: freshToolUseId(), name: toolCall.function.name, input, syntax });
-    }
-    if (uses.length === 0) {
+    const reader = new TextBlockCalls({ syntaxes: args.syntaxes, tools: args.tools, block });
+    const steps = [...reader.push(block.text), ...reader.end()];
+    if (!reader.found) {
       content.push(block);
       continue;
     }
-    if (typeof read.content === "string" && read.content.trim() !== "")
-      content.push({ ...block, text: read.content });
-    for (const use of uses) {
-      const { syntax, ...toolUse } = use;
-      calls.push({
-        index: content.length,
-        toolUseId: toolUse.id as string,
-        name: toolUse.name as string,
-        syntax: syntax as string,
-      });
-      content.push(toolUse);
-    }
+    changed = true;
+    blocksOf({ steps, content, calls });
   }
-  if (calls.length === 0) return { message, calls };
+  if (!changed) return { message, calls };
+  if (calls.length === 0) return { message: { ...message, content }, calls };
   const stopReason = message.stop_reason === "end_turn" ? "tool_use" : message.stop_reason;
   return { message: { ...message, content, stop_reason: stopReason }, calls };
+}
+
+/** The blocks a text block's steps add up to, appended to `content` (a `tool_use` block's input parsed once whole). */
+function blocksOf(args: {
+  steps: readonly TextBlockStep[];
+  content: unknown[];
+  calls: RecoveredToolUse[];
+}): void {
+  const base = args.content.length;
+  let input = "";
+  for (const step of args.steps) {
+    if (step.type === "start") {
+      args.content.push({ ...step.block });
+      if (step.call !== undefined) args.calls.push({ index: base + step.sub, ...step.call });
+      input = "";
+    } else if (step.type === "delta") {
+      const block = args.content[base + step.sub] as Record<string, unknown>;
+      const { delta } = step;
+      if (delta.type === "text_delta") block.text = `${block.text}${delta.text}`;
+      else if (delta.type === "thinking_delta") block.thinking = `${block.thinking}${delta.thinking}`;
+      else if (delta.type === "input_json_delta") input += delta.partial_json;
+    } else {
+      const block = args.content[base + step.sub] as Record<string, unknown>;
+      if (block.type === "tool_use") block.input = JSON.parse(input);
+    }
+  }
 }

@@ -1,9 +1,12 @@
 import { coreRepairs } from "@toolcall/core";
 import { createWorkMeter } from "@toolcall/core/kit";
+import { qwen3Coder } from "@toolcall/model-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MessagesStreamRepair } from "./messages-stream-repair.js";
 import { parseSseEvent } from "./sse-events.js";
+
+const CALL = "<tool_call>\n<function=f>\n</function>\n</tool_call>";
 
 const event = (type: string, data: Record<string, unknown>) =>
   parseSseEvent(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}`);
@@ -57,11 +60,17 @@ describe("MessagesStreamRepair", () => {
           index: fc.oneof(fc.nat(3), fc.jsonValue({ maxDepth: 1 })),
           content_block: fc.oneof(
             fc.record({ type: fc.constant("tool_use"), id: fc.string(), name: fc.string() }),
+            fc.record({ type: fc.constant("text"), text: fc.constantFrom("", CALL, "x") }),
             fc.jsonValue({ maxDepth: 2 }),
           ),
           delta: fc.oneof(
             fc.record({ type: fc.constant("input_json_delta"), partial_json: fc.string() }),
-            fc.record({ stop_reason: fc.constantFrom("tool_use", "max_tokens", null) }),
+            fc.record({
+              type: fc.constant("input_json_delta"),
+              partial_json: fc.constantFrom('{"a":1}{"b":2}', "{", "}"),
+            }),
+            fc.record({ type: fc.constant("text_delta"), text: fc.constantFrom(CALL, "<tool", "x", "") }),
+            fc.record({ stop_reason: fc.constantFrom("tool_use", "max_tokens", "end_turn", null) }),
             fc.jsonValue({ maxDepth: 2 }),
           ),
         },
@@ -69,8 +78,12 @@ describe("MessagesStreamRepair", () => {
       ),
     );
     fc.assert(
-      fc.property(fc.array(fc.oneof(data, fc.string()), { maxLength: 12 }), (values) => {
-        const repair = new MessagesStreamRepair({ repairs: coreRepairs });
+      fc.property(fc.array(fc.oneof(data, fc.string()), { maxLength: 12 }), fc.boolean(), (values, more) => {
+        // With calls read from text and merged input split too: blocks renumbered, never a throw.
+        const repair = new MessagesStreamRepair({
+          repairs: coreRepairs,
+          ...(more ? { syntaxes: [qwen3Coder], splitMergedCalls: true } : {}),
+        });
         for (const value of values) {
           const text =
             typeof value === "string" ? `data: ${value}` : `event: x\ndata: ${JSON.stringify(value)}`;
@@ -78,7 +91,7 @@ describe("MessagesStreamRepair", () => {
         }
         expect(Array.isArray(repair.end())).toBe(true);
       }),
-      { numRuns: 300 },
+      { numRuns: 2000 },
     );
   });
 });

@@ -111,6 +111,7 @@ describeConformance({
     decideStream: (input, options) =>
       decideStream(input as { deltas: unknown[]; finishReason?: string | null }, {
         repairs: (options as { repairs?: [] }).repairs,
+        splitMergedCalls: (options as { splitMergedCalls?: boolean }).splitMergedCalls === true,
       }),
     resolveRepairs: resolveCoreRepairs,
   },
@@ -118,10 +119,5 @@ describeConformance({
     ...skip,
     // A Messages API answer streams its content blocks one after another.
     "r9-stream-decisions-interleaved-clean-calls": "content blocks never interleave in a Messages API stream",
-    // guardAnthropic refuses splitMergedCalls at construction (one tool_use block is one call).
-    "r9-stream-decisions-split-merged-objects":
-      "this door does not split merged input (refused at construction)",
-    "r9-stream-decisions-split-before-later-call":
-      "this door does not split merged input (refused at construction)",
   },
 });

@@ -24,7 +24,13 @@ const GEMMA = readFileSync(
   .filter((line) => line.startsWith("data: {"))
   .map((line) => JSON.parse(line.slice(6)).choices[0]?.delta?.content ?? "")
   .join("");
-const TEXTS: Record<string, string> = { qwen: QWEN, gemma: GEMMA, plain: "It is sunny in Paris." };
+const THOUGHT = "<|channel>thought\nThe user only greets.\n<channel|>Hello! How can I help?";
+const TEXTS: Record<string, string> = {
+  qwen: QWEN,
+  gemma: GEMMA,
+  plain: "It is sunny in Paris.",
+  thought: THOUGHT,
+};
 
 const messageOf = (text: string) => ({
   id: "msg_01XFDUDYJgAACzvnptvVoYEL",
@@ -147,6 +153,17 @@ describe("guardAnthropic({ contentCalls }) on whole answers, through @anthropic-
     });
     expect(await response.text()).toBe(JSON.stringify(messageOf(TEXTS.plain as string)));
     expect(response.headers.get("x-toolcall-repairs")).toBeNull();
+    expect(reports).toEqual([]);
+  });
+
+  it("makes a Gemma 4 thought a thinking block even without a call, stop_reason unchanged", async () => {
+    const reports: ToolcallReport[] = [];
+    const message = await client(reports).messages.create(params("thought"));
+    expect(message.content).toEqual([
+      { type: "thinking", thinking: "The user only greets.", signature: "" },
+      { type: "text", text: "Hello! How can I help?" },
+    ]);
+    expect(message.stop_reason).toBe("end_turn");
     expect(reports).toEqual([]);
   });
 

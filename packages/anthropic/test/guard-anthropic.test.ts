@@ -142,7 +142,9 @@ afterAll(async () => {
 function client(reports: ToolUseReport[] = []) {
   return guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
     repairs: coreRepairs,
-    onRepair: (report) => reports.push(report),
+    onRepair: (report) => {
+      if (report.kind === "tool_use") reports.push(report);
+    },
   });
 }
 
@@ -251,8 +253,7 @@ describe("guardAnthropic over real HTTP, through @anthropic-ai/sdk", () => {
     expect(JSON.stringify(received.messages)).not.toContain('"tool_result"');
   });
 
-  it("refuses the options it cannot honour on the Messages API, at construction", () => {
+  it("refuses contentCalls: 'auto' without a chat template, at construction", () => {
     expect(() => guardAnthropicFetch({ contentCalls: "auto" })).toThrow(/chat_template_missing/);
-    expect(() => guardAnthropicFetch({ splitMergedCalls: true })).toThrow(/not supported/);
   });
 });
