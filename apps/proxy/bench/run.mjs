@@ -108,6 +108,11 @@ try {
     const toFloor = ratiosOf("proxy", "floor");
     row.proxyToFloorRatio = fixed(median(toFloor));
     row.proxyToFloorIqr = [fixed(percentile(toFloor, 25)), fixed(percentile(toFloor, 75))];
+    // The floor's CPU per request over the proxy's, median of the rounds: what the throughput ratio tends to when CPU
+    // is the limit. It moves less than throughput on a machine shared with other work (read it beside the ratio).
+    row.cpuToFloorRatio = fixed(
+      median(counted.map((r) => r.floor.cpuUsPerRequest / r.proxy.cpuUsPerRequest)),
+    );
     if (kind.startsWith("streaming")) {
       // CPU the proxy spends per frame beyond the floor's, median of the rounds' differences.
       const added = counted.map((r) => (r.proxy.cpuUsPerRequest - r.floor.cpuUsPerRequest) / FRAMES);

@@ -42,6 +42,9 @@ const API_ROUTES: Record<string, RepairedApi> = {
   "/responses": "responses",
 };
 
+/** A client that vanished mid-write: the response's close handler accounts for it. */
+function ignoreError(): void {}
+
 function routeOf(method: string, pathname: string): RouteName {
   if (pathname === "/healthz" && (method === "GET" || method === "HEAD")) return "healthz";
   if (pathname === "/metrics" && method === "GET") return "metrics";
@@ -146,9 +149,7 @@ export function createProxy(
 
   const onRequest = (request: IncomingMessage, response: ServerResponse): void | Promise<void> => {
     const started = process.hrtime.bigint();
-    response.on("error", () => {
-      // A client that vanished mid-write: the close handler below accounts for it.
-    });
+    response.on("error", ignoreError);
     const method = request.method ?? "GET";
     const checked = checkRequestTarget(request.url);
     const route: RouteName = checked.ok ? routeOf(method, checked.pathname) : "refused";
@@ -224,18 +225,22 @@ export function createProxy(
     const api = route === "chat.completions" || route === "responses" ? route : undefined;
     receiveRequestBody(
       { runtime, state, request, response, decode: api !== undefined, timeout: bodyTimeout },
-      (body) =>
-        guarded(response, () => {
+      (body) => {
+        // A throw (a bug, never bad input) is logged and answered 500, never a crash.
+        try {
           if (api !== undefined) handleApiRequest({ runtime, state, request, response, body, api });
           else handlePassthrough({ runtime, state, request, response, body });
-        }),
+        } catch (error) {
+          internalError(response, error);
+        }
+      },
     );
   };
 
-  /** Runs a request's handler; a throw (a bug, never bad input) is logged and answered 500, never a crash. */
-  const guarded = (response: ServerResponse, handle: () => void | Promise<void>): void => {
+  /** Runs a request's handler (no closure per request); a throw is logged and answered 500, never a crash. */
+  const serve = (request: IncomingMessage, response: ServerResponse): void => {
     try {
-      const pending = handle();
+      const pending = onRequest(request, response);
       if (pending !== undefined) pending.catch((error: unknown) => internalError(response, error));
     } catch (error) {
       internalError(response, error);
@@ -256,7 +261,7 @@ export function createProxy(
     response.end(body);
   };
 
-  const server = createServer((request, response) => guarded(response, () => onRequest(request, response)));
+  const server = createServer(serve);
   server.keepAliveTimeout = 65_000;
   server.on("connection", (socket: Socket) => {
     clients.add(socket);

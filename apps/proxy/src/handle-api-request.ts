@@ -301,7 +301,19 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       context: this.#context,
       onExtract: this.#onExtract("response"),
     });
-    let spent = 0n;
+    // An answer of one step's work (nearly all) is repaired here and now: no closure, no second turn.
+    const response = this.#response;
+    if (response.writableEnded || response.destroyed) return;
+    const started = process.hrtime.bigint();
+    const first = steps.next();
+    const spent = process.hrtime.bigint() - started;
+    if (first.done === true) this.#sendRepaired(first.value, Number(spent) / 1e9);
+    else this.#nextStep(steps, spent);
+  }
+
+  /** The next step of a large answer's repair, one per turn of the event loop. */
+  #nextStep(steps: Generator<void, JsonRepairResult, void>, spentBefore: bigint): void {
+    let spent = spentBefore;
     const step = (): void => {
       const response = this.#response;
       if (response.writableEnded || response.destroyed) return;
@@ -311,7 +323,7 @@ class ApiExchange implements UpstreamHandler, OpenAIRepairOptions {
       if (next.done === true) this.#sendRepaired(next.value, Number(spent) / 1e9);
       else setImmediate(step);
     };
-    step();
+    setImmediate(step);
   }
 
   #sendRepaired(repaired: JsonRepairResult, seconds: number): void {

@@ -68,6 +68,29 @@ describe("createLogger", () => {
     );
   });
 
+  it("writes each line's time as ISO 8601 to the millisecond, across seconds, days and years", () => {
+    // The system time is set by the test: the time written is compared with the one set, never with a clock.
+    vi.useFakeTimers({ toFake: ["Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
+    const { writes, logger } = collect(false);
+    const times = [
+      Date.UTC(2026, 10, 28, 15, 13, 50, 0),
+      Date.UTC(2026, 10, 28, 15, 13, 50, 7),
+      Date.UTC(2026, 10, 28, 15, 13, 50, 999),
+      Date.UTC(2026, 10, 28, 15, 13, 51, 42),
+      Date.UTC(2026, 11, 31, 23, 59, 59, 999),
+      Date.UTC(2027, 0, 1, 0, 0, 0, 1),
+      Date.UTC(2026, 10, 28, 15, 13, 50, 500),
+    ];
+    for (const time of times) {
+      vi.setSystemTime(time);
+      logger.request(base);
+    }
+    expect(writes.map((line) => JSON.parse(line).time)).toEqual(times.map((t) => new Date(t).toISOString()));
+  });
+
   it("with batch, holds lines until a short timer or flush(), then writes them at once", () => {
     // Fake timers: the batch timer fires when the test moves the clock, not when a loaded machine gets to it.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
