@@ -282,6 +282,31 @@ describe("createSseRepair", () => {
     expect(copied).toBeLessThan(body.length / 4);
   });
 
+  it("hands a piece of whole untouched events on as that very piece, one event a piece as servers write them", () => {
+    // One socket read per event, as a server generating tokens writes them: no view, no copy, whatever the check.
+    for (const checkEvents of [false, true]) {
+      const repair = createSseRepair({
+        api: "chat.completions",
+        options: { repairs: coreRepairs },
+        checkEvents,
+      });
+      let same = 0;
+      let events = 0;
+      for (let word = 0; word < 50; word++, events++) {
+        const piece = utf8(
+          `data: {"choices":[{"index":0,"delta":{"content":"w${word} "},"finish_reason":null}]}\n\n`,
+        );
+        const sent = repair.push(piece);
+        if (sent.length === 1 && sent[0] === piece) same++;
+      }
+      const two = utf8('data: {"choices":[]}\n\ndata: {"choices":[]}\n\n');
+      const sent = repair.push(two);
+      if (sent.length === 1 && sent[0] === two) same++;
+      events++;
+      expect(same).toBe(events);
+    }
+  });
+
   it("keeps an event's other fields when it rewrites its data", () => {
     const body = utf8(
       'id: 7\ndata: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","type":"function","function":{"name":"f","arguments":"```json"}}]}}]}\n\n' +

@@ -21,7 +21,10 @@ export type {
 import type { SseRepair, SseRepairOptions, SseStreamFault } from "./sse-repair-types.js";
 
 interface Read {
-  bytes: Uint8Array;
+  /** The event's bytes: `source[from, to)`. */
+  source: Uint8Array;
+  from: number;
+  to: number;
   frame: SseFrame;
 }
 
@@ -69,26 +72,31 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   let current: (Read & { value: unknown }) | undefined;
   let out: Uint8Array[] = [];
   let summarized = false;
-  // How far the last piece in `out` reaches: a piece that continues it in the same buffer only moves this end, and
-  // the view is made once, when something else follows or the pieces are handed on (not one view per event).
-  let lastEnd = 0;
-  /** Adds a piece to send, extending the last one when it continues it in the same buffer (no copy). */
-  const send = (piece: Uint8Array): void => {
-    const last = out[out.length - 1];
-    if (last !== undefined && last.buffer === piece.buffer && lastEnd === piece.byteOffset) {
-      lastEnd += piece.length;
+  // The last piece to send is kept as a range of its source until something else follows or the pieces are handed
+  // on: a run of events that continues it in the same bytes only moves its end (no view per event), and a range that
+  // is a whole piece goes on as that piece (no view at all).
+  let runBytes: Uint8Array | undefined;
+  let runFrom = 0;
+  let runTo = 0;
+  /** Adds `bytes[from, to)` to send, extending the run in the same bytes when it continues it (no copy). */
+  const sendRange = (bytes: Uint8Array, from: number, to: number): void => {
+    if (runBytes === bytes && runTo === from) {
+      runTo = to;
       return;
     }
     settle();
-    out.push(piece);
-    lastEnd = piece.byteOffset + piece.length;
+    runBytes = bytes;
+    runFrom = from;
+    runTo = to;
   };
-  /** Makes the last piece's view reach as far as what was sent after it. */
+  /** Adds a piece to send. */
+  const send = (piece: Uint8Array): void => sendRange(piece, 0, piece.length);
+  /** Makes the run a piece in `out`. */
   const settle = (): void => {
-    const at = out.length - 1;
-    const last = out[at];
-    if (last !== undefined && last.byteOffset + last.length !== lastEnd)
-      out[at] = new Uint8Array(last.buffer, last.byteOffset, lastEnd - last.byteOffset);
+    const bytes = runBytes;
+    if (bytes === undefined) return;
+    runBytes = undefined;
+    out.push(runFrom === 0 && runTo === bytes.length ? bytes : bytes.subarray(runFrom, runTo));
   };
 
   let eventField = false;
@@ -110,7 +118,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     if (result.kind === "same") {
       const own = value === current?.value ? current : reads?.get(value);
       if (own !== undefined) {
-        send(own.bytes);
+        sendRange(own.source, own.from, own.to);
         return;
       }
     }
@@ -149,8 +157,11 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     return same;
   };
 
-  const fault = (code: SseStreamFault["code"], data: string, bytes: Uint8Array): void => {
-    const verdict = args.onFault?.({ code, data, text: decoder.decode(bytes) }) ?? "pass";
+  const fault = (found: { code: SseStreamFault["code"]; data: string; read: Read }): void => {
+    const { code, data, read } = found;
+    const verdict =
+      args.onFault?.({ code, data, text: decoder.decode(read.source.subarray(read.from, read.to)) }) ??
+      "pass";
     if (verdict === "stop") {
       stopped = true;
       return;
@@ -159,27 +170,27 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       flush();
       stopped = true;
     }
-    send(bytes);
+    sendRange(read.source, read.from, read.to);
   };
 
-  const readFrame = (bytes: Uint8Array): void => {
+  /** Reads the event `source[from, to)`. */
+  const readFrame = (source: Uint8Array, from: number, to: number): void => {
+    const bytes = source.subarray(from, to);
     const frame = parseSseFrame(decoder.decode(bytes));
     const data = frame.data;
-    if (data === undefined) {
-      send(bytes);
-      return;
-    }
-    if (data === "[DONE]") {
-      flush();
-      sendSummary();
-      send(bytes);
+    if (data === undefined || data === "[DONE]") {
+      if (data !== undefined) {
+        flush();
+        sendSummary();
+      }
+      sendRange(source, from, to);
       return;
     }
     let value: unknown;
     try {
       value = JSON.parse(data);
     } catch {
-      fault("invalid_event", data, bytes);
+      fault({ code: "invalid_event", data, read: { source, from, to, frame } });
       return;
     }
     const shaped =
@@ -191,11 +202,11 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     if (!shaped) {
       const isError =
         typeof value === "object" && value !== null && (value as { error?: unknown }).error !== undefined;
-      fault(isError ? "upstream_error" : "invalid_event", data, bytes);
+      fault({ code: isError ? "upstream_error" : "invalid_event", data, read: { source, from, to, frame } });
       return;
     }
     if (frame.event !== undefined) eventField = true;
-    const read = { bytes, frame, value };
+    const read = { source, from, to, frame, value };
     reads?.set(value as object, read);
     if (prepare === undefined) {
       // A chunk held whole (a call that must be repaired at its end) teaches the template as well as one passed on.
@@ -213,13 +224,11 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
    * over the range and again only past the event that held what it found, so an event costs a few byte looks.
    */
   const handle = (bytes: Uint8Array, from: number, to: number): void => {
-    const find = (what: Uint8Array, at: number, anchorAt = 1): number =>
-      indexOfBytes({ haystack: bytes, needle: what, anchor: anchorAt, from: at, to });
-    let call = readAll ? -1 : find(needle, from, anchor);
+    let call = readAll ? -1 : indexOfBytes({ haystack: bytes, needle, anchor, from, to });
     // `[DONE]` is looked for once anything was repaired (the summary goes before it), from where that happened.
     let done = -2;
     if (call === -1 && !readAll && !repair.open && !checkEvents && (summarized || summary.empty)) {
-      send(from === 0 && to === bytes.length ? bytes : bytes.subarray(from, to));
+      sendRange(bytes, from, to);
       return;
     }
     let runStart = from;
@@ -229,10 +238,11 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       let read = readAll || repair.open;
       if (call !== -1 && call < stop) {
         read = true;
-        call = find(needle, stop, anchor);
+        call = indexOfBytes({ haystack: bytes, needle, anchor, from: stop, to });
       }
       if (!summarized && !summary.empty) {
-        if (done === -2 || (done !== -1 && done < at)) done = find(DONE, at, 0);
+        if (done === -2 || (done !== -1 && done < at))
+          done = indexOfBytes({ haystack: bytes, needle: DONE, from: at, to });
         if (done !== -1 && done < stop) read = true;
       }
       if (!read && checkEvents && !frames.plainObject(bytes, at, stop)) read = true;
@@ -240,15 +250,15 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
         const fragment = fragments?.match(bytes, at, stop);
         const passed = fragment === undefined ? undefined : chatRepair?.pushFragment(fragment);
         if (passed !== true) {
-          if (runStart < at) send(bytes.subarray(runStart, at));
+          if (runStart < at) sendRange(bytes, runStart, at);
           // A held fragment's event is left out (it carried nothing else).
-          if (passed === undefined) readFrame(bytes.subarray(at, stop));
+          if (passed === undefined) readFrame(bytes, at, stop);
           runStart = stop;
         }
       }
       at = stop;
     }
-    if (runStart < to && !stopped) send(bytes.subarray(runStart, to));
+    if (runStart < to && !stopped) sendRange(bytes, runStart, to);
   };
 
   // One piece out per piece in when joining is cheap (each piece costs a reader a turn of its loop, more than a small
@@ -273,7 +283,8 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     push(chunk) {
       out = [];
       if (chunk.length === 0 || stopped) return out;
-      const before: [number, number] = [tail[0], tail[1]];
+      const before0 = tail[0];
+      const before1 = tail[1];
       const whole = frames.lastEnd(chunk, tail);
       if (chunk.length >= 2) {
         tail[0] = chunk[chunk.length - 2] as number;
@@ -290,7 +301,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       let from = 0;
       if (pending.length > 0) {
         // The event that began in earlier pieces is joined alone; the rest of this piece is read where it lies.
-        const first = frames.firstEnd(chunk, before);
+        const first = frames.firstEnd(chunk, [before0, before1]);
         const head = joinBytes([...pending, chunk.subarray(0, first)]);
         pending = [];
         pendingBytes = 0;

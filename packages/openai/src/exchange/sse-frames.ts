@@ -15,6 +15,11 @@ function startsWith(bytes: Uint8Array, at: number, part: Uint8Array): boolean {
   return true;
 }
 
+/** `bytes[i]`, or one of the two bytes `before` it when `i` lies before `from`. */
+function byteAt(bytes: Uint8Array, i: number, from: number, before: readonly [number, number]): number {
+  return i >= from ? (bytes[i] as number) : i === from - 1 ? before[1] : before[0];
+}
+
 /** One server-sent event read from its bytes (WHATWG's event stream format). */
 export interface SseFrame {
   /** The `event` field, when there is one. */
@@ -62,11 +67,9 @@ export class SseFrames {
     before: readonly [number, number],
     from = 0,
   ): boolean {
-    const byteAt = (i: number): number =>
-      i >= from ? (bytes[i] as number) : i === from - 1 ? before[1] : before[0];
-    const previous = byteAt(at - 1);
+    const previous = byteAt(bytes, at - 1, from, before);
     if (previous === terminator) return true;
-    return terminator === LF && previous === CR && byteAt(at - 2) === LF;
+    return terminator === LF && previous === CR && byteAt(bytes, at - 2, from, before) === LF;
   }
 
   /**
