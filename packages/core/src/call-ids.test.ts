@@ -66,4 +66,27 @@ describe("reused call ids are renamed in work linear in the number of calls", ()
       "call_0_6=t2 b",
     ]);
   });
+
+  it("a clean turn claims each call's id with one probe, and the ids stay used", () => {
+    const ids = new CallIds();
+    const context = {
+      policy: "preserve" as const,
+      normalizeOptions: { repairs: [], policy: "keep" as const },
+    };
+    const calls = Array.from({ length: 500 }, (_, index) => call(`call_${index}`));
+    const turn = sanitizeTurnCalls(calls, 0, { ...context, usedIds: ids, changes: [] });
+    expect(turn.callsChanged).toBe(false);
+    expect(ids.probes).toBe(500);
+    // Every id is used from then on: the same ids in a later turn are renamed.
+    const again = sanitizeTurnCalls(calls.slice(0, 3), 2, { ...context, usedIds: ids, changes: [] });
+    expect(again.renamed?.get("call_0")).toEqual(["call_0_2"]);
+  });
+
+  it("claim records an id and tells whether it was free", () => {
+    const ids = new CallIds();
+    expect(ids.claim("a")).toBe(true);
+    expect(ids.claim("a")).toBe(false);
+    expect(ids.has("a")).toBe(true);
+    expect(ids.fresh("a")).toBe("a_2");
+  });
 });

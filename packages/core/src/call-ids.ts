@@ -28,6 +28,17 @@ export class CallIds {
     this.#used.add(id);
   }
 
+  /**
+   * Records `id` as used and tells whether it was free: one lookup where `has` then `add` make two (a history's
+   * sanitize claims every call's id once).
+   */
+  claim(id: string): boolean {
+    this.probes++;
+    const size = this.#used.size;
+    this.#used.add(id);
+    return this.#used.size !== size;
+  }
+
   /** A fresh id made from `base` (`${base}_${n}`, smallest unused `n ≥ 2`), recorded as used. */
   fresh(base: string): string {
     let n = this.#next.get(base) ?? 2;

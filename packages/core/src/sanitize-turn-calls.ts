@@ -81,8 +81,9 @@ export function sanitizeTurnCalls(
       });
       call = { ...call, id: assigned };
       id = assigned;
+      usedIds.add(assigned);
       callsChanged = true;
-    } else if (usedIds.has(id)) {
+    } else if (!usedIds.claim(id)) {
       const fresh = usedIds.fresh(id);
       changes.push({
         rule: "call_id_renamed",
@@ -99,8 +100,8 @@ export function sanitizeTurnCalls(
       id = fresh;
       callsChanged = true;
     }
+    // The id is used from here on (claimed, assigned, or the fresh one made for it).
     const callId = id as string;
-    usedIds.add(callId);
     if (!isFunctionCall(call)) {
       kept.add({ call, id: callId });
       continue;
