@@ -91,6 +91,24 @@ describe("createLogger", () => {
     expect(writes.map((line) => JSON.parse(line).time)).toEqual(times.map((t) => new Date(t).toISOString()));
   });
 
+  it("makes the time text once per second, however many milliseconds its lines fall in", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const made = vi.spyOn(Date.prototype, "toISOString");
+    onTestFinished(() => {
+      made.mockRestore();
+      vi.useRealTimers();
+    });
+    const { writes, logger } = collect(false);
+    const start = Date.UTC(2026, 10, 28, 15, 13, 50, 0);
+    // 3 000 lines, one per millisecond, over three seconds.
+    for (let ms = 0; ms < 3000; ms++) {
+      vi.setSystemTime(start + ms);
+      logger.request(base);
+    }
+    expect(writes).toHaveLength(3000);
+    expect(made).toHaveBeenCalledTimes(3);
+  });
+
   it("with batch, holds lines until a short timer or flush(), then writes them at once", () => {
     // Fake timers: the batch timer fires when the test moves the clock, not when a loaded machine gets to it.
     vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
