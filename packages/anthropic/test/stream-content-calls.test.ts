@@ -224,6 +224,39 @@ describe("stream ≡ whole: any cut of the stream gives the whole answer's messa
     );
   });
 
+  it("holds for texts made of marker pieces in any order (the adversarial case for a held prefix)", () => {
+    const fragments = [
+      "<tool_call>",
+      "\n<function=get_weather>",
+      "\n<parameter=city>\nParis\n</parameter>",
+      "\n</function>",
+      "\n</tool_call>",
+      " ",
+      "\n",
+      "x",
+      "<",
+      "<|tool_call>",
+      'call:get_weather{city:<|"|>Rome<|"|>}',
+      "<tool_call|>",
+      "<|channel>thought\n",
+      "<channel|>",
+      "\ud800",
+      "  \n ",
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...fragments), { maxLength: 14 }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(200), { maxLength: 15 }),
+        (blocks, cuts) => {
+          const shape = message(blocks.map((parts) => text(parts.join(""))));
+          const { message: got } = repaired({ sse: sseOf({ message: shape, cuts }) });
+          expect(withPlainIds(got)).toEqual(withPlainIds(whole(shape)));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it("holds with merged input split, however it is cut", () => {
     const shape = message([text(`A.${QWEN_CALL}`), toolUse("toolu_01D", {}), text("B.")], "tool_use");
     const inputs = { 1: '{"city": "Paris"}{"city": "Rome"}' };
