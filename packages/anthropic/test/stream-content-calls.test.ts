@@ -281,6 +281,50 @@ describe("stream ≡ whole: any cut of the stream gives the whole answer's messa
     );
   });
 
+  it("gives one message however a stream with calls in text, merged and broken input is cut, finished or not", () => {
+    // Not among the inputs: an object sent twice. Core's accumulator reads a piece that repeats a call's whole
+    // arguments as a repeated frame (R9, `frame_repeated`), so there the cut decides, at every door.
+    const inputs = ['{"a":1}{"b":2}', "{'a':1}", '{"a":', '{"a":1}', '{"q":1}{"q":2}{"q":3}', "", "x"];
+    const block = fc.oneof(
+      fc
+        .constantFrom("hi", QWEN_CALL, `a${QWEN_CALL}b`, " ")
+        .map((value) => ({ block: text(value), input: undefined as string | undefined })),
+      fc.constantFrom(...inputs).map((input) => ({ block: toolUse("toolu_01E", {}), input })),
+    );
+    const run = (args: {
+      shape: MessageShape;
+      inputs: Record<number, string>;
+      cuts: number[];
+      byteCuts: number[];
+      stop: boolean;
+    }) => {
+      let sse = sseOf({ message: args.shape, cuts: args.cuts, inputs: args.inputs });
+      if (!args.stop) sse = sse.slice(0, sse.indexOf("event: message_delta"));
+      return withPlainIds(
+        repaired({ sse, byteCuts: args.byteCuts, options: { splitMergedCalls: true } }).message,
+      );
+    };
+    fc.assert(
+      fc.property(
+        fc.array(block, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(120), { maxLength: 10 }),
+        fc.array(fc.nat(3000), { maxLength: 10 }),
+        fc.boolean(),
+        (blocks, cuts, byteCuts, stop) => {
+          const shape = message(
+            blocks.map((entry) => entry.block),
+            "tool_use",
+          );
+          const given: Record<number, string> = {};
+          for (const [at, entry] of blocks.entries()) if (entry.input !== undefined) given[at] = entry.input;
+          const once = run({ shape, inputs: given, cuts: [], byteCuts: [], stop });
+          expect(run({ shape, inputs: given, cuts, byteCuts, stop })).toEqual(once);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("holds with the call's marker cut at every place", () => {
     const value = `Let me check.\n${QWEN_CALL}\nDone.`;
     const shape = message([text(value)]);
