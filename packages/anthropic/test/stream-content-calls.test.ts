@@ -166,6 +166,18 @@ describe("MessagesStreamRepair with syntaxes: calls left in text blocks", () => 
   });
 });
 
+describe("MessagesStreamRepair with the request's tools", () => {
+  it("types repaired input by the tool's schema; clean input goes on as it came", () => {
+    const shape = message([toolUse("toolu_01F", {}), toolUse("toolu_01G", {})], "tool_use");
+    const inputs = { 0: "{'city': 'Paris', 'days': '3'}", 1: '{"city": "Rome", "days": "4"}' };
+    const { message: got } = repaired({ sse: sseOf({ message: shape, inputs }), options: { syntaxes: [] } });
+    expect(got.content.map((block) => block.input)).toEqual([
+      { city: "Paris", days: 3 },
+      { city: "Rome", days: "4" },
+    ]);
+  });
+});
+
 describe("MessagesStreamRepair with splitMergedCalls", () => {
   const shape = message([text("Two cities."), toolUse("toolu_01B", {}), text("Done.")], "tool_use");
   const inputs = { 1: '{"city": "Paris"}{"city": "Rome"}' };
