@@ -367,6 +367,16 @@ describe("hostile text", () => {
     expect(ratios[1]).toBeLessThan((ratios[0] as number) * 1.05);
   });
 
+  it("ends a text block the answer ended before its stop came, and stops each block once", () => {
+    const sse = sseOf({ message: message([text(`Sure.${QWEN_CALL}`)]), cuts: [9] });
+    const stop = 'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n';
+    const early = sse.replace(stop, "").replace("event: message_stop", `${stop}event: message_stop`);
+    const { out, message: got } = repaired({ sse: early });
+    expect(got.content.map((block) => block.type)).toEqual(["text", "tool_use"]);
+    expect(got.stop_reason).toBe("tool_use");
+    expect(out.split("event: content_block_stop").length - 1).toBe(2);
+  });
+
   it("keeps lone surrogates and a text that is only a marker's start", () => {
     for (const value of ["\ud800", "<tool_call", "<tool_call>\n<function=", "\udfff<tool_call>\ud800"]) {
       const shape = message([text(value)]);
