@@ -201,9 +201,11 @@ export function repairMessagesStream(
  * A `fetch` for the Anthropic Messages API (`new Anthropic({ fetch })`, or any client that posts to `/v1/messages`):
  * the request's history is sanitized (R4 with the `anthropic` profile, or `provider`'s; `sanitize: false` sends it
  * as it is), a streamed answer (`text/event-stream`) has its `tool_use` blocks repaired and decided by core's rules
- * as they stream (see `MessagesStreamRepair`); every other request and answer, error bodies included, goes through
- * as it came. What was done is core's `ToolcallReport`: the `x-toolcall-repairs` header says what the history
- * needed, `onReport` is told the whole report once the stream ended.
+ * as they stream (see `MessagesStreamRepair`); with `contentCalls`, calls left in `text` blocks become `tool_use`
+ * blocks, whole answers and streams alike, and with `splitMergedCalls` merged streamed input becomes one block per
+ * call. Every other request and answer, error bodies included, goes through as it came. What was done is core's
+ * `ToolcallReport`: the `x-toolcall-repairs` header says what the history needed (and, on a whole answer, the calls
+ * read from text), `onReport` is told the whole report once the answer ended.
  *
  * @example
  * import Anthropic from "@anthropic-ai/sdk";

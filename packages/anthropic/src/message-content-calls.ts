@@ -45,7 +45,7 @@ export function recoverMessageContentCalls(args: {
     }
     const reader = new TextBlockCalls({ syntaxes: args.syntaxes, tools: args.tools, block });
     const steps = [...reader.push(block.text), ...reader.end()];
-    if (!reader.found) {
+    if (!reader.changed) {
       content.push(block);
       continue;
     }

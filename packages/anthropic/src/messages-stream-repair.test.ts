@@ -11,35 +11,43 @@ const CALL = "<tool_call>\n<function=f>\n</function>\n</tool_call>";
 const event = (type: string, data: Record<string, unknown>) =>
   parseSseEvent(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}`);
 
-/** The work a stream of `count` tool_use blocks costs, the first one's input `first`. */
-function blocks(count: number, first: string): number {
+/**
+ * The work a stream of `count` tool_use blocks costs, the first one's input `first`: the decider's steps, plus one
+ * per event the client gets (with `splitMergedCalls`, every block after a merged first one waits, then goes moved up).
+ */
+function blocks(count: number, first: string, splitMergedCalls = false): number {
   const meter = createWorkMeter();
-  const repair = new MessagesStreamRepair({ repairs: coreRepairs, meter });
+  const repair = new MessagesStreamRepair({ repairs: coreRepairs, meter, splitMergedCalls });
+  let sent = 0;
   for (let index = 0; index < count; index++) {
-    repair.push(
+    sent += repair.push(
       event("content_block_start", {
         index,
         content_block: { type: "tool_use", id: `toolu_${index}`, name: "f", input: {} },
       }),
-    );
-    repair.push(
+    ).length;
+    sent += repair.push(
       event("content_block_delta", {
         index,
         delta: { type: "input_json_delta", partial_json: index === 0 ? first : '{"a": 1}' },
       }),
-    );
-    repair.push(event("content_block_stop", { index }));
+    ).length;
+    sent += repair.push(event("content_block_stop", { index })).length;
   }
-  repair.push(event("message_delta", { delta: { stop_reason: "tool_use" } }));
-  repair.end();
-  return meter.steps;
+  sent += repair.push(event("message_delta", { delta: { stop_reason: "tool_use" } })).length;
+  sent += repair.end().length;
+  return meter.steps + sent;
 }
 
 describe("MessagesStreamRepair", () => {
-  it("costs work linear in the number of blocks, clean or held behind the first", () => {
-    for (const first of ['{"a": 0}', "{'a': 0}"]) {
-      const small = blocks(2_000, first);
-      const large = blocks(32_000, first);
+  it("costs work linear in the number of blocks, clean, held behind the first, or moved up behind a split", () => {
+    for (const [first, split] of [
+      ['{"a": 0}', false],
+      ["{'a': 0}", false],
+      ['{"a": 0}{"b": 0}', true],
+    ] as const) {
+      const small = blocks(2_000, first, split);
+      const large = blocks(32_000, first, split);
       expect(small).toBeGreaterThan(0);
       // 16 times the blocks, at most 17 times the work (a scan of every block per block would cost 256 times).
       expect(large).toBeLessThanOrEqual(17 * small);

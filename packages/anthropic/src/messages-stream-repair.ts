@@ -64,6 +64,8 @@ export class MessagesStreamRepair {
   readonly #texts = new Map<number, TextBlock>();
   /** The slot of each block begun, by its index as it came. */
   readonly #slotByIndex = new Map<number, BlockSlot>();
+  /** Text blocks ended by the answer's end before their own stop came. */
+  readonly #stopped = new Set<number>();
   #recovered = 0;
   #finished = false;
   #out: string[] = [];
@@ -127,6 +129,7 @@ export class MessagesStreamRepair {
 
   #start(event: SseEvent, value: Fields, index: number): void {
     const block = value.content_block as Fields | undefined;
+    this.#stopped.delete(index);
     // A block begun again at the index of a text block still read: that text block ends first.
     const open = this.#texts.get(index);
     if (open !== undefined) {
@@ -200,6 +203,7 @@ export class MessagesStreamRepair {
       this.#endText(text);
       return;
     }
+    if (this.#stopped.delete(index)) return;
     this.#blockFrame(event, value, index);
   }
 
@@ -280,9 +284,12 @@ export class MessagesStreamRepair {
     this.#slots.settle({ slot: text.slot, count: text.calls.count });
   }
 
-  /** Text blocks never stopped end where the answer does. */
+  /** Text blocks never stopped end where the answer does (a stop that still comes has nothing left to stop). */
   #endTexts(): void {
-    for (const text of this.#texts.values()) this.#endText(text);
+    for (const [index, text] of this.#texts) {
+      this.#endText(text);
+      this.#stopped.add(index);
+    }
     this.#texts.clear();
   }
 

@@ -65,6 +65,9 @@ export class TextBlockCalls {
   found = false;
   /** How many calls were read. */
   calls = 0;
+  /** The length of the text pushed, and of the content the reader handed back. */
+  #pushed = 0;
+  #content = 0;
 
   constructor(options: TextBlockCallsOptions) {
     this.#reader = new ContentCallReader({ syntaxes: options.syntaxes, tools: options.tools ?? null });
@@ -74,7 +77,9 @@ export class TextBlockCalls {
   /** A piece of the block's text; returns the steps that go on now. */
   push(text: string): TextBlockStep[] {
     this.#steps = [];
-    if (!this.#ended) this.#read(this.#reader.push(text));
+    if (this.#ended) return this.#steps;
+    this.#pushed += text.length;
+    this.#read(this.#reader.push(text));
     return this.#steps;
   }
 
@@ -94,22 +99,32 @@ export class TextBlockCalls {
     return this.#steps;
   }
 
+  /**
+   * Whether the blocks differ from the block as it came: a call or reasoning was read, or a syntax kept text back
+   * as its own (an empty thought channel), so the content is shorter than the text.
+   */
+  get changed(): boolean {
+    return this.found || this.#content !== this.#pushed;
+  }
+
   /** The sub-block other deltas of the block (`citations_delta`) belong to: the open text block, opened if need be. */
   textBlock(): { sub: number; steps: TextBlockStep[] } {
     this.#steps = [];
-    if (this.#open !== "text") this.#content("", true);
+    if (this.#open !== "text") this.#contentText("", true);
     return { sub: this.count - 1, steps: this.#steps };
   }
 
   #read(events: readonly ContentCallEvent[]): void {
     for (const event of events) {
-      if (event.type === "content") this.#content(event.text, false);
-      else if (event.type === "reasoning") this.#reasoning(event.text);
+      if (event.type === "content") {
+        this.#content += event.text.length;
+        this.#contentText(event.text, false);
+      } else if (event.type === "reasoning") this.#reasoning(event.text);
       else if (event.type === "tool_call") this.#call(event.call.toolCall, event.call.syntax);
     }
   }
 
-  #content(text: string, force: boolean): void {
+  #contentText(text: string, force: boolean): void {
     if (this.#open === "text") {
       if (text !== "") this.#delta({ type: "text_delta", text });
       return;

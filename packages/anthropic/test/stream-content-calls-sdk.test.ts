@@ -64,6 +64,17 @@ const ANSWERS: Record<string, { sse: string; bytes: number }> = {
     }),
     bytes: 13,
   },
+  // Lone surrogates around the call (JSON carries them as \u escapes), the text cut inside a surrogate pair too.
+  surrogates: {
+    sse: sseOf({
+      message: message(
+        [{ type: "text", text: `\ud800 \ud83d\ude00 before${QWEN_CALL}after \udfff` }],
+        "end_turn",
+      ),
+      cuts: [1, 4, 5, 6, 30],
+    }),
+    bytes: 5,
+  },
   // Every byte its own write: the call's marker is cut at every place.
   bytewise: {
     sse: sseOf({ message: message([{ type: "text", text: `Sure.${QWEN_CALL}` }], "end_turn") }),
@@ -192,6 +203,16 @@ describe("guardAnthropic({ contentCalls, splitMergedCalls }) on streamed answers
       id: "toolu_01T1x1fJ34qAmk2tNTrN7Up1",
       split: ["toolu_01T1x1fJ34qAmk2tNTrN7Up1", "toolu_01T1x1fJ34qAmk2tNTrN7Up1_2"],
     });
+  });
+
+  it("keeps lone surrogates and split surrogate pairs in the text around a call", async () => {
+    const seen = { reports: [] as ToolcallReport[], repairs: [] as MessagesStreamReport[] };
+    const final = await client(seen).messages.stream(params("surrogates")).finalMessage();
+    expect(final.content).toMatchObject([
+      { type: "text", text: "\ud800 \ud83d\ude00 before" },
+      { type: "tool_use", name: "get_weather", input: { city: "Paris", days: 3 } },
+      { type: "text", text: "after \udfff" },
+    ]);
   });
 
   it("reads a call whose body came one byte at a time", async () => {

@@ -166,6 +166,19 @@ describe("MessagesStreamRepair with syntaxes: calls left in text blocks", () => 
   });
 });
 
+describe("MessagesStreamRepair with the request's tools", () => {
+  it("types repaired input by the tool's schema; clean input goes on as it came", () => {
+    const shape = message([toolUse("toolu_01F", {}), toolUse("toolu_01G", {})], "tool_use");
+    // The clean one first: a block that waits behind a held one goes whole once decided, typed as well.
+    const inputs = { 0: '{"city": "Rome", "days": "4"}', 1: "{'city': 'Paris', 'days': '3'}" };
+    const { message: got } = repaired({ sse: sseOf({ message: shape, inputs }), options: { syntaxes: [] } });
+    expect(got.content.map((block) => block.input)).toEqual([
+      { city: "Rome", days: "4" },
+      { city: "Paris", days: 3 },
+    ]);
+  });
+});
+
 describe("MessagesStreamRepair with splitMergedCalls", () => {
   const shape = message([text("Two cities."), toolUse("toolu_01B", {}), text("Done.")], "tool_use");
   const inputs = { 1: '{"city": "Paris"}{"city": "Rome"}' };
@@ -224,6 +237,39 @@ describe("stream ≡ whole: any cut of the stream gives the whole answer's messa
     );
   });
 
+  it("holds for texts made of marker pieces in any order (the adversarial case for a held prefix)", () => {
+    const fragments = [
+      "<tool_call>",
+      "\n<function=get_weather>",
+      "\n<parameter=city>\nParis\n</parameter>",
+      "\n</function>",
+      "\n</tool_call>",
+      " ",
+      "\n",
+      "x",
+      "<",
+      "<|tool_call>",
+      'call:get_weather{city:<|"|>Rome<|"|>}',
+      "<tool_call|>",
+      "<|channel>thought\n",
+      "<channel|>",
+      "\ud800",
+      "  \n ",
+    ];
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.constantFrom(...fragments), { maxLength: 14 }), { minLength: 1, maxLength: 3 }),
+        fc.array(fc.nat(200), { maxLength: 15 }),
+        (blocks, cuts) => {
+          const shape = message(blocks.map((parts) => text(parts.join(""))));
+          const { message: got } = repaired({ sse: sseOf({ message: shape, cuts }) });
+          expect(withPlainIds(got)).toEqual(withPlainIds(whole(shape)));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
   it("holds with merged input split, however it is cut", () => {
     const shape = message([text(`A.${QWEN_CALL}`), toolUse("toolu_01D", {}), text("B.")], "tool_use");
     const inputs = { 1: '{"city": "Paris"}{"city": "Rome"}' };
@@ -245,6 +291,50 @@ describe("stream ≡ whole: any cut of the stream gives the whole answer's messa
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("gives one message however a stream with calls in text, merged and broken input is cut, finished or not", () => {
+    // Not among the inputs: an object sent twice. Core's accumulator reads a piece that repeats a call's whole
+    // arguments as a repeated frame (R9, `frame_repeated`), so there the cut decides, at every door.
+    const inputs = ['{"a":1}{"b":2}', "{'a':1}", '{"a":', '{"a":1}', '{"q":1}{"q":2}{"q":3}', "", "x"];
+    const block = fc.oneof(
+      fc
+        .constantFrom("hi", QWEN_CALL, `a${QWEN_CALL}b`, " ")
+        .map((value) => ({ block: text(value), input: undefined as string | undefined })),
+      fc.constantFrom(...inputs).map((input) => ({ block: toolUse("toolu_01E", {}), input })),
+    );
+    const run = (args: {
+      shape: MessageShape;
+      inputs: Record<number, string>;
+      cuts: number[];
+      byteCuts: number[];
+      stop: boolean;
+    }) => {
+      let sse = sseOf({ message: args.shape, cuts: args.cuts, inputs: args.inputs });
+      if (!args.stop) sse = sse.slice(0, sse.indexOf("event: message_delta"));
+      return withPlainIds(
+        repaired({ sse, byteCuts: args.byteCuts, options: { splitMergedCalls: true } }).message,
+      );
+    };
+    fc.assert(
+      fc.property(
+        fc.array(block, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.nat(120), { maxLength: 10 }),
+        fc.array(fc.nat(3000), { maxLength: 10 }),
+        fc.boolean(),
+        (blocks, cuts, byteCuts, stop) => {
+          const shape = message(
+            blocks.map((entry) => entry.block),
+            "tool_use",
+          );
+          const given: Record<number, string> = {};
+          for (const [at, entry] of blocks.entries()) if (entry.input !== undefined) given[at] = entry.input;
+          const once = run({ shape, inputs: given, cuts: [], byteCuts: [], stop });
+          expect(run({ shape, inputs: given, cuts, byteCuts, stop })).toEqual(once);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
@@ -275,6 +365,16 @@ describe("hostile text", () => {
     });
     // What the client gets grows as the answer does: no piece is sent twice, however long the text.
     expect(ratios[1]).toBeLessThan((ratios[0] as number) * 1.05);
+  });
+
+  it("ends a text block the answer ended before its stop came, and stops each block once", () => {
+    const sse = sseOf({ message: message([text(`Sure.${QWEN_CALL}`)]), cuts: [9] });
+    const stop = 'event: content_block_stop\ndata: {"type":"content_block_stop","index":0}\n\n';
+    const early = sse.replace(stop, "").replace("event: message_stop", `${stop}event: message_stop`);
+    const { out, message: got } = repaired({ sse: early });
+    expect(got.content.map((block) => block.type)).toEqual(["text", "tool_use"]);
+    expect(got.stop_reason).toBe("tool_use");
+    expect(out.split("event: content_block_stop").length - 1).toBe(2);
   });
 
   it("keeps lone surrogates and a text that is only a marker's start", () => {
