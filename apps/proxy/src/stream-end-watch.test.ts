@@ -42,6 +42,43 @@ describe("StreamEndWatch", () => {
     );
   });
 
+  it("property: on any bytes made of the markers' parts, the verdict is the whole text's, however it is split", () => {
+    // The whole text read at once: a `data: [DONE]` line (one optional space), or the last "finish_reason" has a
+    // string value. The parts are those of the markers, so near misses and repeats are common.
+    const reference = (text: string): boolean => {
+      if (/(^|[\n\r])data: ?\[DONE\]/.test(text)) return true;
+      const at = text.lastIndexOf('"finish_reason"');
+      return at !== -1 && /^[ \t]{0,2}:[ \t]{0,2}"/.test(text.slice(at + 15));
+    };
+    const part = fc.constantFrom(
+      '"finish_reason"',
+      "finish_reason",
+      '"finish',
+      '_reason"',
+      ":",
+      ' "',
+      "null",
+      '"stop"',
+      "data: ",
+      "data:",
+      "[DONE]",
+      "[DON",
+      "E]",
+      "D",
+      "_",
+      "\n",
+      "\r",
+      "x",
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), (parts, cuts) => {
+        const text = parts.join("");
+        expect(watched("chat.completions", text, cuts)).toBe(reference(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("reads the Responses API's terminal events, and a null finish reason is not one", () => {
     expect(
       watched("responses", 'event: response.completed\ndata: {"type":"response.completed"}\n\n', [7, 30]),

@@ -15,6 +15,32 @@ function matchesAt(bytes: Uint8Array, at: number, needle: Uint8Array): boolean {
   return true;
 }
 
+/** The last {@link CARRY} bytes of what came before (a view). */
+const carryOf = (before: Buffer): Buffer =>
+  before.length > CARRY ? before.subarray(before.length - CARRY) : before;
+
+/** The needles' bytes found first, each once in its needle: `_` of `"finish_reason"`, `D` of `[DONE]`. */
+const FINISH_ANCHOR = FINISH_REASON.indexOf(0x5f);
+const DONE_ANCHOR = DONE.indexOf(0x44);
+
+/**
+ * `bytes.lastIndexOf(needle)` among the starts at or before `last`, found by the needle's byte at `anchor` (a byte
+ * it holds once) with the native one-byte search: a JSON chunk holds few of them, and a one-byte search costs a
+ * fraction of a search for the needle (each candidate is compared; the starts found go down, so each byte is looked
+ * at a bounded number of times).
+ */
+function lastIndexOfAnchored(bytes: Buffer, needle: Uint8Array, anchor: number, last = bytes.length): number {
+  if (last < 0) return -1;
+  const anchorByte = needle[anchor] as number;
+  for (
+    let found = bytes.lastIndexOf(anchorByte, Math.min(last + anchor, bytes.length - 1));
+    found !== -1;
+    found = found === 0 ? -1 : bytes.lastIndexOf(anchorByte, found - 1)
+  )
+    if (matchesAt(bytes, found - anchor, needle)) return found - anchor;
+  return -1;
+}
+
 const isBlank = (byte: number | undefined): boolean => byte === 0x20 || byte === 0x09;
 
 /**
@@ -35,8 +61,11 @@ const isBlank = (byte: number | undefined): boolean => byte === 0x20 || byte ===
  */
 export class StreamEndWatch {
   readonly #chat: boolean;
-  /** The last bytes of what came before (a line break at first: the body starts a line); a view, not a copy. */
-  #carry: Buffer = Buffer.from([0x0a]);
+  /**
+   * What came before, ending with the last piece (a line break at first: the body starts a line): its last
+   * {@link CARRY} bytes are the carry, cut only when a seam is searched (a piece that ends a line needs none).
+   */
+  #before: Buffer = Buffer.from([0x0a]);
   /** `[DONE]` or a terminal Responses API event came: nothing after it changes the verdict. */
   #ended = false;
   /** The last finish reason seen (Chat Completions) had a string value. */
@@ -54,14 +83,13 @@ export class StreamEndWatch {
   push(piece: Uint8Array): void {
     if (this.#ended || piece.length === 0) return;
     const bytes = Buffer.isBuffer(piece) ? piece : Buffer.from(piece.buffer, piece.byteOffset, piece.length);
-    const carry = this.#carry;
-    const last = carry[carry.length - 1];
+    const before = this.#before;
+    const last = before[before.length - 1];
     const lineStart = last === 0x0a || last === 0x0d;
     // A marker may be split across the two pieces (none holds a line break): the seam is searched first.
-    if (!lineStart) this.#scan(Buffer.concat([carry, bytes.subarray(0, CARRY)]), false);
+    if (!lineStart) this.#scan(Buffer.concat([carryOf(before), bytes.subarray(0, CARRY)]), false);
     if (!this.#ended) this.#scan(bytes, lineStart);
-    const tail = bytes.length >= CARRY ? bytes : Buffer.concat([carry, bytes]);
-    this.#carry = tail.subarray(Math.max(0, tail.length - CARRY));
+    this.#before = bytes.length >= CARRY ? bytes : Buffer.concat([carryOf(before), bytes]);
   }
 
   /**
@@ -70,7 +98,7 @@ export class StreamEndWatch {
    */
   #scan(bytes: Buffer, lineStart: boolean): void {
     if (this.#chat) {
-      const at = bytes.lastIndexOf(FINISH_REASON);
+      const at = lastIndexOfAnchored(bytes, FINISH_REASON, FINISH_ANCHOR);
       if (at !== -1) this.#lastFinish = this.#hasValue(bytes, at + FINISH_REASON.length);
     } else
       for (const needle of TERMINAL_EVENTS)
@@ -78,7 +106,11 @@ export class StreamEndWatch {
           this.#ended = true;
           return;
         }
-    for (let at = bytes.lastIndexOf(DONE); at !== -1; at = at === 0 ? -1 : bytes.lastIndexOf(DONE, at - 1))
+    for (
+      let at = lastIndexOfAnchored(bytes, DONE, DONE_ANCHOR);
+      at !== -1;
+      at = lastIndexOfAnchored(bytes, DONE, DONE_ANCHOR, at - 1)
+    )
       if (this.#lineStartsData(bytes, at, lineStart)) {
         this.#ended = true;
         return;
