@@ -81,7 +81,7 @@ describe("record engine: hostile messages", () => {
     read: (value) => ({
       conversations: [{ messages: value as ChatMessage[] }],
       issues: [],
-      write: (conversations) => ({ ok: true, value: conversations[0]?.messages }),
+      write: (replacements) => ({ ok: true, value: replacements[0] ?? value }),
     }),
   };
 
