@@ -3,16 +3,22 @@ import type { SanitizeChange } from "../sanitize-options.js";
 
 /** A turn that says nothing: an assistant message with no content and no call (`""`, `[]`, `null`, `tool_calls: []`). */
 function isEmptyTurn(message: unknown): boolean {
-  if (!isPlainObject(message) || message.role !== "assistant") return false;
-  const calls = message.tool_calls;
-  if (calls !== undefined && calls !== null && !(Array.isArray(calls) && calls.length === 0)) return false;
-  const content = message.content;
-  return (
-    content === "" ||
-    content === null ||
-    content === undefined ||
-    (Array.isArray(content) && content.length === 0)
-  );
+  if (!isPlainObject(message)) return false;
+  try {
+    if (message.role !== "assistant") return false;
+    const calls = message.tool_calls;
+    if (calls !== undefined && calls !== null && !(Array.isArray(calls) && calls.length === 0)) return false;
+    const content = message.content;
+    return (
+      content === "" ||
+      content === null ||
+      content === undefined ||
+      (Array.isArray(content) && content.length === 0)
+    );
+  } catch {
+    // A field whose getter throws (or a proxy that refuses): no empty turn to keep; sanitize reads such a message.
+    return false;
+  }
 }
 
 /**

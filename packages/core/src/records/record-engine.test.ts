@@ -69,3 +69,35 @@ describe("record engine: calls no result is expected for", () => {
     expect(codes).not.toContain("tool_result_pending");
   });
 });
+
+describe("record engine: hostile messages", () => {
+  /** A bare list of chat messages, written back as the repaired list. */
+  const list: ConversationFormat = {
+    id: "list",
+    name: "list",
+    expected: "[…]",
+    unit: "record",
+    matches: Array.isArray,
+    read: (value) => ({
+      conversations: [{ messages: value as ChatMessage[] }],
+      issues: [],
+      write: (replacements) => ({ ok: true, value: replacements[0] ?? value }),
+    }),
+  };
+
+  it("repairs beside a message whose fields throw when read, and never throws itself", () => {
+    for (const field of ["tool_calls", "role", "content"]) {
+      const hostile = { role: "assistant", content: null } as Record<string, unknown>;
+      Object.defineProperty(hostile, field, {
+        enumerable: true,
+        get() {
+          throw new Error("boom");
+        },
+      });
+      const messages = [{ role: "user", content: "hi" }, hostile, { role: "assistant", content: "" }];
+      const engine = createRecordEngine();
+      expect(() => engine.check(list, messages)).not.toThrow();
+      expect(() => engine.repair(list, messages)).not.toThrow();
+    }
+  });
+});
