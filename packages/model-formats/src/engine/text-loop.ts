@@ -220,6 +220,8 @@ export function firstVisible(text: string): number {
  */
 export interface PlainCheck {
   readonly needle: string | null;
+  /** A second text every call may hold instead of `needle` (`null`: none); a plain text holds neither. */
+  readonly otherNeedle: string | null;
   /** For each ASCII code: 1 when a text starting with it needs `rest`. */
   readonly firsts: Uint8Array;
   /** Whether a text starting with a non-ASCII character needs `rest`. */
@@ -231,6 +233,7 @@ export interface PlainCheck {
 /** A plain text's content (`null` when it is only whitespace), `undefined` when it may hold more than content. */
 export function plainContent(check: PlainCheck, text: string): string | null | undefined {
   if (check.needle !== null && text.indexOf(check.needle) !== -1) return undefined;
+  if (check.otherNeedle !== null && text.indexOf(check.otherNeedle) !== -1) return undefined;
   const c = text.charCodeAt(0);
   // NaN (the empty text) fails both comparisons: `rest` answers for it.
   if (c < 128 ? check.firsts[c] === 0 : c <= 0xffff && !check.wide && !isWideSpace(c)) return text;
@@ -273,10 +276,12 @@ export interface OpeningCall {
  * first character alone rules the leads out.
  */
 export function plainCheck(
-  needle: string | null,
+  needles: string | readonly [string, string] | null,
   leads: readonly string[],
   opening?: OpeningCall,
 ): PlainCheck {
+  const needle = typeof needles === "string" || needles === null ? needles : needles[0];
+  const otherNeedle = typeof needles === "string" || needles === null ? null : needles[1];
   const firsts = new Uint8Array(128);
   // Whitespace: the leads are looked for after it.
   for (let c = 0; c <= 0x20; c++) firsts[c] = 1;
@@ -298,5 +303,5 @@ export function plainCheck(
     if (c > 0x20 && (c < 128 || !isWideSpace(c))) return text;
     return VISIBLE.test(text) ? text : null;
   };
-  return { needle, firsts, wide, rest };
+  return { needle, otherNeedle, firsts, wide, rest };
 }
