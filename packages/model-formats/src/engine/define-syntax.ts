@@ -17,7 +17,7 @@ import {
 import type { FamilyContext } from "./family-context.js";
 import { Output } from "./output.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
-import { isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
+import { holdsEither, isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
 export type { FamilyContext } from "./family-context.js";
@@ -248,8 +248,9 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
       // serves every family without a call through a function that differs per family.
       if (options === undefined && typeof text === "string") {
         if (
-          (needle === null || text.indexOf(needle) === -1) &&
-          (otherNeedle === null || text.indexOf(otherNeedle) === -1)
+          otherNeedle === null
+            ? needle === null || text.indexOf(needle) === -1
+            : !holdsEither(text, needle as string, otherNeedle)
         ) {
           const c = text.charCodeAt(0);
           // NaN (the empty text) fails both comparisons: `rest` answers for it.
