@@ -15,7 +15,11 @@ interface SglangCase extends Omit<VllmCase, "vllmParser"> {
 }
 
 /** The fixture files: the cases of `test_function_call_parser.py`, and of the per-detector test files. */
-const SGLANG_CASE_FILES = ["sglang-function-call-parser-cases.json", "sglang-detector-cases.json"] as const;
+const SGLANG_CASE_FILES = [
+  "sglang-function-call-parser-cases.json",
+  "sglang-detector-cases.json",
+  "sglang-registered-cases.json",
+] as const;
 
 const CASES = SGLANG_CASE_FILES.flatMap(
   (file) =>
@@ -48,6 +52,27 @@ const UNKNOWN_TOOL =
  */
 const STRAY_MARKER =
   "stray marker: a marker that opens or closes nothing stays in content as written; SGLang strips Kimi's special tokens from it";
+
+/**
+ * A malformed call stays in content byte for byte (`call_invalid`; docs/decisions.md): an object whose arguments hold
+ * another call object has no one reading. SGLang's Llama 3.2 detector skips to the next object that parses.
+ */
+const MALFORMED_KEPT =
+  "malformed call kept: a call object that does not parse stays in content as written (`call_invalid`); SGLang skips to the next object that parses";
+
+/**
+ * A call object without an argument key is a call without arguments (`{}`), as every JSON family reads
+ * `{"name": "f"}`; SGLang's GigaChat 3 detector drops it.
+ */
+const NO_ARGUMENT_KEY =
+  "no argument key: a call object without arguments is a call with `{}`, as every JSON family reads it; SGLang's GigaChat 3 detector drops it";
+
+/**
+ * Arguments that are not an object are core's R1 wire text (`{"_raw_arguments": …}` with `arguments_invalid`, an
+ * error a caller sees before running anything): nothing the model wrote is lost. SGLang drops the call.
+ */
+const ARGUMENTS_NOT_OBJECT =
+  "arguments not an object: kept as core's R1 wire text with `arguments_invalid` (nothing lost, never silent); SGLang drops the call";
 
 /** Why we differ from an SGLang case, and what we give there: the fields, the calls' names, the content. */
 const DIFFERENCES: Record<
@@ -83,6 +108,54 @@ const DIFFERENCES: Record<
     fields: ["content"],
     calls: [],
     content: "normal text<|tool_calls_section_end|>",
+  },
+  "sglang-pythonic-two-lists-with-text": {
+    reason: LIST_AFTER_PROSE,
+    fields: ["calls.count", "content"],
+    calls: ["get_weather"],
+    content: "and [search(query='restaurants')]",
+  },
+  "sglang-pythonic-partial-joined": {
+    reason: LIST_AFTER_PROSE,
+    fields: ["calls.count", "content"],
+    calls: [],
+    content: "Let me check the weather: [get_weather(location='Paris')]",
+  },
+  "sglang-pythonic-partial-nested-joined": {
+    reason: LIST_AFTER_PROSE,
+    fields: ["calls.count", "content"],
+    calls: [],
+    content: "Here's a call: [get_weather(location='Tokyo', data=[1, 2, 3])]",
+  },
+  "sglang-llama32-invalid-then-valid": {
+    reason: MALFORMED_KEPT,
+    fields: ["calls.count"],
+    calls: [],
+    content: '{"name": "get_weather", "parameters": {{"name": "get_weather", "parameters": {}}',
+  },
+  "sglang-glm45-invalid-tool": {
+    reason: UNKNOWN_TOOL,
+    fields: ["calls.count"],
+    calls: ["invalid_func"],
+    content: null,
+  },
+  "sglang-lfm2-unknown-function": {
+    reason: UNKNOWN_TOOL,
+    fields: ["calls.count"],
+    calls: ["unknown_function"],
+    content: null,
+  },
+  "sglang-gigachat3-missing-arguments": {
+    reason: NO_ARGUMENT_KEY,
+    fields: ["calls.count"],
+    calls: ["manage_user_memory"],
+    content: null,
+  },
+  "sglang-gigachat3-string-arguments": {
+    reason: ARGUMENTS_NOT_OBJECT,
+    fields: ["calls.count"],
+    calls: ["manage_user_memory"],
+    content: null,
   },
   "sglang-kimi-stray-argument-begin": {
     reason: STRAY_MARKER,

@@ -53,7 +53,11 @@ export interface VllmCase {
 }
 
 /** The fixture files: every family's cases, and Hunyuan Hy3 / Hy4's (hy_v3, hy_v4) in a file of their own. */
-export const VLLM_CASE_FILES = ["vllm-tool-parser-cases.json", "vllm-hy-tool-parser-cases.json"] as const;
+export const VLLM_CASE_FILES = [
+  "vllm-tool-parser-cases.json",
+  "vllm-hy-tool-parser-cases.json",
+  "vllm-lfm2-tool-parser-cases.json",
+] as const;
 
 /** The cases, read from the fixtures. */
 export function loadVllmCases(): VllmCase[] {

@@ -70,6 +70,11 @@ export const REASONS = {
     reason:
       "a `<tool_calls>` section cut short keeps its complete calls (`section_unclosed`: a length stop before its closing tag), as Kimi's does; vLLM's strict Hy4 parser returns the whole text as content",
   },
+  NOTPYTHON: {
+    name: "not a Python literal",
+    reason:
+      "a pythonic call whose value is no Python literal (a raw line break or an unescaped quote inside a string, a set, which JSON cannot hold) stays content (`call_invalid`): no one reading; vLLM repairs it",
+  },
 } as const;
 
 /** One deliberate difference: why, the fields `mismatches` reports, and what our parse gives. */
@@ -89,6 +94,55 @@ export interface Difference {
 
 /** The cases of the fixture we read otherwise than vLLM's test states, by case id. */
 export const DIFFERENCES: Record<string, Difference> = {
+  "lfm2-tool-parser-multiline-string-arg": {
+    kind: "NOTPYTHON",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content:
+        "<|tool_call_start|>[exec(command='cat > f.py << EOF\nimport csv\nprint(1)\nEOF')]<|tool_call_end|>",
+      reasoning: null,
+    },
+  },
+  "lfm2-tool-parser-set-arg": {
+    kind: "NOTPYTHON",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content: "<|tool_call_start|>[label(tags={'urgent', 'bug'})]<|tool_call_end|>",
+      reasoning: null,
+    },
+  },
+  "lfm2-tool-parser-nested-quote": {
+    kind: "NOTPYTHON",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content:
+        "<|tool_call_start|>[bash(command='sed -n '360,450p' /testbed/sympy/matrices/common.py')]<|tool_call_end|>",
+      reasoning: null,
+    },
+  },
+  "lfm2-tool-parser-nested-python-c": {
+    kind: "NOTPYTHON",
+    fields: ["calls.count"],
+    ours: {
+      calls: [],
+      content:
+        "<|tool_call_start|>[bash(command='cd /testbed && python3 -c \"from sympy import latex\nprint(latex(3*x, mul_symbol='\\,'))\"')]<|tool_call_end|>",
+      reasoning: null,
+    },
+  },
+  "lfm2-tool-parser-echoed-body": {
+    kind: "LOSS",
+    fields: ["content"],
+    ours: {
+      calls: ["grocery.orderIngredients"],
+      content:
+        "[grocery.orderIngredients(ingredientList=[{'name': 'apple', 'quantity': '2'}], deliveryAddress='123 Main St')]<|tool_call_end|>",
+      reasoning: null,
+    },
+  },
   "granite4-tool-parser-test-tool-call-parser-complex": {
     kind: "SEP",
     fields: ["content"],

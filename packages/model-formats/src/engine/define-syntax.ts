@@ -17,7 +17,7 @@ import {
 import type { FamilyContext } from "./family-context.js";
 import { Output } from "./output.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
-import { isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
+import { holdsEither, isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
 export type { FamilyContext } from "./family-context.js";
@@ -219,7 +219,7 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
   const createStream = (options: SyntaxParseOptions = {}): SyntaxStream =>
     new FamilyStream(family, readOptions(options));
   const plain = family.plain;
-  const { needle, firsts, wide, rest } = plain;
+  const { needle, otherNeedle, firsts, wide, rest } = plain;
   const parseFully = (text: string, options?: SyntaxParseOptions): SyntaxParseResult => {
     const stream = createStream(options);
     return foldEvents([...stream.push(text), ...stream.end()]);
@@ -247,7 +247,11 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
       // table look-up of the first character, one result object. The check is data, not a closure, so this one body
       // serves every family without a call through a function that differs per family.
       if (options === undefined && typeof text === "string") {
-        if (needle === null || text.indexOf(needle) === -1) {
+        if (
+          otherNeedle === null
+            ? needle === null || text.indexOf(needle) === -1
+            : !holdsEither(text, needle as string, otherNeedle)
+        ) {
           const c = text.charCodeAt(0);
           // NaN (the empty text) fails both comparisons: `rest` answers for it.
           const content = (c < 128 ? firsts[c] === 0 : c <= 0xffff && !wide && !isWideSpace(c))

@@ -63,8 +63,8 @@ export function functionCallEncoder(
 
 /**
  * The syntax of a `<function=…><parameter=…>` family on the engine: sections opened by `callOpen` (several functions
- * each), a `<function=` at the very start with the opener missing read (`call_unopened`), reasoning split, values typed
- * by the tool's schema, arguments streamed pair by pair.
+ * each), a `<function=` with the opener missing read (`call_unopened`) in an output that opens no section, reasoning
+ * split, values typed by the tool's schema, arguments streamed pair by pair.
  *
  * @example
  * const syntax = defineFunctionCallSyntax({ id: "x", name: "X", callOpen: "<tool_call>", callClose: "</tool_call>", reasoning: THINK, valueOnLines: true, writeValue: String });
@@ -84,7 +84,7 @@ export function defineFunctionCallSyntax(family: FunctionCallFamily): ToolCallSy
     id: family.id,
     name: family.name,
     startMarkers: [family.callOpen],
-    plain: plainCheck(family.callOpen, [family.reasoning.open, FUNCTION_OPEN]),
+    plain: plainCheck([family.callOpen, FUNCTION_OPEN], [family.reasoning.open]),
     *run(reader, out, context) {
       const readIn = (opener: string, channel: Channel) =>
         readSection(reader, out, {
@@ -93,8 +93,12 @@ export function defineFunctionCallSyntax(family: FunctionCallFamily): ToolCallSy
           channel,
           readCall: (prefix) => readFunctionCall(reader, out, context, { syntax: calls, channel, prefix }),
         });
+      let sawSection = false;
       yield* textLoop(reader, out, context, {
-        callMarkers: [family.callOpen],
+        // A `<function=` after content with its section's opener missing (SGLang and vLLM read it): read as a call
+        // when it reads as a whole one (`call_unopened`), as at the start, in an output that opens no section;
+        // anything else stays text.
+        callMarkers: [family.callOpen, FUNCTION_OPEN],
         reasoning: family.reasoning,
         ...(family.callsInReasoning === false ? { callsInReasoning: false } : {}),
         *atStart() {
@@ -105,7 +109,15 @@ export function defineFunctionCallSyntax(family: FunctionCallFamily): ToolCallSy
           reader.journalStart(FUNCTION_OPEN);
           yield* readIn(FUNCTION_OPEN, "content");
         },
-        onCall: (marker, channel) => readIn(marker, channel),
+        *onCall(marker, channel) {
+          if (marker === family.callOpen) sawSection = true;
+          else if (sawSection) {
+            // After a section, a `<function=` outside one is what is left of a section that broke: text.
+            out.text(channel, marker);
+            return;
+          }
+          yield* readIn(marker, channel);
+        },
       });
     },
     encode: functionCallEncoder(family),

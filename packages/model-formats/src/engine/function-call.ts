@@ -1,7 +1,7 @@
 import type { FamilyContext } from "./define-syntax.js";
 import { MarkerSet } from "./marker-set.js";
 import type { Channel, Output, Separator } from "./output.js";
-import { readValue } from "./read-value.js";
+import { readValue, valueUnclosed } from "./read-value.js";
 import type { Reader, Step } from "./reader.js";
 import { type CallOutcome, callFailer, type SectionSyntax } from "./section.js";
 import { TextArguments } from "./text-arguments.js";
@@ -13,7 +13,11 @@ export const PARAMETER_OPEN = "<parameter=";
 export const PARAMETER_CLOSE = "</parameter>";
 
 const IN_FUNCTION = new MarkerSet([PARAMETER_OPEN, FUNCTION_CLOSE]);
-const PARAMETER_END = new MarkerSet([PARAMETER_CLOSE]);
+const VALUE_TAGS = {
+  closer: new MarkerSet([PARAMETER_CLOSE]),
+  followers: IN_FUNCTION,
+  stops: new MarkerSet([PARAMETER_CLOSE, PARAMETER_OPEN, FUNCTION_CLOSE]),
+};
 
 /** How a family writes `<function=NAME><parameter=K>V</parameter></function>` (Seed-OSS, Qwen3-Coder, Nemotron 3). */
 export interface FunctionCallSyntax {
@@ -87,8 +91,9 @@ export function* readFunctionCall(
     const key = yield* tagName(reader);
     if (key === null)
       return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
-    const value = yield* readValue(reader, PARAMETER_END, IN_FUNCTION);
+    const value = yield* readValue(reader, VALUE_TAGS);
     if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
+    if (value.unclosed) valueUnclosed(out, { tool: name, parameter: key, closer: PARAMETER_CLOSE });
     args.addText(key, valueText(value.text, syntax.valueOnLines));
   }
   reader.takeRecord();

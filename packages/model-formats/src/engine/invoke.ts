@@ -1,7 +1,8 @@
 import type { FamilyContext } from "./define-syntax.js";
+import { readJsonArguments } from "./json-arguments.js";
 import { MarkerSet } from "./marker-set.js";
 import type { Channel, Output, Separator } from "./output.js";
-import { readValue } from "./read-value.js";
+import { readValue, valueUnclosed } from "./read-value.js";
 import type { Reader, Step } from "./reader.js";
 import { type CallOutcome, callFailer, type SectionSyntax } from "./section.js";
 import { TextArguments } from "./text-arguments.js";
@@ -43,7 +44,8 @@ function* tagRest(reader: Reader): Step<string | null> {
  * once its name is known, and each parameter is passed on as an argument delta once its closing tag is known (a
  * value ends at the first closing tag followed by another parameter, `</invoke>` or the end of the text). Whole
  * parameters and then the end of the text are a call without its closing tags (`call_unclosed`, as every family reads
- * it); a malformed invoke goes back to content with its text, and the section goes on after it.
+ * it); a whole JSON object in place of the parameters is the arguments (`call_json_form`); a malformed invoke goes
+ * back to content with its text, and the section goes on after it.
  */
 export function* readInvoke(
   reader: Reader,
@@ -54,7 +56,12 @@ export function* readInvoke(
 ): Step<CallOutcome> {
   const { channel } = options;
   const inInvoke = MarkerSet.of([syntax.parameterOpen, syntax.section.callEnd]);
-  const parameterClose = MarkerSet.of([syntax.parameterClose]);
+  const callEnd = MarkerSet.of([syntax.section.callEnd]);
+  const valueTags = {
+    closer: MarkerSet.of([syntax.parameterClose]),
+    followers: inInvoke,
+    stops: MarkerSet.of([syntax.parameterClose, syntax.parameterOpen, syntax.section.callEnd]),
+  };
   reader.record();
   const fail = callFailer(reader, out, { syntax: syntax.section, channel, prefix: options.prefix });
   const atEnd = () => reader.ended && reader.pos >= reader.text.length;
@@ -65,6 +72,28 @@ export function* readInvoke(
   if (name === "") return yield* fail("call_invalid", "an invoke without a name");
   out.start(name, context.createId(out.index, name), channel, syntax.separator);
   context.checkName(name, out);
+  yield* reader.space();
+  if ((yield* reader.peekChar()) === "{") {
+    // A JSON object in place of the parameters (SGLang reads DSML's JSON form): one reading, when it is whole and
+    // the invoke closes after it.
+    const read = yield* readJsonArguments(reader, out, { end: null, tool: name });
+    if (read.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
+    if (read.status === "invalid") return yield* fail("call_invalid", read.message);
+    yield* reader.space();
+    const close = yield* reader.peek(callEnd);
+    if (close === null)
+      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "text after the JSON arguments");
+    reader.consume(close.length);
+    out.issue({
+      code: "call_json_form",
+      severity: "warning",
+      message: "a JSON object in place of the parameters: read as the arguments",
+      tool: name,
+    });
+    reader.takeRecord();
+    out.end(read.text);
+    return "ok";
+  }
   const args = new TextArguments(name, context, out);
   for (;;) {
     yield* reader.space();
@@ -92,9 +121,11 @@ export function* readInvoke(
     if (tag === null)
       return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
     const attributes = tagAttributes(tag);
-    const value = yield* readValue(reader, parameterClose, inInvoke);
+    const value = yield* readValue(reader, valueTags);
     if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
-    syntax.add(args, attributes.get("name") ?? "", value.text, attributes);
+    const parameter = attributes.get("name") ?? "";
+    if (value.unclosed) valueUnclosed(out, { tool: name, parameter, closer: syntax.parameterClose });
+    syntax.add(args, parameter, value.text, attributes);
   }
   reader.takeRecord();
   out.end(args.finish());

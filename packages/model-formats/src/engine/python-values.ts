@@ -41,6 +41,24 @@ export function* readIdentifier(reader: Reader): Step<string> {
   }
 }
 
+/**
+ * A call's name: an identifier, or identifiers joined by dots (`grocery.orderIngredients`, BFCL's and vLLM's dotted
+ * names). A dot not followed by an identifier is returned as read (`name.`), which no caller takes for a name.
+ *
+ * @example
+ * // at "grocery.orderIngredients(" → "grocery.orderIngredients"
+ */
+export function* readCallName(reader: Reader): Step<string> {
+  let name = yield* readIdentifier(reader);
+  while (name !== "" && (yield* reader.peekChar()) === ".") {
+    name += reader.consume(1);
+    const part = yield* readIdentifier(reader);
+    if (part === "") return name;
+    name += part;
+  }
+  return name;
+}
+
 function* readString(reader: Reader, quote: string): Step<PythonRead> {
   reader.consume(1);
   let out = "";

@@ -3,6 +3,7 @@ import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
+import { readValue, valueUnclosed } from "../engine/read-value.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, type ReasoningSyntax, textLoop } from "../engine/text-loop.js";
@@ -16,39 +17,46 @@ export const GLM_VALUE_OPEN = "<arg_value>";
 export const GLM_VALUE_CLOSE = "</arg_value>";
 
 const NAME_END = new MarkerSet(["\n", GLM_KEY_OPEN, GLM_CALL_CLOSE]);
-const IN_CALL = new MarkerSet([GLM_KEY_OPEN, GLM_CALL_CLOSE]);
+/** A name followed by escaped newlines (a literal backslash and `n`, or `r` then `n`), and nothing else. */
+const ESCAPED_NEWLINES_AFTER_NAME = /^([^\s\\]+?)(?:\\r)?(?:\\n)+$/;
 const KEY_CLOSE = new MarkerSet([GLM_KEY_CLOSE]);
-const VALUE_OPEN = new MarkerSet([GLM_VALUE_OPEN]);
+/**
+ * A value runs to its `</arg_value>` followed by the next key, the call's end or the end of the text; one that runs
+ * into `<arg_key>` or `</tool_call>` first lost its `</arg_value>` (GLM under load) and ends there (`value_unclosed`).
+ */
 const VALUE_STOPS = new MarkerSet([GLM_VALUE_CLOSE, GLM_KEY_OPEN, GLM_CALL_CLOSE]);
+const VALUE_CLOSE = new MarkerSet([GLM_VALUE_CLOSE]);
+
+/** The tags a call reads between its pairs; in an output escaped once more, each may follow a literal `\n`. */
+interface CallTags {
+  inCall: MarkerSet;
+  valueOpen: MarkerSet;
+  value: { closer: MarkerSet; followers: MarkerSet; stops: MarkerSet };
+}
+
+function callTags(escapes: readonly string[]): CallTags {
+  const withEscapes = (tags: readonly string[]) =>
+    new MarkerSet([...tags, ...escapes.flatMap((lead) => tags.map((tag) => lead + tag))]);
+  const inCall = withEscapes([GLM_KEY_OPEN, GLM_CALL_CLOSE]);
+  return {
+    inCall,
+    valueOpen: withEscapes([GLM_VALUE_OPEN]),
+    value: { closer: VALUE_CLOSE, followers: inCall, stops: VALUE_STOPS },
+  };
+}
+
+const PLAIN_TAGS = callTags([]);
+const ESCAPED_TAGS = callTags(["\\n", "\\r\\n"]);
+
+/** A tag as read, without the escaped newline before it. */
+function tagOf(marker: string): string {
+  return marker.slice(marker.indexOf("<"));
+}
 
 interface GlmLayout {
   /** Written before each call (GLM-4.5/4.6: `\n`). */
   beforeCall: string;
   reasoning: ReasoningSyntax;
-}
-
-/**
- * A value up to its `</arg_value>`: the first one followed by the next key, the call's end or the end of the text
- * (any other is part of the value). A value that runs into `<arg_key>` or `</tool_call>` before any closer lost its
- * `</arg_value>` (GLM under load; vLLM and SGLang end it there): it ends there, `unclosed`, since a template writes
- * those tags only between values. `null` when the text ends first: a cut call is never repaired.
- */
-function* readGlmValue(reader: Reader): Step<{ text: string; unclosed: boolean } | null> {
-  const parts: string[] = [];
-  const sink = (text: string) => {
-    parts.push(text);
-  };
-  for (;;) {
-    const found = yield* reader.before(VALUE_STOPS, sink);
-    if (found === null) return null;
-    if (found !== GLM_VALUE_CLOSE) return { text: parts.join(""), unclosed: true };
-    reader.consume(found.length);
-    const space = yield* reader.space();
-    const next = yield* reader.peek(IN_CALL);
-    if (next !== null || (reader.ended && reader.pos >= reader.text.length))
-      return { text: parts.join(""), unclosed: false };
-    parts.push(found, space);
-  }
 }
 
 function* readCall(
@@ -67,8 +75,22 @@ function* readCall(
   };
   const nameParts: string[] = [];
   const after = yield* reader.until(NAME_END, (text) => nameParts.push(text));
-  const name = nameParts.join("").trim();
+  let name = nameParts.join("").trim();
   if (after === null) return fail("call_truncated", "the text ends inside a tool call");
+  const unescaped = after === "\n" ? undefined : ESCAPED_NEWLINES_AFTER_NAME.exec(name)?.[1];
+  let tags = PLAIN_TAGS;
+  if (unescaped !== undefined && isToolName(unescaped)) {
+    tags = ESCAPED_TAGS;
+    // The newline GLM-4.5 writes after the name, escaped with the rest of an output escaped once more (SGLang's
+    // GLM-4.5 detector reads it): no tool name holds a backslash, so the name before it is the one reading.
+    out.issue({
+      code: "separator_escaped",
+      severity: "warning",
+      message: `${JSON.stringify(name.slice(unescaped.length))} after the tool name read as a newline`,
+      tool: unescaped,
+    });
+    name = unescaped;
+  }
   if (name === "" || name.includes("<")) return fail("call_invalid", "a tool call without a name");
   if (!isToolName(name)) {
     if (after === GLM_CALL_CLOSE && name.startsWith("{")) {
@@ -88,7 +110,7 @@ function* readCall(
         return;
       }
     }
-    // `multiply a=1 b=2`, a name with a literal `\n`: no one reading of the arguments, so no call.
+    // `multiply a=1 b=2`: no one reading of the arguments, so no call.
     return fail("call_name_invalid", `${JSON.stringify(name)} is not a tool name`);
   }
   out.start(name, context.createId(out.index, name), channel, layout.beforeCall);
@@ -98,7 +120,7 @@ function* readCall(
   for (;;) {
     if (next === null) {
       yield* reader.space();
-      next = yield* reader.peek(IN_CALL);
+      next = yield* reader.peek(tags.inCall);
       if (next === null) {
         if (reader.ended && reader.pos >= reader.text.length) {
           // The last pair was complete and the text ends: a call without its closing tag.
@@ -116,7 +138,7 @@ function* readCall(
       }
       reader.consume(next.length);
     }
-    if (next === GLM_CALL_CLOSE) {
+    if (tagOf(next) === GLM_CALL_CLOSE) {
       reader.takeRecord();
       out.end(args.finish());
       return;
@@ -127,10 +149,10 @@ function* readCall(
       return fail("call_truncated", "the text ends inside a tool call");
     const key = keyParts.join("").trim();
     yield* reader.space();
-    const opened = yield* reader.peek(VALUE_OPEN);
+    const opened = yield* reader.peek(tags.valueOpen);
     if (opened !== null) reader.consume(opened.length);
     else {
-      if ((yield* reader.peek(IN_CALL)) !== null) {
+      if ((yield* reader.peek(tags.inCall)) !== null) {
         out.issue({
           code: "value_missing",
           severity: "warning",
@@ -151,16 +173,9 @@ function* readCall(
         parameter: key,
       });
     }
-    const value = yield* readGlmValue(reader);
-    if (value === null) return fail("call_truncated", "the text ends inside a tool call");
-    if (value.unclosed)
-      out.issue({
-        code: "value_unclosed",
-        severity: "warning",
-        message: `${GLM_VALUE_CLOSE} is missing: the value ends at the next ${GLM_KEY_OPEN} or ${GLM_CALL_CLOSE}`,
-        tool: name,
-        parameter: key,
-      });
+    const value = yield* readValue(reader, tags.value);
+    if (value.status === "end") return fail("call_truncated", "the text ends inside a tool call");
+    if (value.unclosed) valueUnclosed(out, { tool: name, parameter: key, closer: GLM_VALUE_CLOSE });
     args.addText(key, value.text);
     next = null;
   }

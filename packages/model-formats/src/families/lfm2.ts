@@ -1,14 +1,65 @@
 import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { pyRepr, toPython } from "@toolcall/jinja";
 import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
-import { defineSyntax } from "../engine/define-syntax.js";
+import { CALL_LIST_START, readCallList } from "../engine/call-list.js";
+import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
+import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
+import type { Channel, Output } from "../engine/output.js";
+import type { Reader, Step } from "../engine/reader.js";
 import { BARE_THINK, plainCheck, textLoop } from "../engine/text-loop.js";
 import { readPythonicList } from "./llama.js";
 
 export const LFM2_CALL_START = "<|tool_call_start|>";
 export const LFM2_CALL_END = "<|tool_call_end|>";
 const CALL_END = new MarkerSet([LFM2_CALL_END]);
+/** A JSON call inside the markers (LFM2 asked for JSON calls in its system prompt): `arguments` or `parameters`. */
+const JSON_ITEM = { separator: "", argumentKeys: ["arguments", "parameters"] } as const;
+
+/**
+ * The markers' close after a call read, or `call_unclosed` (the text after the calls stays content).
+ */
+function* closeCalls(reader: Reader, out: Output, channel: Channel): Step<void> {
+  const after = yield* reader.space();
+  const end = yield* reader.peek(CALL_END);
+  if (end !== null) {
+    reader.consume(end.length);
+    return;
+  }
+  out.text(channel, after);
+  out.issue({
+    code: "call_unclosed",
+    severity: "info",
+    message: `${LFM2_CALL_END} is missing after the calls`,
+  });
+}
+
+/**
+ * JSON calls inside the markers: a list of call objects (`[{"name": …, "arguments": {…}}, …]`) or one object. LFM2
+ * writes JSON when its system prompt asks for it (LiquidAI's model card); vLLM's and SGLang's LFM2 parsers read both.
+ */
+function* readJsonCalls(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  channel: Channel,
+  prefix: string,
+): Step<void> {
+  if ((yield* reader.peekChar()) === "[") {
+    yield* readCallList(reader, out, context, { channel, prefix, item: JSON_ITEM, close: CALL_END });
+    return;
+  }
+  reader.record();
+  const result = yield* readJsonCall(reader, out, context, { channel, ...JSON_ITEM });
+  if (result.status !== "complete") {
+    const raw = prefix + reader.takeRecord();
+    out.abort(jsonCallFailure(result, raw), raw, channel);
+    return;
+  }
+  reader.takeRecord();
+  out.end(result.arguments);
+  yield* closeCalls(reader, out, channel);
+}
 
 /**
  * A value as LFM2.5's template writes an argument: a string in single quotes as it is, a mapping as `tojson`, else
@@ -42,7 +93,8 @@ export function encodeLfm2(calls: readonly EncodableToolCall[]): string {
 
 /**
  * LiquidAI LFM2 / LFM2.5: `<|tool_call_start|>[get_weather(city='Tokyo'), …]<|tool_call_end|>` (a pythonic list
- * inside the markers, as llama.cpp's and vLLM's LFM2 parsers read it), reasoning in `<think>…</think>`.
+ * inside the markers, as llama.cpp's and vLLM's LFM2 parsers read it; JSON calls there too, a list or one object, as
+ * the model writes them when its system prompt asks for JSON), reasoning in `<think>…</think>`.
  *
  * Rules: keyword arguments only, values read as Python literals (JSON's `true`/`false`/`null` too, so a mapping the
  * template writes with `tojson` reads back); a missing `<|tool_call_end|>` keeps the calls (`call_unclosed`); a
@@ -67,24 +119,17 @@ export const lfm2: ToolCallSyntax = defineSyntax({
       callsInReasoning: false,
       *onCall(marker, channel) {
         const space = yield* reader.space();
-        if ((yield* reader.peekChar()) !== "[") {
+        const next = yield* reader.peekChar();
+        if (next === "{" || (next === "[" && (yield* reader.peek(CALL_LIST_START)) !== null))
+          return yield* readJsonCalls(reader, out, context, channel, marker + space);
+        if (next !== "[") {
           out.text(channel, marker + space);
           return;
         }
         const before = out.index;
         yield* readPythonicList(reader, out, context, channel, marker + space);
         if (out.index === before) return;
-        const after = yield* reader.space();
-        const end = yield* reader.peek(CALL_END);
-        if (end !== null) reader.consume(end.length);
-        else {
-          out.text(channel, after);
-          out.issue({
-            code: "call_unclosed",
-            severity: "info",
-            message: `${LFM2_CALL_END} is missing after the list of calls`,
-          });
-        }
+        yield* closeCalls(reader, out, channel);
       },
     });
   },

@@ -5,7 +5,7 @@ import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { type JsonCallOptions, jsonCallFailure, listNext, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
-import { readIdentifier, readPythonValue } from "../engine/python-values.js";
+import { readCallName, readIdentifier, readPythonValue } from "../engine/python-values.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, textLoop } from "../engine/text-loop.js";
@@ -146,10 +146,10 @@ export function* readPythonicList(
   for (let first = true; ; first = false) {
     pending += yield* reader.space();
     reader.record();
-    const name = yield* readIdentifier(reader);
+    const name = yield* readCallName(reader);
     yield* reader.space();
     const open = yield* reader.peekChar();
-    if (name === "" || open !== "(") {
+    if (name === "" || name.endsWith(".") || open !== "(") {
       const raw = pending + reader.takeRecord();
       if (first) {
         // Not a call list (a Markdown link, a JSON array): content.

@@ -3,7 +3,7 @@ import { argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
-import { readIdentifier } from "../engine/python-values.js";
+import { readCallName } from "../engine/python-values.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { BARE_THINK, plainCheck, textLoop } from "../engine/text-loop.js";
 import { readPythonCall } from "./llama.js";
@@ -38,10 +38,10 @@ function* readCalls(reader: Reader, out: Output, context: FamilyContext, channel
       return;
     }
     reader.record();
-    const name = yield* readIdentifier(reader);
+    const name = yield* readCallName(reader);
     const space = yield* reader.space();
     const open = yield* reader.peekChar();
-    if (name !== "" && open === "(") {
+    if (name !== "" && !name.endsWith(".") && open === "(") {
       reader.consume(1);
       const head = pending;
       pending = "";
