@@ -92,7 +92,12 @@ async function repairRun(options: {
   };
 }
 
-function workLines(err: string): Array<{ ranges: number; mainThreadBytesRead: number }> {
+function workLines(err: string): Array<{
+  ranges: number;
+  mainThreadBytesRead: number;
+  workerCpuSeconds?: number[];
+  mainThreadCpuSeconds?: number;
+}> {
   return [...err.matchAll(/^toolcall work: (.*)$/gm)].map((match) => JSON.parse(match[1] as string));
 }
 
@@ -135,6 +140,11 @@ describe("--jobs N: workers read and write their own byte ranges", () => {
         // The main thread read the input only to hash it for the journal's trailer, once.
         expect(work?.ranges, where).toBe(Math.ceil(variant.bytes.length / Number(rangeBytes)));
         expect(work?.mainThreadBytesRead, where).toBe(variant.bytes.length);
+        // CPU by thread for the bench (Linux): the main thread's, and one figure per worker.
+        if (process.platform === "linux") {
+          expect(work?.workerCpuSeconds?.length, where).toBe(Number(jobs));
+          expect(typeof work?.mainThreadCpuSeconds, where).toBe("number");
+        }
         const check = await run(["check", input, "--json", "--jobs", jobs], { cwd: dir, env });
         expect(check.code, where).toBe(checkOne.code);
         expect(check.out, where).toBe(checkOne.out);

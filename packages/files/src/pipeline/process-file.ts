@@ -5,6 +5,7 @@ import type { JournaledOutput } from "../output/journal.js";
 import type { OutputTarget } from "../output/output-target.js";
 import type { WorkContext } from "../records/record-work.js";
 import { processRanges, type RangedWork } from "../workers/ranged-input.js";
+import { threadCpuSeconds } from "../workers/thread-cpu.js";
 import type { LinePool } from "../workers/worker-pool.js";
 import { framingQuestions, type ProcessResult, processInput, type RecordHandler } from "./process-input.js";
 
@@ -135,9 +136,13 @@ export async function processFile(options: {
 
 /**
  * With `TOOLCALL_WORK_REPORT=1`, what the main thread did for a file goes to standard error as one JSON line (the
- * tests count it: how many ranges the workers took, how many input bytes the main thread read).
+ * tests count it: how many ranges the workers took, how many input bytes the main thread read; the bench reads the
+ * CPU seconds of the main thread and of each worker, on Linux).
  */
 function reportWork(work: RangedWork & { file: string }): void {
-  if (process.env.TOOLCALL_WORK_REPORT === "1")
-    process.stderr.write(`toolcall work: ${JSON.stringify(work)}\n`);
+  if (process.env.TOOLCALL_WORK_REPORT !== "1") return;
+  const mainThreadCpuSeconds = threadCpuSeconds();
+  process.stderr.write(
+    `toolcall work: ${JSON.stringify({ ...work, ...(mainThreadCpuSeconds !== undefined ? { mainThreadCpuSeconds } : {}) })}\n`,
+  );
 }

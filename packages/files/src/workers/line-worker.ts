@@ -6,6 +6,7 @@ import { resolveRepairs } from "../records/repair-registry.js";
 import { OpenFiles, type OutputPiece, ReadBuffers, writeRangePieces } from "./range-files.js";
 import type { RangeRequest } from "./range-types.js";
 import { workRange } from "./range-work.js";
+import { threadCpuSeconds } from "./thread-cpu.js";
 import type { LineBatch, WorkerConfig } from "./worker-pool.js";
 import { inlinePool } from "./worker-pool.js";
 
@@ -76,7 +77,7 @@ async function answer(message: Message): Promise<{ value: unknown; transfer: Arr
     held.clear();
     buffers.clear();
     files.closeAll();
-    return { value: true, transfer: [] };
+    return { value: threadCpuSeconds() ?? null, transfer: [] };
   }
   const bytes = Buffer.from(message.bytes.buffer, message.bytes.byteOffset, message.bytes.byteLength);
   const contents = message.ends.map((end, i) => bytes.subarray(i === 0 ? 0 : message.ends[i - 1], end));

@@ -28,6 +28,8 @@ export interface RangedWork {
   ranges: number;
   /** Input bytes the main thread read (only to hash them for a journal). */
   mainThreadBytesRead: number;
+  /** Each worker's CPU seconds when the file was done (Linux only; the bench splits a run's CPU by thread). */
+  workerCpuSeconds?: number[];
 }
 
 /**
@@ -193,7 +195,8 @@ export async function processRanges(options: {
     await Promise.allSettled(waiting);
     await readBack.catch(() => {});
     await written?.close();
-    await ranges.closeFiles();
+    const cpu = await ranges.closeFiles();
+    if (cpu.every((seconds) => seconds !== undefined)) work.workerCpuSeconds = cpu as number[];
   }
   const summary = { framing: "jsonl" as const, bytes: size, records: tally.records };
   const sha256 = inputHash === undefined ? undefined : await inputHash;

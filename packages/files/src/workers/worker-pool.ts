@@ -32,8 +32,11 @@ export interface RangeWorkers {
   place(options: { id: number; output: string; offset: number }): Promise<number>;
   /** Forgets a range's output (the run stopped). */
   drop(id: number): Promise<void>;
-  /** Closes the files every worker holds open (once a file is done). */
-  closeFiles(): Promise<void>;
+  /**
+   * Closes the files every worker holds open (once a file is done); answers each worker's CPU seconds so far (its
+   * thread's /proc times; `undefined` off Linux).
+   */
+  closeFiles(): Promise<Array<number | undefined>>;
 }
 
 /** What a worker needs to build the same context the main thread has (functions do not cross threads). */
@@ -170,7 +173,10 @@ export async function workerPool(options: { workers: number; config: WorkerConfi
         if (worker !== undefined) await send({ worker, message: { drop: id } });
       },
       async closeFiles() {
-        await Promise.all(workers.map((_, worker) => send({ worker, message: { closeFiles: true } })));
+        const answers = await Promise.all(
+          workers.map((_, worker) => send<number | null>({ worker, message: { closeFiles: true } })),
+        );
+        return answers.map((seconds) => (typeof seconds === "number" ? seconds : undefined));
       },
     },
     async close() {
