@@ -172,7 +172,9 @@ function startsNoJsonValue(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
-    // { [ " - 0-9 t f n
+    // An object whose first key is not a JSON string (`{'a': 1}`, `{a: 1}`): no parse can succeed.
+    if (c === 0x7b) return !objectCanBegin(text, i + 1);
+    // [ " - 0-9 t f n
     return !(
       c === 0x7b ||
       c === 0x5b ||
@@ -184,6 +186,17 @@ function startsNoJsonValue(text: string): boolean {
       c === 0x6e
     );
   }
+  return true;
+}
+
+/** Whether what follows an object's `{` at `from` can begin its body: blanks, then `"` (a key) or `}`. */
+function objectCanBegin(text: string, from: number): boolean {
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
+    return c === 0x22 || c === 0x7d;
+  }
+  // `{` and blanks: cut text, which the parse reports (its message is made late, when it is needed).
   return true;
 }
 
@@ -280,7 +293,8 @@ function decodeObjectText(
     usable.lossless ||
     usable.schema !== undefined ||
     usable.meter !== undefined ||
-    text.charCodeAt(0) !== 0x7b
+    text.charCodeAt(0) !== 0x7b ||
+    !objectCanBegin(text, 1)
   )
     return decodeText(text, usable);
   const maxDepth = usable.maxDepth ?? DEFAULT_MAX_DEPTH;
