@@ -8,6 +8,7 @@ import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-or
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { runSteps } from "./run-steps.js";
 import { type SchemaConversion, schemaTypedArguments } from "./schema-typed-arguments.js";
+import { objectCanBegin, startsNoJsonValue } from "./starts-no-json-value.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 import { isWorkMeter, resolveWorkMeter, type WorkMeter } from "./work-budget.js";
 
@@ -161,43 +162,6 @@ function* runRepairs(
       return { ok: true, mapping: parsed.value, applied, text: current };
   }
   return { ok: false, budget };
-}
-
-/**
- * Whether no JSON value can begin where the text's first non-whitespace character is (a Markdown fence, prose, a
- * template token). Such text skips the parse that would fail: a failed `JSON.parse` throws, and building the
- * exception costs more than the repair that follows.
- */
-function startsNoJsonValue(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
-    // An object whose first key is not a JSON string (`{'a': 1}`, `{a: 1}`): no parse can succeed.
-    if (c === 0x7b) return !objectCanBegin(text, i + 1);
-    // [ " - 0-9 t f n
-    return !(
-      c === 0x7b ||
-      c === 0x5b ||
-      c === 0x22 ||
-      c === 0x2d ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x74 ||
-      c === 0x66 ||
-      c === 0x6e
-    );
-  }
-  return true;
-}
-
-/** Whether what follows an object's `{` at `from` can begin its body: blanks, then `"` (a key) or `}`. */
-function objectCanBegin(text: string, from: number): boolean {
-  for (let i = from; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
-    return c === 0x22 || c === 0x7d;
-  }
-  // `{` and blanks: cut text, which the parse reports (its message is made late, when it is needed).
-  return true;
 }
 
 const NOT_JSON = { success: false, error: "not JSON" } as const;
