@@ -8,6 +8,7 @@ import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-or
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { runSteps } from "./run-steps.js";
 import { type SchemaConversion, schemaTypedArguments } from "./schema-typed-arguments.js";
+import { objectCanBegin, startsNoJsonValue } from "./starts-no-json-value.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 import { isWorkMeter, resolveWorkMeter, type WorkMeter } from "./work-budget.js";
 
@@ -163,30 +164,6 @@ function* runRepairs(
   return { ok: false, budget };
 }
 
-/**
- * Whether no JSON value can begin where the text's first non-whitespace character is (a Markdown fence, prose, a
- * template token). Such text skips the parse that would fail: a failed `JSON.parse` throws, and building the
- * exception costs more than the repair that follows.
- */
-function startsNoJsonValue(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d) continue;
-    // { [ " - 0-9 t f n
-    return !(
-      c === 0x7b ||
-      c === 0x5b ||
-      c === 0x22 ||
-      c === 0x2d ||
-      (c >= 0x30 && c <= 0x39) ||
-      c === 0x74 ||
-      c === 0x66 ||
-      c === 0x6e
-    );
-  }
-  return true;
-}
-
 const NOT_JSON = { success: false, error: "not JSON" } as const;
 
 /** Text the strict parse did not decide, with repairs to run: their steps, and what makes the result of theirs. */
@@ -280,7 +257,8 @@ function decodeObjectText(
     usable.lossless ||
     usable.schema !== undefined ||
     usable.meter !== undefined ||
-    text.charCodeAt(0) !== 0x7b
+    text.charCodeAt(0) !== 0x7b ||
+    !objectCanBegin(text, 1)
   )
     return decodeText(text, usable);
   const maxDepth = usable.maxDepth ?? DEFAULT_MAX_DEPTH;
