@@ -58,10 +58,12 @@ export function* readFunctionCall(
   const { syntax, channel } = options;
   reader.record();
   const fail = callFailer(reader, out, { syntax: syntax.section, channel, prefix: options.prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   const name = yield* tagName(reader);
   if (name === null)
-    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a function tag that does not close");
+    return yield* fail(
+      reader.exhausted ? "call_truncated" : "call_invalid",
+      "a function tag that does not close",
+    );
   if (!isToolName(name)) return yield* fail("call_invalid", "a function without a tool's name");
   out.start(name, context.createId(out.index, name), channel, syntax.separator);
   context.checkName(name, out);
@@ -69,7 +71,7 @@ export function* readFunctionCall(
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peek(IN_FUNCTION);
-    if (next === null && atEnd()) {
+    if (next === null && reader.exhausted) {
       // Whole parameters, then the end of the text: a call without its closing tags, as every family reads it.
       out.issue({
         code: "call_unclosed",
@@ -83,14 +85,17 @@ export function* readFunctionCall(
     }
     if (next === null)
       return yield* fail(
-        atEnd() ? "call_truncated" : "call_invalid",
+        reader.exhausted ? "call_truncated" : "call_invalid",
         "text inside a function that is not a parameter",
       );
     reader.consume(next.length);
     if (next === FUNCTION_CLOSE) break;
     const key = yield* tagName(reader);
     if (key === null)
-      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
+      return yield* fail(
+        reader.exhausted ? "call_truncated" : "call_invalid",
+        "a parameter tag that does not close",
+      );
     const value = yield* readValue(reader, VALUE_TAGS);
     if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
     if (value.unclosed) valueUnclosed(out, { tool: name, parameter: key, closer: PARAMETER_CLOSE });

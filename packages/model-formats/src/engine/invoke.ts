@@ -64,10 +64,12 @@ export function* readInvoke(
   };
   reader.record();
   const fail = callFailer(reader, out, { syntax: syntax.section, channel, prefix: options.prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   const head = yield* tagRest(reader);
   if (head === null)
-    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "an invoke tag that does not close");
+    return yield* fail(
+      reader.exhausted ? "call_truncated" : "call_invalid",
+      "an invoke tag that does not close",
+    );
   const name = tagAttributes(head).get("name")?.trim() ?? "";
   if (name === "") return yield* fail("call_invalid", "an invoke without a name");
   out.start(name, context.createId(out.index, name), channel, syntax.separator);
@@ -82,7 +84,10 @@ export function* readInvoke(
     yield* reader.space();
     const close = yield* reader.peek(callEnd);
     if (close === null)
-      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "text after the JSON arguments");
+      return yield* fail(
+        reader.exhausted ? "call_truncated" : "call_invalid",
+        "text after the JSON arguments",
+      );
     reader.consume(close.length);
     out.issue({
       code: "call_json_form",
@@ -98,7 +103,7 @@ export function* readInvoke(
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peek(inInvoke);
-    if (next === null && atEnd()) {
+    if (next === null && reader.exhausted) {
       // Whole parameters, then the end of the text: a call without its closing tags, as every family reads it.
       out.issue({
         code: "call_unclosed",
@@ -112,14 +117,17 @@ export function* readInvoke(
     }
     if (next === null)
       return yield* fail(
-        atEnd() ? "call_truncated" : "call_invalid",
+        reader.exhausted ? "call_truncated" : "call_invalid",
         "text inside an invoke that is not a parameter",
       );
     reader.consume(next.length);
     if (next === syntax.section.callEnd) break;
     const tag = yield* tagRest(reader);
     if (tag === null)
-      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "a parameter tag that does not close");
+      return yield* fail(
+        reader.exhausted ? "call_truncated" : "call_invalid",
+        "a parameter tag that does not close",
+      );
     const attributes = tagAttributes(tag);
     const value = yield* readValue(reader, valueTags);
     if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");

@@ -32,8 +32,7 @@ export function* readValue(
     reader.consume(found.length);
     const space = yield* reader.space();
     const next = yield* reader.peek(tags.followers);
-    if (next !== null || (reader.ended && reader.pos >= reader.text.length))
-      return { status: "ok", text: parts.join(""), unclosed: false };
+    if (next !== null || reader.exhausted) return { status: "ok", text: parts.join(""), unclosed: false };
     parts.push(found, space);
   }
 }

@@ -48,6 +48,11 @@ export class Reader {
     this.ended = true;
   }
 
+  /** No more text will come and all of it is read: what a reader meets now is the text's end, not a cut. */
+  get exhausted(): boolean {
+    return this.ended && this.pos >= this.text.length;
+  }
+
   /** Adds `n` examined characters to the caller's counter and charges the meter (out of budget: throws). */
   #count(n: number): void {
     if (this.#work !== undefined) this.#work.scanned += n;

@@ -89,7 +89,7 @@ export function* readSection(
         continue;
       }
       if (next === null) {
-        const atEnd = reader.ended && reader.pos >= reader.text.length;
+        const atEnd = reader.exhausted;
         if (!implicit && (atEnd || !first))
           out.issue({
             code: "section_unclosed",
@@ -186,6 +186,6 @@ export function* readCallEnd(reader: Reader, syntax: SectionSyntax): Step<"close
     reader.consume(next.length);
     return "closed";
   }
-  if (next !== null || (reader.ended && reader.pos >= reader.text.length)) return "unclosed";
+  if (next !== null || reader.exhausted) return "unclosed";
   return "invalid";
 }

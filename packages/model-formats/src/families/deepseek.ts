@@ -54,7 +54,6 @@ function* readCall(
 ): Step<CallOutcome> {
   reader.record();
   const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   const truncated = "the text ends inside a tool call";
   const headParts: string[] = [];
   if ((yield* reader.until(SEP, (text) => headParts.push(text))) === null)
@@ -69,7 +68,7 @@ function* readCall(
     yield* reader.space();
     const fence = yield* reader.peek(FENCE_OPEN);
     if (fence === null) {
-      if (atEnd()) return yield* fail("call_truncated", truncated);
+      if (reader.exhausted) return yield* fail("call_truncated", truncated);
       return yield* fail("call_invalid", "expected ```json after the name");
     }
     reader.consume(fence.length);
@@ -84,7 +83,10 @@ function* readCall(
     yield* reader.space();
     const close = yield* reader.peek(FENCE_CLOSE);
     if (close === null)
-      return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "expected ``` after the arguments");
+      return yield* fail(
+        reader.exhausted ? "call_truncated" : "call_invalid",
+        "expected ``` after the arguments",
+      );
     reader.consume(close.length);
   }
   if (!args.closed) {

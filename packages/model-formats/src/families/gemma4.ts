@@ -77,11 +77,10 @@ export function* readGemmaCall(
   const { tokens } = call;
   reader.record();
   const fail = callFailer(reader, out, { syntax: call.section, channel, prefix: tokens.callOpen });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   yield* reader.space();
   const keyword = yield* reader.prefixOf(CALL_KEYWORD);
   if (keyword < CALL_KEYWORD.length)
-    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "expected call:NAME{…}");
+    return yield* fail(reader.exhausted ? "call_truncated" : "call_invalid", "expected call:NAME{…}");
   const name = (yield* reader.upTo("{<", MAX_NAME)).trim();
   const brace = yield* reader.peekChar();
   if (brace === null) return yield* fail("call_truncated", "the text ends inside a tool call");
@@ -118,7 +117,7 @@ export function* readGemmaCall(
     out.end(args.finish());
     return "ok";
   }
-  if (atEnd()) {
+  if (reader.exhausted) {
     // A whole call, then the end of the text: a server stripped `<tool_call|>` as a stop token. Read as every family reads it.
     out.issue({
       code: "call_unclosed",

@@ -122,7 +122,7 @@ function* readCall(
       yield* reader.space();
       next = yield* reader.peek(tags.inCall);
       if (next === null) {
-        if (reader.ended && reader.pos >= reader.text.length) {
+        if (reader.exhausted) {
           // The last pair was complete and the text ends: a call without its closing tag.
           out.issue({
             code: "call_unclosed",

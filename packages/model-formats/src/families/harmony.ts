@@ -74,7 +74,7 @@ function* readCallBody(
     const end = yield* reader.peek(ends);
     // `<|call|>` is a stop token servers often strip: the call ends with its JSON. A next message is left to be read.
     if (end !== null && end !== HARMONY_START && ends === BODY_END) reader.consume(end.length);
-    else if (end === null && !(reader.ended && reader.pos >= reader.text.length))
+    else if (end === null && !reader.exhausted)
       return fail("call_invalid", `expected ${HARMONY_CALL} after the arguments`);
   }
   reader.takeRecord();

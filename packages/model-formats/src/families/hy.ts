@@ -60,8 +60,7 @@ function* readHyValue(reader: Reader, spelling: Spelling): Step<string | null | 
     if (found !== spelling.tags.valueClose) return false;
     reader.consume(found.length);
     const space = yield* reader.space();
-    if ((yield* reader.peek(spelling.inCall)) !== null || (reader.ended && reader.pos >= reader.text.length))
-      return parts.join("");
+    if ((yield* reader.peek(spelling.inCall)) !== null || reader.exhausted) return parts.join("");
     parts.push(found, space);
   }
 }
@@ -94,7 +93,7 @@ function* readCall(
     yield* reader.space();
     const next = yield* reader.peek(spelling.inCall);
     if (next === null) {
-      if (reader.ended && reader.pos >= reader.text.length) {
+      if (reader.exhausted) {
         // The last pair was complete and the text ends (a length stop): the call, without its closing tag.
         out.issue({
           code: "call_unclosed",
@@ -122,7 +121,7 @@ function* readCall(
     const key = keyParts.join("").trim();
     yield* reader.space();
     if ((yield* reader.peek(spelling.valueOpen)) === null) {
-      if (reader.ended && reader.pos >= reader.text.length) return yield* fail("call_truncated", truncated);
+      if (reader.exhausted) return yield* fail("call_truncated", truncated);
       // A key without its value (vLLM's strict Hy4 parser refuses the call too): no half-read call runs.
       return yield* fail("call_invalid", `${JSON.stringify(key)} has no ${t.valueOpen}`);
     }

@@ -35,7 +35,7 @@ function* readAction(
   reader.record();
   yield* reader.space();
   const plugin = yield* reader.prefixOf(INTERN_PLUGIN);
-  const atEnd = reader.ended && reader.pos >= reader.text.length;
+  const atEnd = reader.exhausted;
   if (plugin < INTERN_PLUGIN.length) {
     const raw = marker + reader.takeRecord();
     if (atEnd)

@@ -120,7 +120,7 @@ function* readAttributes(reader: Reader): Step<Attributes> {
   yield* reader.before(TOKEN, (text) => parts.push(text));
   const text = parts.join("");
   if ((yield* reader.peek(SEP)) === null) {
-    const atEnd = reader.ended && reader.pos >= reader.text.length;
+    const atEnd = reader.exhausted;
     // Attributes cut by the end of the text are a call cut short; anything else is no tag.
     return { status: atEnd && ATTRIBUTES_CUT.test(text) ? "end" : "invalid", values: NONE };
   }
@@ -146,7 +146,6 @@ function* readCall(
   const { channel } = options;
   reader.record();
   const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix: options.prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   const attributes = yield* readAttributes(reader);
   if (attributes.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
   if (attributes.status === "invalid") return yield* fail("call_invalid", "a call tag that does not read");
@@ -163,7 +162,7 @@ function* readCall(
       reader.consume(next.length);
       break;
     }
-    if (next === KIMI3_CALL_OPEN || next === KIMI3_TOOLS_CLOSE || (next === null && atEnd())) {
+    if (next === KIMI3_CALL_OPEN || next === KIMI3_TOOLS_CLOSE || (next === null && reader.exhausted)) {
       // Whole arguments, then the next call, the section's end or the end of the text: a call missing its end.
       out.issue({
         code: "call_unclosed",

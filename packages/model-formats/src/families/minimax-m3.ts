@@ -170,10 +170,12 @@ function* readInvokeM3(
   const { channel } = options;
   reader.record();
   const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix: options.prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   const head = yield* tagName(reader);
   if (head === null)
-    return yield* fail(atEnd() ? "call_truncated" : "call_invalid", "an invoke tag that does not close");
+    return yield* fail(
+      reader.exhausted ? "call_truncated" : "call_invalid",
+      "an invoke tag that does not close",
+    );
   const name = tagAttributes(head).get("name")?.trim() ?? "";
   if (name === "") return yield* fail("call_invalid", "an invoke without a name");
   out.start(name, context.createId(out.index, name), channel, "\n");
@@ -184,7 +186,7 @@ function* readInvokeM3(
     const next = yield* reader.peek(IN_INVOKE);
     if (next === null)
       return yield* fail(
-        atEnd() ? "call_truncated" : "call_invalid",
+        reader.exhausted ? "call_truncated" : "call_invalid",
         "text inside an invoke that is not a parameter",
       );
     reader.consume(next.length);

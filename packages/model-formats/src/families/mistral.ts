@@ -63,7 +63,7 @@ function* readNamed(
   }
   if (marker !== null) reader.consume(marker.length);
   else if ((yield* reader.peekChar()) !== "{") {
-    if (reader.ended && reader.pos >= reader.text.length) return truncated();
+    if (reader.exhausted) return truncated();
     return fail("call_invalid", `expected ${MISTRAL_ARGS} after the name`);
   }
   if (name === "" || /[[\]{}\s]/.test(name)) return fail("call_invalid", "a tool call without a name");

@@ -54,7 +54,6 @@ function* readCall(
 ): Step<CallOutcome> {
   reader.record();
   const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
-  const atEnd = () => reader.ended && reader.pos >= reader.text.length;
   yield* reader.space();
   const typed = yield* reader.peek(TYPE_SEP);
   if (typed !== null) {
@@ -64,7 +63,7 @@ function* readCall(
   const invoke = yield* reader.peek(INVOKE_START);
   if (invoke === null)
     return yield* fail(
-      atEnd() ? "call_truncated" : "call_invalid",
+      reader.exhausted ? "call_truncated" : "call_invalid",
       `expected ${STEP3_INVOKE_OPEN} in a call`,
     );
   reader.consume(invoke.length);
@@ -77,7 +76,7 @@ function* readCall(
     reader.consume(end.length);
     // A call that failed went back to content up to its invoke's end: its own end marker follows it there.
     if (outcome === "failed") out.text(channel, space + end);
-  } else if (outcome === "ok" && atEnd())
+  } else if (outcome === "ok" && reader.exhausted)
     out.issue({ code: "call_unclosed", severity: "info", message: `${STEP3_CALL_END} is missing` });
   else out.text(channel, space);
   return outcome;
