@@ -79,7 +79,7 @@ export const REASONS = {
 
 /** One deliberate difference: why, the fields `mismatches` reports, and what our parse gives. */
 export interface Difference {
-  kind: keyof typeof REASONS;
+  kind: string;
   fields: string[];
   ours: {
     /** Our calls' names. */

@@ -189,8 +189,13 @@ export function* readListAfterMarker(
     else out.text(channel, prefix + opened);
     return;
   }
-  if ((yield* reader.peekChar()) === "[") {
+  const first = yield* reader.peekChar();
+  if (first === "[") {
     yield* readCallList(reader, out, context, { channel, prefix, item, close });
+    return;
+  }
+  if (first === "{" && close !== undefined) {
+    yield* readUnlisted(reader, out, context, { prefix, channel, item, close });
     return;
   }
   const ended = (yield* reader.peekChar()) === null;
@@ -206,4 +211,55 @@ export function* readListAfterMarker(
     prefix,
     channel,
   );
+}
+
+/**
+ * One call object where the template writes a list of calls, inside a wrapper that closes
+ * (`<TOOLCALL>{…}</TOOLCALL>`): one reading, a list of that call (`list_unwrapped`), when the wrapper's closing marker
+ * or the end of the text follows it (`call_unclosed`); anything else after it keeps the text in content.
+ */
+function* readUnlisted(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  options: { prefix: string; channel: Channel; item: Omit<JsonCallOptions, "channel">; close: MarkerSet },
+): Step<void> {
+  const { channel, close } = options;
+  reader.record();
+  const result = yield* readJsonCall(reader, out, context, { channel, ...options.item });
+  if (result.status !== "complete") {
+    const raw = options.prefix + reader.takeRecord();
+    out.abort(jsonCallFailure(result, raw), raw, channel);
+    return;
+  }
+  yield* reader.space();
+  const marker = yield* reader.peek(close);
+  if (marker === null && !reader.exhausted) {
+    const raw = options.prefix + reader.takeRecord();
+    out.abort(
+      {
+        code: "call_invalid",
+        severity: "error",
+        message: "text after a call object that is not in a list",
+        raw,
+      },
+      raw,
+      channel,
+    );
+    return;
+  }
+  reader.takeRecord();
+  out.issue({
+    code: "list_unwrapped",
+    severity: "info",
+    message: "one call object where the template writes a list of calls: read as a list of one",
+  });
+  if (marker !== null) reader.consume(marker.length);
+  else
+    out.issue({
+      code: "call_unclosed",
+      severity: "info",
+      message: `${close.markers[0] ?? "the closing marker"} is missing after the call`,
+    });
+  out.end(result.arguments);
 }

@@ -1,0 +1,77 @@
+/**
+ * Where we deliberately read a case of vLLM's newer parser tests (`vllm-newer-tool-parser-cases.json`: Step3, OLMo 3,
+ * Nemotron Nano v2, Qwen3-Coder and Qwen3 XML) otherwise than the test states, held exactly as in
+ * `peers-vllm-differences.ts`.
+ */
+import type { Difference } from "./peers-vllm-differences.js";
+
+/** Why we differ: a short name and the reason, one line each. */
+export const NEWER_REASONS = {
+  TAGTEXT: {
+    name: "tag text inside a value",
+    reason:
+      "a value ends at the first closing tag followed by the next parameter's tag or the call's end, and a parameter tag before any closing tag ends a value that lost its own (`value_unclosed`); vLLM's Qwen3 parsers also weigh the tool's schema and nested tags, so a value may hold a literal call",
+  },
+  NONFINITE: {
+    name: "a number a double cannot hold",
+    reason:
+      "a pythonic number a double cannot hold (`1e999`) stays its text, so the arguments stay JSON (docs/decisions.md, the typing rule; vector r10-llama-pythonic-non-finite); vLLM drops the call",
+  },
+  DOUBLEENC: {
+    name: "a Python dict inside a JSON string",
+    reason:
+      "a JSON string holding a Python dict, given for an object parameter, stays that string: two decodings, one of them Python's, are no unique reading; vLLM decodes both",
+  },
+} as const;
+
+/** The cases we read otherwise than vLLM's newer tests state, by case id. */
+export const NEWER_DIFFERENCES: Record<string, Difference> = {
+  "nemotron-nano-v2-think-as-content": {
+    kind: "REASONING",
+    fields: ["content"],
+    ours: { calls: ["get_weather"], content: null, reasoning: "I need the weather for Tokyo." },
+  },
+  "olmo3-tool-parser-non-finite": {
+    kind: "NONFINITE",
+    fields: ["calls.count", "calls[0].name", "calls[0].arguments"],
+    ours: { calls: ["calc", "get_weather"], content: null, reasoning: null },
+  },
+  "qwen3-shared-double-encoded-object": {
+    kind: "DOUBLEENC",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["process"], content: null, reasoning: null },
+  },
+  "qwen3-shared-xml-tags-in-value": {
+    kind: "TAGTEXT",
+    fields: ["calls[0].arguments"],
+    ours: {
+      calls: ["write_file"],
+      content: '\\n",\n]\n</parameter>\n</function>\n</tool_call>',
+      reasoning: null,
+    },
+  },
+  "qwen3-shared-parameter-lines-in-value": {
+    kind: "TAGTEXT",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["write_file"], content: null, reasoning: null },
+  },
+  "qwen3-shared-same-parameter-name-in-value": {
+    kind: "TAGTEXT",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["write_file"], content: null, reasoning: null },
+  },
+  "qwen3-shared-whole-call-in-value": {
+    kind: "TAGTEXT",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["write_file"], content: '"""\n</parameter>\n</function>\n</tool_call>', reasoning: null },
+  },
+  "qwen3-shared-second-call-holds-other-call": {
+    kind: "TAGTEXT",
+    fields: ["calls[1].arguments"],
+    ours: {
+      calls: ["foo", "write_file"],
+      content: '"""\n</parameter>\n</function>\n</tool_call>',
+      reasoning: null,
+    },
+  },
+};
