@@ -1,6 +1,6 @@
 /**
  * Where we deliberately read a case of vLLM's newer parser tests (`vllm-newer-tool-parser-cases.json`: Step3, OLMo 3,
- * Nemotron Nano v2, Qwen3-Coder and Qwen3 XML) otherwise than the test states, held exactly as in
+ * Nemotron Nano v2, Qwen3-Coder, Qwen3 XML, GigaChat 3, LongCat, FunctionGemma, Intern-S1) otherwise than the test states, held exactly as in
  * `peers-vllm-differences.ts`.
  */
 import type { Difference } from "./peers-vllm-differences.js";
@@ -16,6 +16,11 @@ export const NEWER_REASONS = {
     name: "a number a double cannot hold",
     reason:
       "a pythonic number a double cannot hold (`1e999`) stays its text, so the arguments stay JSON (docs/decisions.md, the typing rule; vector r10-llama-pythonic-non-finite); vLLM drops the call",
+  },
+  PAIRGLUED: {
+    name: "pairs without a comma",
+    reason:
+      "FunctionGemma pairs written without the comma between them (`city:<escape>NYC<escape>unit:<escape>celsius<escape>`) are read by Gemma 4's value reader, where an `<escape>` not followed by a comma or the object's end is part of the string, so the first value holds the rest; and an escaped string is a string (`<escape>10<escape>` is the text `10`): no type is guessed; vLLM reads two pairs and types `10` as a number",
   },
   DOUBLEENC: {
     name: "a Python dict inside a JSON string",
@@ -73,5 +78,15 @@ export const NEWER_DIFFERENCES: Record<string, Difference> = {
       content: '"""\n</parameter>\n</function>\n</tool_call>',
       reasoning: null,
     },
+  },
+  "functiongemma-stream-pairs-without-comma": {
+    kind: "PAIRGLUED",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["get_weather"], content: null, reasoning: null },
+  },
+  "functiongemma-stream-three-keys": {
+    kind: "PAIRGLUED",
+    fields: ["calls[0].arguments"],
+    ours: { calls: ["search"], content: null, reasoning: null },
   },
 };

@@ -48,6 +48,10 @@ const SUMMARY: Record<string, [number, number, number]> = {
   olmo3: [13, 12, 1],
   "nemotron-nano-v2": [10, 9, 1],
   "qwen3-coder": [45, 39, 6],
+  gigachat3: [13, 13, 0],
+  longcat: [7, 7, 0],
+  functiongemma: [7, 5, 2],
+  interns1: [3, 3, 0],
 };
 
 function syntaxOf(c: VllmCase) {
