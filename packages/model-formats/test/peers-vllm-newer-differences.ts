@@ -7,11 +7,6 @@ import type { Difference } from "./peers-vllm-differences.js";
 
 /** Why we differ: a short name and the reason, one line each. */
 export const NEWER_REASONS = {
-  TAGTEXT: {
-    name: "tag text inside a value",
-    reason:
-      "a value ends at the first closing tag followed by the next parameter's tag or the call's end, and a parameter tag before any closing tag ends a value that lost its own (`value_unclosed`); vLLM's Qwen3 parsers also weigh the tool's schema and nested tags, so a value may hold a literal call",
-  },
   NONFINITE: {
     name: "a number a double cannot hold",
     reason:
@@ -45,39 +40,6 @@ export const NEWER_DIFFERENCES: Record<string, Difference> = {
     kind: "DOUBLEENC",
     fields: ["calls[0].arguments"],
     ours: { calls: ["process"], content: null, reasoning: null },
-  },
-  "qwen3-shared-xml-tags-in-value": {
-    kind: "TAGTEXT",
-    fields: ["calls[0].arguments"],
-    ours: {
-      calls: ["write_file"],
-      content: '\\n",\n]\n</parameter>\n</function>\n</tool_call>',
-      reasoning: null,
-    },
-  },
-  "qwen3-shared-parameter-lines-in-value": {
-    kind: "TAGTEXT",
-    fields: ["calls[0].arguments"],
-    ours: { calls: ["write_file"], content: null, reasoning: null },
-  },
-  "qwen3-shared-same-parameter-name-in-value": {
-    kind: "TAGTEXT",
-    fields: ["calls[0].arguments"],
-    ours: { calls: ["write_file"], content: null, reasoning: null },
-  },
-  "qwen3-shared-whole-call-in-value": {
-    kind: "TAGTEXT",
-    fields: ["calls[0].arguments"],
-    ours: { calls: ["write_file"], content: '"""\n</parameter>\n</function>\n</tool_call>', reasoning: null },
-  },
-  "qwen3-shared-second-call-holds-other-call": {
-    kind: "TAGTEXT",
-    fields: ["calls[1].arguments"],
-    ours: {
-      calls: ["foo", "write_file"],
-      content: '"""\n</parameter>\n</function>\n</tool_call>',
-      reasoning: null,
-    },
   },
   "functiongemma-stream-pairs-without-comma": {
     kind: "PAIRGLUED",

@@ -47,7 +47,7 @@ const SUMMARY: Record<string, [number, number, number]> = {
   step3: [13, 13, 0],
   olmo3: [13, 12, 1],
   "nemotron-nano-v2": [10, 9, 1],
-  "qwen3-coder": [45, 39, 6],
+  "qwen3-coder": [45, 44, 1],
   gigachat3: [13, 13, 0],
   longcat: [7, 7, 0],
   functiongemma: [7, 5, 2],

@@ -16,7 +16,7 @@ const IN_FUNCTION = new MarkerSet([PARAMETER_OPEN, FUNCTION_CLOSE]);
 const VALUE_TAGS = {
   closer: new MarkerSet([PARAMETER_CLOSE]),
   followers: IN_FUNCTION,
-  stops: new MarkerSet([PARAMETER_CLOSE, PARAMETER_OPEN, FUNCTION_CLOSE]),
+  stops: new MarkerSet([PARAMETER_CLOSE, PARAMETER_OPEN, FUNCTION_CLOSE, FUNCTION_OPEN]),
 };
 
 /** How a family writes `<function=NAME><parameter=K>V</parameter></function>` (Seed-OSS, Qwen3-Coder, Nemotron 3). */
@@ -68,6 +68,22 @@ export function* readFunctionCall(
   out.start(name, context.createId(out.index, name), channel, syntax.separator);
   context.checkName(name, out);
   const args = new TextArguments(name, context, out);
+  const given = new Set<string>();
+  let key = "";
+  // A value may hold this syntax's tags as text (a coding agent writing a file about them): a parameter tag is the
+  // call's own only where it names a parameter that can come next (in the tool's schema when the tool is offered,
+  // not given yet); vLLM's Qwen3 parsers read such values whole.
+  const nesting = {
+    parameterOpen: PARAMETER_OPEN,
+    callOpen: FUNCTION_OPEN,
+    callClose: FUNCTION_CLOSE,
+    callCloseFollowers: [...syntax.section.sectionEnds, syntax.section.sectionBegin, FUNCTION_OPEN],
+    isNext: (next: string) =>
+      next !== key &&
+      !given.has(next) &&
+      (!context.tools.has(name) || context.tools.parameter(name, next) !== undefined),
+  };
+  const tags = { ...VALUE_TAGS, nesting };
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peek(IN_FUNCTION);
@@ -90,16 +106,18 @@ export function* readFunctionCall(
       );
     reader.consume(next.length);
     if (next === FUNCTION_CLOSE) break;
-    const key = yield* tagName(reader);
-    if (key === null)
+    const tag = yield* tagName(reader);
+    if (tag === null)
       return yield* fail(
         reader.exhausted ? "call_truncated" : "call_invalid",
         "a parameter tag that does not close",
       );
-    const value = yield* readValue(reader, VALUE_TAGS);
+    key = tag;
+    const value = yield* readValue(reader, tags);
     if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
     if (value.unclosed) valueUnclosed(out, { tool: name, parameter: key, closer: PARAMETER_CLOSE });
     args.addText(key, valueText(value.text, syntax.valueOnLines));
+    given.add(key);
   }
   reader.takeRecord();
   out.end(args.finish());
