@@ -21,7 +21,7 @@ const CASES = loadVllmCases();
 
 /** Per syntax: cases, agreeing, differing on purpose. The package README's "Against vLLM's own test cases" table. */
 const SUMMARY: Record<string, [number, number, number]> = {
-  hermes: [12, 11, 1],
+  hermes: [16, 15, 1],
   glm45: [12, 9, 3],
   glm47: [9, 9, 0],
   "kimi-k2": [13, 12, 1],
