@@ -88,6 +88,20 @@ export function* readCallList(
 /** `[` then `{` (a list of call objects, not a Markdown link or `[TOOL_CALLS]`). */
 export const CALL_LIST_START = new MarkerSet(["[{", "[ {", "[\n{"]);
 
+/** `[`, white space, then `{` at the reader's position. Consumes nothing. */
+function* spacedListStart(reader: Reader): Step<boolean> {
+  if ((yield* reader.peekChar()) !== "[") return false;
+  let offset = 0;
+  let brace = false;
+  yield* reader.lookAhead((code) => {
+    offset++;
+    if (offset === 1 || code === 32 || code === 9 || code === 10 || code === 13) return true;
+    brace = code === 123;
+    return false;
+  }, 4096);
+  return brace;
+}
+
 /**
  * A list of calls where the content begins, with no marker before it: Mistral's and Granite's with the marker
  * stripped by a server (`issue` says so: `call_unopened`), and xLAM's, which has none (no issue; `empty`: `[]` is
@@ -104,6 +118,8 @@ export function* readUnopenedList(
     start?: MarkerSet;
     /** Text already read before the list (an opening code fence): dropped with a list, content without one. */
     prefix?: string;
+    /** Any white space may stand between `[` and the first `{` (a list written with `json.dumps(indent=…)`). */
+    spaced?: boolean;
   },
 ): Step<boolean> {
   let prefix = options.prefix ?? "";
@@ -111,7 +127,10 @@ export function* readUnopenedList(
     out.text("content", yield* reader.space());
     reader.journalCommit();
   } else prefix += yield* reader.space();
-  if ((yield* reader.peek(options.start ?? CALL_LIST_START)) === null) {
+  const starts =
+    (yield* reader.peek(options.start ?? CALL_LIST_START)) !== null ||
+    (options.spaced === true && (yield* spacedListStart(reader)));
+  if (!starts) {
     out.text("content", prefix);
     return false;
   }
