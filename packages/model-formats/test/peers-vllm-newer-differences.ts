@@ -17,6 +17,11 @@ export const NEWER_REASONS = {
     reason:
       "FunctionGemma pairs written without the comma between them (`city:<escape>NYC<escape>unit:<escape>celsius<escape>`) are read by Gemma 4's value reader, where an `<escape>` not followed by a comma or the object's end is part of the string, so the first value holds the rest; and an escaped string is a string (`<escape>10<escape>` is the text `10`): no type is guessed; vLLM reads two pairs and types `10` as a number",
   },
+  PARAMFIRST: {
+    name: "a parameter before its function",
+    reason:
+      "a `<tool_call>` whose parameter comes before its `<function=…>` tag stays in content as written, the calls before it read (vector r10-mimo-parameter-before-function: no template writes that order, so which call the parameter belongs to is a guess); vLLM's MiMo parser reads the function",
+  },
   DOUBLEENC: {
     name: "a Python dict inside a JSON string",
     reason:
@@ -50,5 +55,15 @@ export const NEWER_DIFFERENCES: Record<string, Difference> = {
     kind: "PAIRGLUED",
     fields: ["calls[0].arguments"],
     ours: { calls: ["search"], content: null, reasoning: null },
+  },
+  "mimov2-two-calls-parameter-before-function": {
+    kind: "PARAMFIRST",
+    fields: ["calls.count"],
+    ours: {
+      calls: ["execute_bash"],
+      content:
+        "Here is the result:\n<tool_call>\n<parameter=command>ls -la</parameter>\n<function=list_files>\n</function>\n</tool_call>",
+      reasoning: null,
+    },
   },
 };

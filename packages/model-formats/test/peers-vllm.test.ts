@@ -52,6 +52,7 @@ const SUMMARY: Record<string, [number, number, number]> = {
   longcat: [7, 7, 0],
   functiongemma: [7, 5, 2],
   interns1: [3, 3, 0],
+  mimo: [7, 6, 1],
 };
 
 function syntaxOf(c: VllmCase) {
