@@ -2,7 +2,13 @@ import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { pyRepr, toPython } from "@toolcall/jinja";
 import { argumentsJson, argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { type JsonCallOptions, jsonCallFailure, listNext, readJsonCall } from "../engine/json-call.js";
+import {
+  bareCallIssue,
+  type JsonCallOptions,
+  jsonCallFailure,
+  listNext,
+  readJsonCall,
+} from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
 import { readCallName, readIdentifier, readPythonValue } from "../engine/python-values.js";
@@ -43,6 +49,8 @@ function* readJsonCalls(
     const raw = pending + reader.takeRecord();
     if (result.status !== "complete") {
       if (!committed && !out.inCall) {
+        const issue = bareCallIssue(result, raw, context);
+        if (issue !== null) out.issue(issue);
         out.text(channel, raw);
         return;
       }

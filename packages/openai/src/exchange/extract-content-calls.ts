@@ -1,4 +1,4 @@
-import { runSteps } from "@toolcall/core/kit";
+import { runSteps, syntaxReadText } from "@toolcall/core/kit";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
   ContentCallExtractor,
@@ -57,14 +57,17 @@ export function* extractCompletionContentCallsSteps(
   for (const choice of args.completion.choices) {
     let message: Message | undefined = choice.message;
     let found = 0;
+    let read = false;
     for (const extractor of args.extractors) {
       const content = message?.content;
       if (typeof content !== "string" || content === "") continue;
       const result = extractor.parse(content, args.context);
       yield content.length;
       for (const issue of result.issues) args.onReport?.({ kind: "issue", extractor: extractor.name, issue });
+      // Core's one rule for whole and streamed reading: an empty thought channel is syntax too.
+      if (!syntaxReadText({ text: content, result })) continue;
+      read = true;
       const reasoning = typeof result.reasoning === "string" && result.reasoning !== "";
-      if (result.toolCalls.length === 0 && !reasoning) continue;
       const before = (message as Message).tool_calls?.length ?? 0;
       for (const [i, toolCall] of result.toolCalls.entries())
         args.onReport?.({
@@ -84,7 +87,7 @@ export function* extractCompletionContentCallsSteps(
         (message as Message & { reasoning_content?: string }).reasoning_content =
           `${(message as { reasoning_content?: unknown }).reasoning_content ?? ""}${result.reasoning}`;
     }
-    if (found === 0) {
+    if (!read) {
       choices.push(choice);
       continue;
     }
@@ -92,7 +95,8 @@ export function* extractCompletionContentCallsSteps(
     choices.push({
       ...choice,
       message: message as Message,
-      finish_reason: choice.finish_reason === "stop" ? ("tool_calls" as const) : choice.finish_reason,
+      finish_reason:
+        found > 0 && choice.finish_reason === "stop" ? ("tool_calls" as const) : choice.finish_reason,
     });
   }
   return changed ? { ...args.completion, choices } : args.completion;
