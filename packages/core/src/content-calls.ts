@@ -35,6 +35,8 @@ export interface ContentCallsRead {
   /** The reasoning the syntaxes marked (`""`: none). */
   reasoning: string;
   issues: { syntax: string; issue: SyntaxIssue }[];
+  /** A syntax read something of its own ({@link syntaxReadText}); `false`: `content` is the text as it came. */
+  changed: boolean;
 }
 
 /** What `readContentCalls` takes: the syntaxes to read, in order, and the request's tools. */
@@ -82,7 +84,7 @@ export function syntaxReadText(args: {
  */
 export function readContentCalls(args: ContentCallsOptions & { text: string }): ContentCallsRead {
   const { text, syntaxes } = args;
-  const found: ContentCallsRead = { calls: [], content: text, reasoning: "", issues: [] };
+  const found: ContentCallsRead = { calls: [], content: text, reasoning: "", issues: [], changed: false };
   if (typeof text !== "string" || text === "" || syntaxes.length === 0) return found;
   if (syntaxes.length > 1) {
     const reader = new ContentCallReader(args);
@@ -92,6 +94,7 @@ export function readContentCalls(args: ContentCallsOptions & { text: string }): 
   const result = syntax.parse(text, { tools: args.tools ?? null });
   for (const issue of result.issues) found.issues.push({ syntax: syntax.id, issue });
   if (!syntaxReadText({ text, result })) return found;
+  found.changed = true;
   for (const toolCall of result.toolCalls) found.calls.push({ toolCall, syntax: syntax.id });
   found.reasoning = result.reasoning ?? "";
   found.content = result.content;
@@ -110,7 +113,7 @@ export function readContentCalls(args: ContentCallsOptions & { text: string }): 
  * foldContentEvents(text, [...reader.push(text), ...reader.end()]).content; // "Hello!"
  */
 export function foldContentEvents(text: string, events: readonly ContentCallEvent[]): ContentCallsRead {
-  const found: ContentCallsRead = { calls: [], content: null, reasoning: "", issues: [] };
+  const found: ContentCallsRead = { calls: [], content: null, reasoning: "", issues: [], changed: false };
   let content = "";
   for (const event of events) {
     if (event.type === "content") content += event.text;
@@ -118,7 +121,8 @@ export function foldContentEvents(text: string, events: readonly ContentCallEven
     else if (event.type === "tool_call") found.calls.push(event.call);
     else found.issues.push({ syntax: event.syntax, issue: event.issue });
   }
-  found.content = content === text ? text : content.trim() === "" ? null : content;
+  found.changed = content !== text || found.calls.length > 0 || found.reasoning !== "";
+  found.content = found.changed ? (content.trim() === "" ? null : content) : text;
   return found;
 }
 

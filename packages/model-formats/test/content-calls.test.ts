@@ -23,6 +23,7 @@ function shape(read: ContentCallsRead) {
     content: read.content,
     reasoning: read.reasoning,
     issues: read.issues.map(({ syntax, issue }) => `${syntax}:${issue.code}`).sort(),
+    changed: read.changed,
   };
 }
 
@@ -67,7 +68,7 @@ describe("content calls: the two readings issue 30 found apart", () => {
   it("an empty Gemma 4 thought channel is dropped whole as streamed, as gemma4.parse drops it", () => {
     const text = "<|channel>thought\n<channel|>Hello!";
     const read = expectWholeIsStreamed({ syntaxes: [gemma4], text, splits: [[text], [...text]] });
-    expect(read).toEqual({ calls: [], content: "Hello!", reasoning: "", issues: [] });
+    expect(read).toEqual({ calls: [], content: "Hello!", reasoning: "", issues: [], changed: true });
     expect(gemma4.parse(text)).toMatchObject({ content: "Hello!", reasoning: "" });
     // Only the channel: nothing but blanks remains.
     expect(readContentCalls({ text: "<|channel>thought\n<channel|>\n", syntaxes: [gemma4] }).content).toBe(
@@ -82,6 +83,7 @@ describe("content calls: the two readings issue 30 found apart", () => {
         content: text,
         reasoning: "",
         issues: [],
+        changed: false,
       });
   });
 

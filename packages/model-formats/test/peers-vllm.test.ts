@@ -39,7 +39,7 @@ const SUMMARY: Record<string, [number, number, number]> = {
   "command-r7b": [4, 3, 1],
   "hy-v3": [14, 11, 3],
   "hy-v4": [52, 49, 3],
-  lfm2: [27, 22, 5],
+  lfm2: [27, 24, 3],
 };
 
 function syntaxOf(c: VllmCase) {

@@ -1,0 +1,87 @@
+import { syntaxById } from "@toolcall/model-formats";
+import OpenAI from "openai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type AnswerServer,
+  contentAnswer,
+  ONE_RULE_CASES,
+  startAnswerServer,
+} from "../../core/test/fake-providers/vllm-answers.js";
+import { guardFetch } from "../src/index.js";
+
+// One content-call rule at the OpenAI door: a whole answer and its stream (cut in pieces of every size from 1 to 7)
+// give the same content and calls, through the real SDK against a loopback server answering as vLLM does.
+
+let answer = { text: "", piece: 5 };
+let server: AnswerServer;
+beforeAll(async () => {
+  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
+});
+afterAll(() => server.close());
+
+const tools = [
+  {
+    type: "function" as const,
+    function: {
+      name: "get_weather",
+      parameters: { type: "object", properties: { city: { type: "string" } } },
+    },
+  },
+];
+const messages = [{ role: "user" as const, content: "Weather?" }];
+
+function client(syntax: string): OpenAI {
+  const found = syntaxById(syntax);
+  if (found === undefined) throw new Error(syntax);
+  const fetch = guardFetch(globalThis.fetch, { contentCalls: [found] });
+  return new OpenAI({ apiKey: "none", baseURL: server.baseURL, fetch, maxRetries: 0 });
+}
+
+describe("guardFetch({ contentCalls }): whole answers and streams read content calls by one rule", () => {
+  for (const testCase of ONE_RULE_CASES)
+    it(testCase.name, async () => {
+      answer = { text: testCase.text, piece: 5 };
+      const data = await client(testCase.syntax).chat.completions.create({ model: "m", messages, tools });
+      const message = data.choices[0]?.message;
+      const whole = {
+        content: message?.content ?? "",
+        calls: (message?.tool_calls ?? []).map((call) =>
+          call.type === "function"
+            ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown }
+            : call,
+        ),
+      };
+      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
+      for (let piece = 1; piece <= 7; piece++) {
+        answer = { text: testCase.text, piece };
+        const stream = await client(testCase.syntax).chat.completions.create({
+          model: "m",
+          messages,
+          tools,
+          stream: true,
+        });
+        let content = "";
+        const calls: { name: string; arguments: string }[] = [];
+        for await (const chunk of stream) {
+          const delta = chunk.choices[0]?.delta;
+          content += delta?.content ?? "";
+          for (const call of delta?.tool_calls ?? []) {
+            calls[call.index] ??= { name: "", arguments: "" };
+            const into = calls[call.index] as { name: string; arguments: string };
+            into.name += call.function?.name ?? "";
+            into.arguments += call.function?.arguments ?? "";
+          }
+        }
+        expect(
+          {
+            content,
+            calls: calls.map((call) => ({
+              name: call.name,
+              arguments: JSON.parse(call.arguments) as unknown,
+            })),
+          },
+          `pieces of ${piece}`,
+        ).toEqual(whole);
+      }
+    });
+});
