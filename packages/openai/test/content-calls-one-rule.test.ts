@@ -1,4 +1,4 @@
-import { syntaxById } from "@toolcall/model-formats";
+import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -37,51 +37,67 @@ function client(syntax: string): OpenAI {
   return new OpenAI({ apiKey: "none", baseURL: server.baseURL, fetch, maxRetries: 0 });
 }
 
+/** The content and calls of a whole answer, or of a stream cut in pieces of `piece` characters. */
+async function read(syntax: string, text: string, piece?: number) {
+  answer = { text, piece: piece ?? 5 };
+  if (piece === undefined) {
+    const data = await client(syntax).chat.completions.create({ model: "m", messages, tools });
+    const message = data.choices[0]?.message;
+    return {
+      content: message?.content ?? "",
+      calls: (message?.tool_calls ?? []).map((call) =>
+        call.type === "function"
+          ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown }
+          : call,
+      ),
+    };
+  }
+  const stream = await client(syntax).chat.completions.create({ model: "m", messages, tools, stream: true });
+  let content = "";
+  const calls: { name: string; arguments: string }[] = [];
+  for await (const chunk of stream) {
+    const delta = chunk.choices[0]?.delta;
+    content += delta?.content ?? "";
+    for (const call of delta?.tool_calls ?? []) {
+      calls[call.index] ??= { name: "", arguments: "" };
+      const into = calls[call.index] as { name: string; arguments: string };
+      into.name += call.function?.name ?? "";
+      into.arguments += call.function?.arguments ?? "";
+    }
+  }
+  return {
+    content,
+    calls: calls.map((call) => ({ name: call.name, arguments: JSON.parse(call.arguments) as unknown })),
+  };
+}
+
 describe("guardFetch({ contentCalls }): whole answers and streams read content calls by one rule", () => {
   for (const testCase of ONE_RULE_CASES)
     it(testCase.name, async () => {
-      answer = { text: testCase.text, piece: 5 };
-      const data = await client(testCase.syntax).chat.completions.create({ model: "m", messages, tools });
-      const message = data.choices[0]?.message;
-      const whole = {
-        content: message?.content ?? "",
-        calls: (message?.tool_calls ?? []).map((call) =>
-          call.type === "function"
-            ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown }
-            : call,
-        ),
-      };
+      const whole = await read(testCase.syntax, testCase.text);
       expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
-      for (let piece = 1; piece <= 7; piece++) {
-        answer = { text: testCase.text, piece };
-        const stream = await client(testCase.syntax).chat.completions.create({
-          model: "m",
-          messages,
-          tools,
-          stream: true,
-        });
-        let content = "";
-        const calls: { name: string; arguments: string }[] = [];
-        for await (const chunk of stream) {
-          const delta = chunk.choices[0]?.delta;
-          content += delta?.content ?? "";
-          for (const call of delta?.tool_calls ?? []) {
-            calls[call.index] ??= { name: "", arguments: "" };
-            const into = calls[call.index] as { name: string; arguments: string };
-            into.name += call.function?.name ?? "";
-            into.arguments += call.function?.arguments ?? "";
-          }
-        }
-        expect(
-          {
-            content,
-            calls: calls.map((call) => ({
-              name: call.name,
-              arguments: JSON.parse(call.arguments) as unknown,
-            })),
-          },
-          `pieces of ${piece}`,
-        ).toEqual(whole);
-      }
+      for (let piece = 1; piece <= 7; piece++)
+        expect(await read(testCase.syntax, testCase.text, piece), `pieces of ${piece}`).toEqual(whole);
     });
+
+  it("every family's syntax: the call it writes, alone, after text and after an empty Gemma 4 thought, alike whole and streamed", async () => {
+    for (const id of SYNTAX_IDS) {
+      const syntax = syntaxById(id);
+      if (syntax === undefined) throw new Error(id);
+      const call = syntax.encode([{ function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
+      for (const text of [call, `Sure. ${call}`, `<|channel>thought\n<channel|>${call}`]) {
+        const whole = await read(id, text);
+        // What a family writes alone is its call (the round trip); around other text, whatever the family reads.
+        if (text === call)
+          expect(
+            whole.calls.map((found) => found.name),
+            id,
+          ).toEqual(["get_weather"]);
+        for (const piece of [1, 3, 7])
+          expect(await read(id, text, piece), `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(
+            whole,
+          );
+      }
+    }
+  });
 });
