@@ -1,7 +1,7 @@
 import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI } from "@langchain/openai";
-import { syntaxById } from "@toolcall/model-formats";
+import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -32,25 +32,44 @@ const question = [new HumanMessage("Weather?")];
 const calls = (message: BaseMessage) =>
   ((message as AIMessage).tool_calls ?? []).map(({ name, args }) => ({ name, arguments: args }));
 
+/** The text and calls of an invoked answer, or of a streamed one cut in pieces of `piece` characters. */
+async function read(syntax: string, text: string, piece?: number) {
+  const found = syntaxById(syntax);
+  if (found === undefined) throw new Error(syntax);
+  const model = withSafeToolCalls(chat(), { contentCalls: [found] }).bindTools([weather]);
+  answer = { text, piece: piece ?? 5 };
+  const message =
+    piece === undefined ? await model.invoke(question) : await merged(await model.stream(question));
+  return { content: message.text, calls: calls(message) };
+}
+
 describe("withSafeToolCalls({ contentCalls }): invoke and stream read content calls by one rule", () => {
   for (const testCase of ONE_RULE_CASES)
     it(testCase.name, async () => {
-      const syntax = syntaxById(testCase.syntax);
-      if (syntax === undefined) throw new Error(testCase.syntax);
-      const model = withSafeToolCalls(chat(), { contentCalls: [syntax] }).bindTools([weather]);
-      answer = { text: testCase.text, piece: 5 };
-      const whole = await model.invoke(question);
-      expect({ content: whole.text, calls: calls(whole) }).toEqual({
-        content: testCase.content,
-        calls: testCase.calls,
-      });
-      for (let piece = 1; piece <= 7; piece++) {
-        answer = { text: testCase.text, piece };
-        const streamed = await merged(await model.stream(question));
-        expect({ content: streamed.text, calls: calls(streamed) }, `pieces of ${piece}`).toEqual({
-          content: whole.text,
-          calls: calls(whole),
-        });
-      }
+      const whole = await read(testCase.syntax, testCase.text);
+      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
+      for (let piece = 1; piece <= 7; piece++)
+        expect(await read(testCase.syntax, testCase.text, piece), `pieces of ${piece}`).toEqual(whole);
     });
+
+  it("every family's syntax: the call it writes, alone and after an empty Gemma 4 thought, alike whole and streamed", async () => {
+    for (const id of SYNTAX_IDS) {
+      const call = syntaxById(id)?.encode([
+        { function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+      ]);
+      if (call === undefined) throw new Error(id);
+      for (const text of [call, `<|channel>thought\n<channel|>${call}`]) {
+        const whole = await read(id, text);
+        if (text === call)
+          expect(
+            whole.calls.map((found) => found.name),
+            id,
+          ).toEqual(["get_weather"]);
+        for (const piece of [1, 7])
+          expect(await read(id, text, piece), `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(
+            whole,
+          );
+      }
+    }
+  });
 });
