@@ -30,10 +30,14 @@ const tools = [
 ];
 const messages = [{ role: "user" as const, content: "Weather?" }];
 
+/** A client reading content calls in the syntaxes named (ids joined by `+`, in order). */
 function client(syntax: string): OpenAI {
-  const found = syntaxById(syntax);
-  if (found === undefined) throw new Error(syntax);
-  const fetch = guardFetch(globalThis.fetch, { contentCalls: [found] });
+  const found = syntax.split("+").map((id) => {
+    const one = syntaxById(id);
+    if (one === undefined) throw new Error(id);
+    return one;
+  });
+  const fetch = guardFetch(globalThis.fetch, { contentCalls: found });
   return new OpenAI({ apiKey: "none", baseURL: server.baseURL, fetch, maxRetries: 0 });
 }
 
@@ -48,7 +52,7 @@ async function read(syntax: string, text: string, piece?: number) {
       calls: (message?.tool_calls ?? []).map((call) =>
         call.type === "function"
           ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown }
-          : call,
+          : { name: `custom ${call.custom.name}`, arguments: call.custom.input as unknown },
       ),
     };
   }
@@ -79,6 +83,16 @@ describe("guardFetch({ contentCalls }): whole answers and streams read content c
       for (let piece = 1; piece <= 7; piece++)
         expect(await read(testCase.syntax, testCase.text, piece), `pieces of ${piece}`).toEqual(whole);
     });
+
+  it("several syntaxes: a stream gives calls in the order they were written, however it is cut", async () => {
+    const text =
+      'First <tool_call>\n{"name": "a", "arguments": {}}\n</tool_call> then <|tool_call>call:b{x:1}<tool_call|> and ' +
+      '<tool_call>\n{"name": "c", "arguments": {}}\n</tool_call>';
+    const whole = await read("gemma4+hermes", text, text.length);
+    expect(whole.calls.map((call) => ("name" in call ? call.name : ""))).toEqual(["a", "b", "c"]);
+    for (const piece of [1, 3, 7])
+      expect(await read("gemma4+hermes", text, piece), `pieces of ${piece}`).toEqual(whole);
+  });
 
   it("every family's syntax: the call it writes, alone, after text and after an empty Gemma 4 thought, alike whole and streamed", async () => {
     for (const id of SYNTAX_IDS) {
