@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
-import { syntaxById } from "@toolcall/model-formats";
+import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ONE_RULE_CASES } from "../../core/test/fake-providers/vllm-answers.js";
 import { guardAnthropic } from "../src/index.js";
@@ -96,4 +96,29 @@ describe("guardAnthropic({ contentCalls }): whole answers and streams read conte
         expect(streamed, `pieces of ${piece}`).toEqual(whole);
       }
     });
+
+  it("every family's syntax: the call it writes, alone and after an empty Gemma 4 thought, alike whole and streamed", async () => {
+    for (const id of SYNTAX_IDS) {
+      const syntax = syntaxById(id);
+      if (syntax === undefined) throw new Error(id);
+      const client = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
+        contentCalls: [syntax],
+      });
+      const call = syntax.encode([{ function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
+      for (const text of [call, `<|channel>thought\n<channel|>${call}`]) {
+        answer = { text, piece: 5 };
+        const whole = read(await client.messages.create(params));
+        if (text === call)
+          expect(
+            whole.calls.map((found) => found.name),
+            id,
+          ).toEqual(["get_weather"]);
+        for (const piece of [1, 7]) {
+          answer = { text, piece };
+          const streamed = read(await client.messages.stream(params).finalMessage());
+          expect(streamed, `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(whole);
+        }
+      }
+    }
+  });
 });
