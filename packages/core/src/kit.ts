@@ -11,7 +11,9 @@ export {
   ContentCallReader,
   type ContentCallsOptions,
   type ContentCallsRead,
+  foldContentEvents,
   readContentCalls,
+  syntaxReadText,
 } from "./content-calls.js";
 export type {
   ConversationFormat,

@@ -43,7 +43,7 @@ const SUMMARY: Record<string, [number, number, number]> = {
   "command-r7b": [4, 3, 1],
   "hy-v3": [14, 11, 3],
   "hy-v4": [52, 49, 3],
-  lfm2: [27, 22, 5],
+  lfm2: [27, 24, 3],
   step3: [13, 13, 0],
   olmo3: [13, 12, 1],
   "nemotron-nano-v2": [10, 9, 1],

@@ -135,3 +135,46 @@ export async function startAnswerServer(
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * Answers each door must read alike whole and streamed, by the one content-call rule (`syntaxReadText`): the syntax
+ * (a `@toolcall/model-formats` id), the text left in `content`, and what content and calls come out. Issue 30 found
+ * the first two apart: an empty Gemma 4 thought channel (syntax, dropped), and a bare Llama 3 call naming an offered
+ * tool under an unknown arguments key (content as written, `arguments_key_unknown`, nothing run).
+ */
+export const ONE_RULE_CASES: readonly {
+  name: string;
+  syntax: string;
+  text: string;
+  content: string;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+}[] = [
+  {
+    name: "an empty Gemma 4 thought channel",
+    syntax: "gemma4",
+    text: "<|channel>thought\n<channel|>Hello!",
+    content: "Hello!",
+    calls: [],
+  },
+  {
+    name: "a bare Llama 3 call under an unknown arguments key",
+    syntax: "llama3-json",
+    text: '{"name": "get_weather", "argz": {"city": "Paris"}}',
+    content: '{"name": "get_weather", "argz": {"city": "Paris"}}',
+    calls: [],
+  },
+  {
+    name: "a bare Llama 3 call",
+    syntax: "llama3-json",
+    text: '{"name": "get_weather", "parameters": {"city": "Paris"}}',
+    content: "",
+    calls: [{ name: "get_weather", arguments: { city: "Paris" } }],
+  },
+  {
+    name: "a Hermes call after text",
+    syntax: "hermes",
+    text: 'Sure.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    content: "Sure.",
+    calls: [{ name: "get_weather", arguments: { city: "Paris" } }],
+  },
+];

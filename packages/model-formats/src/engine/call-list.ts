@@ -1,5 +1,6 @@
 import type { FamilyContext } from "./define-syntax.js";
 import {
+  bareCallIssue,
   type JsonCallOptions,
   type JsonCallResult,
   jsonCallFailure,
@@ -106,7 +107,8 @@ function* spacedListStart(reader: Reader): Step<boolean> {
  * A list of calls where the content begins, with no marker before it: Mistral's and Granite's with the marker
  * stripped by a server (`issue` says so: `call_unopened`), and xLAM's, which has none (no issue; `empty`: `[]` is
  * the template's turn with no call). The list is read whole before any call is announced: text that is not a
- * complete list of calls is content, exactly as written.
+ * complete list of calls is content, exactly as written (with `arguments_key_unknown` when an item names an offered
+ * tool but puts its arguments under a key no family uses: {@link bareCallIssue}).
  */
 export function* readUnopenedList(
   reader: Reader,
@@ -137,6 +139,7 @@ export function* readUnopenedList(
   reader.record();
   reader.consume(1);
   const calls: Array<Extract<JsonCallResult, { status: "complete" }>> = [];
+  let unread: Exclude<JsonCallResult, { status: "complete" }> | undefined;
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peekChar();
@@ -151,7 +154,10 @@ export function* readUnopenedList(
       ...options.item,
       deferStart: true,
     });
-    if (result.status !== "complete") break;
+    if (result.status !== "complete") {
+      unread = result;
+      break;
+    }
     calls.push(result);
     yield* reader.space();
     const after = yield* reader.peekChar();
@@ -173,7 +179,10 @@ export function* readUnopenedList(
     }
     break;
   }
-  out.text("content", prefix + reader.takeRecord());
+  const raw = prefix + reader.takeRecord();
+  const issue = unread === undefined ? null : bareCallIssue(unread, raw, context);
+  if (issue !== null) out.issue(issue);
+  out.text("content", raw);
   return false;
 }
 

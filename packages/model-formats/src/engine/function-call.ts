@@ -1,3 +1,4 @@
+import { parameterType } from "@toolcall/core/kit";
 import type { FamilyContext } from "./define-syntax.js";
 import { MarkerSet } from "./marker-set.js";
 import type { Channel, Output, Separator } from "./output.js";
@@ -42,6 +43,29 @@ function valueText(text: string, onLines: boolean): string {
   if (value.startsWith("\n")) value = value.slice(1);
   if (value.endsWith("\n")) value = value.slice(0, -1);
   return value;
+}
+
+/**
+ * A text value between line breaks (`<parameter=K>\nV\n</parameter>`) where the template writes a value right after
+ * its tag (Seed-OSS, MiMo): the line breaks may be the value's, as the template writes `"\nV\n"`, or Qwen3-Coder's
+ * layout, as llama.cpp and vLLM read them (one trimmed each side). No one reading, so the value keeps them, and says
+ * so (`value_newlines_kept`); a typed value (a number, an object) is read without its whitespace anyway.
+ */
+function newlinesKept(
+  out: Output,
+  args: { context: FamilyContext; tool: string; parameter: string; text: string },
+): void {
+  const { text } = args;
+  if (text.length < 2 || !text.startsWith("\n") || !text.endsWith("\n")) return;
+  const { type } = parameterType(args.context.tools.parameter(args.tool, args.parameter));
+  if (type !== undefined && type !== "string") return;
+  out.issue({
+    code: "value_newlines_kept",
+    severity: "info",
+    message: "line breaks around a text value are kept: the template writes none, so they may be the value's",
+    tool: args.tool,
+    parameter: args.parameter,
+  });
 }
 
 /**
@@ -116,6 +140,7 @@ export function* readFunctionCall(
     const value = yield* readValue(reader, tags);
     if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
     if (value.unclosed) valueUnclosed(out, { tool: name, parameter: key, closer: PARAMETER_CLOSE });
+    if (!syntax.valueOnLines) newlinesKept(out, { context, tool: name, parameter: key, text: value.text });
     args.addText(key, valueText(value.text, syntax.valueOnLines));
     given.add(key);
   }

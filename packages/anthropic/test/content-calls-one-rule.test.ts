@@ -1,0 +1,124 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Anthropic from "@anthropic-ai/sdk";
+import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ONE_RULE_CASES } from "../../core/test/fake-providers/vllm-answers.js";
+import { guardAnthropic } from "../src/index.js";
+import { type MessageShape, sseOf } from "./messages-sse.js";
+
+// One content-call rule at the Anthropic door: a whole answer and its stream (text deltas cut every 1 to 7
+// characters) give the same text and tool_use blocks, through @anthropic-ai/sdk against a loopback server answering
+// as an Anthropic-compatible server does when its tool parser leaves the model's native call in a text block.
+
+let answer = { text: "", piece: 5 };
+let server: Server;
+let baseURL: string;
+
+const shape = (text: string): MessageShape => ({
+  id: "msg_01XFDUDYJgAACzvnptvVoYEL",
+  model: "m",
+  content: [{ type: "text", text }],
+  stop_reason: "end_turn",
+});
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (piece) => {
+      body += piece;
+    });
+    request.on("end", () => {
+      const { stream } = JSON.parse(body) as { stream?: boolean };
+      if (stream) {
+        response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
+        const cuts = Array.from({ length: answer.text.length }, (_, at) => at * answer.piece);
+        response.end(sseOf({ message: shape(answer.text), cuts }));
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          ...shape(answer.text),
+          type: "message",
+          role: "assistant",
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 40 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const params = {
+  model: "m",
+  max_tokens: 1024,
+  messages: [{ role: "user" as const, content: "What is the weather?" }],
+  tools: [
+    {
+      name: "get_weather",
+      input_schema: { type: "object" as const, properties: { city: { type: "string" } } },
+    },
+  ],
+};
+
+/** The text of a message's text blocks, and its tool_use blocks' names and inputs. */
+function read(message: Anthropic.Message) {
+  let content = "";
+  const calls: { name: string; arguments: unknown }[] = [];
+  for (const block of message.content) {
+    if (block.type === "text") content += block.text;
+    else if (block.type === "tool_use") calls.push({ name: block.name, arguments: block.input });
+  }
+  return { content, calls };
+}
+
+describe("guardAnthropic({ contentCalls }): whole answers and streams read content calls by one rule", () => {
+  for (const testCase of ONE_RULE_CASES)
+    it(testCase.name, async () => {
+      const syntax = syntaxById(testCase.syntax);
+      if (syntax === undefined) throw new Error(testCase.syntax);
+      const client = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
+        contentCalls: [syntax],
+      });
+      answer = { text: testCase.text, piece: 5 };
+      const whole = read(await client.messages.create(params));
+      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
+      for (let piece = 1; piece <= 7; piece++) {
+        answer = { text: testCase.text, piece };
+        const streamed = read(await client.messages.stream(params).finalMessage());
+        expect(streamed, `pieces of ${piece}`).toEqual(whole);
+      }
+    });
+
+  it("every family's syntax: the call it writes, alone and after an empty Gemma 4 thought, alike whole and streamed", async () => {
+    for (const id of SYNTAX_IDS) {
+      const syntax = syntaxById(id);
+      if (syntax === undefined) throw new Error(id);
+      const client = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
+        contentCalls: [syntax],
+      });
+      const call = syntax.encode([{ function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
+      for (const text of [call, `<|channel>thought\n<channel|>${call}`]) {
+        answer = { text, piece: 5 };
+        const whole = read(await client.messages.create(params));
+        if (text === call)
+          expect(
+            whole.calls.map((found) => found.name),
+            id,
+          ).toEqual(["get_weather"]);
+        for (const piece of [1, 7]) {
+          answer = { text, piece };
+          const streamed = read(await client.messages.stream(params).finalMessage());
+          expect(streamed, `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(whole);
+        }
+      }
+    }
+  });
+});

@@ -1,0 +1,75 @@
+import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { ChatOpenAI } from "@langchain/openai";
+import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  type AnswerServer,
+  contentAnswer,
+  ONE_RULE_CASES,
+  startAnswerServer,
+} from "../../core/test/fake-providers/vllm-answers.js";
+import { withSafeToolCalls } from "../src/index.js";
+import { merged } from "./merged-message.js";
+import { quietLangChain } from "./quiet-langchain.js";
+
+// One content-call rule at the LangChain door: invoke and stream (pieces of every size from 1 to 7) give the same
+// text and calls, with the real ChatOpenAI against a loopback server answering as vLLM does.
+
+let answer = { text: "", piece: 5 };
+let server: AnswerServer;
+beforeAll(async () => {
+  quietLangChain();
+  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
+});
+afterAll(() => server.close());
+
+const weather = tool(async () => "sunny", { name: "get_weather", schema: z.object({ city: z.string() }) });
+const chat = () =>
+  new ChatOpenAI({ model: "m", apiKey: "test", maxRetries: 0, configuration: { baseURL: server.baseURL } });
+const question = [new HumanMessage("Weather?")];
+const calls = (message: BaseMessage) =>
+  ((message as AIMessage).tool_calls ?? []).map(({ name, args }) => ({ name, arguments: args }));
+
+/** The text and calls of an invoked answer, or of a streamed one cut in pieces of `piece` characters. */
+async function read(syntax: string, text: string, piece?: number) {
+  const found = syntaxById(syntax);
+  if (found === undefined) throw new Error(syntax);
+  const model = withSafeToolCalls(chat(), { contentCalls: [found] }).bindTools([weather]);
+  answer = { text, piece: piece ?? 5 };
+  const message =
+    piece === undefined ? await model.invoke(question) : await merged(await model.stream(question));
+  return { content: message.text, calls: calls(message) };
+}
+
+describe("withSafeToolCalls({ contentCalls }): invoke and stream read content calls by one rule", () => {
+  for (const testCase of ONE_RULE_CASES)
+    it(testCase.name, async () => {
+      const whole = await read(testCase.syntax, testCase.text);
+      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
+      for (let piece = 1; piece <= 7; piece++)
+        expect(await read(testCase.syntax, testCase.text, piece), `pieces of ${piece}`).toEqual(whole);
+    });
+
+  it("every family's syntax: the call it writes, alone and after an empty Gemma 4 thought, alike whole and streamed", async () => {
+    for (const id of SYNTAX_IDS) {
+      const call = syntaxById(id)?.encode([
+        { function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+      ]);
+      if (call === undefined) throw new Error(id);
+      for (const text of [call, `<|channel>thought\n<channel|>${call}`]) {
+        const whole = await read(id, text);
+        if (text === call)
+          expect(
+            whole.calls.map((found) => found.name),
+            id,
+          ).toEqual(["get_weather"]);
+        for (const piece of [1, 7])
+          expect(await read(id, text, piece), `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(
+            whole,
+          );
+      }
+    }
+  });
+});
