@@ -9,6 +9,7 @@
 //   npm run bench                 1 GB (the default)
 //   npm run bench -- --size 10GB  the full claim (needs the disk space; the file is deleted after)
 //   npm run bench -- --size 200MB --rounds 3
+//   npm run bench -- --size 50MB --generate-only /tmp/sessions.jsonl   only write the input (for a CPU profile)
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { open } from "node:fs/promises";
@@ -28,7 +29,12 @@ if (!existsSync(bin)) {
 // pnpm hands a `--` separator through to the script (npm drops it): it is not an argument.
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((argument) => argument !== "--"),
-  options: { size: { type: "string" }, rounds: { type: "string" }, jobs: { type: "string" } },
+  options: {
+    size: { type: "string" },
+    rounds: { type: "string" },
+    jobs: { type: "string" },
+    "generate-only": { type: "string" },
+  },
 });
 function parseSize(text) {
   const match = /^(\d+(?:\.\d+)?)\s*(kb|mb|gb)?$/i.exec(text);
@@ -164,6 +170,12 @@ function measure(args) {
       });
     });
   });
+}
+
+if (values["generate-only"] !== undefined) {
+  const generated = await generate(values["generate-only"]);
+  console.log(`generated ${(generated.bytes / 1e6).toFixed(0)} MB, ${generated.lines} conversations`);
+  process.exit(0);
 }
 
 const loadText = () =>

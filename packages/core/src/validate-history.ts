@@ -5,12 +5,8 @@ import type { ProviderOption } from "./providers/provider-profiles.js";
 import { validateForProvider } from "./providers/validate-for-provider.js";
 import { isArraySafe, readHistory, walkable } from "./read-history.js";
 import type { ChatMessage, ToolCall } from "./types.js";
-import { validateMessage } from "./validate-message.js";
-import { type ValidateOptions, validateToolCall } from "./validate-tool-call.js";
-
-function prefixed(issues: Issue[], prefix: Array<string | number>): Issue[] {
-  return issues.map((found) => ({ ...found, path: [...prefix, ...found.path] }));
-}
+import { collectMessageIssues } from "./validate-message.js";
+import { type CallIssueSink, collectCallIssues, type ValidateOptions } from "./validate-tool-call.js";
 
 /** Options of `validateHistory`: R3's, how calls still awaiting their results are read, and a provider profile. */
 export interface ValidateHistoryOptions extends ValidateOptions {
@@ -75,61 +71,100 @@ function validateList(messages: readonly unknown[], options: ValidateHistoryOpti
   const issues: Issue[] = [];
   const pendingCode = options.pendingCalls === "pending" ? "tool_result_pending" : "tool_result_missing";
   const seenIds = new Set<string>();
-  // Per turn: the paths of the calls with each id (an id used twice in one turn is paired in order, as
-  // sanitizeHistory pairs it after renaming the second call), and how many results each id has had.
-  let pending = new Map<string, Array<Array<string | number>>>();
-  let answered = new Map<string, number>();
-  const closeTurn = (atEnd: boolean) => {
-    for (const [id, paths] of pending) {
-      for (const path of paths.slice(answered.get(id) ?? 0)) {
-        issues.push(
-          atEnd && pendingCode === "tool_result_pending"
-            ? issue(
-                "tool_result_pending",
-                path,
-                `the call ${JSON.stringify(id)} awaits its result (the history ends while its tool runs)`,
-              )
-            : issue("tool_result_missing", path, `no tool result answers the call ${JSON.stringify(id)}`),
-        );
-      }
-    }
-    pending = new Map();
-    answered = new Map();
+  // Per turn (the calls of one assistant message, at `turn`): the indices of the calls with each id (an id used twice
+  // in one turn is paired in order, as sanitizeHistory pairs it after renaming the second call), and how many results
+  // each id has had. Both maps are made once and emptied per turn: a history of many turns makes no map per turn.
+  let turn = -1;
+  const pending = new Map<string, number | number[]>();
+  const answered = new Map<string, number>();
+  // The ids of `pending` in the order their calls came: walked without an iterator or an entry array per id.
+  const turnIds: string[] = [];
+  const report = (id: string, callIndex: number, atEnd: boolean) => {
+    const path = [turn, "tool_calls", callIndex];
+    issues.push(
+      atEnd && pendingCode === "tool_result_pending"
+        ? issue(
+            "tool_result_pending",
+            path,
+            `the call ${JSON.stringify(id)} awaits its result (the history ends while its tool runs)`,
+          )
+        : issue("tool_result_missing", path, `no tool result answers the call ${JSON.stringify(id)}`),
+    );
   };
+  const closeTurn = (atEnd: boolean) => {
+    if (turnIds.length === 0) return;
+    for (const id of turnIds) {
+      const at = pending.get(id) as number | number[];
+      const results = answered.get(id) ?? 0;
+      if (typeof at === "number") {
+        if (results === 0) report(id, at, atEnd);
+      } else for (let k = results; k < at.length; k++) report(id, at[k] as number, atEnd);
+    }
+    turnIds.length = 0;
+    pending.clear();
+    answered.clear();
+  };
+  const callSink: CallIssueSink = { call: undefined, options, issues };
+  const messageSink = { message: undefined as unknown, index: 0, issues };
   // The last turn's unanswered calls are pending while only tool results follow them (a message of any other role
   // after them means the conversation went on without their results).
   let onlyResultsSince = false;
-  messages.forEach((message, index) => {
-    issues.push(...validateMessage(message, index));
-    if (!isPlainObject(message)) return;
+  for (let index = 0; index < messages.length; index++) {
+    const message: unknown = messages[index];
+    // A hole of a sparse history is no message (as forEach walks it).
+    if (message === undefined && !(index in messages)) continue;
+    messageSink.message = message;
+    messageSink.index = index;
+    collectMessageIssues(messageSink);
+    if (!isPlainObject(message)) continue;
     const chat = message as ChatMessage;
     if (chat.role !== "tool") onlyResultsSince = false;
     if (chat.role === "assistant") {
       closeTurn(false);
+      turn = index;
       onlyResultsSince = true;
-      if (!isArraySafe(chat.tool_calls)) return;
+      if (!isArraySafe(chat.tool_calls)) continue;
       // Every index, holes included: a hole is sent as null, which no provider takes for a call.
       const calls = walkable(chat.tool_calls as readonly unknown[]);
       for (let callIndex = 0; callIndex < calls.length; callIndex++) {
         const call: unknown = calls[callIndex];
-        const path = [index, "tool_calls", callIndex];
-        issues.push(...prefixed(validateToolCall(call, options), path));
+        callSink.call = call;
+        const before = issues.length;
+        collectCallIssues(callSink);
+        // The call's place leads each path only when it has an issue: a clean call makes no path.
+        if (issues.length > before) {
+          const prefix = [index, "tool_calls", callIndex];
+          for (let k = before; k < issues.length; k++) {
+            const found = issues[k] as Issue;
+            found.path = [...prefix, ...found.path];
+          }
+        }
         const id = isPlainObject(call) ? (call as ToolCall).id : undefined;
         if (typeof id !== "string" || id === "") continue;
         if (seenIds.has(id))
-          issues.push(issue("id_duplicate", [...path, "id"], `the id ${JSON.stringify(id)} is used twice`));
+          issues.push(
+            issue(
+              "id_duplicate",
+              [index, "tool_calls", callIndex, "id"],
+              `the id ${JSON.stringify(id)} is used twice`,
+            ),
+          );
         seenIds.add(id);
-        const paths = pending.get(id);
-        if (paths === undefined) pending.set(id, [path]);
-        else paths.push(path);
+        const at = pending.get(id);
+        if (at === undefined) {
+          pending.set(id, callIndex);
+          turnIds.push(id);
+        } else if (typeof at === "number") pending.set(id, [at, callIndex]);
+        else at.push(callIndex);
       }
-      return;
+      continue;
     }
     if (chat.role === "tool") {
       const id = chat.tool_call_id;
       // A result naming no id is reported by validateMessage (tool_call_id_missing), not as an orphan.
-      if (typeof id !== "string" || id === "") return;
-      const calls = pending.get(id)?.length ?? 0;
+      if (typeof id !== "string" || id === "") continue;
+      const at = pending.get(id);
+      const calls = at === undefined ? 0 : typeof at === "number" ? 1 : at.length;
       const results = answered.get(id) ?? 0;
       if (results < calls) {
         answered.set(id, results + 1);
@@ -143,7 +178,7 @@ function validateList(messages: readonly unknown[], options: ValidateHistoryOpti
         );
       }
     }
-  });
+  }
   closeTurn(onlyResultsSince);
   return issues;
 }

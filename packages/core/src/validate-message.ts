@@ -25,6 +25,9 @@ const PART_TYPES: Readonly<Record<string, readonly string[]>> = {
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** No issue: shared, never written to (a clean message makes no list). */
+const NONE: readonly Issue[] = Object.freeze([]);
+
 function describe(value: unknown): string {
   if (value === null) return "null";
   if (isArraySafe(value)) return "a list";
@@ -47,11 +50,11 @@ function contentIssues(
   role: string,
   path: Array<string | number>,
   nullable: boolean,
-): Issue[] {
-  if (typeof content === "string") return [];
+): readonly Issue[] {
+  if (typeof content === "string") return NONE;
   if (content === null || content === undefined) {
     return nullable
-      ? []
+      ? NONE
       : [issue("content_missing", [...path, "content"], `a ${role} message needs content`)];
   }
   if (!isArraySafe(content)) {
@@ -120,42 +123,65 @@ function contentIssues(
  * validateMessage({ role: "bogus", content: "hi" }, 3); // [{ code: "role_unknown", path: [3, "role"], … }]
  */
 export function validateMessage(message: unknown, index: number): Issue[] {
+  const issues: Issue[] = [];
+  collectMessageIssues({ message, index, issues });
+  return issues;
+}
+
+/**
+ * {@link validateMessage} into a list the caller holds: a history's check of many messages makes no list per clean
+ * message.
+ *
+ * @example
+ * const issues: Issue[] = [];
+ * collectMessageIssues({ message: { content: "hi" }, index: 0, issues }); // issues[0].code === "role_missing"
+ */
+export function collectMessageIssues(sink: { message: unknown; index: number; issues: Issue[] }): void {
+  const { message, index, issues } = sink;
+  const before = issues.length;
   try {
-    return checkMessage(message, index);
+    checkMessage(message, index, issues);
   } catch {
     // A getter that throws: the message is checked again as what can be read (each property read once, those that
     // throw left out), as validateHistory reads it.
+    issues.length = before;
     const copy = readRecord(message);
     try {
-      if (copy !== undefined) return checkMessage(copy, index);
+      if (copy !== undefined) {
+        checkMessage(copy, index, issues);
+        return;
+      }
     } catch {
       // A value inside that cannot be read either.
+      issues.length = before;
     }
-    return [issue("message_invalid", [index], `message ${index} cannot be read`)];
+    issues.push(issue("message_invalid", [index], `message ${index} cannot be read`));
   }
 }
 
-function checkMessage(message: unknown, index: number): Issue[] {
+function checkMessage(message: unknown, index: number, issues: Issue[]): void {
   if (!isPlainObject(message)) {
-    return [issue("message_invalid", [index], `message ${index} is ${describe(message)}, not an object`)];
+    issues.push(issue("message_invalid", [index], `message ${index} is ${describe(message)}, not an object`));
+    return;
   }
   const role = message.role;
   if (role === undefined || role === null) {
-    return [issue("role_missing", [index, "role"], `message ${index} has no role`)];
+    issues.push(issue("role_missing", [index, "role"], `message ${index} has no role`));
+    return;
   }
   if (typeof role !== "string" || !MESSAGE_ROLES.includes(role)) {
-    return [
+    issues.push(
       issue("role_unknown", [index, "role"], `the role ${show(role)} is none of ${MESSAGE_ROLES.join(", ")}`),
-    ];
+    );
+    return;
   }
-  const path = [index];
-  const issues: Issue[] = [];
   if (role === "assistant") {
     const acts =
       (isArraySafe(message.tool_calls) && message.tool_calls.length > 0) ||
       isPlainObject(message.function_call) ||
       isPlainObject(message.audio);
-    issues.push(...contentIssues(message.content, role, path, acts));
+    const content = message.content;
+    if (typeof content !== "string") issues.push(...contentIssues(content, role, [index], acts));
     if (message.tool_calls !== undefined && message.tool_calls !== null && !isArraySafe(message.tool_calls)) {
       issues.push(
         issue(
@@ -166,7 +192,9 @@ function checkMessage(message: unknown, index: number): Issue[] {
       );
     }
   } else {
-    issues.push(...contentIssues(message.content, role, path, role === "function"));
+    const content = message.content;
+    if (typeof content !== "string")
+      issues.push(...contentIssues(content, role, [index], role === "function"));
   }
   if (role === "tool" && (typeof message.tool_call_id !== "string" || message.tool_call_id === "")) {
     issues.push(
@@ -179,5 +207,4 @@ function checkMessage(message: unknown, index: number): Issue[] {
       issue("message_name_invalid", [index, "name"], `the name ${show(name)} breaks ^[a-zA-Z0-9_-]{1,64}$`),
     );
   }
-  return issues;
 }

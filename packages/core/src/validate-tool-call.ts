@@ -59,32 +59,60 @@ export function isFunctionCall(call: ToolCall): boolean {
  * // [{ code: "arguments_empty", severity: "error", path: ["function", "arguments"], message: … }]
  */
 export function validateToolCall(call: unknown, options: ValidateOptions = {}): Issue[] {
+  const issues: Issue[] = [];
+  collectCallIssues({ call, options, issues });
+  return issues;
+}
+
+/** The call {@link collectCallIssues} checks, with what, and the list it adds its issues to. */
+export interface CallIssueSink {
+  call: unknown;
+  options: ValidateOptions;
+  issues: Issue[];
+}
+
+/**
+ * {@link validateToolCall} into a list the caller holds: a history's check of many calls makes no list per clean
+ * call.
+ *
+ * @example
+ * const issues: Issue[] = [];
+ * collectCallIssues({ call: { id: "a", type: "function", function: { name: "f", arguments: "" } }, options: {}, issues });
+ * // issues[0].code: "arguments_empty"
+ */
+export function collectCallIssues(sink: CallIssueSink): void {
+  const before = sink.issues.length;
   try {
-    return validateCall(call, options);
+    validateCall(sink.call, sink.options, sink);
   } catch {
     // A getter that throws, or a revoked proxy: validated again from a snapshot, where an unreadable part is absent.
-    return validateCall(snapshotCall(call), options);
+    sink.issues.length = before;
+    validateCall(snapshotCall(sink.call), sink.options, sink);
   }
 }
 
-function validateCall(call: unknown, options: ValidateOptions): Issue[] {
-  const issues: Issue[] = [];
+function place(sink: CallIssueSink, found: Issue): void {
+  sink.issues.push(found);
+}
+
+function validateCall(call: unknown, options: ValidateOptions, sink: CallIssueSink): void {
   if (!isPlainObject(call)) {
-    issues.push(issue("id_missing", [], "the tool call is not an object"));
-    issues.push(issue("name_missing", [], "the tool call is not an object"));
-    return issues;
+    place(sink, issue("id_missing", [], "the tool call is not an object"));
+    place(sink, issue("name_missing", [], "the tool call is not an object"));
+    return;
   }
   const toolCall = call as ToolCall;
   if (typeof toolCall.id !== "string" || toolCall.id === "") {
-    issues.push(issue("id_missing", ["id"], "the tool call has no id"));
+    place(sink, issue("id_missing", ["id"], "the tool call has no id"));
   }
-  if (!isFunctionCall(toolCall)) return issues;
+  if (!isFunctionCall(toolCall)) return;
   const fn = isPlainObject(toolCall.function) ? toolCall.function : {};
   const name = fn.name;
   if (typeof name !== "string" || name === "") {
-    issues.push(issue("name_missing", ["function", "name"], "the tool call has no name"));
+    place(sink, issue("name_missing", ["function", "name"], "the tool call has no name"));
   } else if (!NAME_PATTERN.test(name)) {
-    issues.push(
+    place(
+      sink,
       issue(
         "name_invalid",
         ["function", "name"],
@@ -92,17 +120,19 @@ function validateCall(call: unknown, options: ValidateOptions): Issue[] {
       ),
     );
   }
-  const argumentsPath = ["function", "arguments"];
   const decoded = decodeArguments(fn.arguments, {
     finishReason: options.finishReason,
     repairs: options.repairs,
     maxDepth: options.maxDepth,
   });
-  issues.push(...argumentIssues(decoded, argumentsPath));
+  // A clean object (the common case) has no issue to make: no list is made for it.
+  if (decoded.status !== "object" || isRawSentinel(decoded.arguments))
+    for (const found of argumentIssues(decoded)) place(sink, found);
   if (options.tools !== undefined && typeof name === "string" && name !== "") {
     const tool = findTool(options.tools, name);
     if (tool === undefined) {
-      issues.push(
+      place(
+        sink,
         issue("unknown_tool", ["function", "name"], `no tool named ${JSON.stringify(name)} was offered`),
       );
     } else if (
@@ -118,12 +148,14 @@ function validateCall(call: unknown, options: ValidateOptions): Issue[] {
           // A schema or a value that cannot be read is not checked (R3 checks what it can read, never guesses).
         }
         for (const violation of violations) {
-          issues.push(issue("arguments_schema", [...argumentsPath, ...violation.path], violation.message));
+          place(
+            sink,
+            issue("arguments_schema", ["function", "arguments", ...violation.path], violation.message),
+          );
         }
       }
     }
   }
-  return issues;
 }
 
 /**

@@ -56,6 +56,34 @@ describe("format registry", () => {
     expect(registry.misnamed({ value: { other: 1 }, named: generic })).toBeUndefined();
   });
 
+  it("asks no format below the first claim's priority (they cannot change the verdict)", () => {
+    const asked: string[] = [];
+    const counted = (format: ConversationFormat): ConversationFormat => ({
+      ...format,
+      matches: (value) => {
+        asked.push(format.id);
+        return format.matches(value);
+      },
+    });
+    const registry = createFormatRegistry([
+      counted(keyed("generic", "messages")),
+      counted(keyed("low", "messages", 5)),
+      counted(keyed("special", "messages", 10)),
+      counted(keyed("twin", "messages", 10)),
+      counted(keyed("top", "contents", 20)),
+    ]);
+    expect(registry.detect({ messages: [] }, "record")).toMatchObject({
+      certainty: "probable",
+      format: { id: "special" },
+      others: [{ id: "twin" }],
+    });
+    // The one above it (it does not claim), the claim and its tie: never `low` or `generic`.
+    expect(asked).toEqual(["top", "special", "twin"]);
+    asked.length = 0;
+    expect(registry.detect({ other: [] }, "record")).toBeUndefined();
+    expect(asked).toEqual(["top", "special", "twin", "low", "generic"]);
+  });
+
   it("a predicate that throws says no", () => {
     const throwing: ConversationFormat = {
       ...keyed("bad", "x"),

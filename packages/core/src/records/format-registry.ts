@@ -59,6 +59,15 @@ function test(predicate: ((value: unknown) => boolean) | undefined, value: unkno
   }
 }
 
+/** True when a format claims a value; a `matches` that throws says no. No closure is made per test. */
+function claims(format: ConversationFormat, value: unknown): boolean {
+  try {
+    return format.matches(value) === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * A registry of formats: the ecosystems' packages export their formats (each with its `priority` and, when it has
  * one, a looser `resembles` look); a tool composes them here, and every door detects and refuses the same way
@@ -76,14 +85,25 @@ export function createFormatRegistry(formats: readonly ConversationFormat[]): Fo
     .sort((a, b) => priorityOf(b.format) - priorityOf(a.format) || a.index - b.index)
     .map((entry) => entry.format);
 
+  // Each unit's formats in detection order, made once (a detection per record makes no list).
+  const byUnit = new Map<ConversationFormat["unit"], readonly ConversationFormat[]>();
+  for (const format of ordered) byUnit.set(format.unit, [...(byUnit.get(format.unit) ?? []), format]);
+
   const detect = (value: unknown, unit: ConversationFormat["unit"]): FormatDetection | undefined => {
-    const candidates = ordered.filter((format) => format.unit === unit);
-    const claimed = candidates.filter((format) => test((v) => format.matches(v), value));
-    const first = claimed[0];
+    const candidates = byUnit.get(unit) ?? [];
+    // The first format that claims the value, then only those of its priority (a lower one cannot change the verdict).
+    let first: ConversationFormat | undefined;
+    let tied: ConversationFormat[] | undefined;
+    for (const format of candidates) {
+      if (first !== undefined && priorityOf(format) !== priorityOf(first)) break;
+      if (!claims(format, value)) continue;
+      if (first === undefined) first = format;
+      else if (tied === undefined) tied = [format];
+      else tied.push(format);
+    }
     if (first !== undefined) {
-      const tied = claimed.filter((format) => priorityOf(format) === priorityOf(first));
-      if (tied.length === 1) return { certainty: "certain", format: first, claimed: true, others: [] };
-      return { certainty: "probable", format: first, claimed: true, others: tied.slice(1) };
+      if (tied === undefined) return { certainty: "certain", format: first, claimed: true, others: [] };
+      return { certainty: "probable", format: first, claimed: true, others: tied };
     }
     const alike = candidates.filter((format) => test(format.resembles?.bind(format), value));
     const probable = alike[0];
@@ -120,7 +140,7 @@ export function createFormatRegistry(formats: readonly ConversationFormat[]): Fo
     },
     expected: expectedList,
     misnamed({ value, named }) {
-      if (test((v) => named.matches(v), value)) return undefined;
+      if (claims(named, value)) return undefined;
       const found = detect(value, named.unit);
       if (found === undefined || !found.claimed) return undefined;
       return `${describeShape(value)}: named ${named.id}, but it is ${found.format.id} (${found.format.name}); read it with ${flag(found.format)}`;

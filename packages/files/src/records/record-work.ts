@@ -212,7 +212,8 @@ export function workLine(
     format: format.id,
     data: computed.data,
     ...exactData,
-    bytes: Buffer.from(`${bom ? "\uFEFF" : ""}${written.value}`, "utf8"),
+    // Encoded as it is: a template joining an empty mark would copy the whole text first.
+    bytes: Buffer.from(bom ? `\uFEFF${written.value}` : written.value, "utf8"),
   };
 }
 
