@@ -1,3 +1,5 @@
+import { objectEnd } from "./repairs/json-objects.js";
+
 /**
  * Whether no JSON value can begin where the text's first non-whitespace character is (a Markdown fence, prose, a
  * template token), or an object opens with something other than a key. Such text skips the parse that would fail: a
@@ -61,18 +63,5 @@ export function repeatsOneObject(text: string): boolean {
   if (half < 2 || text.length !== 2 * half) return false;
   if (text.charCodeAt(half - 1) !== 0x7d || text.charCodeAt(half) !== 0x7b || text.charCodeAt(0) !== 0x7b)
     return false;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < half; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i === half - 1;
-  }
-  return false;
+  return objectEnd(text, 0) === half;
 }
