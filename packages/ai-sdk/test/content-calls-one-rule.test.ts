@@ -1,24 +1,14 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import { generateText, jsonSchema, streamText, tool, wrapLanguageModel } from "ai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AnswerServer,
-  contentAnswer,
-  ONE_RULE_CASES,
-  startAnswerServer,
-} from "../../core/test/fake-providers/vllm-answers.js";
+import { describe, expect, it } from "vitest";
+import { ONE_RULE_CASES, serveContentAnswers } from "../../core/test/fake-providers/vllm-answers.js";
 import { toolcallMiddleware } from "../src/index.js";
 
 // One content-call rule at the AI SDK door: generateText and streamText (pieces of every size from 1 to 7) give the
 // same text and calls, with the real `ai` and @ai-sdk/openai-compatible against a loopback server answering as vLLM.
 
-let answer = { text: "", piece: 5 };
-let server: AnswerServer;
-beforeAll(async () => {
-  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
-});
-afterAll(() => server.close());
+const server = serveContentAnswers();
 
 const tools = {
   get_weather: tool({
@@ -34,7 +24,7 @@ async function read(syntax: string, text: string, piece?: number) {
     model: createOpenAICompatible({ name: "vllm", baseURL: server.baseURL }).chatModel("m"),
     middleware: toolcallMiddleware({ contentCalls: [found] }),
   });
-  answer = { text, piece: piece ?? 5 };
+  server.answerWith(text, piece);
   if (piece === undefined) {
     const generated = await generateText({ model, tools, prompt: "Weather?" });
     return {

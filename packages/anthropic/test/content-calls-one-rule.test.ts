@@ -1,9 +1,12 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ONE_RULE_CASES } from "../../core/test/fake-providers/vllm-answers.js";
+import {
+  type AnswerServer,
+  type ChatAnswer,
+  ONE_RULE_CASES,
+  startAnswerServer,
+} from "../../core/test/fake-providers/vllm-answers.js";
 import { guardAnthropic } from "../src/index.js";
 import { type MessageShape, sseOf } from "./messages-sse.js";
 
@@ -12,7 +15,7 @@ import { type MessageShape, sseOf } from "./messages-sse.js";
 // as an Anthropic-compatible server does when its tool parser leaves the model's native call in a text block.
 
 let answer = { text: "", piece: 5 };
-let server: Server;
+let server: AnswerServer;
 let baseURL: string;
 
 const shape = (text: string): MessageShape => ({
@@ -22,39 +25,31 @@ const shape = (text: string): MessageShape => ({
   stop_reason: "end_turn",
 });
 
-beforeAll(async () => {
-  server = createServer((request, response) => {
-    let body = "";
-    request.on("data", (piece) => {
-      body += piece;
-    });
-    request.on("end", () => {
-      const { stream } = JSON.parse(body) as { stream?: boolean };
-      if (stream) {
-        response.writeHead(200, { "content-type": "text/event-stream; charset=utf-8" });
-        const cuts = Array.from({ length: answer.text.length }, (_, at) => at * answer.piece);
-        response.end(sseOf({ message: shape(answer.text), cuts }));
-        return;
-      }
-      response.writeHead(200, { "content-type": "application/json" });
-      response.end(
-        JSON.stringify({
-          ...shape(answer.text),
-          type: "message",
-          role: "assistant",
-          stop_sequence: null,
-          usage: { input_tokens: 12, output_tokens: 40 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+/** The answer set last, as an Anthropic-compatible server writes it: a message, or its events cut every `piece`. */
+function messageAnswer(stream: boolean | undefined): ChatAnswer {
+  if (stream) {
+    const cuts = Array.from({ length: answer.text.length }, (_, at) => at * answer.piece);
+    return {
+      contentType: "text/event-stream; charset=utf-8",
+      body: sseOf({ message: shape(answer.text), cuts }),
+    };
+  }
+  const message = {
+    ...shape(answer.text),
+    type: "message",
+    role: "assistant",
+    stop_sequence: null,
+    usage: { input_tokens: 12, output_tokens: 40 },
+  };
+  return { contentType: "application/json", body: JSON.stringify(message) };
+}
 
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+beforeAll(async () => {
+  server = await startAnswerServer((body) => messageAnswer(body.stream));
+  // The SDK adds `/v1/messages` itself.
+  baseURL = server.baseURL.replace(/\/v1$/, "");
 });
+afterAll(() => server.close());
 
 const params = {
   model: "m",

@@ -2,14 +2,9 @@ import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI } from "@langchain/openai";
 import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import {
-  type AnswerServer,
-  contentAnswer,
-  ONE_RULE_CASES,
-  startAnswerServer,
-} from "../../core/test/fake-providers/vllm-answers.js";
+import { ONE_RULE_CASES, serveContentAnswers } from "../../core/test/fake-providers/vllm-answers.js";
 import { withSafeToolCalls } from "../src/index.js";
 import { merged } from "./merged-message.js";
 import { quietLangChain } from "./quiet-langchain.js";
@@ -17,13 +12,8 @@ import { quietLangChain } from "./quiet-langchain.js";
 // One content-call rule at the LangChain door: invoke and stream (pieces of every size from 1 to 7) give the same
 // text and calls, with the real ChatOpenAI against a loopback server answering as vLLM does.
 
-let answer = { text: "", piece: 5 };
-let server: AnswerServer;
-beforeAll(async () => {
-  quietLangChain();
-  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
-});
-afterAll(() => server.close());
+const server = serveContentAnswers();
+beforeAll(() => quietLangChain());
 
 const weather = tool(async () => "sunny", { name: "get_weather", schema: z.object({ city: z.string() }) });
 const chat = () =>
@@ -37,7 +27,7 @@ async function read(syntax: string, text: string, piece?: number) {
   const found = syntaxById(syntax);
   if (found === undefined) throw new Error(syntax);
   const model = withSafeToolCalls(chat(), { contentCalls: [found] }).bindTools([weather]);
-  answer = { text, piece: piece ?? 5 };
+  server.answerWith(text, piece);
   const message =
     piece === undefined ? await model.invoke(question) : await merged(await model.stream(question));
   return { content: message.text, calls: calls(message) };

@@ -1,23 +1,13 @@
 import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import OpenAI from "openai";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AnswerServer,
-  contentAnswer,
-  ONE_RULE_CASES,
-  startAnswerServer,
-} from "../../core/test/fake-providers/vllm-answers.js";
+import { describe, expect, it } from "vitest";
+import { ONE_RULE_CASES, serveContentAnswers } from "../../core/test/fake-providers/vllm-answers.js";
 import { guardFetch } from "../src/index.js";
 
 // One content-call rule at the OpenAI door: a whole answer and its stream (cut in pieces of every size from 1 to 7)
 // give the same content and calls, through the real SDK against a loopback server answering as vLLM does.
 
-let answer = { text: "", piece: 5 };
-let server: AnswerServer;
-beforeAll(async () => {
-  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
-});
-afterAll(() => server.close());
+const server = serveContentAnswers();
 
 const tools = [
   {
@@ -43,7 +33,7 @@ function client(syntax: string): OpenAI {
 
 /** The content and calls of a whole answer, or of a stream cut in pieces of `piece` characters. */
 async function read(syntax: string, text: string, piece?: number) {
-  answer = { text, piece: piece ?? 5 };
+  server.answerWith(text, piece);
   if (piece === undefined) {
     const data = await client(syntax).chat.completions.create({ model: "m", messages, tools });
     const message = data.choices[0]?.message;

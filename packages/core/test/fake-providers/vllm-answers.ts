@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 
 // What an OpenAI-compatible server (vLLM, a gateway in front of one) answers when a tool call did not come out as a
 // clean `tool_calls` entry: the model's native call left in `content` (its tool parser missed it), or parallel calls
@@ -133,6 +134,37 @@ export async function startAnswerServer(
   return {
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The loopback vLLM of one test file, from {@link serveContentAnswers}. */
+export interface ContentAnswers {
+  /** `http://127.0.0.1:PORT/v1`; read inside a test (the server starts before the file's tests). */
+  readonly baseURL: string;
+  /** What every later request gets: `text` left in `content`, whole or streamed in deltas of `piece` characters. */
+  answerWith(text: string, piece?: number): void;
+}
+
+/**
+ * A loopback server answering as vLLM does when its tool parser leaves the model's native call in `content`, started
+ * before the calling test file's tests and closed after them (vitest's `beforeAll` / `afterAll`).
+ */
+export function serveContentAnswers(): ContentAnswers {
+  let answer = { text: "", piece: 5 };
+  let server: AnswerServer | undefined;
+  beforeAll(async () => {
+    server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
+  });
+  afterAll(() => server?.close());
+  return {
+    get baseURL() {
+      if (server === undefined)
+        throw new Error("the answer server starts in beforeAll: read baseURL inside a test");
+      return server.baseURL;
+    },
+    answerWith(text, piece = 5) {
+      answer = { text, piece };
+    },
   };
 }
 
