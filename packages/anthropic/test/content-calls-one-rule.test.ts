@@ -1,10 +1,11 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import {
   type AnswerServer,
   type ChatAnswer,
-  ONE_RULE_CASES,
+  type DoorReading,
+  itReadsByOneRule,
   startAnswerServer,
 } from "../../core/test/fake-providers/vllm-answers.js";
 import { guardAnthropic } from "../src/index.js";
@@ -74,46 +75,29 @@ function read(message: Anthropic.Message) {
   return { content, calls };
 }
 
-describe("guardAnthropic({ contentCalls }): whole answers and streams read content calls by one rule", () => {
-  for (const testCase of ONE_RULE_CASES)
-    it(testCase.name, async () => {
-      const syntax = syntaxById(testCase.syntax);
-      if (syntax === undefined) throw new Error(testCase.syntax);
-      const client = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
-        contentCalls: [syntax],
-      });
-      answer = { text: testCase.text, piece: 5 };
-      const whole = read(await client.messages.create(params));
-      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
-      for (let piece = 1; piece <= 7; piece++) {
-        answer = { text: testCase.text, piece };
-        const streamed = read(await client.messages.stream(params).finalMessage());
-        expect(streamed, `pieces of ${piece}`).toEqual(whole);
-      }
-    });
+/** The door's reading of `text` in the syntax `id`: a whole message, or its stream cut in pieces of `piece`. */
+async function readAt(id: string, text: string, piece?: number): Promise<DoorReading> {
+  const syntax = syntaxById(id);
+  if (syntax === undefined) throw new Error(id);
+  const client = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
+    contentCalls: [syntax],
+  });
+  answer = { text, piece: piece ?? 5 };
+  return read(
+    piece === undefined
+      ? await client.messages.create(params)
+      : await client.messages.stream(params).finalMessage(),
+  );
+}
 
-  it("every family's syntax: the call it writes, alone and after an empty Gemma 4 thought, alike whole and streamed", async () => {
-    for (const id of SYNTAX_IDS) {
-      const syntax = syntaxById(id);
-      if (syntax === undefined) throw new Error(id);
-      const client = guardAnthropic(new Anthropic({ apiKey: "test", baseURL, maxRetries: 0 }), {
-        contentCalls: [syntax],
-      });
-      const call = syntax.encode([{ function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
-      for (const text of [call, `<|channel>thought\n<channel|>${call}`]) {
-        answer = { text, piece: 5 };
-        const whole = read(await client.messages.create(params));
-        if (text === call)
-          expect(
-            whole.calls.map((found) => found.name),
-            id,
-          ).toEqual(["get_weather"]);
-        for (const piece of [1, 7]) {
-          answer = { text, piece };
-          const streamed = read(await client.messages.stream(params).finalMessage());
-          expect(streamed, `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(whole);
-        }
-      }
-    }
+describe("guardAnthropic({ contentCalls }): whole answers and streams read content calls by one rule", () => {
+  itReadsByOneRule({
+    read: readAt,
+    families: {
+      ids: SYNTAX_IDS,
+      byId: syntaxById,
+      prefixes: ["<|channel>thought\n<channel|>"],
+      pieces: [1, 7],
+    },
   });
 });

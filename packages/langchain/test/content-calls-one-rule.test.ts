@@ -2,9 +2,9 @@ import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/
 import { tool } from "@langchain/core/tools";
 import { ChatOpenAI } from "@langchain/openai";
 import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe } from "vitest";
 import { z } from "zod";
-import { ONE_RULE_CASES, serveContentAnswers } from "../../core/test/fake-providers/vllm-answers.js";
+import { itReadsByOneRule, serveContentAnswers } from "../../core/test/fake-providers/vllm-answers.js";
 import { withSafeToolCalls } from "../src/index.js";
 import { merged } from "./merged-message.js";
 import { quietLangChain } from "./quiet-langchain.js";
@@ -34,32 +34,13 @@ async function read(syntax: string, text: string, piece?: number) {
 }
 
 describe("withSafeToolCalls({ contentCalls }): invoke and stream read content calls by one rule", () => {
-  for (const testCase of ONE_RULE_CASES)
-    it(testCase.name, async () => {
-      const whole = await read(testCase.syntax, testCase.text);
-      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
-      for (let piece = 1; piece <= 7; piece++)
-        expect(await read(testCase.syntax, testCase.text, piece), `pieces of ${piece}`).toEqual(whole);
-    });
-
-  it("every family's syntax: the call it writes, alone and after an empty Gemma 4 thought, alike whole and streamed", async () => {
-    for (const id of SYNTAX_IDS) {
-      const call = syntaxById(id)?.encode([
-        { function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
-      ]);
-      if (call === undefined) throw new Error(id);
-      for (const text of [call, `<|channel>thought\n<channel|>${call}`]) {
-        const whole = await read(id, text);
-        if (text === call)
-          expect(
-            whole.calls.map((found) => found.name),
-            id,
-          ).toEqual(["get_weather"]);
-        for (const piece of [1, 7])
-          expect(await read(id, text, piece), `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(
-            whole,
-          );
-      }
-    }
+  itReadsByOneRule({
+    read,
+    families: {
+      ids: SYNTAX_IDS,
+      byId: syntaxById,
+      prefixes: ["<|channel>thought\n<channel|>"],
+      pieces: [1, 7],
+    },
   });
 });

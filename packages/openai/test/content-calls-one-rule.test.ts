@@ -1,7 +1,7 @@
 import { SYNTAX_IDS, syntaxById } from "@toolcall/model-formats";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { ONE_RULE_CASES, serveContentAnswers } from "../../core/test/fake-providers/vllm-answers.js";
+import { itReadsByOneRule, serveContentAnswers } from "../../core/test/fake-providers/vllm-answers.js";
 import { guardFetch } from "../src/index.js";
 
 // One content-call rule at the OpenAI door: a whole answer and its stream (cut in pieces of every size from 1 to 7)
@@ -66,14 +66,15 @@ async function read(syntax: string, text: string, piece?: number) {
 }
 
 describe("guardFetch({ contentCalls }): whole answers and streams read content calls by one rule", () => {
-  for (const testCase of ONE_RULE_CASES)
-    it(testCase.name, async () => {
-      const whole = await read(testCase.syntax, testCase.text);
-      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
-      for (let piece = 1; piece <= 7; piece++)
-        expect(await read(testCase.syntax, testCase.text, piece), `pieces of ${piece}`).toEqual(whole);
-    });
-
+  itReadsByOneRule({
+    read,
+    families: {
+      ids: SYNTAX_IDS,
+      byId: syntaxById,
+      prefixes: ["Sure. ", "<|channel>thought\n<channel|>"],
+      pieces: [1, 3, 7],
+    },
+  });
   it("several syntaxes: a stream gives calls in the order they were written, however it is cut", async () => {
     const text =
       'First <tool_call>\n{"name": "a", "arguments": {}}\n</tool_call> then <|tool_call>call:b{x:1}<tool_call|> and ' +
@@ -82,26 +83,5 @@ describe("guardFetch({ contentCalls }): whole answers and streams read content c
     expect(whole.calls.map((call) => ("name" in call ? call.name : ""))).toEqual(["a", "b", "c"]);
     for (const piece of [1, 3, 7])
       expect(await read("gemma4+hermes", text, piece), `pieces of ${piece}`).toEqual(whole);
-  });
-
-  it("every family's syntax: the call it writes, alone, after text and after an empty Gemma 4 thought, alike whole and streamed", async () => {
-    for (const id of SYNTAX_IDS) {
-      const syntax = syntaxById(id);
-      if (syntax === undefined) throw new Error(id);
-      const call = syntax.encode([{ function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
-      for (const text of [call, `Sure. ${call}`, `<|channel>thought\n<channel|>${call}`]) {
-        const whole = await read(id, text);
-        // What a family writes alone is its call (the round trip); around other text, whatever the family reads.
-        if (text === call)
-          expect(
-            whole.calls.map((found) => found.name),
-            id,
-          ).toEqual(["get_weather"]);
-        for (const piece of [1, 3, 7])
-          expect(await read(id, text, piece), `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(
-            whole,
-          );
-      }
-    }
   });
 });
