@@ -52,7 +52,7 @@ function editOf(text: string, before: string, after: string): Edit | undefined {
   return { start, end: start + written.length, text: JSON.stringify(after) };
 }
 
-/** The edits of one choice whose calls' arguments alone changed; `undefined` when anything else changed. */
+/** Adds to `edits` those of one choice whose calls' arguments alone changed; `false` when anything else changed. */
 function choiceEdits(text: string, before: unknown, after: unknown, edits: Edit[]): boolean {
   if (!sameExcept(before, after, "message")) return false;
   const messageBefore = (before as Record<string, unknown>).message;
