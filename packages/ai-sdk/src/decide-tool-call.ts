@@ -100,12 +100,12 @@ export function decidedToolCall(args: {
     id: call.toolCallId,
     name: call.toolName,
     status: decoded.status,
-    repairs: decoded.repairs,
+    // The decode's list is readonly (often the shared empty one): the report holds its own.
+    repairs: split === undefined ? [...decoded.repairs] : [...decoded.repairs, "call_split"],
     usable: decision.usable,
   };
   if (split !== undefined) {
     report.status = "repaired";
-    report.repairs = [...report.repairs, "call_split"];
     report.usable = true;
   } else if (!decision.usable) report.issue = issueOf(decoded);
   if (typeof call.input === "string") report.raw = call.input;

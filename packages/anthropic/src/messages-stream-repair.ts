@@ -1,4 +1,4 @@
-import { argumentIssues, StreamDecider, type StreamEvent } from "@toolcall/core/kit";
+import { StreamDecider, type StreamEvent } from "@toolcall/core/kit";
 import { type BlockSlot, BlockSlots, type SlotFrame } from "./block-slots.js";
 import {
   type ContentCallReport,
@@ -8,6 +8,7 @@ import {
 } from "./messages-repair-options.js";
 import type { SseEvent } from "./sse-events.js";
 import { TextBlockCalls, type TextBlockStep } from "./text-block-calls.js";
+import { toolUseReport } from "./tool-use-report.js";
 
 export type {
   ContentCallReport,
@@ -373,22 +374,12 @@ export class MessagesStreamRepair {
     }
     this.#slots.settle({ slot: block.slot, count: Math.max(1, parts.length) });
     if (!decision.notable) return;
-    const decoded = decision.answer.decoded;
-    const report: ToolUseReport = {
-      kind: "tool_use",
+    const report = toolUseReport({
+      decision,
       index: block.slot.offset ?? block.slot.index,
-      toolUseId: event.call.call.id,
-      name: event.call.call.name,
-      status: decoded.status,
-      repairs: decoded.repairs,
-      issues: argumentIssues(decoded),
-      usable: decision.usable,
-      changed: decision.changed,
-      before: decision.raw,
-      after: decision.text,
-      fit: decision.fit,
-      ...(parts.length > 1 ? { split: parts.map((part) => part.id) } : {}),
-    };
+      call: { id: event.call.call.id, name: event.call.call.name },
+      split: parts,
+    });
     this.reports.push(report);
     this.#options.onRepair?.(report);
   }

@@ -1,4 +1,5 @@
 import { isPlainObject, setOwn } from "./define-property.js";
+import { EMPTY_LIST } from "./empty-list.js";
 import { errorMessage } from "./error-message.js";
 import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, nestedDeeper, type ParseJsonResult, parseJson } from "./parse-json.js";
@@ -45,8 +46,8 @@ export interface DecodeResult {
   arguments: ArgumentsMapping;
   /** What decoding found. */
   status: DecodeStatus;
-  /** Ids of the repairs applied, in order (`[]` when none). */
-  repairs: string[];
+  /** Ids of the repairs applied, in order (`[]` when none: one shared frozen list, so never add to it in place). */
+  readonly repairs: readonly string[];
   /** The original input, whenever the result is not that input itself (every status but `object` and `absent`). */
   raw?: unknown;
   /** Why the text failed to parse (statuses `invalid`, `truncated`). */
@@ -56,9 +57,9 @@ export interface DecodeResult {
    * (`jsonrepair`), or the meter ran out first. Present only when some were; the status is then `invalid` (the
    * repairs that did run made no object).
    */
-  budget?: string[];
+  budget?: readonly string[];
   /** The conversions the tool's schema asked for (option `schema`), when any was made. */
-  conversions?: SchemaConversion[];
+  conversions?: readonly SchemaConversion[];
 }
 
 /** The id `repairs` lists when the tool's schema typed the arguments. */
@@ -91,7 +92,7 @@ function rawSentinel(value: unknown): ArgumentsMapping {
 }
 
 function failed(text: string, status: DecodeStatus, error: string): DecodeResult {
-  return { arguments: rawSentinel(text), status, repairs: [], raw: text, error };
+  return { arguments: rawSentinel(text), status, repairs: EMPTY_LIST, raw: text, error };
 }
 
 /** A parsed JSON object (the lossless parser's numbers are objects too, and are not mappings). */
@@ -206,19 +207,19 @@ function decodeText(
     first ?? (startsNoJsonValue(text) || repeatsOneObject(text) ? undefined : parseJson(text, parseOptions));
   if (parsed?.success) {
     const value = parsed.value;
-    if (isJsonObject(value)) return { arguments: value, status: "object", repairs: [], raw: text };
-    if (value === null) return { arguments: {}, status: "null_literal", repairs: [], raw: text };
+    if (isJsonObject(value)) return { arguments: value, status: "object", repairs: EMPTY_LIST, raw: text };
+    if (value === null) return { arguments: {}, status: "null_literal", repairs: EMPTY_LIST, raw: text };
     if (typeof value === "string") {
       callerMeter?.charge(value.length);
       const inner = parseJson(value, parseOptions);
       if (inner.success && isJsonObject(inner.value)) {
-        return { arguments: inner.value, status: "double_encoded", repairs: [], raw: text };
+        return { arguments: inner.value, status: "double_encoded", repairs: EMPTY_LIST, raw: text };
       }
     }
-    return { arguments: rawSentinel(text), status: "non_object", repairs: [], raw: text };
+    return { arguments: rawSentinel(text), status: "non_object", repairs: EMPTY_LIST, raw: text };
   }
   callerMeter?.charge(text.length);
-  if (text.trim() === "") return { arguments: {}, status: "empty", repairs: [], raw: text };
+  if (text.trim() === "") return { arguments: {}, status: "empty", repairs: EMPTY_LIST, raw: text };
   if (options.finishReason === "length")
     return failed(text, "truncated", parseErrorOf(text, parsed, parseOptions));
   const repairs = isArraySafe(options.repairs) ? options.repairs : [];
@@ -274,7 +275,14 @@ function decodeObjectText(
   if (text.length > 2 * maxDepth && nestedDeeper({ text, value, maxDepth }))
     return decodeText(text, usable, { success: false, error: `nesting deeper than ${maxDepth}` });
   if (typeof value === "object" && value !== null && !Array.isArray(value))
-    return objectResult ?? { arguments: value as ArgumentsMapping, status: "object", repairs: [], raw: text };
+    return (
+      objectResult ?? {
+        arguments: value as ArgumentsMapping,
+        status: "object",
+        repairs: EMPTY_LIST,
+        raw: text,
+      }
+    );
   return decodeText(text, usable, { success: true, value });
 }
 
@@ -285,7 +293,7 @@ function decodeObjectText(
 export const OBJECT_TEXT: DecodeResult = Object.freeze({
   arguments: Object.freeze({}),
   status: "object",
-  repairs: Object.freeze([]) as unknown as string[],
+  repairs: EMPTY_LIST,
 }) as DecodeResult;
 
 /**
@@ -335,9 +343,9 @@ export function decodeArguments(value: unknown, options?: DecodeOptions): Decode
 
 /** What is not text: absent, a mapping as it is, anything else under the raw sentinel. */
 function decodeValue(value: unknown): DecodeResult {
-  if (value === undefined || value === null) return { arguments: {}, status: "absent", repairs: [] };
-  if (isPlainObject(value)) return { arguments: value, status: "object", repairs: [] };
-  return { arguments: rawSentinel(value), status: "native_non_object", repairs: [], raw: value };
+  if (value === undefined || value === null) return { arguments: {}, status: "absent", repairs: EMPTY_LIST };
+  if (isPlainObject(value)) return { arguments: value, status: "object", repairs: EMPTY_LIST };
+  return { arguments: rawSentinel(value), status: "native_non_object", repairs: EMPTY_LIST, raw: value };
 }
 
 /**

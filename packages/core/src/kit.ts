@@ -30,6 +30,7 @@ export {
 } from "./convert-parameter-value.js";
 export { decodeArgumentsSteps, toArgumentsObject } from "./decode-arguments.js";
 export { isPlainObject } from "./define-property.js";
+export { EMPTY_LIST } from "./empty-list.js";
 export { ISSUE_SEVERITY } from "./issues.js";
 export { JsonObjectPrefix } from "./json-object-prefix.js";
 export { normalizeAnswerArgumentsSteps } from "./normalize-answer-arguments.js";

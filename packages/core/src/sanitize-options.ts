@@ -74,7 +74,7 @@ export interface SanitizeChange {
   after?: unknown;
   /** For argument changes: what decoding found (R1), and the repairs (R6) that made it an object. */
   status?: DecodeStatus;
-  repairs?: string[];
+  repairs?: readonly string[];
   /** For a provider's fix: the profile constraint it answers (`tool_call_id_invalid` …). */
   constraint?: string;
 }

@@ -70,18 +70,19 @@ export interface SyntaxParseOptions {
 }
 
 /**
- * What a whole parse found.
+ * What a whole parse found. Its lists are readonly: a plain answer shares one frozen empty list (`EMPTY_LIST`), so a
+ * caller that wants to add to them builds a new list.
  *
  * @example
  * const result: SyntaxParseResult = { toolCalls: [], content: "Hello", reasoning: null, issues: [] };
  */
 export interface SyntaxParseResult {
-  toolCalls: SyntaxToolCall[];
+  readonly toolCalls: readonly SyntaxToolCall[];
   /** The text outside calls and reasoning; `null` when only whitespace remains. */
   content: string | null;
   /** The reasoning text; `null` when there is none. */
   reasoning: string | null;
-  issues: SyntaxIssue[];
+  readonly issues: readonly SyntaxIssue[];
 }
 
 /**

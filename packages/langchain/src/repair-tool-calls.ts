@@ -74,7 +74,7 @@ export interface ToolCallDecision {
   /** Core's R1 status (`object`, `empty`, `null_literal`, `double_encoded`, `repaired`, `invalid`, `truncated`, …). */
   status: DecodeStatus;
   /** Ids of the repairs applied, in order. */
-  repairs: string[];
+  repairs: readonly string[];
   outcome: ToolCallOutcome;
   /** Why an `invalid` call cannot run: core's R3 issue code (`arguments_truncated`, `arguments_not_object`, …). */
   issue?: IssueCode;
@@ -115,7 +115,7 @@ export function toolcallReport(args: {
       ...(decision.toolCallId === undefined ? {} : { id: decision.toolCallId }),
       ...(decision.name === undefined ? {} : { name: decision.name }),
       status: syntax === undefined ? decision.status : "recovered",
-      repairs: syntax === undefined ? decision.repairs : ["content-call", ...decision.repairs],
+      repairs: syntax === undefined ? [...decision.repairs] : ["content-call", ...decision.repairs],
       usable: decision.outcome !== "invalid",
       ...(decision.issue === undefined ? {} : { issue: decision.issue }),
       ...(syntax === undefined ? {} : { syntax }),

@@ -7,7 +7,7 @@ export interface RecordChange {
   messageIndex: number;
   callId?: string;
   status?: string;
-  repairs?: string[];
+  repairs?: readonly string[];
   /** For a provider's fix: the profile constraint it answers (`tool_call_id_invalid` …). */
   constraint?: string;
   before?: unknown;

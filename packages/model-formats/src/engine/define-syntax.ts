@@ -1,5 +1,6 @@
 import {
   createWorkMeter,
+  EMPTY_LIST,
   type EncodableToolCall,
   isWorkMeter,
   randomCallId,
@@ -204,10 +205,11 @@ export function foldEvents(events: readonly SyntaxStreamEvent[]): SyntaxParseRes
   }
   const text = content.join("");
   return {
-    toolCalls,
+    // Lists that stayed empty are the one shared frozen list, as on the plain path.
+    toolCalls: toolCalls.length === 0 ? EMPTY_LIST : toolCalls,
     content: text.trim() === "" ? null : text,
     reasoning: sawReasoning ? reasoning.join("") : null,
-    issues,
+    issues: issues.length === 0 ? EMPTY_LIST : issues,
   };
 }
 
@@ -241,7 +243,7 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
       if (content !== undefined) {
         if (options?.work) options.work.scanned += work.scanned + work.compared;
         readMeter(options)?.charge(work.scanned + work.compared);
-        return { toolCalls: [], content, reasoning: null, issues: [] };
+        return { toolCalls: EMPTY_LIST, content, reasoning: null, issues: EMPTY_LIST };
       }
     }
     return parseFully(input, options);
@@ -264,7 +266,8 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
           const content = (c < 128 ? firsts[c] === 0 : c <= 0xffff && !wide && !isWideSpace(c))
             ? text
             : rest(text);
-          if (content !== undefined) return { toolCalls: [], content, reasoning: null, issues: [] };
+          if (content !== undefined)
+            return { toolCalls: EMPTY_LIST, content, reasoning: null, issues: EMPTY_LIST };
         }
         return parseFully(text);
       }

@@ -51,7 +51,7 @@ export interface ContentCallExtractor {
     content: string,
     context: ExtractionContext,
   ): {
-    toolCalls: ExtractedToolCall[];
+    toolCalls: readonly ExtractedToolCall[];
     content: string | null;
     /** The reasoning the syntax marks, when it has any (`null` or absent: none). */
     reasoning?: string | null;
