@@ -1,12 +1,11 @@
 import { isPlainObject, setOwn } from "./define-property.js";
 import { EMPTY_LIST } from "./empty-list.js";
 import { errorMessage } from "./error-message.js";
-import { JsonNumber } from "./json-number.js";
 import { DEFAULT_MAX_DEPTH, nestedDeeper, type ParseJsonResult, parseJson } from "./parse-json.js";
 import { isArraySafe } from "./read-history.js";
 import { noteRepairedText, repairedTextOf } from "./repaired-text.js";
-import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-order.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
+import { isJsonObject, type RepairOutcome, runRepairs } from "./run-repairs.js";
 import { runSteps } from "./run-steps.js";
 import { type SchemaConversion, schemaTypedArguments } from "./schema-typed-arguments.js";
 import { objectCanBegin, repeatsOneObject, startsNoJsonValue } from "./starts-no-json-value.js";
@@ -93,76 +92,6 @@ function rawSentinel(value: unknown): ArgumentsMapping {
 
 function failed(text: string, status: DecodeStatus, error: string): DecodeResult {
   return { arguments: rawSentinel(text), status, repairs: EMPTY_LIST, raw: text, error };
-}
-
-/** A parsed JSON object (the lossless parser's numbers are objects too, and are not mappings). */
-function isJsonObject(value: unknown): value is ArgumentsMapping {
-  return (
-    typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof JsonNumber)
-  );
-}
-
-type RepairOutcome =
-  | { ok: true; mapping: ArgumentsMapping; applied: string[]; text: string }
-  | { ok: false; budget: string[] };
-
-/** Calls one rule with the guard that keeps decode total: a rule that throws did not apply. */
-function callRule(rule: RepairRule, text: string, meter: WorkMeter): string | undefined {
-  const before = meter.steps;
-  let next: string | undefined;
-  try {
-    next = rule.repair(text, { meter });
-  } catch {
-    next = undefined;
-  }
-  // A rule that counts nothing is charged one pass over its input, and what it built.
-  if (meter.steps === before) meter.charge(text.length + (typeof next === "string" ? next.length : 0));
-  return typeof next === "string" ? next : undefined;
-}
-
-/**
- * Runs the enabled repairs over failing text, cumulatively and in one order ({@link orderRepairs}); accepts the
- * result only when it parses to a JSON object. A rule is left out (listed in `budget`) when the text is longer than
- * its `maxLength` or the meter has run out. Yields after each rule that ran (with the parse of its result): the
- * steps of {@link decodeArgumentsSteps}.
- */
-function* runRepairs(
-  text: string,
-  repairs: readonly RepairRule[],
-  parse: (text: string) => ReturnType<typeof parseJson>,
-  meter: WorkMeter,
-  stepped: boolean,
-): Generator<void, RepairOutcome, void> {
-  let current = text;
-  const applied: string[] = [];
-  const budget: string[] = [];
-  let ran = false;
-  for (const rule of orderRepairs(repairs)) {
-    // An applied repair is reported by its id (R6): a rule without a readable string id is not applied.
-    const id = repairIdOf(rule);
-    if (id === undefined) continue;
-    if (meter.exhausted || current.length > repairMaxLengthOf(rule)) {
-      budget.push(id);
-      continue;
-    }
-    // Run at once (`decodeArguments`), the rules go on without suspending.
-    if (ran && stepped) yield;
-    ran = true;
-    const next = callRule(rule, current, meter);
-    if (next === undefined || next === current) continue;
-    if (meter.exhausted) {
-      // The rule ran past the budget: its text is not parsed, and it counts as not tried.
-      budget.push(id);
-      continue;
-    }
-    current = next;
-    applied.push(id);
-    meter.charge(current.length);
-    const parsed = parse(current);
-    if (parsed.success && isJsonObject(parsed.value))
-      return { ok: true, mapping: parsed.value, applied, text: current };
-  }
-  return { ok: false, budget };
 }
 
 const NOT_JSON = { success: false, error: "not JSON" } as const;
@@ -328,6 +257,7 @@ const NO_OPTIONS: DecodeOptions = Object.freeze({});
  */
 export function decodeArguments(value: unknown, options?: DecodeOptions): DecodeResult {
   if (typeof value === "string") {
+    if (options === undefined) return decodedAlone(value);
     const decoded = decodeObjectText(value, options);
     if (!(decoded instanceof PendingRepairs) && decoded.status === "object" && options?.schema === undefined)
       return decoded;
@@ -339,6 +269,33 @@ export function decodeArguments(value: unknown, options?: DecodeOptions): Decode
   }
   const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
   return typedBySchema(decodeValue(value), usable);
+}
+
+/**
+ * `decodeArguments(text)` without options, what a server calls on every argument: no option to read, no repair to
+ * run and no schema to apply, so text that opens an object (`{` then a key or `}`) is one `JSON.parse` and one result
+ * (whose value is an object: the text begins with `{`); anything else goes the full way, the parse that failed
+ * handed on, never made twice.
+ */
+function decodedAlone(text: string): DecodeResult {
+  if (text.charCodeAt(0) !== 0x7b || !objectCanBegin(text, 1) || repeatsOneObject(text))
+    return settled(decodeText(text, NO_OPTIONS));
+  let value: ArgumentsMapping;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return settled(decodeText(text, NO_OPTIONS, { success: false, error: errorMessage(error) }));
+  }
+  if (text.length > 2 * DEFAULT_MAX_DEPTH && nestedDeeper({ text, value, maxDepth: DEFAULT_MAX_DEPTH }))
+    return settled(
+      decodeText(text, NO_OPTIONS, { success: false, error: `nesting deeper than ${DEFAULT_MAX_DEPTH}` }),
+    );
+  return { arguments: value, status: "object", repairs: EMPTY_LIST, raw: text };
+}
+
+/** A decode whose repairs, if any, have run (without options there are none: the strict decode's result). */
+function settled(decoded: DecodeResult | PendingRepairs): DecodeResult {
+  return decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded;
 }
 
 /** What is not text: absent, a mapping as it is, anything else under the raw sentinel. */
