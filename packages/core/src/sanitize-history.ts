@@ -1,5 +1,6 @@
 import { CallIds } from "./call-ids.js";
 import { isPlainObject } from "./define-property.js";
+import { EMPTY_LIST } from "./empty-list.js";
 import { decodeOptionsOf } from "./normalize-arguments.js";
 import { sanitizeForProvider } from "./providers/sanitize-for-provider.js";
 import { isArraySafe, listEntries, readHistory } from "./read-history.js";
@@ -11,7 +12,7 @@ import {
   type SanitizeResult,
 } from "./sanitize-options.js";
 import { sanitizeTurnCalls } from "./sanitize-turn-calls.js";
-import type { TurnCallList } from "./turn-call-list.js";
+import type { TurnCall, TurnCallList } from "./turn-call-list.js";
 import type { ChatMessage, ToolCall } from "./types.js";
 
 const POLICIES: readonly string[] = ["preserve", "drop", "empty"];
@@ -134,15 +135,17 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
   let carriedMessage: unknown;
 
   while (index < length) {
+    // A message carried from the turn before was read there, and is a plain assistant message.
     const message = carried ? carriedMessage : (messages[index] as unknown);
-    carried = false;
-    if (!isPlainObject(message)) {
+    if (!carried && !isPlainObject(message)) {
       out.push(message);
       index++;
       continue;
     }
+    carried = false;
     const chat = message as ChatMessage;
-    if (chat.role === "tool") {
+    const role = chat.role;
+    if (role === "tool") {
       changes.push({
         rule: "result_dropped_orphan",
         messageIndex: index,
@@ -152,12 +155,14 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       index++;
       continue;
     }
-    if (chat.role === "assistant" && !isArraySafe(chat.tool_calls) && isEmptyAssistant(chat, [])) {
+    const toolCalls = role === "assistant" ? chat.tool_calls : undefined;
+    const withCalls = toolCalls !== undefined && isArraySafe(toolCalls);
+    if (role === "assistant" && !withCalls && isEmptyAssistant(chat, EMPTY_LIST)) {
       changes.push({ rule: "message_removed_empty", messageIndex: index, before: message });
       index++;
       continue;
     }
-    if (chat.role !== "assistant" || !isArraySafe(chat.tool_calls)) {
+    if (!withCalls) {
       out.push(message);
       index++;
       continue;
@@ -165,7 +170,7 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
 
     // An assistant turn with tool calls: its calls, then its results up to the next assistant message.
     const turnIndex = index;
-    const turn = sanitizeTurnCalls(chat.tool_calls, turnIndex, turnContext);
+    const turn = sanitizeTurnCalls(toolCalls, turnIndex, turnContext);
     const { kept, droppedIds, renamed } = turn;
     let callsChanged = turn.callsChanged;
 
@@ -179,12 +184,13 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
     index++;
     while (index < length) {
       const next = messages[index] as unknown;
-      if (isPlainObject(next) && (next as ChatMessage).role === "assistant") {
+      const nextRole = isPlainObject(next) ? (next as ChatMessage).role : undefined;
+      if (nextRole === "assistant") {
         carried = true;
         carriedMessage = next;
         break;
       }
-      if (!isPlainObject(next) || (next as ChatMessage).role !== "tool") {
+      if (nextRole !== "tool") {
         onlyResults = false;
         out.push(next);
         index++;
@@ -259,14 +265,17 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       index++;
     }
 
-    const finalCalls: ToolCall[] = [];
+    // The calls written out, listed only when they changed: a clean turn keeps its list as it is.
+    const entries = kept.entries;
+    let finalCalls: ToolCall[] | undefined = callsChanged ? [] : undefined;
     let synthesized: unknown[] | undefined;
     const unanswered = index >= length && onlyResults ? pendingCalls : missingResult;
-    for (const entry of kept.entries) {
+    for (let at = 0; at < entries.length; at++) {
+      const entry = entries[at] as TurnCall;
       if (entry.answered === true || unanswered === "keep") {
-        finalCalls.push(entry.call);
+        finalCalls?.push(entry.call);
       } else if (unanswered === "synthesize") {
-        finalCalls.push(entry.call);
+        finalCalls?.push(entry.call);
         const content = entry.note === undefined ? syntheticResult : prependNote(syntheticResult, entry.note);
         const synthetic = { role: "tool", tool_call_id: entry.id, content };
         changes.push({
@@ -278,6 +287,8 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
         synthesized ??= [];
         synthesized.push(synthetic);
       } else {
+        // Every call before this one was kept.
+        finalCalls ??= entries.slice(0, at).map((earlier) => earlier.call);
         callsChanged = true;
         changes.push({
           rule: "call_dropped_missing_result",
@@ -288,8 +299,8 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
       }
     }
     if (synthesized !== undefined) out.splice(lastResultOut + 1, 0, ...synthesized);
-    if (finalCalls.length === 0) {
-      if (isEmptyAssistant(chat, finalCalls)) {
+    if ((finalCalls ?? entries).length === 0) {
+      if (isEmptyAssistant(chat, EMPTY_LIST)) {
         changes.push({ rule: "message_removed_empty", messageIndex: turnIndex, before: message });
         out.splice(assistantOut, 1);
       } else {
@@ -297,7 +308,7 @@ function sanitizeList<M>(messages: readonly M[], options: SanitizeOptions): Sani
         changes.push({ rule: "tool_calls_removed_empty", messageIndex: turnIndex, before: removed });
         out[assistantOut] = rest;
       }
-    } else if (callsChanged) {
+    } else if (callsChanged && finalCalls !== undefined) {
       out[assistantOut] = { ...chat, tool_calls: finalCalls };
     }
   }
