@@ -7,6 +7,7 @@ import {
   decodeArgumentsUnlessObjectText,
 } from "./decode-arguments.js";
 import { EMPTY_LIST } from "./empty-list.js";
+import { normalizeAnswerArguments } from "./normalize-answer-arguments.js";
 import { coreRepairs } from "./repairs/index.js";
 import { createJsonrepairRepair } from "./repairs/jsonrepair.js";
 import { runSteps } from "./run-steps.js";
@@ -52,6 +53,8 @@ describe("EMPTY_LIST in decode results", () => {
       ].sort(),
     );
     expect(decodeArguments('{"a": ', { finishReason: "length" }).repairs).toBe(EMPTY_LIST);
+    // A call a length stop cut before any argument text.
+    expect(normalizeAnswerArguments("", { finishReason: "length" }).decoded.repairs).toBe(EMPTY_LIST);
   });
 
   it("a repaired decode has a list of its own, and two such results share nothing", () => {

@@ -1,4 +1,5 @@
 import { setOwn } from "./define-property.js";
+import { EMPTY_LIST } from "./empty-list.js";
 import { isRawSentinel } from "./encode-arguments.js";
 import {
   type NormalizeArgumentsOptions,
@@ -115,7 +116,7 @@ function cutBeforeArguments(value: unknown): NormalizedArguments["decoded"] {
   return {
     arguments: mapping,
     status: "truncated",
-    repairs: [],
+    repairs: EMPTY_LIST,
     raw: value,
     error: "no argument text before the length stop",
   };
