@@ -72,6 +72,9 @@ export interface RecordEngineOptions {
   provider?: string;
 }
 
+/** No repair rule: what the check of a record about to be repaired runs (see `repair`). */
+const NO_REPAIRS: readonly RepairRule[] = Object.freeze([]);
+
 /** Something sanitize acts on that validation reports no issue for (an empty assistant turn, mapping arguments). */
 function sanitizeActsBeyondIssues(messages: readonly unknown[]): boolean {
   for (const message of messages) {
@@ -135,11 +138,11 @@ export function createRecordEngine(options: RecordEngineOptions = {}) {
     ...(target !== undefined && !conversation.answer ? { provider: target } : {}),
   });
 
-  const validate = (conversation: FormatConversation) => {
+  const validate = (conversation: FormatConversation, rules: readonly RepairRule[] = repairs) => {
     const found = validateHistory(conversation.messages, {
       ...(conversation.tools ? { tools: conversation.tools } : {}),
       ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
-      repairs,
+      repairs: rules,
       pendingCalls: "pending",
     });
     // Expected calls (a benchmark's answers) await no result: one rule here, whatever the format.
@@ -238,8 +241,12 @@ export function createRecordEngine(options: RecordEngineOptions = {}) {
       const clean = new Set<FormatConversation>();
       if (options.skipClean !== false) {
         for (const conversation of reading.conversations) {
-          const found = validate(conversation);
-          validated.set(conversation, found);
+          // Whether anything is found does not hang on the repairs: text that fails the strict parse is an issue
+          // whether a rule mends it or not. Only the issues of a conversation found clean are kept for the report;
+          // the others are read again in full, and only when no rule changed the record (rare: most are rewritten,
+          // and the report is then read from what was written).
+          const found = validate(conversation, NO_REPAIRS);
+          if (found.length === 0) validated.set(conversation, found);
           if (needsNothing(conversation, found)) clean.add(conversation);
         }
       }

@@ -12,6 +12,7 @@ import type { InputIssue } from "../input/input-issue.js";
 import { detectRecordFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
 import { serializeRecord } from "./record-writer.js";
+import { type SpliceWork, spliceStringified } from "./splice-json.js";
 
 /** What a record's check found (serializable: it crosses from a worker to the main thread). */
 export interface CheckData {
@@ -98,7 +99,9 @@ export function computeRecord(
 }
 
 /**
- * The record's rewritten text in a style, or why it cannot be written.
+ * The record's rewritten text in a style, or why it cannot be written. With `original` (the value `text` was parsed
+ * from, as read), a record written as `JSON.stringify` writes keeps the text of every part the repair kept as it was
+ * read, serializing only what changed (the same bytes either way).
  *
  * @example
  * rewrite(repaired, text, { ascii: true }); // { success: true, value: '{"messages":[…]}' }
@@ -106,12 +109,29 @@ export function computeRecord(
 export function rewrite(
   computed: { value?: unknown; lossless: boolean },
   text: string,
-  options: { ascii?: boolean; style?: JsonStyle; depth?: number } = {},
+  options: { ascii?: boolean; style?: JsonStyle; depth?: number; original?: unknown; work?: SpliceWork } = {},
 ): Result<string> | undefined {
   if (computed.value === undefined) return undefined;
   const style =
     options.style ?? detectJsonStyle(text, options.ascii === undefined ? {} : { ascii: options.ascii });
-  return serializeRecord(computed.value, style, computed.lossless, options.depth ?? 0);
+  const depth = options.depth ?? 0;
+  if (
+    options.original !== undefined &&
+    !computed.lossless &&
+    depth === 0 &&
+    style.indent === "" &&
+    !style.spaced &&
+    !style.ensureAscii
+  ) {
+    const spliced = spliceStringified({
+      text,
+      original: options.original,
+      written: computed.value,
+      ...(options.work !== undefined ? { work: options.work } : {}),
+    });
+    if (spliced !== undefined) return { success: true, value: spliced };
+  }
+  return serializeRecord(computed.value, style, computed.lossless, depth);
 }
 
 /** What working on one JSONL line gives: what to write for it and what to report. */
@@ -150,7 +170,7 @@ export function workLine(
   context: WorkContext,
   content: Buffer,
   number: number,
-  state: { current?: ConversationFormat },
+  state: { current?: ConversationFormat; work?: SpliceWork },
 ): LineResult {
   if (isBlank(content)) return { kind: "blank" };
   if (!isUtf8(content)) {
@@ -201,7 +221,11 @@ export function workLine(
   const computed = computeRecord(context, format, value, text);
   const exact = computed.lossless ? serializeJson(computed.data) : undefined;
   const exactData = exact?.success ? { exactData: exact.value } : {};
-  const written = rewrite(computed, text, { ascii: isAscii(content) });
+  const written = rewrite(computed, text, {
+    ascii: isAscii(content),
+    original: value,
+    ...(state.work !== undefined ? { work: state.work } : {}),
+  });
   if (written === undefined) return { kind: "record", format: format.id, data: computed.data, ...exactData };
   if (!written.success) {
     const data = computed.data as RepairData;

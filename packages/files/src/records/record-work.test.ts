@@ -1,0 +1,93 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRecordEngine } from "@toolcall/core";
+import { describe, expect, it } from "vitest";
+import { detectRecordFormat } from "./formats.js";
+import { layoutJson } from "./json-style.js";
+import { computeRecord, rewrite, type WorkContext, workLine } from "./record-work.js";
+import type { SpliceWork } from "./splice-json.js";
+
+// Arguments captured in public bug reports (sources in the file): each is put in a session as one call.
+const payloads = JSON.parse(
+  readFileSync(join(import.meta.dirname, "../../../../../shared/wild/payloads.json"), "utf8"),
+) as Array<{ source: string; raw: unknown }>;
+
+function session(raw: unknown, index: number): Record<string, unknown> {
+  const id = `call_${index}`;
+  return {
+    id: `s${index}`,
+    reward: 0.962,
+    messages: [
+      { role: "system", content: "You are a coding agent. Café ☕" },
+      { role: "user", content: "run it" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id, type: "function", function: { name: "run", arguments: raw } }],
+      },
+      { role: "tool", tool_call_id: id, content: "done" },
+      // A call left without its result: the repair adds one.
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: `${id}b`, type: "function", function: { name: "run", arguments: "{}" } }],
+      },
+      { role: "user", content: "thanks" },
+      { role: "assistant", content: "you are welcome" },
+    ],
+  };
+}
+
+const context: WorkContext = { mode: "repair", processor: createRecordEngine() };
+
+/** What the line's record is written as when serialized whole (the way every record was written before). */
+function serializedWhole(text: string): string | undefined {
+  const value = JSON.parse(text) as unknown;
+  const format = detectRecordFormat(value);
+  if (format === undefined) return undefined;
+  const written = rewrite(computeRecord(context, format, value, text), text);
+  return written?.success ? written.value : undefined;
+}
+
+describe("workLine: a repaired record's bytes", () => {
+  it("are the whole record serialized, its kept parts copied from the line (JSON.stringify's lines only)", () => {
+    const work: SpliceWork = { reads: 0, spliced: 0 };
+    const state = { work };
+    let compactLines = 0;
+    payloads.forEach((payload, index) => {
+      const compact = JSON.stringify(session(payload.raw, index));
+      // Python's json.dumps spacing: not what JSON.stringify writes, so serialized whole.
+      const spaced = layoutJson(compact, { indent: "", spaced: true, ensureAscii: false, eol: "\n" });
+      for (const text of [compact, spaced]) {
+        const result = workLine(context, Buffer.from(text), index + 2, state);
+        expect(result.kind, payload.source).toBe("record");
+        if (result.kind !== "record") continue;
+        expect(result.bytes && Buffer.from(result.bytes).toString("utf8"), payload.source).toBe(
+          serializedWhole(text),
+        );
+      }
+      compactLines++;
+    });
+    // Every compact line was read beside its text once and written from it; the spaced ones were never read so.
+    expect(work).toEqual({ reads: compactLines, spliced: compactLines });
+  });
+
+  it("are none for a record that needs no repair (its line is kept as it is, nothing serialized)", () => {
+    const work: SpliceWork = { reads: 0, spliced: 0 };
+    const clean = JSON.stringify({
+      messages: [
+        { role: "user", content: "hi" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "a", type: "function", function: { name: "f", arguments: '{"x":1}' } }],
+        },
+        { role: "tool", tool_call_id: "a", content: "ok" },
+      ],
+    });
+    const result = workLine(context, Buffer.from(clean), 1, { work });
+    expect(result).toMatchObject({ kind: "record", format: "openai-chat" });
+    expect(result.kind === "record" ? result.bytes : "not a record").toBeUndefined();
+    expect(work).toEqual({ reads: 0, spliced: 0 });
+  });
+});
