@@ -54,6 +54,24 @@ describe("createLogger", () => {
     expect(new Date(first.time).toISOString()).toBe(first.time);
   });
 
+  it("writes the repair and history counts as JSON.stringify writes them, whatever their names", () => {
+    const names = fc.oneof(
+      fc.string({ unit: "binary" }),
+      fc.constantFrom("content-calls:gemma4", '"', "__proto__"),
+    );
+    const countsOf = fc.uniqueArray(fc.tuple(names, fc.nat()), { selector: ([name]) => name, maxLength: 4 });
+    fc.assert(
+      fc.property(countsOf, countsOf, (repairs, history) => {
+        const { writes, logger } = collect(false);
+        logger.request({ ...base, repairs: new Map(repairs), history: new Map(history) });
+        const line = writes[0] as string;
+        expect(line).toContain(`"history":${JSON.stringify(Object.fromEntries(history))}`);
+        expect(line).toContain(`"repairs":${JSON.stringify(Object.fromEntries(repairs))}`);
+        expect(line.endsWith("}\n")).toBe(true);
+      }),
+    );
+  });
+
   it("keeps any path, method, id or route on one line of valid JSON", () => {
     const anyText = fc.oneof(fc.string({ unit: "binary" }), fc.string(), fc.constantFrom('"', "\\", "a b"));
     fc.assert(

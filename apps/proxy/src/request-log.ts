@@ -68,13 +68,20 @@ function token(value: string): string {
   return TOKEN.test(value) ? `"${value}"` : text(value);
 }
 
+/** Counts by name as a JSON object, written as they are (no object made for `JSON.stringify`). */
+function counts(map: ReadonlyMap<string, number>): string {
+  let out = "{";
+  for (const [name, count] of map) out += `${out.length === 1 ? "" : ","}${token(name)}:${count}`;
+  return `${out}}`;
+}
+
 /** A request's line, field by field in a fixed order; a field without a value is left out (as `JSON.stringify` does). */
 function requestLine(time: string, severity: string, entry: RequestLogEntry): string {
   let line = `{"time":"${time}","level":"${severity}","msg":"request","requestId":${token(entry.requestId)},"method":${token(entry.method)},"path":${text(entry.path)},"route":${token(entry.route)},"status":${entry.status},"durationMs":${entry.durationMs}`;
   if (entry.upstreamMs !== undefined) line += `,"upstreamMs":${entry.upstreamMs}`;
   if (entry.stream !== undefined) line += `,"stream":${entry.stream}`;
-  if (entry.history !== undefined) line += `,"history":${text(Object.fromEntries(entry.history))}`;
-  if (entry.repairs !== undefined) line += `,"repairs":${text(Object.fromEntries(entry.repairs))}`;
+  if (entry.history !== undefined) line += `,"history":${counts(entry.history)}`;
+  if (entry.repairs !== undefined) line += `,"repairs":${counts(entry.repairs)}`;
   if (entry.repairDetails !== undefined) line += `,"repairDetails":${text(entry.repairDetails)}`;
   if (entry.error !== undefined)
     line += `,"error":${text({ code: entry.error.code, message: entry.error.message })}`;

@@ -8,6 +8,8 @@ const FINISH_REASON = ascii('"finish_reason"');
 const TERMINAL_EVENTS = ['"response.completed"', '"response.incomplete"', '"response.failed"'].map(ascii);
 const DONE = ascii("[DONE]");
 const DATA = ascii("data:");
+/** What a body starts after: a line break (one shared view, never written: no buffer made per stream). */
+const LINE_START = ascii("\n");
 
 function matchesAt(bytes: Uint8Array, at: number, needle: Uint8Array): boolean {
   if (at < 0 || at + needle.length > bytes.length) return false;
@@ -65,7 +67,7 @@ export class StreamEndWatch {
    * What came before, ending with the last piece (a line break at first: the body starts a line): its last
    * {@link CARRY} bytes are the carry, cut only when a seam is searched (a piece that ends a line needs none).
    */
-  #before: Buffer = Buffer.from([0x0a]);
+  #before: Buffer = LINE_START;
   /** `[DONE]` or a terminal Responses API event came: nothing after it changes the verdict. */
   #ended = false;
   /** The last finish reason seen (Chat Completions) had a string value. */

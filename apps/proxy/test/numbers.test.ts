@@ -74,9 +74,9 @@ describe("numbers in bodies the proxy rewrites", () => {
   it("keeps every digit of a repaired answer, and counts the repair once", async () => {
     const response = await post('{"model": "m", "messages": [{"role": "user", "content": "Go."}]}');
     const text = await response.text();
-    expect(text).toContain('"x_trace":12345678901234567891');
-    expect(text).toContain('"x_score":1.0');
-    expect(text).toContain('"x_small":1e-05');
+    // Only the call's arguments changed: the rest is the upstream's own text, layout and numbers as it wrote them.
+    expect(text).toContain('"x_trace": 12345678901234567891, "x_score": 1.0, "x_small": 1e-05,');
+    expect(text).toContain('"usage": {"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3}}');
     const parsed = JSON.parse(text) as {
       choices: Array<{ message: { tool_calls: Array<{ function: { arguments: string } }> } }>;
     };

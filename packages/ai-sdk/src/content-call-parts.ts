@@ -32,7 +32,7 @@ export function readGenerateContentCalls(args: { content: Content; context: Cont
       continue;
     }
     const read = readContentCalls({ text: part.text, ...args.context });
-    if (read.calls.length === 0 && read.reasoning === "") {
+    if (!read.changed) {
       content?.push(part);
       continue;
     }

@@ -4,14 +4,12 @@ import { gemma4 } from "@toolcall/gemma-recovery";
 import { qwen3Coder } from "@toolcall/model-formats";
 import { generateText, jsonSchema, streamText, tool, wrapLanguageModel } from "ai";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type AnswerServer,
-  contentAnswer,
   GEMMA_CONTENT_CALL as GEMMA,
   QWEN_CONTENT_CALL as QWEN,
   QWEN_CODER_TEMPLATE,
-  startAnswerServer,
+  serveContentAnswers,
 } from "../../core/test/fake-providers/vllm-answers.js";
 import { type ToolcallReport, toolcallMiddleware } from "../src/index.js";
 
@@ -20,13 +18,7 @@ import { type ToolcallReport, toolcallMiddleware } from "../src/index.js";
 // look-alike of the text the model writes) and Gemma 4 native calls (recorded vLLM traffic, @toolcall/gemma-recovery's
 // fixture). Whole answers and streams cut anywhere give the same calls, run by the SDK.
 
-/** What the server answers next: the text, whole or in deltas of `piece` characters. */
-let answer = { text: "", piece: 5 };
-let server: AnswerServer;
-beforeAll(async () => {
-  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
-});
-afterAll(() => server.close());
+const server = serveContentAnswers();
 
 const ran: unknown[] = [];
 const tools = {
@@ -59,7 +51,7 @@ function model(options: Parameters<typeof toolcallMiddleware>[0]) {
 }
 
 async function whole(text: string, options: Parameters<typeof toolcallMiddleware>[0]) {
-  answer = { text, piece: 5 };
+  server.answerWith(text, 5);
   ran.length = 0;
   const result = await generateText({ model: model(options), tools, prompt: "Weather?" });
   return {
@@ -72,7 +64,7 @@ async function whole(text: string, options: Parameters<typeof toolcallMiddleware
 }
 
 async function streamed(text: string, piece: number, options: Parameters<typeof toolcallMiddleware>[0]) {
-  answer = { text, piece };
+  server.answerWith(text, piece);
   ran.length = 0;
   const result = streamText({ model: model(options), tools, prompt: "Weather?" });
   let content = "";

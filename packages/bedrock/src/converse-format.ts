@@ -3,6 +3,7 @@ import {
   type ConversationFormat,
   type FormatIssue,
   type FormatReading,
+  guardedReading,
   isPlainObject,
   originOf,
   withOrigin,
@@ -176,25 +177,7 @@ export const bedrockConverseFormat: ConversationFormat = {
       return false;
     }
   },
-  read(value): FormatReading {
-    try {
-      return readConverse(value);
-    } catch {
-      // A value no JSON text holds (a getter that throws): nothing of it is read, and it is kept as it is.
-      return {
-        conversations: [],
-        issues: [
-          {
-            code: "record_not_conversation",
-            severity: "error",
-            message: "a value of the record could not be read",
-            path: [],
-          },
-        ],
-        write: () => ({ ok: true, value }),
-      };
-    }
-  },
+  read: (value) => guardedReading({ value, what: "a Converse record", read: () => readConverse(value) }),
 };
 
 function readConverse(value: unknown): FormatReading {

@@ -3,13 +3,15 @@ import {
   type ConversationFormat,
   type FormatIssue,
   type FormatReading,
+  guardedReading,
   isPlainObject,
   originOf,
+  placeOfPath,
+  storedListOf,
   withOrigin,
+  withStoredList,
 } from "@toolcall/core/kit";
 import { neutralMessage, writeMessages } from "./cohere-messages.js";
-
-type Item = Record<string, unknown>;
 
 /** Request keys only Cohere's v2 Chat API has (OpenAI's sampling keys are `top_p`, `top_k`). */
 const COHERE_KEYS = ["documents", "citation_options", "safety_mode", "strict_tools", "p", "k"];
@@ -23,13 +25,6 @@ const COHERE_KEYS = ["documents", "citation_options", "safety_mode", "strict_too
  */
 export const TEXT_BESIDE_CALLS =
   "text content is not allowed when tool_calls are provided. If you wish to pass a tool plan, either pass thinking content (with thinking enabled) or use 'tool_plan': '{place}'";
-
-function messagesOf(value: unknown): { list: unknown[]; prefix: string } | undefined {
-  if (Array.isArray(value)) return { list: value, prefix: "" };
-  if (isPlainObject(value) && Array.isArray(value.messages))
-    return { list: value.messages, prefix: "messages" };
-  return undefined;
-}
 
 function hasCohereMark(message: unknown): boolean {
   if (!isPlainObject(message)) return false;
@@ -75,38 +70,21 @@ export const cohereChatFormat: ConversationFormat = {
     }
   },
   resembles: (value) => isPlainObject(value) && "tool_plan" in value,
-  read(value): FormatReading {
-    try {
-      return readCohere(value);
-    } catch {
-      // A value no JSON text holds (a getter that throws): nothing of it is read, and it is kept as it is.
-      return {
-        conversations: [],
-        issues: [
-          {
-            code: "record_not_conversation",
-            severity: "error",
-            message: "a value of the record could not be read",
-            path: [],
-          },
-        ],
-        write: () => ({ ok: true, value }),
-      };
-    }
-  },
+  read: (value) => guardedReading({ value, what: "a Cohere record", read: () => readCohere(value) }),
 };
 
+/** A message as Cohere has one: an object with a role. */
+const isCohereMessage = (message: unknown) => isPlainObject(message) && typeof message.role === "string";
+
 function isCohere(value: unknown): boolean {
-  const found = messagesOf(value);
-  if (found === undefined || found.list.length === 0) return false;
-  if (!found.list.every((message) => isPlainObject(message) && typeof message.role === "string"))
-    return false;
+  const found = storedListOf({ value, isMessage: isCohereMessage });
+  if (found === undefined) return false;
   if (found.list.some(hasCohereMark)) return true;
   return isPlainObject(value) && COHERE_KEYS.some((key) => key in value);
 }
 
 function readCohere(value: unknown): FormatReading {
-  const found = messagesOf(value);
+  const found = storedListOf({ value, isMessage: () => true, allowEmpty: true });
   if (found === undefined)
     return {
       conversations: [],
@@ -130,31 +108,15 @@ function readCohere(value: unknown): FormatReading {
       {
         messages,
         ...(tools ? { tools } : {}),
-        placeOf: (path) => placeIn(found.prefix, path),
+        placeOf: (path) => placeOfPath({ prefix: found.key ?? "", path }),
       },
     ],
     issues,
     write([next]) {
       if (next === undefined) return { ok: true, value };
       const written = writeMessages({ list: found.list, next, before });
-      if (!written.ok || written.value === found.list) return written.ok ? { ok: true, value } : written;
-      if (found.prefix === "") return written;
-      const record: Item = {};
-      for (const key of Object.keys(value as Item))
-        Object.defineProperty(record, key, {
-          value: key === "messages" ? written.value : (value as Item)[key],
-          writable: true,
-          enumerable: true,
-          configurable: true,
-        });
-      return { ok: true, value: record };
+      if (!written.ok) return written;
+      return { ok: true, value: withStoredList({ value, found, list: written.value as unknown[] }) };
     },
   };
-}
-
-/** A path as people read it: `messages[3].tool_calls[0]`, or `[2].content` in a bare list. */
-function placeIn(prefix: string, path: readonly (string | number)[]): string {
-  let out = prefix;
-  for (const key of path) out += typeof key === "number" ? `[${key}]` : out === "" ? key : `.${key}`;
-  return out;
 }

@@ -1,4 +1,10 @@
-import type { SyntaxIssue, SyntaxStream, SyntaxToolCall, ToolCallSyntax } from "./tool-call-syntax.js";
+import type {
+  SyntaxIssue,
+  SyntaxParseResult,
+  SyntaxStream,
+  SyntaxToolCall,
+  ToolCallSyntax,
+} from "./tool-call-syntax.js";
 
 /** A call recovered from text, with the id of the syntax it was written in. */
 export interface ContentCall {
@@ -29,6 +35,8 @@ export interface ContentCallsRead {
   /** The reasoning the syntaxes marked (`""`: none). */
   reasoning: string;
   issues: { syntax: string; issue: SyntaxIssue }[];
+  /** A syntax read something of its own ({@link syntaxReadText}); `false`: `content` is the text as it came. */
+  changed: boolean;
 }
 
 /** What `readContentCalls` takes: the syntaxes to read, in order, and the request's tools. */
@@ -40,10 +48,34 @@ export interface ContentCallsOptions {
 }
 
 /**
+ * Whether a syntax's whole reading of `text` changes it, the one rule whole and streamed content-call reading share
+ * (R10): it read a call, a reasoning block (an empty one too: `<|channel>thought\n<channel|>` is syntax, as the
+ * syntax's own stream drops it), or other markup it drops, so its content differs from the text. Otherwise the text
+ * stays as it came, byte for byte (a parse gives `null` for blank content; the text keeps its blanks).
+ *
+ * @example
+ * import { gemma4 } from "@toolcall/model-formats";
+ * const text = "<|channel>thought\n<channel|>Hello!";
+ * syntaxReadText({ text, result: gemma4.parse(text) }); // true: the content is "Hello!"
+ * syntaxReadText({ text: "Hello!", result: gemma4.parse("Hello!") }); // false
+ */
+export function syntaxReadText(args: {
+  text: string;
+  /** A syntax's whole reading (its `parse`); `reasoning` absent or `null`: none. */
+  result: Pick<SyntaxParseResult, "content"> & { toolCalls: readonly unknown[]; reasoning?: string | null };
+}): boolean {
+  const { text, result } = args;
+  if (result.toolCalls.length > 0 || typeof result.reasoning === "string") return true;
+  return result.content === null ? text.trim() !== "" : result.content !== text;
+}
+
+/**
  * Reads the calls a server left in a whole answer's text, in each syntax in turn (the content one leaves is read
  * by the next), R10: a call is recovered only where its syntax reads it without doubt; text that does not parse stays
- * as the model wrote it, with the syntax's issue. The same text comes back (`calls: []`) when nothing was found.
- * Work: one parse per syntax, each linear in the text.
+ * as the model wrote it, with the syntax's issue. The same text comes back (`calls: []`) when no syntax read
+ * anything of its own ({@link syntaxReadText}). Whole and streamed reading are one: with one syntax this is its
+ * `parse`; with several, the {@link ContentCallReader} fed the text at once, so calls come in the order they were
+ * written whatever syntax wrote them. Work: one parse per syntax, each linear in the text.
  *
  * @example
  * import { qwen3Coder } from "@toolcall/model-formats";
@@ -51,18 +83,46 @@ export interface ContentCallsOptions {
  * readContentCalls({ text, syntaxes: [qwen3Coder] }).calls[0]?.toolCall.function.name; // "get_weather"
  */
 export function readContentCalls(args: ContentCallsOptions & { text: string }): ContentCallsRead {
-  const found: ContentCallsRead = { calls: [], content: args.text, reasoning: "", issues: [] };
-  for (const syntax of args.syntaxes) {
-    const content = found.content;
-    if (typeof content !== "string" || content === "") break;
-    const result = syntax.parse(content, { tools: args.tools ?? null });
-    for (const issue of result.issues) found.issues.push({ syntax: syntax.id, issue });
-    const reasoning = typeof result.reasoning === "string" ? result.reasoning : "";
-    if (result.toolCalls.length === 0 && reasoning === "") continue;
-    for (const toolCall of result.toolCalls) found.calls.push({ toolCall, syntax: syntax.id });
-    found.reasoning += reasoning;
-    found.content = result.content;
+  const { text, syntaxes } = args;
+  const found: ContentCallsRead = { calls: [], content: text, reasoning: "", issues: [], changed: false };
+  if (typeof text !== "string" || text === "" || syntaxes.length === 0) return found;
+  if (syntaxes.length > 1) {
+    const reader = new ContentCallReader(args);
+    return foldContentEvents(text, [...reader.push(text), ...reader.end()]);
   }
+  const syntax = syntaxes[0] as ToolCallSyntax;
+  const result = syntax.parse(text, { tools: args.tools ?? null });
+  for (const issue of result.issues) found.issues.push({ syntax: syntax.id, issue });
+  if (!syntaxReadText({ text, result })) return found;
+  found.changed = true;
+  for (const toolCall of result.toolCalls) found.calls.push({ toolCall, syntax: syntax.id });
+  found.reasoning = result.reasoning ?? "";
+  found.content = result.content;
+  return found;
+}
+
+/**
+ * What a {@link ContentCallReader}'s events add up to, as {@link readContentCalls} gives it for the whole `text`
+ * they came from: the content joined (the text itself when it came through untouched; `null` when only blanks
+ * remain of a text the syntaxes read).
+ *
+ * @example
+ * import { gemma4 } from "@toolcall/model-formats";
+ * const reader = new ContentCallReader({ syntaxes: [gemma4] });
+ * const text = "<|channel>thought\n<channel|>Hello!";
+ * foldContentEvents(text, [...reader.push(text), ...reader.end()]).content; // "Hello!"
+ */
+export function foldContentEvents(text: string, events: readonly ContentCallEvent[]): ContentCallsRead {
+  const found: ContentCallsRead = { calls: [], content: null, reasoning: "", issues: [], changed: false };
+  let content = "";
+  for (const event of events) {
+    if (event.type === "content") content += event.text;
+    else if (event.type === "reasoning") found.reasoning += event.text;
+    else if (event.type === "tool_call") found.calls.push(event.call);
+    else found.issues.push({ syntax: event.syntax, issue: event.issue });
+  }
+  found.changed = content !== text || found.calls.length > 0 || found.reasoning !== "";
+  found.content = found.changed ? (content.trim() === "" ? null : content) : text;
   return found;
 }
 

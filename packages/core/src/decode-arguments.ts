@@ -8,7 +8,7 @@ import { orderRepairs, repairIdOf, repairMaxLengthOf } from "./repairs/repair-or
 import type { RepairRule } from "./repairs/repair-rule.js";
 import { runSteps } from "./run-steps.js";
 import { type SchemaConversion, schemaTypedArguments } from "./schema-typed-arguments.js";
-import { objectCanBegin, startsNoJsonValue } from "./starts-no-json-value.js";
+import { objectCanBegin, repeatsOneObject, startsNoJsonValue } from "./starts-no-json-value.js";
 import { type ArgumentsMapping, type DecodeStatus, type FinishReason, RAW_ARGUMENTS_KEY } from "./types.js";
 import { isWorkMeter, resolveWorkMeter, type WorkMeter } from "./work-budget.js";
 
@@ -201,7 +201,9 @@ function decodeText(
   // A caller's meter counts the strict parse too; without one, a meter is made only when repairs run.
   const callerMeter = isWorkMeter(options.meter) ? options.meter : undefined;
   callerMeter?.charge(text.length);
-  const parsed = first ?? (startsNoJsonValue(text) ? undefined : parseJson(text, parseOptions));
+  // Text that cannot parse (no value can begin it, an object sent twice) skips the parse that would throw.
+  const parsed =
+    first ?? (startsNoJsonValue(text) || repeatsOneObject(text) ? undefined : parseJson(text, parseOptions));
   if (parsed?.success) {
     const value = parsed.value;
     if (isJsonObject(value)) return { arguments: value, status: "object", repairs: [], raw: text };
@@ -258,7 +260,8 @@ function decodeObjectText(
     usable.schema !== undefined ||
     usable.meter !== undefined ||
     text.charCodeAt(0) !== 0x7b ||
-    !objectCanBegin(text, 1)
+    !objectCanBegin(text, 1) ||
+    repeatsOneObject(text)
   )
     return decodeText(text, usable);
   const maxDepth = usable.maxDepth ?? DEFAULT_MAX_DEPTH;

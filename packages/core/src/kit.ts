@@ -11,7 +11,9 @@ export {
   ContentCallReader,
   type ContentCallsOptions,
   type ContentCallsRead,
+  foldContentEvents,
   readContentCalls,
+  syntaxReadText,
 } from "./content-calls.js";
 export type {
   ConversationFormat,
@@ -60,7 +62,7 @@ export {
   type FormatRegistry,
 } from "./records/format-registry.js";
 export { guardedReading } from "./records/guarded-reading.js";
-export { issuePlace } from "./records/issue-place.js";
+export { issuePlace, placeOfPath } from "./records/issue-place.js";
 export {
   findingMessage,
   matchFindings,

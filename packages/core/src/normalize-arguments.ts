@@ -1,6 +1,7 @@
 import { type DecodeResult, decodeArguments, decodeArgumentsSteps } from "./decode-arguments.js";
 import { encodeArguments } from "./encode-arguments.js";
 import { JsonNumber } from "./json-number.js";
+import { numbersRoundTrip } from "./numbers-round-trip.js";
 import { DEFAULT_MAX_DEPTH, parseJson } from "./parse-json.js";
 import { repairedTextOf } from "./repaired-text.js";
 import type { RepairRule } from "./repairs/repair-rule.js";
@@ -76,6 +77,14 @@ export function normalizeDecoded(args: {
 }
 
 /**
+ * The repairs' text parsed by `JSON.parse` is exact already when every number in it reads back as written (the
+ * common case): then the decode's own mapping is written, and the text is not parsed a second time.
+ */
+function plainIsExact(decoded: DecodeResult, text: string): boolean {
+  return decoded.conversions === undefined && numbersRoundTrip(text);
+}
+
+/**
  * The exact mapping of a call the repairs read: their text parsed losslessly, typed by the schema as the decode
  * typed it. The lossless decode of the original would run the same rules over the same texts and accept the same
  * one (the lossless parser accepts what `JSON.parse` accepts), so its mapping is this one, at the cost of one parse.
@@ -87,6 +96,7 @@ function exactOfRepaired(
 ): DecodeResult["arguments"] | undefined {
   const text = repairedTextOf(decoded);
   if (text === undefined) return undefined;
+  if (plainIsExact(decoded, text)) return decoded.arguments;
   const parsed = parseJson(text, { lossless: true, maxDepth: decodeOptions.maxDepth ?? DEFAULT_MAX_DEPTH });
   const value = parsed.success ? parsed.value : undefined;
   if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof JsonNumber)
@@ -139,6 +149,19 @@ function needsExactRead(value: unknown, decoded: DecodeResult): boolean {
   return typeof value === "string" && decoded.status !== "object" && isDecodedToObject(decoded.status);
 }
 
+/**
+ * A mapping `JSON.parse` made, written by `JSON.stringify`: for such a value (no cycle, no `toJSON`, no getter) it
+ * writes what core's serializer writes, at a fraction of its cost. Text too long for the engine (lone surrogates
+ * escaped six times longer) goes to the serializer, which reports it.
+ */
+function stringifyParsed(mapping: DecodeResult["arguments"]): unknown {
+  try {
+    return JSON.stringify(mapping);
+  } catch {
+    return encodeArguments(mapping);
+  }
+}
+
 /** The decision, once decoded (`exact`: the mapping to write, numbers kept, when the text is rewritten). */
 function written(
   value: unknown,
@@ -148,7 +171,11 @@ function written(
 ): NormalizedArguments {
   if (decoded.status === "object" && typeof value === "string")
     return { text: value, decoded, changed: false };
-  if (isDecodedToObject(decoded.status)) return { text: encodeArguments(exact), decoded, changed: true };
+  if (isDecodedToObject(decoded.status)) {
+    const plain =
+      typeof value === "string" && exact === decoded.arguments && decoded.conversions === undefined;
+    return { text: plain ? stringifyParsed(exact) : encodeArguments(exact), decoded, changed: true };
+  }
   switch (policy) {
     case "preserve":
       return { text: encodeArguments(decoded.arguments), decoded, changed: true };

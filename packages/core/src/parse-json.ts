@@ -65,9 +65,10 @@ export function parseWithoutStack(text: string): unknown {
 
 /**
  * Whether the value `JSON.parse` read from `text` nests deeper than `maxDepth`. A container of depth d needs at least
- * 2d characters, and depth never exceeds the number of `{` and `[` characters (strings included): only text with
- * more of them than the limit needs the walk, and counting them with the native indexOf costs a fraction of the
- * parse.
+ * 2d characters. A chain of d nested containers has all its d openers before its innermost one and all its d
+ * closers after it, so with p the position of the text's (d)th `{` or `[` (strings included, which only moves p
+ * earlier), depth d needs d `}` or `]` after p: only text that has both is walked, and the brackets are found with
+ * the native indexOf (a fraction of the parse).
  *
  * @example
  * nestedDeeper({ text: "[[1]]", value: [[1]], maxDepth: 1 }); // true
@@ -80,17 +81,40 @@ export function nestedDeeper(args: { text: string; value: unknown; maxDepth: num
   // once; one with many is counted first, and walked only when the count allows it.
   const quick = walkDepth(value, maxDepth, QUICK_WALK);
   if (quick !== undefined) return quick;
-  return openersExceed(text, maxDepth) && depthExceeds(value, maxDepth);
+  const deepest = openerPast(text, maxDepth);
+  return (
+    deepest !== -1 && closersPast({ text, from: deepest, limit: maxDepth }) && depthExceeds(value, maxDepth)
+  );
 }
 
 /** Entries the walk of {@link nestedDeeper} reads before it counts brackets instead. */
 const QUICK_WALK = 16;
 
-/** True when the text holds more than `limit` opening brackets; stops counting as soon as it knows. */
-function openersExceed(text: string, limit: number): boolean {
+/**
+ * The position of the text's opening bracket (`{` or `[`) number `limit + 1`, in text order; -1 when it has no more
+ * than `limit`. Each bracket costs one native search for its kind.
+ */
+function openerPast(text: string, limit: number): number {
+  let brace = text.indexOf("{");
+  let bracket = text.indexOf("[");
   let count = 0;
-  for (let i = text.indexOf("{"); i !== -1; i = text.indexOf("{", i + 1)) if (++count > limit) return true;
-  for (let i = text.indexOf("["); i !== -1; i = text.indexOf("[", i + 1)) if (++count > limit) return true;
+  while (brace !== -1 || bracket !== -1) {
+    const at = bracket === -1 || (brace !== -1 && brace < bracket) ? brace : bracket;
+    if (++count > limit) return at;
+    if (at === brace) brace = text.indexOf("{", at + 1);
+    else bracket = text.indexOf("[", at + 1);
+  }
+  return -1;
+}
+
+/** True when the text holds more than `limit` closing brackets (`}` or `]`) after `from`; stops as soon as it knows. */
+function closersPast(args: { text: string; from: number; limit: number }): boolean {
+  const { text, from, limit } = args;
+  let count = 0;
+  for (let i = text.indexOf("}", from); i !== -1; i = text.indexOf("}", i + 1))
+    if (++count > limit) return true;
+  for (let i = text.indexOf("]", from); i !== -1; i = text.indexOf("]", i + 1))
+    if (++count > limit) return true;
   return false;
 }
 

@@ -1,3 +1,5 @@
+import { objectEnd } from "./repairs/json-objects.js";
+
 /**
  * Whether no JSON value can begin where the text's first non-whitespace character is (a Markdown fence, prose, a
  * template token), or an object opens with something other than a key. Such text skips the parse that would fail: a
@@ -43,4 +45,23 @@ export function objectCanBegin(text: string, from: number): boolean {
   }
   // `{` and blanks: cut text, which the parse reports (its message is made late, when it is needed).
   return true;
+}
+
+/**
+ * Whether the text is an object sent twice (`{…}{…}`, as a stream that re-sends a finished call leaves it): its
+ * middle two characters are `}{`, and the object opening at its start closes exactly before the middle (strings
+ * skipped as JSON reads them). Such text holds two values, so no parse can succeed: the parse that would throw is
+ * skipped, as for {@link startsNoJsonValue}. Two character reads for any other text; the scan of the first half runs
+ * only when the middle is `}{`.
+ *
+ * @example
+ * repeatsOneObject('{"a":1}{"a":1}'); // true
+ * repeatsOneObject('{"a":"}{"}'); // false
+ */
+export function repeatsOneObject(text: string): boolean {
+  const half = text.length >> 1;
+  if (half < 2 || text.length !== 2 * half) return false;
+  if (text.charCodeAt(half - 1) !== 0x7d || text.charCodeAt(half) !== 0x7b || text.charCodeAt(0) !== 0x7b)
+    return false;
+  return objectEnd(text, 0) === half;
 }

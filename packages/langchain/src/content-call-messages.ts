@@ -48,7 +48,7 @@ export function readMessageContentCalls(args: { message: BaseMessage; context: C
     syntaxes: context.syntaxes,
     tools: context.tools ?? null,
   });
-  if (read.calls.length === 0) return { message, recovered };
+  if (!read.changed) return { message, recovered };
   for (const { toolCall, syntax } of read.calls) recovered.set(toolCall.id, syntax);
   const calls = read.calls.map((call) => call.toolCall);
   const additional = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;

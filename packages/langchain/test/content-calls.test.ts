@@ -4,15 +4,13 @@ import { ChatOpenAI } from "@langchain/openai";
 import { gemma4 } from "@toolcall/gemma-recovery";
 import { qwen3Coder } from "@toolcall/model-formats";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
-  type AnswerServer,
-  contentAnswer,
   GEMMA_CONTENT_CALL as GEMMA,
   QWEN_CONTENT_CALL as QWEN,
   QWEN_CODER_TEMPLATE,
-  startAnswerServer,
+  serveContentAnswers,
 } from "../../core/test/fake-providers/vllm-answers.js";
 import { coreRepairs, ToolCallRepairer, type ToolcallReport, withSafeToolCalls } from "../src/index.js";
 import { merged } from "./merged-message.js";
@@ -22,13 +20,8 @@ import { quietLangChain } from "./quiet-langchain.js";
 // as vLLM does when its tool parser leaves the model's native calls in `content`: Qwen3-Coder XML (a look-alike of
 // the text the model writes) and Gemma 4 native calls (recorded vLLM traffic, @toolcall/gemma-recovery's fixture).
 
-let answer = { text: "", piece: 5 };
-let server: AnswerServer;
-beforeAll(async () => {
-  quietLangChain();
-  server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
-});
-afterAll(() => server.close());
+const server = serveContentAnswers();
+beforeAll(() => quietLangChain());
 
 const weather = tool(async () => "sunny", {
   name: "get_weather",
@@ -53,7 +46,7 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
       [QWEN, "get_weather", "qwen3-coder"],
       [GEMMA, "patch", "gemma4"],
     ] as const) {
-      answer = { text, piece: 4 };
+      server.answerWith(text, 4);
       reports.length = 0;
       const whole = await model.invoke(question);
       expect(calls(whole).map((call) => call.name)).toEqual([name]);
@@ -72,7 +65,7 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
   });
 
   it("types the recovered values by the bound tool's schema", async () => {
-    answer = { text: QWEN, piece: 5 };
+    server.answerWith(QWEN, 5);
     const model = withSafeToolCalls(chat(), { contentCalls: [qwen3Coder] }).bindTools([weather]);
     expect(calls(await model.invoke(question))).toEqual([
       { name: "get_weather", args: { city: "Paris", days: 3 } },
@@ -81,11 +74,11 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
 
   it("a stream cut anywhere gives the whole answer's calls and text", async () => {
     const model = withSafeToolCalls(chat(), { contentCalls: [qwen3Coder] }).bindTools([weather]);
-    answer = { text: QWEN, piece: 1000 };
+    server.answerWith(QWEN, 1000);
     const whole = await model.invoke(question);
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 30 }), async (piece) => {
-        answer = { text: QWEN, piece };
+        server.answerWith(QWEN, piece);
         const streamed = await merged(await model.stream(question));
         expect(calls(streamed)).toEqual(calls(whole));
         expect(streamed.text).toBe(whole.text);
@@ -95,14 +88,14 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
   });
 
   it('"auto" reads the syntax a real chat template renders; a template it cannot name is refused', async () => {
-    answer = { text: QWEN, piece: 5 };
+    server.answerWith(QWEN, 5);
     const model = withSafeToolCalls(chat(), { contentCalls: "auto", chatTemplate: QWEN_CODER_TEMPLATE });
     expect(calls(await model.invoke(question)).map((call) => call.name)).toEqual(["get_weather"]);
     expect(() => withSafeToolCalls(chat(), { contentCalls: "auto" })).toThrow(/chat_template_missing/);
   });
 
   it("without contentCalls the text stays text", async () => {
-    answer = { text: QWEN, piece: 5 };
+    server.answerWith(QWEN, 5);
     const message = await withSafeToolCalls(chat(), { repairs: coreRepairs }).invoke(question);
     expect(calls(message)).toEqual([]);
     expect(message.text).toBe(QWEN);
@@ -111,7 +104,7 @@ describe("withSafeToolCalls({ contentCalls }) with ChatOpenAI", () => {
 
 describe("ToolCallRepairer({ contentCalls }) in a pipeline", () => {
   it("reads the calls ChatOpenAI's answer left in its text, invoked and streamed", async () => {
-    answer = { text: QWEN, piece: 3 };
+    server.answerWith(QWEN, 3);
     const chain = chat().pipe(
       new ToolCallRepairer({ contentCalls: "auto", chatTemplate: QWEN_CODER_TEMPLATE }),
     );

@@ -50,7 +50,9 @@ describe("detectOutputSyntax on the peers' model outputs", () => {
         alike.push(`${c.syntax}->${found.id}`);
       }
     }
-    expect(new Set(alike)).toEqual(new Set(["glm47->glm45"]));
+    // MiMo and Step-3.5 write Qwen3-Coder's `<tool_call><function=…>` exactly: from output alone it is named, and it
+    // reads those texts alike.
+    expect(new Set(alike)).toEqual(new Set(["glm47->glm45", "mimo->qwen3-coder", "step3p5->qwen3-coder"]));
     // At the time of writing: 200 named right, 2 alike, 155 declined of 357; most declines are texts with no call.
     expect(named.family).toBeGreaterThanOrEqual(185);
   });

@@ -11,10 +11,20 @@ import { mismatches, seededCuts, type VllmCase } from "./peers-vllm-cases.js";
  */
 interface LlamaCppCase extends Omit<VllmCase, "vllmParser"> {
   detector: string;
+  /** The template's generation prompt opened the thinking block (llama.cpp's `enable_thinking`, a forced-open think). */
+  startInReasoning?: boolean;
 }
 
-/** The fixture files: cases of test-chat-parser.cpp and test-chat.cpp, and of the per-format tests/chat-parsers/. */
-const LLAMA_CPP_CASE_FILES = ["llama-cpp-chat-cases.json", "llama-cpp-chat-parsers-cases.json"] as const;
+/**
+ * The fixture files: cases of test-chat-parser.cpp and test-chat.cpp, of the per-format tests/chat-parsers/, and of
+ * test-chat.cpp's per-template tests (Qwen3.5, Magistral, Nemotron 3 Nano, Command R7B, QwQ, Hermes 2 Pro, Granite,
+ * Seed-OSS, Qwen3-Coder).
+ */
+const LLAMA_CPP_CASE_FILES = [
+  "llama-cpp-chat-cases.json",
+  "llama-cpp-chat-parsers-cases.json",
+  "llama-cpp-chat-template-cases.json",
+] as const;
 
 const CASES = LLAMA_CPP_CASE_FILES.flatMap(
   (file) =>
@@ -54,7 +64,7 @@ describe("llama.cpp's chat parser cases", () => {
       const whole = expectSplitInvariant(
         syntax,
         c.text,
-        { tools: c.tools },
+        { tools: c.tools, startInReasoning: c.startInReasoning === true },
         seededCuts(c.text.length, 20261129 + index),
       );
       const fields = mismatches({ ...c, vllmParser: c.detector }, whole);

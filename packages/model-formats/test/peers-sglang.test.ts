@@ -19,6 +19,7 @@ const SGLANG_CASE_FILES = [
   "sglang-function-call-parser-cases.json",
   "sglang-detector-cases.json",
   "sglang-registered-cases.json",
+  "sglang-newer-cases.json",
 ] as const;
 
 const CASES = SGLANG_CASE_FILES.flatMap(

@@ -14,6 +14,8 @@ export interface VllmExpectedCall {
   argumentTypes?: Record<string, "string" | "integer" | "float" | "boolean" | "null" | "array" | "object">;
   /** The arguments must hold at least one key. */
   argumentsNonEmpty?: boolean;
+  /** Keys the arguments must hold, whatever their values (a test of a parser that leaves values untyped). */
+  argumentKeys?: string[];
   /** The call id the test expects. */
   id?: string;
 }
@@ -52,11 +54,15 @@ export interface VllmCase {
   vllmSkipped?: string;
 }
 
-/** The fixture files: every family's cases, and Hunyuan Hy3 / Hy4's (hy_v3, hy_v4) in a file of their own. */
+/**
+ * The fixture files: every family's cases, Hunyuan Hy3 / Hy4's (hy_v3, hy_v4) and LFM2's in files of their own, and
+ * the newer tests (Step3, OLMo 3, Nemotron Nano v2, Qwen3-Coder, Qwen3 XML).
+ */
 export const VLLM_CASE_FILES = [
   "vllm-tool-parser-cases.json",
   "vllm-hy-tool-parser-cases.json",
   "vllm-lfm2-tool-parser-cases.json",
+  "vllm-newer-tool-parser-cases.json",
 ] as const;
 
 /** The cases, read from the fixtures. */
@@ -147,6 +153,7 @@ function callMismatches(
     for (const [key, type] of Object.entries(expected.argumentTypes))
       argumentsOk &&= key in value && hasType(value[key], type);
   if (expected.argumentsNonEmpty) argumentsOk &&= Object.keys(value).length > 0;
+  for (const key of expected.argumentKeys ?? []) argumentsOk &&= key in value;
   if (!argumentsOk) out.push(`calls[${index}].arguments`);
   return out;
 }

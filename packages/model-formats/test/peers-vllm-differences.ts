@@ -73,13 +73,13 @@ export const REASONS = {
   NOTPYTHON: {
     name: "not a Python literal",
     reason:
-      "a pythonic call whose value is no Python literal (a raw line break or an unescaped quote inside a string, a set, which JSON cannot hold) stays content (`call_invalid`): no one reading; vLLM repairs it",
+      "a pythonic call whose value is no Python literal and has no one reading (an unescaped quote inside a string may end it or belong to it) stays content (`call_invalid`); a set and a raw line break inside a string have one and are read (`set_as_list`, `string_line_break`); vLLM repairs all",
   },
 } as const;
 
 /** One deliberate difference: why, the fields `mismatches` reports, and what our parse gives. */
 export interface Difference {
-  kind: keyof typeof REASONS;
+  kind: string;
   fields: string[];
   ours: {
     /** Our calls' names. */
@@ -94,25 +94,6 @@ export interface Difference {
 
 /** The cases of the fixture we read otherwise than vLLM's test states, by case id. */
 export const DIFFERENCES: Record<string, Difference> = {
-  "lfm2-tool-parser-multiline-string-arg": {
-    kind: "NOTPYTHON",
-    fields: ["calls.count"],
-    ours: {
-      calls: [],
-      content:
-        "<|tool_call_start|>[exec(command='cat > f.py << EOF\nimport csv\nprint(1)\nEOF')]<|tool_call_end|>",
-      reasoning: null,
-    },
-  },
-  "lfm2-tool-parser-set-arg": {
-    kind: "NOTPYTHON",
-    fields: ["calls.count"],
-    ours: {
-      calls: [],
-      content: "<|tool_call_start|>[label(tags={'urgent', 'bug'})]<|tool_call_end|>",
-      reasoning: null,
-    },
-  },
   "lfm2-tool-parser-nested-quote": {
     kind: "NOTPYTHON",
     fields: ["calls.count"],

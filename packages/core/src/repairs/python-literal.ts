@@ -171,6 +171,9 @@ const WORDS: ReadonlyArray<[string, unknown]> = [
   ["null", null],
 ];
 
+/** What only Python writes, one of which any text the reader calls pythonic holds: `'`, `(`, `True`, `False`, `None`. */
+const PYTHON_ONLY = /['(]|True|False|None/;
+
 /**
  * R6 `python-literal`: a Python dict literal (`'` quotes, `True`/`False`/`None`), read by a real tokenizer. Never a
  * blanket quote swap: `"what's the weather"` survives.
@@ -189,6 +192,12 @@ export const pythonLiteral: RepairRule = {
     const trimmed = text.trim();
     meter?.charge(text.length);
     if (!trimmed.startsWith("{")) return undefined;
+    // Text with nothing only Python writes reads (when it reads at all) as not pythonic, which this rule leaves alone:
+    // one native search instead of the reader, whose failure (a throw) costs more than the read.
+    if (!PYTHON_ONLY.test(trimmed)) {
+      meter?.charge(trimmed.length);
+      return undefined;
+    }
     let read: { value: unknown; pythonic: boolean };
     const stats = { values: 0 };
     try {

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
 
 // What an OpenAI-compatible server (vLLM, a gateway in front of one) answers when a tool call did not come out as a
 // clean `tool_calls` entry: the model's native call left in `content` (its tool parser missed it), or parallel calls
@@ -134,4 +135,138 @@ export async function startAnswerServer(
     baseURL: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The loopback vLLM of one test file, from {@link serveContentAnswers}. */
+export interface ContentAnswers {
+  /** `http://127.0.0.1:PORT/v1`; read inside a test (the server starts before the file's tests). */
+  readonly baseURL: string;
+  /** What every later request gets: `text` left in `content`, whole or streamed in deltas of `piece` characters. */
+  answerWith(text: string, piece?: number): void;
+}
+
+/**
+ * A loopback server answering as vLLM does when its tool parser leaves the model's native call in `content`, started
+ * before the calling test file's tests and closed after them (vitest's `beforeAll` / `afterAll`).
+ */
+export function serveContentAnswers(): ContentAnswers {
+  let answer = { text: "", piece: 5 };
+  let server: AnswerServer | undefined;
+  beforeAll(async () => {
+    server = await startAnswerServer((body) => contentAnswer({ ...answer, stream: body.stream }));
+  });
+  afterAll(() => server?.close());
+  return {
+    get baseURL() {
+      if (server === undefined)
+        throw new Error("the answer server starts in beforeAll: read baseURL inside a test");
+      return server.baseURL;
+    },
+    answerWith(text, piece = 5) {
+      answer = { text, piece };
+    },
+  };
+}
+
+/**
+ * Answers each door must read alike whole and streamed, by the one content-call rule (`syntaxReadText`): the syntax
+ * (a `@toolcall/model-formats` id), the text left in `content`, and what content and calls come out. Issue 30 found
+ * the first two apart: an empty Gemma 4 thought channel (syntax, dropped), and a bare Llama 3 call naming an offered
+ * tool under an unknown arguments key (content as written, `arguments_key_unknown`, nothing run).
+ */
+export const ONE_RULE_CASES: readonly {
+  name: string;
+  syntax: string;
+  text: string;
+  content: string;
+  calls: { name: string; arguments: Record<string, unknown> }[];
+}[] = [
+  {
+    name: "an empty Gemma 4 thought channel",
+    syntax: "gemma4",
+    text: "<|channel>thought\n<channel|>Hello!",
+    content: "Hello!",
+    calls: [],
+  },
+  {
+    name: "a bare Llama 3 call under an unknown arguments key",
+    syntax: "llama3-json",
+    text: '{"name": "get_weather", "argz": {"city": "Paris"}}',
+    content: '{"name": "get_weather", "argz": {"city": "Paris"}}',
+    calls: [],
+  },
+  {
+    name: "a bare Llama 3 call",
+    syntax: "llama3-json",
+    text: '{"name": "get_weather", "parameters": {"city": "Paris"}}',
+    content: "",
+    calls: [{ name: "get_weather", arguments: { city: "Paris" } }],
+  },
+  {
+    name: "a Hermes call after text",
+    syntax: "hermes",
+    text: 'Sure.\n<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</tool_call>',
+    content: "Sure.",
+    calls: [{ name: "get_weather", arguments: { city: "Paris" } }],
+  },
+];
+
+/** What a door made of an answer: its text and its calls (arguments as values). */
+export interface DoorReading {
+  content: string | null;
+  calls: { name: string; arguments: unknown }[];
+}
+
+/**
+ * A door's reading of `text` left in content, the door reading the syntax `syntax` (a `@toolcall/model-formats` id):
+ * of the whole answer when `piece` is absent, else of its stream cut in pieces of `piece` characters.
+ */
+export type DoorRead = (syntax: string, text: string, piece?: number) => Promise<DoorReading>;
+
+/**
+ * The tests every door that reads content calls runs against the one rule (R10, `syntaxReadText`): each of
+ * {@link ONE_RULE_CASES} gives its content and calls whole and in pieces of 1 to 7; and, given `families`, each
+ * family's own encoded call, alone and after each of `prefixes`, reads alike whole and in each of `pieces`.
+ */
+export function itReadsByOneRule(args: {
+  read: DoorRead;
+  families?: {
+    ids: readonly string[];
+    byId: (
+      id: string,
+    ) => { encode(calls: { function: { name: string; arguments: string } }[]): string } | undefined;
+    prefixes: readonly string[];
+    pieces: readonly number[];
+  };
+}): void {
+  const { read, families } = args;
+  for (const testCase of ONE_RULE_CASES)
+    it(testCase.name, async () => {
+      const whole = await read(testCase.syntax, testCase.text);
+      expect(whole).toEqual({ content: testCase.content, calls: testCase.calls });
+      for (let piece = 1; piece <= 7; piece++)
+        expect(await read(testCase.syntax, testCase.text, piece), `pieces of ${piece}`).toEqual(whole);
+    });
+  if (families === undefined) return;
+  it(`every family's syntax: the call it writes, alone and after ${JSON.stringify(families.prefixes)}, alike whole and streamed`, async () => {
+    for (const id of families.ids) {
+      const call = families
+        .byId(id)
+        ?.encode([{ function: { name: "get_weather", arguments: '{"city": "Paris"}' } }]);
+      if (call === undefined) throw new Error(id);
+      for (const text of [call, ...families.prefixes.map((prefix) => `${prefix}${call}`)]) {
+        const whole = await read(id, text);
+        // What a family writes alone is its call (the round trip); after other text, whatever the family reads.
+        if (text === call)
+          expect(
+            whole.calls.map((found) => found.name),
+            id,
+          ).toEqual(["get_weather"]);
+        for (const piece of families.pieces)
+          expect(await read(id, text, piece), `${id} in pieces of ${piece}: ${JSON.stringify(text)}`).toEqual(
+            whole,
+          );
+      }
+    }
+  });
 }

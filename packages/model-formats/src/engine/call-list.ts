@@ -1,5 +1,6 @@
 import type { FamilyContext } from "./define-syntax.js";
 import {
+  bareCallIssue,
   type JsonCallOptions,
   type JsonCallResult,
   jsonCallFailure,
@@ -88,11 +89,26 @@ export function* readCallList(
 /** `[` then `{` (a list of call objects, not a Markdown link or `[TOOL_CALLS]`). */
 export const CALL_LIST_START = new MarkerSet(["[{", "[ {", "[\n{"]);
 
+/** `[`, white space, then `{` at the reader's position. Consumes nothing. */
+function* spacedListStart(reader: Reader): Step<boolean> {
+  if ((yield* reader.peekChar()) !== "[") return false;
+  let offset = 0;
+  let brace = false;
+  yield* reader.lookAhead((code) => {
+    offset++;
+    if (offset === 1 || code === 32 || code === 9 || code === 10 || code === 13) return true;
+    brace = code === 123;
+    return false;
+  }, 4096);
+  return brace;
+}
+
 /**
  * A list of calls where the content begins, with no marker before it: Mistral's and Granite's with the marker
  * stripped by a server (`issue` says so: `call_unopened`), and xLAM's, which has none (no issue; `empty`: `[]` is
  * the template's turn with no call). The list is read whole before any call is announced: text that is not a
- * complete list of calls is content, exactly as written.
+ * complete list of calls is content, exactly as written (with `arguments_key_unknown` when an item names an offered
+ * tool but puts its arguments under a key no family uses: {@link bareCallIssue}).
  */
 export function* readUnopenedList(
   reader: Reader,
@@ -104,6 +120,8 @@ export function* readUnopenedList(
     start?: MarkerSet;
     /** Text already read before the list (an opening code fence): dropped with a list, content without one. */
     prefix?: string;
+    /** Any white space may stand between `[` and the first `{` (a list written with `json.dumps(indent=…)`). */
+    spaced?: boolean;
   },
 ): Step<boolean> {
   let prefix = options.prefix ?? "";
@@ -111,13 +129,17 @@ export function* readUnopenedList(
     out.text("content", yield* reader.space());
     reader.journalCommit();
   } else prefix += yield* reader.space();
-  if ((yield* reader.peek(options.start ?? CALL_LIST_START)) === null) {
+  const starts =
+    (yield* reader.peek(options.start ?? CALL_LIST_START)) !== null ||
+    (options.spaced === true && (yield* spacedListStart(reader)));
+  if (!starts) {
     out.text("content", prefix);
     return false;
   }
   reader.record();
   reader.consume(1);
   const calls: Array<Extract<JsonCallResult, { status: "complete" }>> = [];
+  let unread: Exclude<JsonCallResult, { status: "complete" }> | undefined;
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peekChar();
@@ -132,7 +154,10 @@ export function* readUnopenedList(
       ...options.item,
       deferStart: true,
     });
-    if (result.status !== "complete") break;
+    if (result.status !== "complete") {
+      unread = result;
+      break;
+    }
     calls.push(result);
     yield* reader.space();
     const after = yield* reader.peekChar();
@@ -154,7 +179,10 @@ export function* readUnopenedList(
     }
     break;
   }
-  out.text("content", prefix + reader.takeRecord());
+  const raw = prefix + reader.takeRecord();
+  const issue = unread === undefined ? null : bareCallIssue(unread, raw, context);
+  if (issue !== null) out.issue(issue);
+  out.text("content", raw);
   return false;
 }
 
@@ -189,8 +217,13 @@ export function* readListAfterMarker(
     else out.text(channel, prefix + opened);
     return;
   }
-  if ((yield* reader.peekChar()) === "[") {
+  const first = yield* reader.peekChar();
+  if (first === "[") {
     yield* readCallList(reader, out, context, { channel, prefix, item, close });
+    return;
+  }
+  if (first === "{" && close !== undefined) {
+    yield* readUnlisted(reader, out, context, { prefix, channel, item, close });
     return;
   }
   const ended = (yield* reader.peekChar()) === null;
@@ -206,4 +239,55 @@ export function* readListAfterMarker(
     prefix,
     channel,
   );
+}
+
+/**
+ * One call object where the template writes a list of calls, inside a wrapper that closes
+ * (`<TOOLCALL>{…}</TOOLCALL>`): one reading, a list of that call (`list_unwrapped`), when the wrapper's closing marker
+ * or the end of the text follows it (`call_unclosed`); anything else after it keeps the text in content.
+ */
+function* readUnlisted(
+  reader: Reader,
+  out: Output,
+  context: FamilyContext,
+  options: { prefix: string; channel: Channel; item: Omit<JsonCallOptions, "channel">; close: MarkerSet },
+): Step<void> {
+  const { channel, close } = options;
+  reader.record();
+  const result = yield* readJsonCall(reader, out, context, { channel, ...options.item });
+  if (result.status !== "complete") {
+    const raw = options.prefix + reader.takeRecord();
+    out.abort(jsonCallFailure(result, raw), raw, channel);
+    return;
+  }
+  yield* reader.space();
+  const marker = yield* reader.peek(close);
+  if (marker === null && !reader.exhausted) {
+    const raw = options.prefix + reader.takeRecord();
+    out.abort(
+      {
+        code: "call_invalid",
+        severity: "error",
+        message: "text after a call object that is not in a list",
+        raw,
+      },
+      raw,
+      channel,
+    );
+    return;
+  }
+  reader.takeRecord();
+  out.issue({
+    code: "list_unwrapped",
+    severity: "info",
+    message: "one call object where the template writes a list of calls: read as a list of one",
+  });
+  if (marker !== null) reader.consume(marker.length);
+  else
+    out.issue({
+      code: "call_unclosed",
+      severity: "info",
+      message: `${close.markers[0] ?? "the closing marker"} is missing after the call`,
+    });
+  out.end(result.arguments);
 }

@@ -16,8 +16,8 @@ import {
 } from "@toolcall/core/kit";
 import type { FamilyContext } from "./family-context.js";
 import { Output } from "./output.js";
+import { isWideSpace, needleFrom, type PlainCheck, type PlainWork, plainContent } from "./plain-check.js";
 import { BUDGET_EXHAUSTED, NEED, Reader, type Step } from "./reader.js";
-import { holdsEither, isWideSpace, type PlainCheck, plainContent } from "./text-loop.js";
 import { ToolIndex } from "./tool-index.js";
 
 export type { FamilyContext } from "./family-context.js";
@@ -211,6 +211,14 @@ export function foldEvents(events: readonly SyntaxStreamEvent[]): SyntaxParseRes
   };
 }
 
+/** Each engine syntax's plain check, for the tests that count what it does. */
+const PLAIN_CHECKS = new WeakMap<ToolCallSyntax, PlainCheck>();
+
+/** The plain check `parse` runs first for an engine syntax (`undefined` for any other syntax). */
+export function plainCheckOf(syntax: ToolCallSyntax): PlainCheck | undefined {
+  return PLAIN_CHECKS.get(syntax);
+}
+
 /**
  * Makes a {@link ToolCallSyntax} from a family's parts: `parse` is the stream fed the whole text at once (so the two
  * cannot disagree), after one native scan that returns plain content as it is.
@@ -219,7 +227,7 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
   const createStream = (options: SyntaxParseOptions = {}): SyntaxStream =>
     new FamilyStream(family, readOptions(options));
   const plain = family.plain;
-  const { needle, otherNeedle, firsts, wide, rest } = plain;
+  const { probe, needles, firsts, wide, rest } = plain;
   const parseFully = (text: string, options?: SyntaxParseOptions): SyntaxParseResult => {
     const stream = createStream(options);
     return foldEvents([...stream.push(text), ...stream.end()]);
@@ -228,30 +236,29 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
     const input = typeof text === "string" ? text : "";
     const options = given === undefined ? undefined : readOptions(given);
     if (options === undefined || options.startInReasoning !== true) {
-      const content = plainContent(plain, input);
+      const work: PlainWork = { searches: 0, scanned: 0, compared: 0 };
+      const content = plainContent(plain, input, work);
       if (content !== undefined) {
-        if (options?.work) options.work.scanned += input.length;
-        readMeter(options)?.charge(input.length);
+        if (options?.work) options.work.scanned += work.scanned + work.compared;
+        readMeter(options)?.charge(work.scanned + work.compared);
         return { toolCalls: [], content, reasoning: null, issues: [] };
       }
     }
     return parseFully(input, options);
   };
-  return {
+  const syntax: ToolCallSyntax = {
     specificationVersion: "1",
     id: family.id,
     name: family.name,
     startMarkers: family.startMarkers,
     parse(text: string, options?: SyntaxParseOptions): SyntaxParseResult {
-      // The fast path (no options: what a server calls on every answer): one native scan for the call marker, a
-      // table look-up of the first character, one result object. The check is data, not a closure, so this one body
-      // serves every family without a call through a function that differs per family.
+      // The fast path (no options: what a server calls on every answer): one native scan for the family's probe
+      // (a hit compared with its needles in place, the scan going on after it), a table look-up of the first
+      // character, one result object. The check is data, not a closure, so this one body serves every family
+      // without a call through a function that differs per family.
       if (options === undefined && typeof text === "string") {
-        if (
-          otherNeedle === null
-            ? needle === null || text.indexOf(needle) === -1
-            : !holdsEither(text, needle as string, otherNeedle)
-        ) {
+        const hit = probe === null ? -1 : text.indexOf(probe);
+        if (hit === -1 || (needles.length !== 0 && needleFrom(plain, text, hit) === -1)) {
           const c = text.charCodeAt(0);
           // NaN (the empty text) fails both comparisons: `rest` answers for it.
           const content = (c < 128 ? firsts[c] === 0 : c <= 0xffff && !wide && !isWideSpace(c))
@@ -266,4 +273,6 @@ export function defineSyntax(family: FamilyDefinition): ToolCallSyntax {
     createStream,
     encode: family.encode,
   };
+  PLAIN_CHECKS.set(syntax, plain);
+  return syntax;
 }

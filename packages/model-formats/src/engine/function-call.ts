@@ -1,3 +1,4 @@
+import { parameterType } from "@toolcall/core/kit";
 import type { FamilyContext } from "./define-syntax.js";
 import { MarkerSet } from "./marker-set.js";
 import type { Channel, Output, Separator } from "./output.js";
@@ -16,7 +17,7 @@ const IN_FUNCTION = new MarkerSet([PARAMETER_OPEN, FUNCTION_CLOSE]);
 const VALUE_TAGS = {
   closer: new MarkerSet([PARAMETER_CLOSE]),
   followers: IN_FUNCTION,
-  stops: new MarkerSet([PARAMETER_CLOSE, PARAMETER_OPEN, FUNCTION_CLOSE]),
+  stops: new MarkerSet([PARAMETER_CLOSE, PARAMETER_OPEN, FUNCTION_CLOSE, FUNCTION_OPEN]),
 };
 
 /** How a family writes `<function=NAME><parameter=K>V</parameter></function>` (Seed-OSS, Qwen3-Coder, Nemotron 3). */
@@ -45,6 +46,29 @@ function valueText(text: string, onLines: boolean): string {
 }
 
 /**
+ * A text value between line breaks (`<parameter=K>\nV\n</parameter>`) where the template writes a value right after
+ * its tag (Seed-OSS, MiMo): the line breaks may be the value's, as the template writes `"\nV\n"`, or Qwen3-Coder's
+ * layout, as llama.cpp and vLLM read them (one trimmed each side). No one reading, so the value keeps them, and says
+ * so (`value_newlines_kept`); a typed value (a number, an object) is read without its whitespace anyway.
+ */
+function newlinesKept(
+  out: Output,
+  args: { context: FamilyContext; tool: string; parameter: string; text: string },
+): void {
+  const { text } = args;
+  if (text.length < 2 || !text.startsWith("\n") || !text.endsWith("\n")) return;
+  const { type } = parameterType(args.context.tools.parameter(args.tool, args.parameter));
+  if (type !== undefined && type !== "string") return;
+  out.issue({
+    code: "value_newlines_kept",
+    severity: "info",
+    message: "line breaks around a text value are kept: the template writes none, so they may be the value's",
+    tool: args.tool,
+    parameter: args.parameter,
+  });
+}
+
+/**
  * One `<function=NAME>` … `</function>` after its marker: each `<parameter=K>` value is text up to its
  * `</parameter>` (core's typing by the tool's schema), streamed pair by pair. A name that cannot be a tool's, a tag
  * that does not close or text between the parameters leaves the call in content as written.
@@ -68,6 +92,22 @@ export function* readFunctionCall(
   out.start(name, context.createId(out.index, name), channel, syntax.separator);
   context.checkName(name, out);
   const args = new TextArguments(name, context, out);
+  const given = new Set<string>();
+  let key = "";
+  // A value may hold this syntax's tags as text (a coding agent writing a file about them): a parameter tag is the
+  // call's own only where it names a parameter that can come next (in the tool's schema when the tool is offered,
+  // not given yet); vLLM's Qwen3 parsers read such values whole.
+  const nesting = {
+    parameterOpen: PARAMETER_OPEN,
+    callOpen: FUNCTION_OPEN,
+    callClose: FUNCTION_CLOSE,
+    callCloseFollowers: [...syntax.section.sectionEnds, syntax.section.sectionBegin, FUNCTION_OPEN],
+    isNext: (next: string) =>
+      next !== key &&
+      !given.has(next) &&
+      (!context.tools.has(name) || context.tools.parameter(name, next) !== undefined),
+  };
+  const tags = { ...VALUE_TAGS, nesting };
   for (;;) {
     yield* reader.space();
     const next = yield* reader.peek(IN_FUNCTION);
@@ -90,16 +130,19 @@ export function* readFunctionCall(
       );
     reader.consume(next.length);
     if (next === FUNCTION_CLOSE) break;
-    const key = yield* tagName(reader);
-    if (key === null)
+    const tag = yield* tagName(reader);
+    if (tag === null)
       return yield* fail(
         reader.exhausted ? "call_truncated" : "call_invalid",
         "a parameter tag that does not close",
       );
-    const value = yield* readValue(reader, VALUE_TAGS);
+    key = tag;
+    const value = yield* readValue(reader, tags);
     if (value.status === "end") return yield* fail("call_truncated", "the text ends inside a tool call");
     if (value.unclosed) valueUnclosed(out, { tool: name, parameter: key, closer: PARAMETER_CLOSE });
+    if (!syntax.valueOnLines) newlinesKept(out, { context, tool: name, parameter: key, text: value.text });
     args.addText(key, valueText(value.text, syntax.valueOnLines));
+    given.add(key);
   }
   reader.takeRecord();
   out.end(args.finish());

@@ -52,7 +52,12 @@ export function* readInvoke(
   out: Output,
   context: FamilyContext,
   syntax: InvokeSyntax,
-  options: { channel: Channel; prefix: string },
+  options: {
+    channel: Channel;
+    prefix: string;
+    /** A name the family read before the tag (Step3's `function<｜tool_sep｜>NAME`): the invoke must name it too. */
+    name?: string;
+  },
 ): Step<CallOutcome> {
   const { channel } = options;
   const inInvoke = MarkerSet.of([syntax.parameterOpen, syntax.section.callEnd]);
@@ -72,6 +77,8 @@ export function* readInvoke(
     );
   const name = tagAttributes(head).get("name")?.trim() ?? "";
   if (name === "") return yield* fail("call_invalid", "an invoke without a name");
+  if (options.name !== undefined && options.name !== name)
+    return yield* fail("call_invalid", `the call names ${options.name} before an invoke of ${name}`);
   out.start(name, context.createId(out.index, name), channel, syntax.separator);
   context.checkName(name, out);
   yield* reader.space();

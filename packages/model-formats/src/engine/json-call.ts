@@ -31,7 +31,7 @@ export type JsonCallResult =
   | { status: "error"; message: string }
   | { status: "end" }
   | { status: "not_call"; message: string }
-  | { status: "unknown_key"; message: string };
+  | { status: "unknown_key"; name: string; message: string };
 
 /**
  * Keys other models and servers write where a family expects its own argument key (`"args"`: Gemini's SDKs;
@@ -189,6 +189,7 @@ export function* readJsonCall(
     // Never a runnable call on arguments the model did not give: `{"name": "f", "argz": {…}}` is not `f({})`.
     return {
       status: "unknown_key",
+      name,
       message: `the call has no ${JSON.stringify(options.argumentKeys[0] ?? "arguments")} but a key ${JSON.stringify(unknownKey)}: its arguments are unknown`,
     };
   const text = body();
@@ -232,6 +233,22 @@ export function jsonCallFailure(
   if (result.status === "unknown_key")
     return { code: "arguments_key_unknown", severity: "error", message: result.message, path: [], raw };
   return { code: "call_invalid", severity: "error", message: result.message, path: [], raw };
+}
+
+/**
+ * The issue of a bare JSON call (no marker before it: Llama 3's whole-answer object, an unopened list of Mistral,
+ * Granite or xLAM) that was not read. Prose may hold any JSON object, so such text is content without a word, with one
+ * exception: an object whose name is an offered tool but whose arguments sit under a key no family uses
+ * (`{"name": "get_weather", "argz": {…}}`) is a call the model meant and wrote wrong. It stays content byte for byte
+ * (never a call on arguments the model did not give) with `arguments_key_unknown`, as it does after a marker.
+ */
+export function bareCallIssue(
+  result: Exclude<JsonCallResult, { status: "complete" }>,
+  raw: string,
+  context: FamilyContext,
+): SyntaxIssue | null {
+  if (result.status !== "unknown_key" || !context.tools.has(result.name)) return null;
+  return { ...jsonCallFailure(result, raw), tool: result.name };
 }
 
 /**

@@ -1,4 +1,5 @@
-function commonPrefix(markers: readonly string[]): string {
+/** What all of `markers` start with ("" for none). */
+export function commonPrefix(markers: readonly string[]): string {
   let prefix = markers[0] ?? "";
   for (const marker of markers) {
     let n = 0;

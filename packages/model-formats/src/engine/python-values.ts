@@ -3,8 +3,18 @@ import type { Reader, Step } from "./reader.js";
 
 export type PythonRead =
   | { status: "ok"; value: unknown }
-  | { status: "invalid"; message: string }
+  /** `code`: why, when it is more precise than `call_invalid` (`set_items_repeat`). */
+  | { status: "invalid"; message: string; code?: string }
   | { status: "end" };
+
+/**
+ * The repairs a read made, counted for the call to record once it has been read whole (never on a cut call): a set
+ * read as a list (`{'a', 'b'}`: JSON has no set), a raw line break inside a string (LFM2 writes code that way).
+ */
+export interface PythonRepairs {
+  setAsList: number;
+  lineBreaks: number;
+}
 
 const MAX_DEPTH = 200;
 const IDENTIFIER_START = /[A-Za-z_]/;
@@ -59,7 +69,7 @@ export function* readCallName(reader: Reader): Step<string> {
   return name;
 }
 
-function* readString(reader: Reader, quote: string): Step<PythonRead> {
+function* readString(reader: Reader, quote: string, repairs: PythonRepairs): Step<PythonRead> {
   reader.consume(1);
   let out = "";
   for (;;) {
@@ -67,7 +77,8 @@ function* readString(reader: Reader, quote: string): Step<PythonRead> {
     if (c === null) return END;
     reader.consume(1);
     if (c === quote) return { status: "ok", value: out };
-    if (c === "\n") return invalid("a newline inside a string");
+    // Python refuses a raw line break in a '…' string; between two quotes it has one meaning, the line break.
+    if (c === "\n") repairs.lineBreaks++;
     if (c !== "\\") {
       out += c;
       continue;
@@ -112,30 +123,42 @@ function* readNumber(reader: Reader): Step<PythonRead> {
   return invalid(`not a number: ${JSON.stringify(text)}`);
 }
 
-/** Items up to `close`, separated by commas (a trailing comma allowed); `pair` reads `key: value` items. */
+/**
+ * Items up to `close`, separated by commas (a trailing comma allowed); `braces` reads `{…}`: `key: value` items (a
+ * dict), or, when its first item is not followed by `:`, the items of a set.
+ */
 function* readItems(
   reader: Reader,
   close: string,
   depth: number,
-  pair: boolean,
-): Step<{ status: "ok"; items: unknown[] } | Failure> {
+  braces: boolean,
+  repairs: PythonRepairs,
+): Step<{ status: "ok"; items: unknown[]; set: boolean } | Failure> {
   reader.consume(1);
   const items: unknown[] = [];
+  let pair = braces;
   for (;;) {
     yield* reader.space();
     const c = yield* reader.peekChar();
     if (c === null) return END;
     if (c === close) {
       reader.consume(1);
-      return { status: "ok", items };
+      return { status: "ok", items, set: braces && !pair };
     }
-    const first = yield* readPythonValue(reader, depth + 1);
+    const first = yield* readPythonValue(reader, depth + 1, repairs);
     if (first.status !== "ok") return first;
+    if (braces && items.length === 0) {
+      yield* reader.space();
+      const after = yield* reader.peekChar();
+      if (after === null) return END;
+      pair = after === ":";
+    }
+    if (braces && !pair && !isSetItem(first.value)) return invalid("a set item Python cannot hash");
     if (pair) {
       yield* reader.space();
       if ((yield* reader.peekChar()) !== ":") return invalid("expected : in a dict");
       reader.consume(1);
-      const second = yield* readPythonValue(reader, depth + 1);
+      const second = yield* readPythonValue(reader, depth + 1, repairs);
       if (second.status !== "ok") return second;
       if (typeof first.value !== "string") return invalid("a dict key that is not a string");
       items.push([first.value, second.value]);
@@ -148,24 +171,59 @@ function* readItems(
   }
 }
 
+/** A set item Python can hash and JSON can hold: a string, a number, a boolean or `None`. */
+function isSetItem(value: unknown): boolean {
+  return value === null || typeof value !== "object" || value instanceof JsonNumber;
+}
+
+/** The key under which Python's `==` finds two set items equal (`1`, `1.0` and `True` are one item). */
+function setKey(value: unknown): string {
+  if (value === true || value === false) return `n:${value ? 1 : 0}`;
+  if (value instanceof JsonNumber) return `n:${Number(value.toString())}`;
+  return typeof value === "string" ? `s:${value}` : "none";
+}
+
+/**
+ * A set's items as a list in the order written, the one reading JSON can hold; a set whose items repeat has none (a
+ * list with repeats, or Python's set keeping the first), so it is no value (`set_items_repeat`).
+ */
+function setAsList(items: readonly unknown[], repairs: PythonRepairs): PythonRead {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const key = setKey(item);
+    if (seen.has(key))
+      return { status: "invalid", code: "set_items_repeat", message: "a set whose items repeat" };
+    seen.add(key);
+  }
+  repairs.setAsList++;
+  return { status: "ok", value: [...items] };
+}
+
 /**
  * Reads one Python literal (what `ast.literal_eval` reads: strings, numbers, `True`/`False`/`None`, lists, tuples,
- * dicts) and, as olmo3 and some fine-tunes write them, JSON's `true`/`false`/`null`, into a JSON value: tuples are
- * lists, numbers keep their digits. Anything else is invalid.
+ * dicts, sets) and, as olmo3 and some fine-tunes write them, JSON's `true`/`false`/`null`, into a JSON value: tuples
+ * are lists, numbers keep their digits. Two readings Python itself refuses are taken where they have one meaning and
+ * counted in `repairs`: a set becomes the list of its items as written, a raw line break inside a string is a line
+ * break. Anything else is invalid.
  */
-export function* readPythonValue(reader: Reader, depth = 0): Step<PythonRead> {
+export function* readPythonValue(
+  reader: Reader,
+  depth = 0,
+  repairs: PythonRepairs = { setAsList: 0, lineBreaks: 0 },
+): Step<PythonRead> {
   if (depth > MAX_DEPTH) return invalid("nesting too deep");
   yield* reader.space();
   const c = yield* reader.peekChar();
   if (c === null) return END;
-  if (c === "'" || c === '"') return yield* readString(reader, c);
+  if (c === "'" || c === '"') return yield* readString(reader, c, repairs);
   if (c === "[" || c === "(") {
-    const read = yield* readItems(reader, c === "[" ? "]" : ")", depth, false);
+    const read = yield* readItems(reader, c === "[" ? "]" : ")", depth, false, repairs);
     return read.status === "ok" ? { status: "ok", value: read.items } : read;
   }
   if (c === "{") {
-    const read = yield* readItems(reader, "}", depth, true);
+    const read = yield* readItems(reader, "}", depth, true, repairs);
     if (read.status !== "ok") return read;
+    if (read.set) return setAsList(read.items, repairs);
     const object: Record<string, unknown> = {};
     for (const [key, value] of read.items as Array<[string, unknown]>)
       Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });

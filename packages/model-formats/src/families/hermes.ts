@@ -2,7 +2,7 @@ import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { argumentsJson } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
 import { type JsonBlockSyntax, readJsonBlock } from "../engine/json-block.js";
-import { readJsonCall } from "../engine/json-call.js";
+import { jsonCallFailure, readJsonCall } from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Output } from "../engine/output.js";
 import type { Reader, Step } from "../engine/reader.js";
@@ -37,7 +37,8 @@ function tagsOf(family: { open: string; close: string; separator: string }): Cal
 /**
  * A call whose opening tag is missing: the text starts (after whitespace) with a JSON call object followed by
  * `</tool_call>` (a prompt that ended in `<tool_call>`, or a server that dropped the token). Anything else that
- * starts with `{` is content.
+ * starts with `{` is content (with `arguments_key_unknown` when the closer follows a call object whose arguments
+ * sit under an unknown key).
  */
 function* readUnopened(reader: Reader, out: Output, context: FamilyContext, tags: CallTags): Step<void> {
   out.text("content", yield* reader.space());
@@ -74,6 +75,18 @@ function* readUnopened(reader: Reader, out: Output, context: FamilyContext, tags
     }
     out.text("content", reader.takeRecord());
     return;
+  }
+  if (result.status === "unknown_key") {
+    // Followed by its closer, it is the call the tags would have held: the same issue, the text kept as written.
+    yield* reader.space();
+    const close = yield* reader.peek(tags.close);
+    if (close !== null) {
+      reader.consume(close.length);
+      const raw = reader.takeRecord();
+      out.issue({ ...jsonCallFailure(result, raw), tool: result.name });
+      out.text("content", raw);
+      return;
+    }
   }
   out.text("content", reader.takeRecord());
 }

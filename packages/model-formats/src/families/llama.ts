@@ -2,10 +2,21 @@ import type { EncodableToolCall, ToolCallSyntax } from "@toolcall/core/kit";
 import { pyRepr, toPython } from "@toolcall/jinja";
 import { argumentsJson, argumentsMapping, pythonJsonText } from "../engine/arguments.js";
 import { defineSyntax, type FamilyContext } from "../engine/define-syntax.js";
-import { type JsonCallOptions, jsonCallFailure, listNext, readJsonCall } from "../engine/json-call.js";
+import {
+  bareCallIssue,
+  type JsonCallOptions,
+  jsonCallFailure,
+  listNext,
+  readJsonCall,
+} from "../engine/json-call.js";
 import { MarkerSet } from "../engine/marker-set.js";
 import type { Channel, Output } from "../engine/output.js";
-import { readCallName, readIdentifier, readPythonValue } from "../engine/python-values.js";
+import {
+  type PythonRepairs,
+  readCallName,
+  readIdentifier,
+  readPythonValue,
+} from "../engine/python-values.js";
 import type { Reader, Step } from "../engine/reader.js";
 import { TextArguments } from "../engine/text-arguments.js";
 import { plainCheck, textLoop } from "../engine/text-loop.js";
@@ -43,6 +54,8 @@ function* readJsonCalls(
     const raw = pending + reader.takeRecord();
     if (result.status !== "complete") {
       if (!committed && !out.inCall) {
+        const issue = bareCallIssue(result, raw, context);
+        if (issue !== null) out.issue(issue);
         out.text(channel, raw);
         return;
       }
@@ -74,7 +87,8 @@ function* readJsonCalls(
 function* readKeywordArguments(
   reader: Reader,
   args: TextArguments,
-): Step<{ ok: true } | { ok: false; end: boolean; message: string }> {
+  repairs: PythonRepairs,
+): Step<{ ok: true } | { ok: false; end: boolean; message: string; code?: string }> {
   for (;;) {
     yield* reader.space();
     const c = yield* reader.peekChar();
@@ -90,9 +104,10 @@ function* readKeywordArguments(
     if (eq === null) return { ok: false, end: true, message: "the text ends inside a call" };
     if (eq !== "=") return { ok: false, end: false, message: "positional arguments are not supported" };
     reader.consume(1);
-    const value = yield* readPythonValue(reader);
+    const value = yield* readPythonValue(reader, 0, repairs);
     if (value.status === "end") return { ok: false, end: true, message: "the text ends inside a call" };
-    if (value.status === "invalid") return { ok: false, end: false, message: value.message };
+    if (value.status === "invalid")
+      return { ok: false, end: false, message: value.message, code: value.code };
     args.addValue(key, value.value);
     yield* reader.space();
     const after = yield* reader.peekChar();
@@ -116,17 +131,30 @@ export function* readPythonCall(
   out.start(name, context.createId(out.index, name), channel);
   context.checkName(name, out);
   const args = new TextArguments(name, context, out);
-  const read = yield* readKeywordArguments(reader, args);
+  const repairs: PythonRepairs = { setAsList: 0, lineBreaks: 0 };
+  const read = yield* readKeywordArguments(reader, args, repairs);
   if (!read.ok) {
     const raw = head + reader.takeRecord();
-    out.abort(
-      { code: read.end ? "call_truncated" : "call_invalid", severity: "error", message: read.message, raw },
-      raw,
-      channel,
-    );
+    const code = read.end ? "call_truncated" : (read.code ?? "call_invalid");
+    out.abort({ code, severity: "error", message: read.message, raw }, raw, channel);
     return false;
   }
   reader.takeRecord();
+  // Recorded only now: a cut call goes back to content whole, repaired in nothing.
+  if (repairs.setAsList > 0)
+    out.issue({
+      code: "set_as_list",
+      severity: "warning",
+      message: "a Python set is read as the list of its items, in the order written (JSON has no set)",
+      tool: name,
+    });
+  if (repairs.lineBreaks > 0)
+    out.issue({
+      code: "string_line_break",
+      severity: "warning",
+      message: "a raw line break inside a Python string is read as a line break (Python refuses it)",
+      tool: name,
+    });
   out.end(args.finish());
   return true;
 }

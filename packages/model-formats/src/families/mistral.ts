@@ -99,6 +99,9 @@ function createMistral(options: {
       yield* textLoop(reader, out, context, {
         callMarkers: [MISTRAL_TOOL_CALLS],
         reasoning: THINK,
+        // Magistral thinks about a call with its markers and calls after `[/THINK]` (llama.cpp's test; vLLM reads
+        // calls only in what its reasoning parser leaves): read inside `[THINK]`, the call would run twice.
+        callsInReasoning: false,
         *atStart() {
           yield* readUnopenedList(reader, out, context, {
             item: ELEMENT_OPTIONS,
@@ -168,7 +171,8 @@ export function encodeMistralCallId(calls: readonly EncodableToolCall[]): string
  * `NAME[CALL_ID]ID[ARGS]{…}` and the older `NAME{…}`; they differ in how they encode): an `"id"` in a list element
  * and a `[CALL_ID]` are the call's id, otherwise 9 random letters and digits (what Mistral's templates require);
  * arguments are a JSON object whose bytes are kept; a list at the very start with `[TOOL_CALLS]` stripped is read
- * (`call_unopened`); Magistral's reasoning is `[THINK]…[/THINK]`.
+ * (`call_unopened`); Magistral's reasoning is `[THINK]…[/THINK]`, where a call marker is text (the model calls after
+ * `[/THINK]`).
  *
  * @example
  * mistralList.parse('[TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Tokyo"}, "id": "a1b2c3d4e"}]').toolCalls[0].id; // "a1b2c3d4e"

@@ -37,7 +37,8 @@ export function encodeNemotronNanoV2(calls: readonly EncodableToolCall[]): strin
  * `startInReasoning`), as llama.cpp's Nemotron V2 format reads it.
  *
  * Rules: each element's arguments object keeps the model's bytes (`"parameters"` is read as an alias); a missing
- * `</TOOLCALL>` keeps the calls (`call_unclosed`); an element that is not a call keeps the list in content.
+ * `</TOOLCALL>` keeps the calls (`call_unclosed`); an element that is not a call keeps the list in content; one call
+ * object in place of the list is a list of one (`list_unwrapped`, as every family whose list has a closing wrapper).
  *
  * @example
  * nemotronNanoV2.parse('<TOOLCALL>[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]</TOOLCALL>').toolCalls[0].function;

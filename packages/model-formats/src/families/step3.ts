@@ -40,10 +40,12 @@ const INVOKE: InvokeSyntax = {
 const TYPE_SEP = new MarkerSet([`function${STEP3_SEP}`]);
 const INVOKE_START = new MarkerSet([STEP3_INVOKE_OPEN]);
 const CALL_END = new MarkerSet([STEP3_CALL_END]);
+/** What ends a tool name written after `function<｜tool_sep｜>`. */
+const HEADER_STOPS = "<｜ \t\r\n";
 
 /**
  * One call after `<｜tool_call_begin｜>`: `function<｜tool_sep｜>` (vLLM's streaming reader reads the call without it
- * too), then `<steptml:invoke name="NAME">` with its parameters, then `<｜tool_call_end｜>`.
+ * too; a tool name may follow it), then `<steptml:invoke name="NAME">` with its parameters, then `<｜tool_call_end｜>`.
  */
 function* readCall(
   reader: Reader,
@@ -56,8 +58,12 @@ function* readCall(
   const fail = callFailer(reader, out, { syntax: SECTION, channel, prefix });
   yield* reader.space();
   const typed = yield* reader.peek(TYPE_SEP);
+  let name: string | undefined;
   if (typed !== null) {
     reader.consume(typed.length);
+    // DeepSeek's header shape, `function<｜tool_sep｜>NAME` and a line break, before the invoke (vLLM's Step3 cases):
+    // one reading when the invoke names the same tool.
+    if ((yield* reader.peekChar()) !== "<") name = (yield* reader.upTo(HEADER_STOPS, 256)) || undefined;
     yield* reader.space();
   }
   const invoke = yield* reader.peek(INVOKE_START);
@@ -68,7 +74,7 @@ function* readCall(
     );
   reader.consume(invoke.length);
   const head = prefix + reader.takeRecord();
-  const outcome = yield* readInvoke(reader, out, context, INVOKE, { channel, prefix: head });
+  const outcome = yield* readInvoke(reader, out, context, INVOKE, { channel, prefix: head, name });
   if (outcome === "ended") return outcome;
   const space = yield* reader.space();
   const end = yield* reader.peek(CALL_END);
@@ -120,7 +126,8 @@ export function encodeStep3(calls: readonly EncodableToolCall[]): string {
  *
  * Rules: the invoke reader MiniMax M2 and DSML use (engine `readInvoke`): each value is the text between its tags, as
  * written, typed by the tool's JSON Schema (a string keeps the white space around it); without a schema it stays text.
- * `function<｜tool_sep｜>` may be missing; the template's own spelling of a past turn's call marker,
+ * `function<｜tool_sep｜>` may be missing, or name the tool before the invoke (`function<｜tool_sep｜>NAME` and a line
+ * break, DeepSeek's header: read when the invoke names the same tool, `call_invalid` otherwise); the template's own spelling of a past turn's call marker,
  * `<｜tool_call_begin>｜>`, is read (`marker_repaired`, info); a call outside a section is read (`call_unopened`); a
  * malformed call stays in content as written, its end marker too, and the section goes on; a section cut short keeps
  * its complete calls (`section_unclosed`).

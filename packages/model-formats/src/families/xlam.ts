@@ -31,7 +31,8 @@ export function encodeXlam(calls: readonly EncodableToolCall[]): string {
  * Rules: a list of calls is read where the content begins (the start of the text, or after a `<think>` block), bare
  * or in a Markdown code fence (`` ```json ``), and only whole: a list that is not complete, or whose elements are not
  * all calls, is content, exactly as written, and so is any list later in the text (prose can quote JSON); the
- * arguments object keeps the model's bytes. The calls are announced once the list is complete.
+ * arguments object keeps the model's bytes; any white space may follow `[` (a list written with `indent`). The calls
+ * are announced once the list is complete.
  *
  * @example
  * xlam.parse('[{"name": "get_weather", "arguments": {"city": "Tokyo"}}]').toolCalls[0].function;
@@ -52,7 +53,12 @@ export const xlam: ToolCallSyntax = defineSyntax({
         reader.journalCommit();
         const fence = yield* reader.peek(FENCE);
         if (fence === null) {
-          yield* readUnopenedList(reader, out, context, { item: ITEM, issue: null, start: LIST_START });
+          yield* readUnopenedList(reader, out, context, {
+            item: ITEM,
+            issue: null,
+            start: LIST_START,
+            spaced: true,
+          });
           return;
         }
         const prefix = reader.consume(fence.length);
@@ -61,6 +67,7 @@ export const xlam: ToolCallSyntax = defineSyntax({
           issue: null,
           start: LIST_START,
           prefix,
+          spaced: true,
         });
         if (!read) return;
         const space = yield* reader.space();

@@ -63,6 +63,8 @@ export class ChatChunkRepair {
   readonly #meter: WorkMeter | undefined;
   readonly #choices = new Map<number, ChoiceState>();
   #template: ChatCompletionChunk | undefined;
+  /** The template without `choices` and `usage`, made once: each chunk this repair writes starts from it. */
+  #base: Record<string, unknown> | undefined;
   #out: RepairedEvent<ChatCompletionChunk>[] = [];
   /** What goes after the chunk being read: the rest of calls its finish decided, then that finish. */
   #after: RepairedEvent<ChatCompletionChunk>[] = [];
@@ -77,6 +79,8 @@ export class ChatChunkRepair {
 
   /** Whether a call is still undecided: the choice's finish must then be read, even in a chunk without calls. */
   get open(): boolean {
+    // Asked for every event of a byte stream: no iterator is made while no choice has a call (nearly every event).
+    if (this.#choices.size === 0) return false;
     for (const state of this.#choices.values()) if (state.decider.open) return true;
     return false;
   }
@@ -187,8 +191,17 @@ export class ChatChunkRepair {
     return { delta: next };
   }
 
+  /** The fields every chunk of the stream repeats (id, model, …), read once from the first chunk. */
+  #baseOf(): Record<string, unknown> {
+    if (this.#base === undefined) {
+      const { choices: _choices, usage: _usage, ...base } = this.#template as ChatCompletionChunk;
+      this.#base = base;
+    }
+    return this.#base;
+  }
+
   #finishChunk(choice: ChunkChoice): RepairedEvent<ChatCompletionChunk> {
-    const { choices: _choices, usage: _usage, ...base } = this.#template as ChatCompletionChunk;
+    const base = this.#baseOf();
     return {
       kind: "new",
       value: {
@@ -285,7 +298,7 @@ export class ChatChunkRepair {
   }
 
   #send(choiceIndex: number, toolCall: DeltaToolCall): void {
-    const { choices: _choices, usage: _usage, ...base } = this.#template as ChatCompletionChunk;
+    const base = this.#baseOf();
     this.#out.push({
       kind: "new",
       value: {

@@ -1,4 +1,4 @@
-import { runSteps } from "@toolcall/core/kit";
+import { runSteps, syntaxReadText } from "@toolcall/core/kit";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import type {
   ContentCallExtractor,
@@ -57,14 +57,17 @@ export function* extractCompletionContentCallsSteps(
   for (const choice of args.completion.choices) {
     let message: Message | undefined = choice.message;
     let found = 0;
+    let read = false;
     for (const extractor of args.extractors) {
       const content = message?.content;
       if (typeof content !== "string" || content === "") continue;
       const result = extractor.parse(content, args.context);
       yield content.length;
       for (const issue of result.issues) args.onReport?.({ kind: "issue", extractor: extractor.name, issue });
+      // Core's one rule for whole and streamed reading: an empty thought channel is syntax too.
+      if (!syntaxReadText({ text: content, result })) continue;
+      read = true;
       const reasoning = typeof result.reasoning === "string" && result.reasoning !== "";
-      if (result.toolCalls.length === 0 && !reasoning) continue;
       const before = (message as Message).tool_calls?.length ?? 0;
       for (const [i, toolCall] of result.toolCalls.entries())
         args.onReport?.({
@@ -75,16 +78,13 @@ export function* extractCompletionContentCallsSteps(
           toolCall,
         });
       found += result.toolCalls.length;
-      message = {
-        ...(message as Message),
+      message = withRead(message as Message, {
         content: result.content,
-        tool_calls: [...((message as Message).tool_calls ?? []), ...result.toolCalls],
-      };
-      if (reasoning)
-        (message as Message & { reasoning_content?: string }).reasoning_content =
-          `${(message as { reasoning_content?: unknown }).reasoning_content ?? ""}${result.reasoning}`;
+        toolCalls: result.toolCalls,
+        reasoning: reasoning ? (result.reasoning as string) : "",
+      });
     }
-    if (found === 0) {
+    if (!read) {
       choices.push(choice);
       continue;
     }
@@ -92,10 +92,24 @@ export function* extractCompletionContentCallsSteps(
     choices.push({
       ...choice,
       message: message as Message,
-      finish_reason: choice.finish_reason === "stop" ? ("tool_calls" as const) : choice.finish_reason,
+      finish_reason:
+        found > 0 && choice.finish_reason === "stop" ? ("tool_calls" as const) : choice.finish_reason,
     });
   }
   return changed ? { ...args.completion, choices } : args.completion;
+}
+
+/** A message with what its content became: calls added after its own (none: no `tool_calls` key added). */
+function withRead(
+  message: Message,
+  read: { content: string | null; toolCalls: readonly ExtractedToolCall[]; reasoning: string },
+): Message {
+  const next: Message = { ...message, content: read.content };
+  if (read.toolCalls.length > 0) next.tool_calls = [...(message.tool_calls ?? []), ...read.toolCalls];
+  if (read.reasoning !== "")
+    (next as Message & { reasoning_content?: string }).reasoning_content =
+      `${(message as { reasoning_content?: unknown }).reasoning_content ?? ""}${read.reasoning}`;
+  return next;
 }
 
 interface ChoiceState {
@@ -117,19 +131,14 @@ function feed(
   end: boolean,
   onReport: ((report: ExtractionReport) => void) | undefined,
 ): { content: string; reasoning: string; toolCalls: DeltaToolCall[] } {
-  let pending: ExtractionEvent[] = text === undefined ? [] : [{ type: "content", text }];
-  const toolCalls: DeltaToolCall[] = [];
-  let reasoning = "";
-  for (const { extractor, stream } of state.streams) {
-    const next: ExtractionEvent[] = [];
-    for (const event of pending) {
-      if (event.type === "content") next.push(...stream.push(event.text));
-      else next.push(event);
-    }
-    if (end) next.push(...stream.end());
-    pending = [];
-    for (const event of next) {
-      if (event.type === "tool_call") {
+  const out = { content: "", reasoning: "", toolCalls: [] as DeltaToolCall[] };
+  // Content one extractor leaves goes to the next in place, as core's ContentCallReader routes it: calls of several
+  // syntaxes come in the order they were written, however the text is split.
+  const route = (level: number, events: readonly ExtractionEvent[]): void => {
+    const { extractor } = state.streams[level] as ChoiceState["streams"][number];
+    for (const event of events) {
+      if (event.type === "content") pass(level + 1, event.text);
+      else if (event.type === "tool_call") {
         const index = state.nextIndex++;
         onReport?.({
           kind: "tool_call",
@@ -139,16 +148,23 @@ function feed(
           toolCall: event.toolCall,
         });
         state.found++;
-        toolCalls.push({ index, ...event.toolCall });
-      } else if (event.type === "issue") {
+        out.toolCalls.push({ index, ...event.toolCall });
+      } else if (event.type === "issue")
         onReport?.({ kind: "issue", extractor: extractor.name, issue: event.issue });
-      } else if (event.type === "reasoning") reasoning += event.text;
-      else pending.push(event);
+      else if (event.type === "reasoning") out.reasoning += event.text;
     }
-  }
-  let content = "";
-  for (const event of pending) if (event.type === "content") content += event.text;
-  return { content, reasoning, toolCalls };
+  };
+  const pass = (level: number, piece: string): void => {
+    const entry = state.streams[level];
+    if (entry === undefined) out.content += piece;
+    else route(level, entry.stream.push(piece));
+  };
+  if (text !== undefined) pass(0, text);
+  // Each extractor ends in turn: what the first held goes through the next before the next ends.
+  if (end)
+    for (let level = 0; level < state.streams.length; level++)
+      route(level, (state.streams[level] as ChoiceState["streams"][number]).stream.end());
+  return out;
 }
 
 /** Reasoning a syntax marked goes where vLLM and SGLang put it: `reasoning_content`, after the server's own. */

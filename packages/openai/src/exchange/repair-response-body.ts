@@ -7,6 +7,7 @@ import { repairResponsesResultSteps } from "../responses/repair-responses-result
 import { RESPONSE_STEP_SIZE, StepPace } from "../step-pace.js";
 import { utf8 } from "./bytes.js";
 import { changedJsonSteps } from "./changed-json.js";
+import { splicedArguments } from "./spliced-arguments.js";
 
 /** What repairing a whole JSON answer gives: the body (its bytes kept when nothing changed) with a report per call, or why it could not be read. */
 export type RepairedResponseBody =
@@ -71,8 +72,9 @@ export interface RepairResponseBodyArgs {
 /**
  * Repairs a whole (not streamed) Chat Completions or Responses API answer body: each function call through core's
  * fresh-answer rule (repaired where core can; a call no tool can run on keeps the model's own text). Bytes are kept
- * when nothing changed; a changed body keeps every number as written; a body of another shape goes on as it is; a
- * body that is not JSON is reported.
+ * when nothing changed; when only calls' arguments changed (Chat Completions), the upstream's own text with those
+ * strings replaced; otherwise the answer written again, every number as written; a body of another shape goes on as
+ * it is; a body that is not JSON is reported.
  *
  * @example
  * repairResponseBody({ api: "chat.completions", body, options: { repairs: coreRepairs } });
@@ -131,6 +133,12 @@ export function* repairResponseBodySteps(
     reports.push(...repaired.reports);
     const result = "completion" in repaired ? repaired.completion : repaired.response;
     if (result === parsed) return { ok: true, body: args.body, changed: false, reports };
+    // Only calls' arguments changed (the common repair): the upstream's text with those strings replaced.
+    const spliced =
+      args.api === "chat.completions" && answer === parsed
+        ? splicedArguments({ text, parsed, repaired: result })
+        : undefined;
+    if (spliced !== undefined) return { ok: true, body: utf8(spliced), changed: true, reports };
     const written = yield* pace.through(
       changedJsonSteps({
         text,

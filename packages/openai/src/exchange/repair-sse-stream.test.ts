@@ -1,6 +1,6 @@
 import { coreRepairs } from "@toolcall/core";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { chatSse, recordedLines, xaiWithArguments } from "../../test/recorded.js";
 import type { ArgumentsReport } from "../options.js";
 import { joinBytes, utf8 } from "./bytes.js";
@@ -323,5 +323,49 @@ describe("createSseRepair", () => {
     const body = utf8(`data: {"choices":[{"index":0,"delta":{"content":"${text}"}}]}\n\ndata: [DONE]\n\n`);
     const cuts = Array.from({ length: 400 }, (_, i) => i / 400);
     expect(run(body, cuts)).toBe(decoder.decode(body));
+  });
+});
+
+describe("createSseRepair: the work a clean frame costs", () => {
+  /** Content frames as a proxy receives them: one socket read each, every one checked (`checkEvents`). */
+  const contentFrames = (count: number): Uint8Array[] =>
+    Array.from({ length: count }, (_, i) =>
+      utf8(
+        `data: ${JSON.stringify({
+          id: "chatcmpl-1",
+          object: "chat.completion.chunk",
+          created: 1775000000,
+          model: "m",
+          choices: [{ index: 0, delta: { content: `word${i} ` }, logprobs: null, finish_reason: null }],
+        })}\n\n`,
+      ),
+    );
+
+  it("decodes and parses nothing, and hands on each frame as the very bytes that came", () => {
+    const frames = contentFrames(50);
+    const repair = createSseRepair({
+      api: "chat.completions",
+      options: { repairs: coreRepairs },
+      checkEvents: true,
+    });
+    const decodes = vi.spyOn(TextDecoder.prototype, "decode");
+    const parses = vi.spyOn(JSON, "parse");
+    // Whether a call is open is asked for every event: with no call yet, no choice's state is walked.
+    const walks = vi.spyOn(Map.prototype, "values");
+    try {
+      let same = 0;
+      for (const frame of frames) {
+        const out = repair.push(frame);
+        if (out.length === 1 && out[0] === frame) same++;
+      }
+      expect(same).toBe(frames.length);
+      expect(decodes).not.toHaveBeenCalled();
+      expect(parses).not.toHaveBeenCalled();
+      expect(walks).not.toHaveBeenCalled();
+    } finally {
+      decodes.mockRestore();
+      parses.mockRestore();
+      walks.mockRestore();
+    }
   });
 });

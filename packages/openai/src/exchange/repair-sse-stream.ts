@@ -96,7 +96,10 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
     const bytes = runBytes;
     if (bytes === undefined) return;
     runBytes = undefined;
-    out.push(runFrom === 0 && runTo === bytes.length ? bytes : bytes.subarray(runFrom, runTo));
+    const piece = runFrom === 0 && runTo === bytes.length ? bytes : bytes.subarray(runFrom, runTo);
+    // The first piece makes an array of one (a push onto an empty one reserves room for 17, per frame).
+    if (out.length === 0) out = [piece];
+    else out.push(piece);
   };
 
   let eventField = false;

@@ -27,6 +27,9 @@ export const CONTENT_CALL_REPAIR = "content-call";
  */
 export type ExchangeSummary = ToolcallReport;
 
+/** A character a header value cannot hold as it is (DEL and everything above ASCII). */
+const NOT_ASCII = /[\u007f-\uffff]/;
+
 function callSummary(report: ArgumentsReport): RepairedCallSummary {
   const issue = report.usable ? undefined : report.issues.find((i) => i.severity === "error")?.code;
   // Built field by field, in the order the header shows them (a spread of a fresh object per optional field cost
@@ -128,7 +131,10 @@ export class RepairSummary {
   /** The summary as JSON text of ASCII only (a header value), or `undefined` when nothing was recorded. */
   text(): string | undefined {
     if (this.empty) return undefined;
-    return JSON.stringify(this.summary()).replace(
+    const json = JSON.stringify(this.summary());
+    // Names and ids are nearly always ASCII: one search, and the text as it is.
+    if (!NOT_ASCII.test(json)) return json;
+    return json.replace(
       /[\u007f-\uffff]/g,
       (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
     );

@@ -4,8 +4,8 @@ import {
   type FormatConversation,
   type FormatReading,
   isPlainObject,
+  placeOfPath,
 } from "@toolcall/core/kit";
-import { placeIn } from "./place.js";
 
 function isCompletion(value: unknown): value is Record<string, unknown> & { choices: unknown[] } {
   if (!isPlainObject(value) || !Array.isArray(value.choices)) return false;
@@ -65,7 +65,7 @@ export const openaiChatCompletionFormat: ConversationFormat = {
         answer: true,
         ...(typeof finishReason === "string" || finishReason === null ? { finishReason } : {}),
         label: `choices[${index}]`,
-        placeOf: (path) => placeIn(`choices[${index}].message`, path.slice(1)),
+        placeOf: (path) => placeOfPath({ prefix: `choices[${index}].message`, path: path.slice(1) }),
       });
     });
     return {

@@ -3,9 +3,9 @@ import {
   type ConversationFormat,
   type FormatReading,
   isPlainObject,
+  placeOfPath,
   splitResultIdLists,
 } from "@toolcall/core/kit";
-import { placeIn } from "./place.js";
 
 /** Keys that make an object a container of conversations or an item of another format, not a message. */
 const NOT_MESSAGE_KEYS = ["messages", "conversations", "choices", "input", "output", "from", "payload"];
@@ -81,7 +81,10 @@ export const openaiChatFormat: ConversationFormat = {
       const split = splitResultIdLists(value);
       return {
         conversations: [
-          { messages: (split?.messages ?? value) as ChatMessage[], placeOf: (path) => placeIn("", path) },
+          {
+            messages: (split?.messages ?? value) as ChatMessage[],
+            placeOf: (path) => placeOfPath({ prefix: "", path }),
+          },
         ],
         issues: [],
         write: ([messages]) => {
@@ -112,7 +115,7 @@ export const openaiChatFormat: ConversationFormat = {
         {
           messages: (split?.messages ?? value.messages) as ChatMessage[],
           ...(tools ? { tools } : {}),
-          placeOf: (path) => placeIn("messages", path),
+          placeOf: (path) => placeOfPath({ prefix: "messages", path }),
         },
       ],
       issues: [],

@@ -4,10 +4,12 @@ import {
   type FormatReading,
   isPlainObject,
   originOf,
+  placeOfPath,
   serializeJson,
+  storedListOf,
   withOrigin,
+  withStoredList,
 } from "@toolcall/core/kit";
-import { placeIn } from "./place.js";
 
 type Item = Record<string, unknown>;
 
@@ -24,12 +26,8 @@ function hasObjectArguments(message: unknown): boolean {
   );
 }
 
-/** The messages of a value Ollama's native chat holds: a request body, a bare list, or a response's one message. */
-function messagesOf(value: unknown): { list: unknown[]; key?: "messages" } | undefined {
-  if (Array.isArray(value)) return { list: value };
-  if (isPlainObject(value) && Array.isArray(value.messages)) return { list: value.messages, key: "messages" };
-  return undefined;
-}
+/** The messages of a value Ollama's native chat holds: a request body or a bare list, each message as it is. */
+const messagesOf = (value: unknown) => storedListOf({ value, isMessage: () => true, allowEmpty: true });
 
 /**
  * Ollama's native chat (`POST /api/chat`): `{model, messages, tools?, …}` or a bare list of messages, where a call's
@@ -121,7 +119,7 @@ export const ollamaChatFormat: ConversationFormat = {
         {
           messages,
           ...(tools ? { tools } : {}),
-          placeOf: (path) => placeIn(found.key ?? "", path),
+          placeOf: (path) => placeOfPath({ prefix: found.key ?? "", path }),
         },
       ],
       issues: [],
@@ -155,18 +153,7 @@ export const ollamaChatFormat: ConversationFormat = {
           out.push(rewritten.value);
           if (message.role === "assistant") lastCalls = callsOf(message);
         }
-        const unchanged = out.length === found.list.length && out.every((item, i) => item === found.list[i]);
-        if (unchanged) return { ok: true, value };
-        if (found.key === undefined) return { ok: true, value: out };
-        const record: Item = {};
-        for (const key of Object.keys(value as Item))
-          Object.defineProperty(record, key, {
-            value: key === "messages" ? out : (value as Item)[key],
-            writable: true,
-            enumerable: true,
-            configurable: true,
-          });
-        return { ok: true, value: record };
+        return { ok: true, value: withStoredList({ value, found, list: out }) };
       },
     };
   },

@@ -1,6 +1,5 @@
 import type { FinishReason, ToolDefinition } from "@toolcall/core";
-import { type ConversationFormat, type FormatReading, isPlainObject } from "@toolcall/core/kit";
-import { placeIn } from "./place.js";
+import { type ConversationFormat, type FormatReading, isPlainObject, placeOfPath } from "@toolcall/core/kit";
 import { applyItemEdits, type ItemsReading, isResponseItem, readResponseItems } from "./responses-items.js";
 
 type Shape =
@@ -100,7 +99,9 @@ export const openaiResponsesFormat: ConversationFormat = {
           ...(shape.kind === "response" ? { answer: true, finishReason: finishReasonOf(record) } : {}),
           placeOf(path) {
             const item = reading.itemAt(path);
-            return item === undefined ? placeIn(prefix, path) : placeIn(prefix, [item, ...itemField(path)]);
+            return item === undefined
+              ? placeOfPath({ prefix, path })
+              : placeOfPath({ prefix, path: [item, ...itemField(path)] });
           },
         },
       ],
