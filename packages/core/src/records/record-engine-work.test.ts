@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ConversationFormat } from "../conversation-format.js";
 import { coreRepairs } from "../repairs/index.js";
 import type { RepairRule } from "../repairs/repair-rule.js";
+import type { ChatMessage } from "../types.js";
 import { createRecordEngine } from "./record-engine.js";
 
 /** `{messages: [...]}` read as one conversation and written back with its messages replaced (as OpenAI Chat is). */
@@ -12,7 +13,7 @@ const messagesFormat: ConversationFormat = {
   unit: "record",
   matches: (value) => typeof value === "object" && value !== null && "messages" in value,
   read(value) {
-    const record = value as { messages: unknown[] };
+    const record = value as { messages: ChatMessage[] };
     return {
       conversations: [{ messages: record.messages }],
       issues: [],
@@ -55,7 +56,7 @@ describe("record engine: work per record", () => {
         { role: "user", content: "weather?" },
         call("a", '{"city": "Paris"}'),
         result("a"),
-        call("b", "```json\n{\"city\": \"Lima\"}\n```"),
+        call("b", '```json\n{"city": "Lima"}\n```'),
         result("b"),
       ],
     };
@@ -63,7 +64,7 @@ describe("record engine: work per record", () => {
     expect(repaired.changes.map((change) => change.rule)).toEqual(["arguments_canonicalized"]);
     expect(repaired.remaining).toEqual([]);
     // Sanitize tries the broken text once; the clean call and the check before and after try nothing.
-    expect(counting.seen).toEqual(["```json\n{\"city\": \"Lima\"}\n```"]);
+    expect(counting.seen).toEqual(['```json\n{"city": "Lima"}\n```']);
   });
 
   it("reports a record no rule changes in full, as the check does", () => {
@@ -81,7 +82,9 @@ describe("record engine: work per record", () => {
   it("runs no repair on a clean record", () => {
     const counting = countingRule();
     const engine = createRecordEngine({ repairs: [counting] });
-    const record = { messages: [{ role: "user", content: "hi" }, call("a", '{"city": "Oslo"}'), result("a")] };
+    const record = {
+      messages: [{ role: "user", content: "hi" }, call("a", '{"city": "Oslo"}'), result("a")],
+    };
     expect(engine.repair(messagesFormat, record)).toMatchObject({ changes: [], remaining: [] });
     expect(counting.seen).toEqual([]);
   });
