@@ -58,7 +58,13 @@ describe("workLine: a repaired record's bytes", () => {
       const compact = JSON.stringify(session(payload.raw, index));
       // Python's json.dumps spacing: not what JSON.stringify writes, so serialized whole.
       const spaced = layoutJson(compact, { indent: "", spaced: true, ensureAscii: false, eol: "\n" });
-      for (const text of [compact, spaced]) {
+      // Python's `json.dumps(separators=(",", ":"))`: compact, but "é" written `\u00e9`, which the rewrite keeps.
+      const escaped = compact.replace(
+        /[^\x00-\x7f]/g,
+        (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+      );
+      expect(escaped).toContain("\\u00e9");
+      for (const text of [compact, spaced, escaped]) {
         const result = workLine(context, Buffer.from(text), index + 2, state);
         expect(result.kind, payload.source).toBe("record");
         if (result.kind !== "record") continue;
@@ -68,8 +74,9 @@ describe("workLine: a repaired record's bytes", () => {
       }
       compactLines++;
     });
-    // Every compact line was read beside its text once and written from it; the spaced ones were never read so.
-    expect(work).toEqual({ reads: compactLines, spliced: compactLines });
+    // Every line was read beside its text once; only the compact ones were written from it (a spaced line is
+    // refused at its first space, an escaped one at its first `\u00e9`).
+    expect(work).toEqual({ reads: 3 * compactLines, spliced: compactLines });
   });
 
   it("are none for a record that needs no repair (its line is kept as it is, nothing serialized)", () => {

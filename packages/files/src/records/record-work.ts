@@ -109,19 +109,24 @@ export function computeRecord(
 export function rewrite(
   computed: { value?: unknown; lossless: boolean },
   text: string,
-  options: { ascii?: boolean; style?: JsonStyle; depth?: number; original?: unknown; work?: SpliceWork } = {},
+  options: {
+    /** Whether the text is pure ASCII, when the caller knows (or can tell from the bytes, asked only when needed). */
+    ascii?: boolean | (() => boolean);
+    style?: JsonStyle;
+    depth?: number;
+    original?: unknown;
+    work?: SpliceWork;
+  } = {},
 ): Result<string> | undefined {
   if (computed.value === undefined) return undefined;
-  const style =
-    options.style ?? detectJsonStyle(text, options.ascii === undefined ? {} : { ascii: options.ascii });
   const depth = options.depth ?? 0;
+  // Text that is exactly `JSON.stringify`'s (what the splice reads it for) has that style: no space, no indent, no
+  // escaped non-ASCII character. The style is looked for only when the splice could not be made.
   if (
     options.original !== undefined &&
     !computed.lossless &&
     depth === 0 &&
-    style.indent === "" &&
-    !style.spaced &&
-    !style.ensureAscii
+    (options.style === undefined || isStringifyStyle(options.style))
   ) {
     const spliced = spliceStringified({
       text,
@@ -131,7 +136,14 @@ export function rewrite(
     });
     if (spliced !== undefined) return { success: true, value: spliced };
   }
+  const ascii = typeof options.ascii === "function" ? options.ascii() : options.ascii;
+  const style = options.style ?? detectJsonStyle(text, ascii === undefined ? {} : { ascii });
   return serializeRecord(computed.value, style, computed.lossless, depth);
+}
+
+/** The style `JSON.stringify` writes in: one line, no space, non-ASCII characters as they are. */
+function isStringifyStyle(style: JsonStyle): boolean {
+  return style.indent === "" && !style.spaced && !style.ensureAscii;
 }
 
 /** What working on one JSONL line gives: what to write for it and what to report. */
@@ -222,7 +234,8 @@ export function workLine(
   const exact = computed.lossless ? serializeJson(computed.data) : undefined;
   const exactData = exact?.success ? { exactData: exact.value } : {};
   const written = rewrite(computed, text, {
-    ascii: isAscii(content),
+    // Asked only when the record is written otherwise than by the splice.
+    ascii: () => isAscii(content),
     original: value,
     ...(state.work !== undefined ? { work: state.work } : {}),
   });
