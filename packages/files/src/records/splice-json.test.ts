@@ -110,6 +110,15 @@ describe("spliceStringified", () => {
     expect(spliceStringified({ text, original, written: { a: original.a, b: 1 } })).toBeUndefined();
   });
 
+  it("gives up on nesting deeper than the stack, without throwing", () => {
+    const depth = 200_000;
+    const text = `{"a":${"[".repeat(depth)}${"]".repeat(depth)},"b":[1]}`;
+    const original = JSON.parse(text) as Record<string, unknown>;
+    const written = { ...original, c: 1 };
+    expect(() => spliceStringified({ text, original, written })).not.toThrow();
+    expect(spliceStringified({ text, original, written })).toBeUndefined();
+  });
+
   it("reads a string full of escapes once (work linear in the text)", () => {
     const text = JSON.stringify({ a: "\n".repeat(200_000), b: '"'.repeat(200_000) });
     const original = JSON.parse(text) as Record<string, unknown>;

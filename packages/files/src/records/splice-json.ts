@@ -268,12 +268,13 @@ export function spliceStringified(options: {
   if (!(text as unknown as { isWellFormed(): boolean }).isWellFormed()) return undefined;
   const read = new StringifiedText(text);
   if (work !== undefined) work.reads++;
-  if (!read.value(original, 0) || read.pos !== text.length) return undefined;
   const out: string[] = [];
   try {
+    if (!read.value(original, 0) || read.pos !== text.length) return undefined;
     if (!write(written, read, 0, out)) return undefined;
   } catch {
-    // A BigInt or a cycle: JSON.stringify's own error, from the caller's serializer.
+    // Nesting deeper than the stack reads (the caller's serializer says what it makes of it), a BigInt or a cycle:
+    // JSON.stringify's own error, from the caller's serializer.
     return undefined;
   }
   if (work !== undefined) work.spliced++;
