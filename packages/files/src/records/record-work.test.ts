@@ -64,19 +64,22 @@ describe("workLine: a repaired record's bytes", () => {
         (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
       );
       expect(escaped).toContain("\\u00e9");
-      for (const text of [compact, spaced, escaped]) {
+      // A number JSON.stringify writes otherwise (`1.0`): not copied; the record is read again keeping its text.
+      const exactNumber = compact.replace('"reward":0.962', '"reward":1.0');
+      expect(exactNumber).toContain('"reward":1.0');
+      for (const text of [compact, spaced, escaped, exactNumber]) {
         const result = workLine(context, Buffer.from(text), index + 2, state);
         expect(result.kind, payload.source).toBe("record");
         if (result.kind !== "record") continue;
-        expect(result.bytes && Buffer.from(result.bytes).toString("utf8"), payload.source).toBe(
-          serializedWhole(text),
-        );
+        const bytes = result.bytes && Buffer.from(result.bytes).toString("utf8");
+        expect(bytes, payload.source).toBe(serializedWhole(text));
+        if (text === exactNumber) expect(bytes).toContain('"reward":1.0');
       }
       compactLines++;
     });
     // Every line was read beside its text once; only the compact ones were written from it (a spaced line is
-    // refused at its first space, an escaped one at its first `\u00e9`).
-    expect(work).toEqual({ reads: 3 * compactLines, spliced: compactLines });
+    // refused at its first space, an escaped one at its first `\u00e9`, the other at `1.0`).
+    expect(work).toEqual({ reads: 4 * compactLines, spliced: compactLines });
   });
 
   it("are none for a record that needs no repair (its line is kept as it is, nothing serialized)", () => {

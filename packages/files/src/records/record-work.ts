@@ -67,7 +67,12 @@ export function computeRecord(
   format: ConversationFormat,
   value: unknown,
   text: string | undefined,
-): { data: RecordData; value?: unknown; lossless: boolean } {
+  /**
+   * Write a repaired record by {@link spliceStringified} when its text allows (a JSONL line): its text then comes as
+   * `spliced`, and the numbers need no scan of their own (the splice read each one as `JSON.stringify` writes it).
+   */
+  splice?: { work?: SpliceWork },
+): { data: RecordData; value?: unknown; lossless: boolean; spliced?: string } {
   if (context.mode === "check") {
     const checked = context.processor.check(format, value);
     return {
@@ -77,7 +82,21 @@ export function computeRecord(
   }
   let repaired = context.processor.repair(format, value);
   let lossless = false;
-  if (repaired.value !== undefined && text !== undefined && !numbersRoundTrip(text)) {
+  const spliced =
+    splice !== undefined && repaired.value !== undefined && text !== undefined
+      ? spliceStringified({
+          text,
+          original: value,
+          written: repaired.value,
+          ...(splice.work !== undefined ? { work: splice.work } : {}),
+        })
+      : undefined;
+  if (
+    spliced === undefined &&
+    repaired.value !== undefined &&
+    text !== undefined &&
+    !numbersRoundTrip(text)
+  ) {
     const exact = parseJson(text, { lossless: true });
     if (exact.success) {
       const again = context.processor.repair(format, exact.value);
@@ -95,7 +114,12 @@ export function computeRecord(
     rules: [...new Set(repaired.changes.map((change) => change.rule))],
     ...(repaired.notRewritable !== undefined ? { notRewritable: repaired.notRewritable } : {}),
   };
-  return { data, ...(repaired.value !== undefined ? { value: repaired.value } : {}), lossless };
+  return {
+    data,
+    ...(repaired.value !== undefined ? { value: repaired.value } : {}),
+    lossless,
+    ...(spliced !== undefined ? { spliced } : {}),
+  };
 }
 
 /**
@@ -107,7 +131,7 @@ export function computeRecord(
  * rewrite(repaired, text, { ascii: true }); // { success: true, value: '{"messages":[…]}' }
  */
 export function rewrite(
-  computed: { value?: unknown; lossless: boolean },
+  computed: { value?: unknown; lossless: boolean; spliced?: string },
   text: string,
   options: {
     /** Whether the text is pure ASCII, when the caller knows (or can tell from the bytes, asked only when needed). */
@@ -119,6 +143,7 @@ export function rewrite(
   } = {},
 ): Result<string> | undefined {
   if (computed.value === undefined) return undefined;
+  if (computed.spliced !== undefined) return { success: true, value: computed.spliced };
   const depth = options.depth ?? 0;
   // Text that is exactly `JSON.stringify`'s (what the splice reads it for) has that style: no space, no indent, no
   // escaped non-ASCII character. The style is looked for only when the splice could not be made.
@@ -230,15 +255,18 @@ export function workLine(
       },
     };
   }
-  const computed = computeRecord(context, format, value, text);
+  // The splice is tried once, beside the repair (it stands for the numbers' scan when it succeeds).
+  const computed = computeRecord(
+    context,
+    format,
+    value,
+    text,
+    state.work !== undefined ? { work: state.work } : {},
+  );
   const exact = computed.lossless ? serializeJson(computed.data) : undefined;
   const exactData = exact?.success ? { exactData: exact.value } : {};
-  const written = rewrite(computed, text, {
-    // Asked only when the record is written otherwise than by the splice.
-    ascii: () => isAscii(content),
-    original: value,
-    ...(state.work !== undefined ? { work: state.work } : {}),
-  });
+  // Asked only when the record is written otherwise than by the splice.
+  const written = rewrite(computed, text, { ascii: () => isAscii(content) });
   if (written === undefined) return { kind: "record", format: format.id, data: computed.data, ...exactData };
   if (!written.success) {
     const data = computed.data as RepairData;
