@@ -67,7 +67,32 @@ export function validateHistory(
   );
 }
 
-function validateList(messages: readonly unknown[], options: ValidateHistoryOptions): Issue[] {
+/**
+ * {@link validateHistory} read only as far as the first message that has an issue: empty exactly when
+ * `validateHistory` finds nothing, and then complete (calls awaiting their results at the end are found at the end,
+ * so a list cut short holds some other issue). The check that decides whether a record needs a repair at all.
+ *
+ * @example
+ * validateHistoryUntilIssue([{ role: "user", content: "hi" }], {}); // []
+ */
+export function validateHistoryUntilIssue(
+  messages: readonly unknown[],
+  options: ValidateHistoryOptions,
+): Issue[] {
+  if (!isArraySafe(messages)) return [];
+  return readHistory(
+    messages,
+    (list) => validateList(list, options, true),
+    (issues) => issues,
+  );
+}
+
+function validateList(
+  messages: readonly unknown[],
+  options: ValidateHistoryOptions,
+  /** Stop after the first message that has an issue (what the list holds is then only its issues). */
+  firstOnly = false,
+): Issue[] {
   const issues: Issue[] = [];
   const pendingCode = options.pendingCalls === "pending" ? "tool_result_pending" : "tool_result_missing";
   const seenIds = new Set<string>();
@@ -110,6 +135,7 @@ function validateList(messages: readonly unknown[], options: ValidateHistoryOpti
   // after them means the conversation went on without their results).
   let onlyResultsSince = false;
   for (let index = 0; index < messages.length; index++) {
+    if (firstOnly && issues.length > 0) return issues;
     const message: unknown = messages[index];
     // A hole of a sparse history is no message (as forEach walks it).
     if (message === undefined && !(index in messages)) continue;

@@ -5,7 +5,7 @@ import { coreRepairs } from "../repairs/index.js";
 import type { RepairRule } from "../repairs/repair-rule.js";
 import { sanitizeHistory } from "../sanitize-history.js";
 import type { SanitizeChange, SanitizeOptions } from "../sanitize-options.js";
-import { validateHistory } from "../validate-history.js";
+import { validateHistory, validateHistoryUntilIssue } from "../validate-history.js";
 import { keepEmptyTurns } from "./empty-turns.js";
 import {
   findingMessage,
@@ -72,6 +72,9 @@ export interface RecordEngineOptions {
   provider?: string;
 }
 
+/** No repair rule: what the check of a record about to be repaired runs (see `repair`). */
+const NO_REPAIRS: readonly RepairRule[] = Object.freeze([]);
+
 /** Something sanitize acts on that validation reports no issue for (an empty assistant turn, mapping arguments). */
 function sanitizeActsBeyondIssues(messages: readonly unknown[]): boolean {
   for (const message of messages) {
@@ -135,13 +138,21 @@ export function createRecordEngine(options: RecordEngineOptions = {}) {
     ...(target !== undefined && !conversation.answer ? { provider: target } : {}),
   });
 
-  const validate = (conversation: FormatConversation) => {
-    const found = validateHistory(conversation.messages, {
+  /** Core's issues of a conversation; with `untilIssue`, read only as far as the first (empty: it has none). */
+  const validate = (
+    conversation: FormatConversation,
+    rules: readonly RepairRule[] = repairs,
+    untilIssue = false,
+  ) => {
+    const settings = {
       ...(conversation.tools ? { tools: conversation.tools } : {}),
       ...(conversation.finishReason !== undefined ? { finishReason: conversation.finishReason } : {}),
-      repairs,
-      pendingCalls: "pending",
-    });
+      repairs: rules,
+      pendingCalls: "pending" as const,
+    };
+    const found = untilIssue
+      ? validateHistoryUntilIssue(conversation.messages, settings)
+      : validateHistory(conversation.messages, settings);
     // Expected calls (a benchmark's answers) await no result: one rule here, whatever the format.
     return conversation.expectsResults === false
       ? found.filter((issue) => issue.code !== "tool_result_pending")
@@ -238,8 +249,14 @@ export function createRecordEngine(options: RecordEngineOptions = {}) {
       const clean = new Set<FormatConversation>();
       if (options.skipClean !== false) {
         for (const conversation of reading.conversations) {
-          const found = validate(conversation);
-          validated.set(conversation, found);
+          // Whether anything is found does not hang on the repairs: text that fails the strict parse is an issue
+          // whether a rule mends it or not, and the check stops at the first issue (calls awaiting their results,
+          // which an answer's format drops below, are found only at the end). Only a conversation found clean keeps
+          // its (empty, complete) issues for the report;
+          // the others are read again in full, and only when no rule changed the record (rare: most are rewritten,
+          // and the report is then read from what was written).
+          const found = validate(conversation, NO_REPAIRS, true);
+          if (found.length === 0) validated.set(conversation, found);
           if (needsNothing(conversation, found)) clean.add(conversation);
         }
       }

@@ -127,6 +127,7 @@ export async function processInput(options: {
         : rewrite(computed, text, {
             ...(documentStyle ? { style: documentStyle } : {}),
             depth: place.index === undefined ? 0 : 1,
+            original: value,
           });
     const data = computed.data;
     if (written !== undefined && !written.success && data.kind === "repair") data.notWritable = written.error;

@@ -12,6 +12,7 @@ import type { InputIssue } from "../input/input-issue.js";
 import { detectRecordFormat, FORMATS, formatById, refusalOf } from "./formats.js";
 import { detectJsonStyle, type JsonStyle } from "./json-style.js";
 import { serializeRecord } from "./record-writer.js";
+import { type SpliceWork, spliceStringified } from "./splice-json.js";
 
 /** What a record's check found (serializable: it crosses from a worker to the main thread). */
 export interface CheckData {
@@ -66,7 +67,12 @@ export function computeRecord(
   format: ConversationFormat,
   value: unknown,
   text: string | undefined,
-): { data: RecordData; value?: unknown; lossless: boolean } {
+  /**
+   * Write a repaired record by {@link spliceStringified} when its text allows (a JSONL line): its text then comes as
+   * `spliced`, and the numbers need no scan of their own (the splice read each one as `JSON.stringify` writes it).
+   */
+  splice?: { work?: SpliceWork },
+): { data: RecordData; value?: unknown; lossless: boolean; spliced?: string } {
   if (context.mode === "check") {
     const checked = context.processor.check(format, value);
     return {
@@ -76,7 +82,21 @@ export function computeRecord(
   }
   let repaired = context.processor.repair(format, value);
   let lossless = false;
-  if (repaired.value !== undefined && text !== undefined && !numbersRoundTrip(text)) {
+  const spliced =
+    splice !== undefined && repaired.value !== undefined && text !== undefined
+      ? spliceStringified({
+          text,
+          original: value,
+          written: repaired.value,
+          ...(splice.work !== undefined ? { work: splice.work } : {}),
+        })
+      : undefined;
+  if (
+    spliced === undefined &&
+    repaired.value !== undefined &&
+    text !== undefined &&
+    !numbersRoundTrip(text)
+  ) {
     const exact = parseJson(text, { lossless: true });
     if (exact.success) {
       const again = context.processor.repair(format, exact.value);
@@ -94,24 +114,61 @@ export function computeRecord(
     rules: [...new Set(repaired.changes.map((change) => change.rule))],
     ...(repaired.notRewritable !== undefined ? { notRewritable: repaired.notRewritable } : {}),
   };
-  return { data, ...(repaired.value !== undefined ? { value: repaired.value } : {}), lossless };
+  return {
+    data,
+    ...(repaired.value !== undefined ? { value: repaired.value } : {}),
+    lossless,
+    ...(spliced !== undefined ? { spliced } : {}),
+  };
 }
 
 /**
- * The record's rewritten text in a style, or why it cannot be written.
+ * The record's rewritten text in a style, or why it cannot be written. With `original` (the value `text` was parsed
+ * from, as read), a record written as `JSON.stringify` writes keeps the text of every part the repair kept as it was
+ * read, serializing only what changed (the same bytes either way).
  *
  * @example
  * rewrite(repaired, text, { ascii: true }); // { success: true, value: '{"messages":[…]}' }
  */
 export function rewrite(
-  computed: { value?: unknown; lossless: boolean },
+  computed: { value?: unknown; lossless: boolean; spliced?: string },
   text: string,
-  options: { ascii?: boolean; style?: JsonStyle; depth?: number } = {},
+  options: {
+    /** Whether the text is pure ASCII, when the caller knows (or can tell from the bytes, asked only when needed). */
+    ascii?: boolean | (() => boolean);
+    style?: JsonStyle;
+    depth?: number;
+    original?: unknown;
+    work?: SpliceWork;
+  } = {},
 ): Result<string> | undefined {
   if (computed.value === undefined) return undefined;
-  const style =
-    options.style ?? detectJsonStyle(text, options.ascii === undefined ? {} : { ascii: options.ascii });
-  return serializeRecord(computed.value, style, computed.lossless, options.depth ?? 0);
+  if (computed.spliced !== undefined) return { success: true, value: computed.spliced };
+  const depth = options.depth ?? 0;
+  // Text that is exactly `JSON.stringify`'s (what the splice reads it for) has that style: no space, no indent, no
+  // escaped non-ASCII character. The style is looked for only when the splice could not be made.
+  if (
+    options.original !== undefined &&
+    !computed.lossless &&
+    depth === 0 &&
+    (options.style === undefined || isStringifyStyle(options.style))
+  ) {
+    const spliced = spliceStringified({
+      text,
+      original: options.original,
+      written: computed.value,
+      ...(options.work !== undefined ? { work: options.work } : {}),
+    });
+    if (spliced !== undefined) return { success: true, value: spliced };
+  }
+  const ascii = typeof options.ascii === "function" ? options.ascii() : options.ascii;
+  const style = options.style ?? detectJsonStyle(text, ascii === undefined ? {} : { ascii });
+  return serializeRecord(computed.value, style, computed.lossless, depth);
+}
+
+/** The style `JSON.stringify` writes in: one line, no space, non-ASCII characters as they are. */
+function isStringifyStyle(style: JsonStyle): boolean {
+  return style.indent === "" && !style.spaced && !style.ensureAscii;
 }
 
 /** What working on one JSONL line gives: what to write for it and what to report. */
@@ -150,7 +207,7 @@ export function workLine(
   context: WorkContext,
   content: Buffer,
   number: number,
-  state: { current?: ConversationFormat },
+  state: { current?: ConversationFormat; work?: SpliceWork },
 ): LineResult {
   if (isBlank(content)) return { kind: "blank" };
   if (!isUtf8(content)) {
@@ -198,10 +255,18 @@ export function workLine(
       },
     };
   }
-  const computed = computeRecord(context, format, value, text);
+  // The splice is tried once, beside the repair (it stands for the numbers' scan when it succeeds).
+  const computed = computeRecord(
+    context,
+    format,
+    value,
+    text,
+    state.work !== undefined ? { work: state.work } : {},
+  );
   const exact = computed.lossless ? serializeJson(computed.data) : undefined;
   const exactData = exact?.success ? { exactData: exact.value } : {};
-  const written = rewrite(computed, text, { ascii: isAscii(content) });
+  // Asked only when the record is written otherwise than by the splice.
+  const written = rewrite(computed, text, { ascii: () => isAscii(content) });
   if (written === undefined) return { kind: "record", format: format.id, data: computed.data, ...exactData };
   if (!written.success) {
     const data = computed.data as RepairData;
