@@ -4,6 +4,7 @@
  *   (target ≤ 1.05× time): the cost a server pays on every answer that calls nothing;
  * - streaming, against parsing the same text whole: the time added per delta (target ≤ 2 µs).
  */
+import { EMPTY_LIST } from "@toolcall/core/kit";
 import { SYNTAXES } from "@toolcall/model-formats";
 import { calibrateReps, interleaved, sink, summarise } from "./measure.mjs";
 import { createRng } from "./prng.mjs";
@@ -129,7 +130,7 @@ function plainRow({ syntax, texts: raw, label, rounds, timeMs, warmupMs, progres
         },
       },
       {
-        // The least any parse returns: the scan, and a result object with its two empty lists.
+        // The least any parse returns: the scan, and a result object sharing core's frozen empty list.
         name: `indexOf + result ${syntax.id}`,
         fn: () => {
           let last = null;
@@ -138,7 +139,7 @@ function plainRow({ syntax, texts: raw, label, rounds, timeMs, warmupMs, progres
               const text = texts[k];
               last =
                 text.indexOf(marker) === -1
-                  ? { toolCalls: [], content: text, reasoning: null, issues: [] }
+                  ? { toolCalls: EMPTY_LIST, content: text, reasoning: null, issues: EMPTY_LIST }
                   : null;
             }
           sink.value = last;
