@@ -41,6 +41,28 @@ const DONE = asciiBytes("[DONE]");
 const decoder = new TextDecoder();
 
 /**
+ * What {@link createSseRepair} hands back: a class with its getter on the prototype. An object literal with a getter
+ * is made by V8 (Node 20) where a young-generation collection cannot free it, so it and every closure it reaches (the
+ * whole stream's state) survived each collection made while the stream was open, and were copied out of the young
+ * generation one stream after another.
+ */
+class SseRepairHandle implements SseRepair {
+  readonly push: SseRepair["push"];
+  readonly end: SseRepair["end"];
+  readonly #held: () => number;
+
+  constructor(parts: Pick<SseRepair, "push" | "end"> & { held: () => number }) {
+    this.push = parts.push;
+    this.end = parts.end;
+    this.#held = parts.held;
+  }
+
+  get heldBytes(): number {
+    return this.#held();
+  }
+}
+
+/**
  * Repairs an SSE answer of the Chat Completions or Responses API as bytes, for every door onto it (a `fetch`
  * body, a `node:http` response): events are found by their blank lines and only events that can hold a tool call
  * (their bytes name `tool_calls` or `function_call`, or a call is open) are read; the rest go on as the very bytes
@@ -279,10 +301,8 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
   let pendingBytes = 0;
   const tail: [number, number] = [-1, -1];
 
-  return {
-    get heldBytes() {
-      return pendingBytes;
-    },
+  return new SseRepairHandle({
+    held: () => pendingBytes,
     push(chunk) {
       out = [];
       if (chunk.length === 0 || stopped) return out;
@@ -334,7 +354,7 @@ export function createSseRepair(args: SseRepairOptions): SseRepair {
       summary.done();
       return coalesced();
     },
-  };
+  });
 }
 
 /**

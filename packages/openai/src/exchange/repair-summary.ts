@@ -69,13 +69,14 @@ export class RepairSummary {
   constructor(options: OpenAIRepairOptions & { onReport?: (report: ToolcallReport) => void } = {}) {
     this.#onReport = options.onReport;
     const forward = options.onRepair;
-    this.options = {
-      ...options,
+    // Copied with Object.assign, not an object spread with a field after it: V8 (Node 20) keeps such a spread's
+    // object, and what it reaches, alive through a young-generation collection, one per stream.
+    this.options = Object.assign({}, options, {
       onRepair: (report: RepairReport) => {
         this.add(report);
         forward?.(report);
       },
-    };
+    });
   }
 
   add(report: RepairReport): void {
@@ -118,7 +119,7 @@ export class RepairSummary {
 
   /** The answer's calls are typed by these tools' schemas (the request's, when the caller named none). */
   useTools(tools: readonly unknown[]): void {
-    this.options = { ...this.options, tools };
+    this.options = Object.assign({}, this.options, { tools });
   }
 
   /** The exchange is over: `onReport` is told the summary, once, when anything was recorded. */
