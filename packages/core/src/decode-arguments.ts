@@ -236,10 +236,7 @@ export function decodeArgumentsUnlessObjectText(value: unknown, options: DecodeO
   if (decoded === OBJECT_TEXT) return decoded;
   if (!(decoded instanceof PendingRepairs) && decoded.status === "object" && options.schema === undefined)
     return decoded;
-  return typedBySchema(
-    decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded,
-    options,
-  );
+  return typedBySchema(settled(decoded), options);
 }
 
 const NO_OPTIONS: DecodeOptions = Object.freeze({});
@@ -257,43 +254,17 @@ const NO_OPTIONS: DecodeOptions = Object.freeze({});
  */
 export function decodeArguments(value: unknown, options?: DecodeOptions): DecodeResult {
   if (typeof value === "string") {
-    if (options === undefined) return decodedAlone(value);
     const decoded = decodeObjectText(value, options);
     if (!(decoded instanceof PendingRepairs) && decoded.status === "object" && options?.schema === undefined)
       return decoded;
     const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
-    return typedBySchema(
-      decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded,
-      usable,
-    );
+    return typedBySchema(settled(decoded), usable);
   }
   const usable = typeof options === "object" && options !== null ? options : NO_OPTIONS;
   return typedBySchema(decodeValue(value), usable);
 }
 
-/**
- * `decodeArguments(text)` without options, what a server calls on every argument: no option to read, no repair to
- * run and no schema to apply, so text that opens an object (`{` then a key or `}`) is one `JSON.parse` and one result
- * (whose value is an object: the text begins with `{`); anything else goes the full way, the parse that failed
- * handed on, never made twice.
- */
-function decodedAlone(text: string): DecodeResult {
-  if (text.charCodeAt(0) !== 0x7b || !objectCanBegin(text, 1) || repeatsOneObject(text))
-    return settled(decodeText(text, NO_OPTIONS));
-  let value: ArgumentsMapping;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return settled(decodeText(text, NO_OPTIONS, { success: false, error: errorMessage(error) }));
-  }
-  if (text.length > 2 * DEFAULT_MAX_DEPTH && nestedDeeper({ text, value, maxDepth: DEFAULT_MAX_DEPTH }))
-    return settled(
-      decodeText(text, NO_OPTIONS, { success: false, error: `nesting deeper than ${DEFAULT_MAX_DEPTH}` }),
-    );
-  return { arguments: value, status: "object", repairs: EMPTY_LIST, raw: text };
-}
-
-/** A decode whose repairs, if any, have run (without options there are none: the strict decode's result). */
+/** A decode whose repairs, if any, have run to their end at once. */
 function settled(decoded: DecodeResult | PendingRepairs): DecodeResult {
   return decoded instanceof PendingRepairs ? decoded.finish(runSteps(decoded.run(false))) : decoded;
 }
